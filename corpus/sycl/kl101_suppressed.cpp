@@ -1,0 +1,23 @@
+// Suppression comments: a deliberate per-iteration buffer (e.g. a streaming benchmark that
+// measures the transfer itself) can be silenced line by line.
+#include <sycl/sycl.hpp>
+#include <vector>
+
+void measure_transfers(sycl::queue &q, std::vector<char> &payload, int repeats) {
+  for (int r = 0; r < repeats; ++r) {
+    sycl::buffer<char> staged(payload.data(), sycl::range<1>(payload.size())); // kernlint: ignore[KL101]
+    q.submit([&](sycl::handler &h) {
+      sycl::accessor a(staged, h, sycl::read_only);
+      h.single_task([=]() { (void)a[0]; });
+    });
+  }
+  for (int r = 0; r < repeats; ++r) {
+    // kernlint: ignore-next-line[KL1]
+    sycl::buffer<char> staged(payload.data(), sycl::range<1>(payload.size()));
+    /* kernlint: ignore */ sycl::buffer<char> other(payload.data(), sycl::range<1>(1));
+  }
+  for (int r = 0; r < repeats; ++r) {
+    // A suppression for another rule does not hide this one.
+    sycl::buffer<char> staged(payload.data(), sycl::range<1>(payload.size())); // kernlint: ignore[KL501] expect: KL101
+  }
+}

@@ -1,0 +1,1 @@
+"""Analyses shared by every front-end: constant evaluation (and, later, work-item dependence)."""

@@ -1,0 +1,263 @@
+"""Constant evaluation of C/C++ (and Fortran-style) integer expressions from their source text.
+
+Working on text rather than on one parser's tree lets the same evaluator serve tree-sitter nodes,
+libclang tokens, `#define` bodies, OpenMP clause arguments and Fortran `parameter` values.
+Identifiers are resolved through a callback, so the caller decides what is known (macros, constexpr
+variables, single-assignment locals, template arguments). Anything not understood yields `None`:
+the evaluator never guesses.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+Resolver = Callable[[str], "int | None"]
+
+# sizeof() of arithmetic types on the LP64 targets SYCL and OpenMP offload compile for.
+ARITHMETIC_SIZES: dict[str, int] = {
+    "char": 1, "signed char": 1, "unsigned char": 1, "bool": 1, "int8_t": 1, "uint8_t": 1, "std::byte": 1,
+    "short": 2, "unsigned short": 2, "short int": 2, "int16_t": 2, "uint16_t": 2,
+    "half": 2, "sycl::half": 2, "_Float16": 2, "bfloat16": 2,
+    "int": 4, "unsigned": 4, "unsigned int": 4, "signed": 4, "int32_t": 4, "uint32_t": 4, "float": 4,
+    "long": 8, "unsigned long": 8, "long int": 8, "long long": 8, "unsigned long long": 8,
+    "int64_t": 8, "uint64_t": 8, "size_t": 8, "ptrdiff_t": 8, "double": 8, "intptr_t": 8, "uintptr_t": 8,
+    "long double": 16,
+}
+
+_TOKEN = re.compile(
+    r"""
+    (?P<ws>\s+|/\*.*?\*/|//[^\n]*)
+  | (?P<num>0[xX][0-9a-fA-F']+|0[bB][01']+|\d[\d']*(?:\.\d*)?(?:[eE][+-]?\d+)?)(?P<suffix>[uUlLzZfF]*)
+  | (?P<name>[A-Za-z_]\w*(?:\s*::\s*[A-Za-z_]\w*)*)
+  | (?P<op><<|>>|<=|>=|==|!=|&&|\|\||\*\*|[-+*/%&|^~!<>?:(),{}])
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+
+_BINARY_PRECEDENCE: dict[str, int] = {
+    "||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6,
+    "<": 7, ">": 7, "<=": 7, ">=": 7, "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10, "**": 11,
+}
+_INTEGRAL_TYPE_WORDS = {"int", "unsigned", "signed", "long", "short", "char", "size_t", "std::size_t",
+                        "int32_t", "uint32_t", "int64_t", "uint64_t", "std::int32_t", "std::uint32_t",
+                        "std::int64_t", "std::uint64_t", "ptrdiff_t", "std::ptrdiff_t", "bool"}
+_KNOWN_FUNCTIONS = {"std::min", "min", "std::max", "max", "sycl::min", "sycl::max"}
+
+
+class _Unknown(Exception):
+    """Raised inside the parser when a value cannot be known; turned into `None` at the top."""
+
+
+def _tokenize(text: str) -> list[tuple[str, str]]:
+    tokens: list[tuple[str, str]] = []
+    pos = 0
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if not m:
+            raise _Unknown(f"unexpected character {text[pos]!r}")
+        pos = m.end()
+        kind = m.lastgroup
+        if m.group("ws") is not None:
+            continue
+        if m.group("num") is not None:
+            tokens.append(("num", m.group("num") + (m.group("suffix") or "")))
+        elif m.group("name") is not None:
+            tokens.append(("name", re.sub(r"\s+", "", m.group("name"))))
+        else:
+            tokens.append(("op", m.group("op")))
+        del kind
+    return tokens
+
+
+def parse_int_literal(text: str) -> int | None:
+    """An integer literal with C++ digit separators and suffixes (`1'024`, `0x40u`, `16UL`), else None."""
+    body = text.replace("'", "").rstrip("uUlLzZ")
+    try:
+        if body.lower().startswith("0x"):
+            return int(body, 16)
+        if body.lower().startswith("0b"):
+            return int(body, 2)
+        if len(body) > 1 and body.startswith("0") and body.isdigit():
+            return int(body, 8)
+        return int(body, 10)
+    except ValueError:
+        return None
+
+
+class _Parser:
+    """A Pratt parser over tokens that computes the value as it parses."""
+
+    def __init__(self, tokens: list[tuple[str, str]], resolve: Resolver) -> None:
+        self.tokens = tokens
+        self.pos = 0
+        self.resolve = resolve
+
+    def peek(self, offset: int = 0) -> tuple[str, str] | None:
+        i = self.pos + offset
+        return self.tokens[i] if i < len(self.tokens) else None
+
+    def take(self) -> tuple[str, str]:
+        tok = self.peek()
+        if tok is None:
+            raise _Unknown("unexpected end")
+        self.pos += 1
+        return tok
+
+    def expect(self, op: str) -> None:
+        if self.take() != ("op", op):
+            raise _Unknown(f"expected {op}")
+
+    def expression(self, min_prec: int = 0) -> int:
+        left = self.unary()
+        while True:
+            tok = self.peek()
+            if tok is None or tok[0] != "op":
+                return left
+            op = tok[1]
+            if op == "?" and min_prec == 0:
+                self.take()
+                then = self.expression()
+                self.expect(":")
+                other = self.expression()
+                left = then if left else other
+                continue
+            prec = _BINARY_PRECEDENCE.get(op)
+            if prec is None or prec <= min_prec and not (op == "**" and prec == min_prec):
+                return left
+            self.take()
+            right = self.expression(prec if op != "**" else prec - 1)
+            left = _apply(op, left, right)
+
+    def unary(self) -> int:
+        kind, value = self.take()
+        if kind == "num":
+            number = parse_int_literal(value)
+            if number is None:
+                raise _Unknown("not an integer literal")
+            return number
+        if kind == "op":
+            if value == "(":
+                if self._looks_like_cast():
+                    self._skip_type_until(")")
+                    return self.unary()
+                inner = self.expression()
+                self.expect(")")
+                return inner
+            if value == "-":
+                return -self.unary()
+            if value == "+":
+                return self.unary()
+            if value == "~":
+                return ~self.unary()
+            if value == "!":
+                return int(not self.unary())
+            raise _Unknown(f"unexpected {value}")
+        return self.named(value)
+
+    def named(self, name: str) -> int:
+        if name in ("sizeof",):
+            return self._sizeof()
+        if name in ("static_cast", "reinterpret_cast", "const_cast") and self.peek() == ("op", "<"):
+            self.take()
+            self._skip_type_until(">")
+            self.expect("(")
+            value = self.expression()
+            self.expect(")")
+            return value
+        if name in ("true", "false"):
+            return int(name == "true")
+        if self.peek() in (("op", "("), ("op", "{")):
+            if name in _INTEGRAL_TYPE_WORDS:  # functional cast: size_t(N), int{N}
+                close = ")" if self.take()[1] == "(" else "}"
+                value = self.expression()
+                self.expect(close)
+                return value
+            if name in _KNOWN_FUNCTIONS:
+                self.take()
+                first = self.expression()
+                self.expect(",")
+                second = self.expression()
+                self.expect(")")
+                return min(first, second) if name.endswith("min") else max(first, second)
+            raise _Unknown(f"call to {name}")
+        value = self.resolve(name)
+        if value is None:
+            raise _Unknown(f"unknown identifier {name}")
+        return value
+
+    def _sizeof(self) -> int:
+        self.expect("(")
+        words: list[str] = []
+        while self.peek() not in (("op", ")"), None):
+            words.append(self.take()[1])
+        self.expect(")")
+        type_name = " ".join(w for w in words if w not in ("const", "volatile"))
+        type_name = type_name.removeprefix("std::")
+        if type_name in ARITHMETIC_SIZES:
+            return ARITHMETIC_SIZES[type_name]
+        raise _Unknown(f"sizeof({type_name})")
+
+    def _looks_like_cast(self) -> bool:
+        """`(size_t)x`, `(unsigned int)x`: a parenthesised run of type words followed by an operand."""
+        i = 0
+        saw = False
+        while True:
+            tok = self.peek(i)
+            if tok is None:
+                return False
+            if tok == ("op", ")"):
+                nxt = self.peek(i + 1)
+                return saw and nxt is not None and (nxt[0] in ("num", "name") or nxt[1] in ("(", "-", "~", "!"))
+            if tok[0] != "name" or tok[1] not in _INTEGRAL_TYPE_WORDS | {"const"}:
+                return False
+            saw = True
+            i += 1
+
+    def _skip_type_until(self, closer: str) -> None:
+        depth = 0
+        while True:
+            kind, value = self.take()
+            if value == "<":
+                depth += 1
+            elif value == closer and depth == 0:
+                return
+            elif value == ">":
+                depth -= 1
+
+
+def _apply(op: str, left: int, right: int) -> int:
+    if op in ("/", "%") and right == 0:
+        raise _Unknown("division by zero")
+    if op in ("<<", ">>") and (right < 0 or right > 256):
+        raise _Unknown("shift out of range")
+    if op == "**" and (right < 0 or right > 256):
+        raise _Unknown("power out of range")
+    if op == "/":
+        quotient = abs(left) // abs(right)  # C truncates toward zero
+        return quotient if (left >= 0) == (right >= 0) else -quotient
+    if op == "%":
+        return left - right * _apply("/", left, right)
+    return {
+        "+": lambda: left + right, "-": lambda: left - right, "*": lambda: left * right,
+        "<<": lambda: left << right, ">>": lambda: left >> right, "&": lambda: left & right,
+        "|": lambda: left | right, "^": lambda: left ^ right, "**": lambda: left**right,
+        "&&": lambda: int(bool(left) and bool(right)), "||": lambda: int(bool(left) or bool(right)),
+        "==": lambda: int(left == right), "!=": lambda: int(left != right), "<": lambda: int(left < right),
+        ">": lambda: int(left > right), "<=": lambda: int(left <= right), ">=": lambda: int(left >= right),
+    }[op]()
+
+
+def evaluate(text: str, resolve: Resolver | None = None) -> int | None:
+    """The integer value of `text`, or None when any part of it is not a known constant."""
+    try:
+        tokens = _tokenize(text)
+        if not tokens:
+            return None
+        parser = _Parser(tokens, resolve or (lambda _name: None))
+        value = parser.expression()
+        if parser.peek() is not None:
+            return None
+        return value
+    except (_Unknown, RecursionError):
+        return None

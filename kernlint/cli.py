@@ -1,0 +1,239 @@
+"""The `kernlint` command line (SPEC.md §1): argument parsing and wiring of the stages.
+
+Exit codes: 0 nothing at or above the failing severity, 1 findings, 2 usage, configuration or
+internal error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Sequence
+
+from kernlint import __version__
+from kernlint.config import (
+    Config, ConfigError, find_config, load_config, parse_codes, parse_defines, parse_severity,
+    validate_rule_options,
+)
+from kernlint.diagnostics import FileResult, FileStatus, RunResult, Severity
+from kernlint.discovery import SourceEntry, discover, family_of
+from kernlint.engine import EngineSetup, analyse_source, run
+from kernlint.output import write_atomically
+
+SUBCOMMANDS = ("check", "rule", "occupancy", "devices", "lsp")
+EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="kernlint", description="Static analysis of GPU kernel source (SYCL, OpenMP offload C/C++ and Fortran).")
+    parser.add_argument("--version", action="version", version=f"kernlint {__version__}")
+    sub = parser.add_subparsers(dest="command")
+
+    check = sub.add_parser("check", help="analyse files and directories (the default command)")
+    check.add_argument("paths", nargs="*", default=None, metavar="PATH")
+    check.add_argument("--format", choices=("text", "json", "sarif", "github"), default="text")
+    check.add_argument("--device", action="append", metavar="ID", help="target device (repeatable)")
+    check.add_argument("--select", metavar="CODES", help="comma list of codes or prefixes to enable")
+    check.add_argument("--extend-select", metavar="CODES", help="codes to enable in addition")
+    check.add_argument("--ignore", metavar="CODES", help="comma list of codes or prefixes to disable")
+    check.add_argument("--config", metavar="FILE", help="configuration file to use instead of discovery")
+    check.add_argument("--frontend", choices=("tree-sitter", "clang"), default="tree-sitter")
+    check.add_argument("-p", dest="compile_db", metavar="DIR", help="directory of compile_commands.json (clang)")
+    check.add_argument("--jobs", "-j", type=int, metavar="N", help="worker processes (default: all cores)")
+    check.add_argument("--no-cache", action="store_true", help="do not read or write .kernlint_cache/")
+    check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+    check.add_argument("--fail-on", choices=("error", "warning", "info"), help="lowest severity that fails")
+    check.add_argument("--statistics", action="store_true", help="print a count per rule")
+    check.add_argument("--quiet", "-q", action="store_true", help="print diagnostics only")
+    check.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE (atomically)")
+    check.add_argument("--stdin-filename", metavar="NAME", help="read the source from stdin, reported as NAME")
+    check.add_argument("--define", "-D", action="append", metavar="NAME[=VALUE]", help="a macro, as for the compiler")
+    check.add_argument("--include-dir", "-I", action="append", metavar="DIR", help="a directory for quoted includes")
+    check.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    check.set_defaults(func=cmd_check)
+
+    rule = sub.add_parser("rule", help="explain a rule (no argument: list all rules)")
+    rule.add_argument("rule", nargs="?", metavar="CODE|NAME")
+    rule.set_defaults(func=cmd_rule)
+
+    try:
+        from kernlint.occupancy.cli import register as register_occupancy
+    except ImportError:  # pragma: no cover - the occupancy package is part of kernlint
+        register_occupancy = None
+    if register_occupancy is not None:
+        register_occupancy(sub)
+
+    lsp = sub.add_parser("lsp", help="run the language server on stdio")
+    lsp.set_defaults(func=cmd_lsp)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if not args_list or (args_list[0] not in SUBCOMMANDS and args_list[0] not in ("-h", "--help", "--version")):
+        args_list.insert(0, "check")
+    parser = build_parser()
+    try:
+        args = parser.parse_args(args_list)
+    except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
+        return int(exc.code or 0)
+    try:
+        return int(args.func(args))
+    except ConfigError as exc:
+        print(f"kernlint: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("kernlint: interrupted", file=sys.stderr)
+        return EXIT_ERROR
+
+
+# -- check -------------------------------------------------------------------------------------
+
+def effective_config(args: argparse.Namespace) -> Config:
+    """The configuration file's settings with the command line's overrides applied."""
+    path = Path(args.config) if args.config else find_config(Path.cwd())
+    config = load_config(path)
+    updates: dict[str, Any] = {}
+    if args.device:
+        updates["devices"] = tuple(args.device)
+    if args.select:
+        # A command-line selection replaces the file's whole selection (its ignores included),
+        # as in ruff: what the user just typed is what runs.
+        updates["select"] = parse_codes(args.select, "--select")
+        updates["ignore"] = ()
+        updates["extend_select"] = ()
+    if args.extend_select:
+        updates["extend_select"] = updates.get("extend_select", config.extend_select) + \
+            parse_codes(args.extend_select, "--extend-select")
+    if args.ignore:
+        updates["ignore"] = updates.get("ignore", config.ignore) + parse_codes(args.ignore, "--ignore")
+    if args.fail_on:
+        updates["fail_on"] = parse_severity(args.fail_on, "--fail-on")
+    if args.define:
+        updates["defines"] = config.defines + parse_defines(args.define, "--define")
+    if args.include_dir:
+        updates["include_dirs"] = config.include_dirs + tuple(os.path.abspath(d) for d in args.include_dir)
+    return replace(config, **updates)
+
+
+def make_setup(config: Config, use_cache: bool = True) -> EngineSetup:
+    """Load plugins and devices and pick the rules to run; problems with plugins are warnings."""
+    from kernlint.occupancy import DeviceError, load_device
+    from kernlint.plugins import load_plugins
+
+    plugins = load_plugins()
+    for error in plugins.errors:
+        print(f"kernlint: warning: {error}", file=sys.stderr)
+    validate_rule_options(config, plugins.rules)
+    provided = {getattr(d, "id", None): d for d in plugins.devices if not isinstance(d, (str, os.PathLike))}
+    devices = []
+    for device_id in config.devices:
+        if device_id in provided:
+            devices.append(provided[device_id])
+            continue
+        try:
+            devices.append(load_device(device_id))
+        except DeviceError as exc:
+            raise ConfigError(str(exc)) from None
+    rules = tuple(rule for code, rule in sorted(plugins.rules.items())
+                  if config.is_selected(code, rule.enabled_by_default))
+    return EngineSetup(config, rules, tuple(devices), use_cache, tuple(plugins.errors))
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    if args.frontend == "clang":
+        print("kernlint: warning: the clang front-end is not available yet; using tree-sitter", file=sys.stderr)
+    config = effective_config(args)
+    setup = make_setup(config, use_cache=not args.no_cache)
+    if args.stdin_filename:
+        result = _check_stdin(args.stdin_filename, setup)
+    else:
+        entries, problems = discover(args.paths or ["."], config)
+        unreadable = [FileResult(p.path, None, FileStatus.ERROR, p.message, ()) for p in problems]
+        result = run(entries, setup, jobs=args.jobs, progress=_progress(len(entries)), extra_files=unreadable)
+    _report(args, result)
+    if any(d.evidence.get("internal") for d in result.diagnostics):
+        return EXIT_ERROR
+    if args.exit_zero:
+        return EXIT_OK
+    failing = config.fail_on.rank
+    return EXIT_FINDINGS if any(d.severity.rank >= failing for d in result.diagnostics) else EXIT_OK
+
+
+def _check_stdin(name: str, setup: EngineSetup) -> RunResult:
+    from kernlint.engine import PARSE_ERROR_RULE
+
+    family = family_of(name) or ("cpp", False)
+    data = sys.stdin.buffer.read()
+    file_result = analyse_source(SourceEntry(name, *family), data, setup)
+    return RunResult((file_result,), file_result.diagnostics, tuple(d.id for d in setup.devices),
+                     (PARSE_ERROR_RULE, *(r.info() for r in setup.rules)), 0.0, __version__)
+
+
+def _progress(total: int):
+    """A rich progress bar on stderr for long interactive runs; nothing otherwise."""
+    if total < 200 or not sys.stderr.isatty():
+        return None
+    from rich.progress import Progress
+
+    progress = Progress(transient=True, console=None)
+    progress.start()
+    task = progress.add_task("kernlint", total=total)
+
+    def advance(n: int) -> None:
+        progress.advance(task, n)
+        if progress.finished:
+            progress.stop()
+
+    return advance
+
+
+def _report(args: argparse.Namespace, result: RunResult) -> None:
+    from kernlint.report import render
+
+    color = {"always": True, "never": False, "auto": None}[args.color]
+    if os.environ.get("NO_COLOR") and args.color == "auto":
+        color = False
+    if args.output:
+        buffer = io.StringIO()
+        render(args.format, result, buffer, color=False, statistics=args.statistics, quiet=args.quiet)
+        write_atomically(Path(args.output), buffer.getvalue())
+    else:
+        render(args.format, result, sys.stdout, color=color, statistics=args.statistics, quiet=args.quiet)
+
+
+# -- rule ----------------------------------------------------------------------------------------
+
+def cmd_rule(args: argparse.Namespace) -> int:
+    from kernlint.engine import PARSE_ERROR_RULE
+    from kernlint.plugins import load_plugins
+
+    plugins = load_plugins()
+    infos = [PARSE_ERROR_RULE] + [rule.info() for _code, rule in sorted(plugins.rules.items())]
+    if not args.rule:
+        width = max(len(i.name) for i in infos)
+        for info in infos:
+            print(f"{info.code}  {info.name:<{width}}  {info.severity.value:<7}  {info.summary}")
+        return EXIT_OK
+    wanted = args.rule.strip()
+    for info in infos:
+        if wanted.upper() == info.code or wanted == info.name:
+            print(f"{info.code} {info.name} ({info.severity.value})\n")
+            print(info.doc or info.summary)
+            return EXIT_OK
+    print(f"kernlint: error: no rule {wanted!r}; `kernlint rule` lists them", file=sys.stderr)
+    return EXIT_ERROR
+
+
+def cmd_lsp(_args: argparse.Namespace) -> int:
+    try:
+        from kernlint.lsp import serve
+    except ImportError as exc:
+        print(f"kernlint: error: the language server is not available: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    return serve()

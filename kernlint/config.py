@@ -1,0 +1,232 @@
+"""Configuration: `[tool.kernlint]` in pyproject.toml, or `kernlint.toml` / `.kernlint.toml`.
+
+Every key is validated; an unknown key or a bad value is a `ConfigError` naming the file, the key and
+what is accepted, which the CLI turns into exit code 2.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from kernlint.compat import tomllib
+from kernlint.diagnostics import Severity
+
+DEFAULT_DEVICE = "xe-hpc"
+CONFIG_FILES = (".kernlint.toml", "kernlint.toml", "pyproject.toml")
+DEFAULT_EXCLUDES = (
+    ".git", ".hg", ".svn", ".venv", "venv", "__pycache__", "node_modules", "build", "_build", "dist",
+    "cmake-build-*", "CMakeFiles", ".kernlint_cache",
+)
+
+
+class ConfigError(Exception):
+    """A configuration problem the user must fix (exit code 2)."""
+
+
+@dataclass(frozen=True)
+class Config:
+    """The effective configuration of a run (file settings overridden by the command line)."""
+
+    path: str | None = None
+    root: str = "."
+    devices: tuple[str, ...] = (DEFAULT_DEVICE,)
+    select: tuple[str, ...] | None = None
+    extend_select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    exclude: tuple[str, ...] = DEFAULT_EXCLUDES
+    extend_exclude: tuple[str, ...] = ()
+    fail_on: Severity = Severity.WARNING
+    include_dirs: tuple[str, ...] = ()
+    defines: tuple[tuple[str, str], ...] = ()
+    rule_options: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = ()
+
+    def is_selected(self, code: str, enabled_by_default: bool = True) -> bool:
+        """Whether a rule runs: the most specific matching prefix of select/ignore wins (ties: ignore)."""
+        chosen = (self.select if self.select is not None else ()) + self.extend_select
+        best_select = max((len(p) for p in chosen if code.startswith(p)), default=-1)
+        if self.select is None and enabled_by_default:
+            best_select = max(best_select, 0)
+        best_ignore = max((len(p) for p in self.ignore if code.startswith(p)), default=-1)
+        return best_select >= 0 and best_select > best_ignore
+
+    def ignored_for_file(self, path: str) -> tuple[str, ...]:
+        """Codes (prefixes) that `per-file-ignores` turns off for `path`."""
+        relative = _relative(path, self.root)
+        codes: list[str] = []
+        for pattern, ignored in self.per_file_ignores:
+            if _glob_match(relative, pattern):
+                codes.extend(ignored)
+        return tuple(codes)
+
+    def is_excluded(self, path: str) -> bool:
+        relative = _relative(path, self.root)
+        parts = Path(relative).parts
+        for pattern in self.exclude + self.extend_exclude:
+            if _glob_match(relative, pattern) or any(fnmatch.fnmatchcase(part, pattern) for part in parts):
+                return True
+        return False
+
+    def options_for(self, code: str) -> dict[str, Any]:
+        return dict(dict(self.rule_options).get(code, ()))
+
+    def fingerprint(self) -> str:
+        """A stable hash of everything that can change a file's diagnostics, for the cache key."""
+        payload = {k: v for k, v in self.__dict__.items() if k not in ("path", "root")}
+        payload["fail_on"] = self.fail_on.value
+        return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+def _relative(path: str, root: str) -> str:
+    try:
+        return Path(os.path.abspath(path)).relative_to(os.path.abspath(root)).as_posix()
+    except ValueError:
+        return Path(path).as_posix()
+
+
+def _glob_match(relative: str, pattern: str) -> bool:
+    pattern = pattern.rstrip("/")
+    return fnmatch.fnmatchcase(relative, pattern) or fnmatch.fnmatchcase(relative, f"{pattern}/*") or \
+        fnmatch.fnmatchcase(relative, f"*/{pattern}") or fnmatch.fnmatchcase(relative, f"*/{pattern}/*")
+
+
+def find_config(start: Path) -> Path | None:
+    """The nearest config file at or above `start`: `.kernlint.toml`, `kernlint.toml`, or a
+    `pyproject.toml` that has a `[tool.kernlint]` table."""
+    directory = start.resolve()
+    for candidate_dir in (directory, *directory.parents):
+        for name in CONFIG_FILES:
+            candidate = candidate_dir / name
+            if not candidate.is_file():
+                continue
+            if name != "pyproject.toml":
+                return candidate
+            try:
+                if "kernlint" in tomllib.loads(candidate.read_text("utf-8")).get("tool", {}):
+                    return candidate
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+                return candidate  # let load_config report the problem
+    return None
+
+
+def load_config(path: Path | None) -> Config:
+    """Read and validate a config file; `None` gives the defaults rooted at the working directory."""
+    if path is None:
+        return Config(root=os.getcwd())
+    try:
+        document = tomllib.loads(path.read_text("utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: configuration file not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read configuration: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: TOML syntax error: {exc}") from None
+    table = document.get("tool", {}).get("kernlint", {}) if path.name == "pyproject.toml" else document
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [tool.kernlint] must be a table")
+    return _parse_table(table, path)
+
+
+_KEYS = ("device", "select", "ignore", "extend-select", "per-file-ignores", "exclude", "extend-exclude",
+         "fail-on", "include-dirs", "defines", "rules")
+
+
+def _parse_table(table: dict[str, Any], path: Path) -> Config:
+    where = f"{path}"
+    unknown = sorted(set(table) - set(_KEYS))
+    if unknown:
+        raise ConfigError(f"{where}: unknown key {unknown[0]!r}; accepted keys: {', '.join(_KEYS)}")
+    root = str(path.parent.resolve())
+    config = Config(path=str(path), root=root)
+    updates: dict[str, Any] = {}
+    if "device" in table:
+        updates["devices"] = tuple(_str_list(table["device"], where, "device", allow_str=True))
+    for key, attr in (("select", "select"), ("ignore", "ignore"), ("extend-select", "extend_select")):
+        if key in table:
+            updates[attr] = tuple(_codes(_str_list(table[key], where, key, allow_str=True), where, key))
+    if "exclude" in table:
+        updates["exclude"] = tuple(_str_list(table["exclude"], where, "exclude"))
+    if "extend-exclude" in table:
+        updates["extend_exclude"] = tuple(_str_list(table["extend-exclude"], where, "extend-exclude"))
+    if "fail-on" in table:
+        updates["fail_on"] = parse_severity(table["fail-on"], f"{where}: key 'fail-on'")
+    if "include-dirs" in table:
+        updates["include_dirs"] = tuple(str((path.parent / d).resolve()) for d in
+                                        _str_list(table["include-dirs"], where, "include-dirs"))
+    if "defines" in table:
+        updates["defines"] = parse_defines(_str_list(table["defines"], where, "defines"), f"{where}: key 'defines'")
+    if "per-file-ignores" in table:
+        value = table["per-file-ignores"]
+        if not isinstance(value, dict):
+            raise ConfigError(f"{where}: key 'per-file-ignores' must be a table of glob = [codes]")
+        updates["per_file_ignores"] = tuple(
+            (glob, tuple(_codes(_str_list(codes, where, f"per-file-ignores.{glob}", allow_str=True), where,
+                                f"per-file-ignores.{glob}")))
+            for glob, codes in value.items())
+    if "rules" in table:
+        rules = table["rules"]
+        if not isinstance(rules, dict) or not all(isinstance(v, dict) for v in rules.values()):
+            raise ConfigError(f"{where}: [rules.<CODE>] tables must hold rule options, e.g. [tool.kernlint.rules.KL202]")
+        updates["rule_options"] = tuple((code, tuple(sorted(opts.items()))) for code, opts in sorted(rules.items()))
+    return replace(config, **updates)
+
+
+def _str_list(value: Any, where: str, key: str, allow_str: bool = False) -> list[str]:
+    if allow_str and isinstance(value, str):
+        return [part.strip() for part in value.split(",") if part.strip()]
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return list(value)
+    accepted = "a string or a list of strings" if allow_str else "a list of strings"
+    raise ConfigError(f"{where}: key {key!r} must be {accepted}, got {value!r}")
+
+
+def _codes(values: list[str], where: str, key: str) -> list[str]:
+    for value in values:
+        if not (value.startswith("KL") and value[2:].isdigit() or value == "KL") and value != "ALL":
+            raise ConfigError(f"{where}: key {key!r}: {value!r} is not a rule code or prefix such as KL101 or KL2")
+    return ["KL" if v == "ALL" else v for v in values]
+
+
+def parse_codes(text: str, option: str) -> tuple[str, ...]:
+    """A comma list of codes/prefixes from the command line."""
+    return tuple(_codes([p.strip() for p in text.split(",") if p.strip()], "command line", option))
+
+
+def parse_severity(value: Any, where: str) -> Severity:
+    try:
+        return Severity(value)
+    except ValueError:
+        raise ConfigError(f"{where}: {value!r} is not one of error, warning, info") from None
+
+
+def parse_defines(values: list[str], where: str) -> tuple[tuple[str, str], ...]:
+    defines = []
+    for value in values:
+        name, _, text = value.partition("=")
+        if not name.strip().isidentifier():
+            raise ConfigError(f"{where}: {value!r} is not NAME or NAME=VALUE")
+        defines.append((name.strip(), text.strip() or "1"))
+    return tuple(defines)
+
+
+def validate_rule_options(config: Config, rules: dict[str, Any]) -> None:
+    """Check `[rules.<CODE>]` tables against the rules that exist and the options they declare."""
+    where = config.path or "configuration"
+    for code, options in config.rule_options:
+        rule = rules.get(code)
+        if rule is None:
+            raise ConfigError(f"{where}: [rules.{code}]: no rule has code {code}")
+        for name, value in options:
+            if name not in rule.options:
+                accepted = ", ".join(sorted(rule.options)) or "none"
+                raise ConfigError(f"{where}: [rules.{code}]: unknown option {name!r}; accepted: {accepted}")
+            default = rule.options[name]
+            if type(default) is not type(value) and not (isinstance(default, float) and isinstance(value, int)):
+                raise ConfigError(f"{where}: [rules.{code}] option {name!r} must be {type(default).__name__}, "
+                                  f"got {value!r}")

@@ -1,0 +1,171 @@
+"""The diagnostic model shared by rules, the engine and every reporter.
+
+Everything here is plain data with a JSON form that matches SPEC.md §4, so a result can be cached,
+sent across processes and rendered by any reporter without knowing which rule produced it.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field, asdict
+from typing import Any
+
+
+class Severity(str, enum.Enum):
+    """How bad a finding is: `error` will fail or is undefined, `warning` costs time, `info` is worth knowing."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+    @property
+    def rank(self) -> int:
+        return {"info": 0, "warning": 1, "error": 2}[self.value]
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace the text between two 1-based (line, column) positions; columns count characters."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Fix:
+    """A change a rule offers. `safe` fixes are applied by `--fix`; unsafe ones need `--unsafe-fixes`."""
+
+    description: str
+    edits: tuple[Edit, ...]
+    safe: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        return {"description": self.description, "safe": self.safe, "edits": [asdict(e) for e in self.edits]}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Fix":
+        return cls(data["description"], tuple(Edit(**e) for e in data["edits"]), data.get("safe", True))
+
+
+@dataclass(frozen=True)
+class Related:
+    """A second location that explains a finding (e.g. the loop a buffer sits in)."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    message: str
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One finding at one source span, with the facts behind it in `evidence`."""
+
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    code: str
+    name: str
+    severity: Severity
+    message: str
+    device: str | None = None
+    language: str | None = None
+    kernel: str | None = None
+    evidence: dict[str, Any] = field(default_factory=dict)
+    fix: Fix | None = None
+    related: tuple[Related, ...] = ()
+
+    def sort_key(self) -> tuple:
+        return (self.path, self.line, self.column, self.code, self.device or "")
+
+    def to_json(self) -> dict[str, Any]:
+        """The SPEC.md §4 object (plus `related`, an additive field)."""
+        return {
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "end_line": self.end_line,
+            "end_column": self.end_column,
+            "code": self.code,
+            "name": self.name,
+            "severity": self.severity.value,
+            "message": self.message,
+            "device": self.device,
+            "language": self.language,
+            "kernel": self.kernel,
+            "evidence": self.evidence,
+            "fix": self.fix.to_json() if self.fix else None,
+            "related": [asdict(r) for r in self.related],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Diagnostic":
+        return cls(
+            path=data["path"], line=data["line"], column=data["column"],
+            end_line=data["end_line"], end_column=data["end_column"],
+            code=data["code"], name=data["name"], severity=Severity(data["severity"]),
+            message=data["message"], device=data.get("device"), language=data.get("language"),
+            kernel=data.get("kernel"), evidence=data.get("evidence") or {},
+            fix=Fix.from_json(data["fix"]) if data.get("fix") else None,
+            related=tuple(Related(**r) for r in data.get("related") or ()),
+        )
+
+
+class FileStatus(str, enum.Enum):
+    """`ok`: analysed; `partial`: parsed with syntax errors, analysed where the tree allowed;
+    `error`: could not be read or analysed (a KL000 diagnostic says why)."""
+
+    OK = "ok"
+    PARTIAL = "partial"
+    ERROR = "error"
+
+
+@dataclass(frozen=True)
+class FileResult:
+    """Everything the engine learned about one file."""
+
+    path: str
+    language: str | None
+    status: FileStatus
+    error: str | None
+    diagnostics: tuple[Diagnostic, ...]
+    # Files whose contents the result depends on (quoted includes), for cache validation.
+    dependencies: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"path": self.path, "language": self.language, "status": self.status.value, "error": self.error}
+
+
+@dataclass(frozen=True)
+class RuleInfo:
+    """What reporters need to describe a rule (SARIF `tool.driver.rules`, `kernlint rule`)."""
+
+    code: str
+    name: str
+    severity: Severity
+    summary: str
+    doc: str
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """A whole run: the files, the (suppressed and filtered) diagnostics, and the rules that ran."""
+
+    files: tuple[FileResult, ...]
+    diagnostics: tuple[Diagnostic, ...]
+    devices: tuple[str, ...]
+    rules: tuple[RuleInfo, ...]
+    elapsed_s: float
+    tool_version: str
+
+    def by_code(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for d in self.diagnostics:
+            counts[d.code] = counts.get(d.code, 0) + 1
+        return dict(sorted(counts.items()))

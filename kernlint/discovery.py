@@ -1,0 +1,80 @@
+"""Turning the paths a user gave into an ordered list of (file, language family) to analyse."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from kernlint.config import Config
+
+CPP_EXTENSIONS = frozenset({".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h", ".ipp", ".inl", ".c"})
+FORTRAN_FREE = frozenset({".f90", ".F90", ".f95", ".F95", ".f03", ".F03", ".f08", ".F08"})
+FORTRAN_FIXED = frozenset({".f", ".F", ".for", ".FOR", ".ftn"})
+
+
+@dataclass(frozen=True)
+class SourceEntry:
+    """A file to analyse: its path as the user will see it and which front-end reads it."""
+
+    path: str
+    family: str  # "c" | "cpp" | "fortran"
+    fixed_form: bool = False
+
+
+@dataclass(frozen=True)
+class DiscoveryProblem:
+    """A path that could not be walked (missing, unreadable directory)."""
+
+    path: str
+    message: str
+
+
+def family_of(path: str) -> tuple[str, bool] | None:
+    """The front-end family and fixed-form flag for a file name, or None if kernlint does not read it."""
+    suffix = os.path.splitext(path)[1]
+    if suffix == ".c":
+        return "c", False
+    if suffix in CPP_EXTENSIONS:
+        return "cpp", False
+    if suffix in FORTRAN_FREE:
+        return "fortran", False
+    if suffix in FORTRAN_FIXED:
+        return "fortran", True
+    return None
+
+
+def discover(paths: list[str], config: Config) -> tuple[list[SourceEntry], list[DiscoveryProblem]]:
+    """Files under `paths`, recursively, in a deterministic order. Files named explicitly are always
+    analysed, even if an exclude pattern matches them (as in ruff)."""
+    entries: dict[str, SourceEntry] = {}
+    problems: list[DiscoveryProblem] = []
+    for raw in paths:
+        if os.path.isdir(raw):
+            _walk(raw, config, entries, problems)
+        elif os.path.exists(raw) or os.path.islink(raw):
+            family = family_of(raw)
+            if family is None:
+                problems.append(DiscoveryProblem(raw, "not a C, C++ or Fortran source file (by extension); skipped"))
+            else:
+                entries.setdefault(raw, SourceEntry(raw, *family))
+        else:
+            problems.append(DiscoveryProblem(raw, "no such file or directory"))
+    return list(entries.values()), problems
+
+
+def _walk(top: str, config: Config, entries: dict[str, SourceEntry], problems: list[DiscoveryProblem]) -> None:
+    def on_error(error: OSError) -> None:
+        problems.append(DiscoveryProblem(error.filename or top, f"cannot read directory: {error.strerror}"))
+
+    for directory, subdirs, files in os.walk(top, onerror=on_error):
+        subdirs[:] = sorted(d for d in subdirs if not d.startswith(".")
+                            and not config.is_excluded(os.path.join(directory, d)))
+        for name in sorted(files):
+            if name.startswith("."):
+                continue
+            path = os.path.normpath(os.path.join(directory, name))
+            family = family_of(name)
+            if family is None or config.is_excluded(path):
+                continue
+            entries.setdefault(path, SourceEntry(path, *family))

@@ -1,0 +1,180 @@
+"""Running the pipeline over files: read, parse once, extract facts, run rules, suppress.
+
+Each file is independent, so files are spread over a process pool; whatever goes wrong with one file
+(unreadable, binary, a front-end or rule crash) becomes a KL000 diagnostic for that file only.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+import traceback
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from kernlint import __version__
+from kernlint.cache import ResultCache, digest
+from kernlint.config import Config
+from kernlint.diagnostics import Diagnostic, FileResult, FileStatus, RuleInfo, RunResult, Severity
+from kernlint.discovery import SourceEntry
+from kernlint.frontends import extract_facts, warm_up
+from kernlint.rule import Rule, RuleContext
+from kernlint.source import SourceFile
+from kernlint.suppression import apply_suppressions, parse_suppressions
+
+# Larger files are reported, not parsed: generated sources of this size hold no hand-written kernels
+# and would dominate a run's time.
+MAX_FILE_BYTES = 16 * 1024 * 1024
+_SERIAL_THRESHOLD = 4
+PARSE_ERROR_RULE = RuleInfo(
+    "KL000", "parse-error", Severity.ERROR, "A file could not be read or analysed (reported, never fatal).",
+    "A file could not be read or analysed (reported, never fatal).\n\nkernlint reports unreadable, binary, "
+    "oversized and undecodable files, and internal errors, as KL000 for that file and goes on with the rest.")  # below this many files a process pool costs more than it saves
+
+
+@dataclass(frozen=True)
+class EngineSetup:
+    """Everything a worker needs to analyse a file (picklable)."""
+
+    config: Config
+    rules: tuple[type[Rule], ...]
+    devices: tuple[Any, ...]  # DeviceProfile objects
+    use_cache: bool = True
+    plugin_errors: tuple[str, ...] = field(default=())
+
+    def context_key(self) -> str:
+        rules = ",".join(f"{r.code}:{r.__module__}" for r in self.rules)
+        devices = ",".join(getattr(d, "id", str(d)) for d in self.devices)
+        return f"{self.config.fingerprint()}|{rules}|{devices}"
+
+
+def _kl000(path: str, message: str, severity: Severity = Severity.ERROR, line: int = 1, column: int = 1,
+           internal: bool = False) -> Diagnostic:
+    return Diagnostic(path=path, line=line, column=column, end_line=line, end_column=column, code="KL000",
+                      name="parse-error", severity=severity, message=message,
+                      evidence={"internal": True} if internal else {})
+
+
+def _error_result(entry: SourceEntry, message: str, internal: bool = False) -> FileResult:
+    return FileResult(entry.path, None, FileStatus.ERROR, message,
+                      (_kl000(entry.path, message, internal=internal),))
+
+
+def analyse_source(entry: SourceEntry, data: bytes, setup: EngineSetup) -> FileResult:
+    """Analyse one file's bytes (already read); never raises."""
+    path = entry.path
+    if b"\0" in data[:8192]:
+        return _error_result(entry, f"binary file (NUL byte at offset {data.index(0)}); not analysed")
+    source = SourceFile(path, data)
+    diagnostics: list[Diagnostic] = []
+    if source.decode_problem is not None:
+        problem = source.decode_problem
+        diagnostics.append(_kl000(
+            path, f"invalid UTF-8 (byte 0x{problem.byte:02x}) at line {problem.line}, column {problem.column}; "
+                  f"{problem.count} character(s) decoded as U+FFFD and analysis continued",
+            Severity.WARNING, problem.line, problem.column))
+    try:
+        facts = extract_facts(entry, source, setup.config)
+    except Exception as exc:  # a front-end bug must cost one file, not the run
+        return _error_result(entry, f"internal error while parsing: {exc!r}\n{traceback.format_exc(limit=3)}",
+                             internal=True)
+    ignored = setup.config.ignored_for_file(path)
+    for rule_class in setup.rules:
+        if facts.language not in rule_class.languages or any(rule_class.code.startswith(p) for p in ignored):
+            continue
+        rule = rule_class()
+        options = {**rule_class.options, **setup.config.options_for(rule_class.code)}
+        for device in (setup.devices if rule_class.needs_device else (None,)):
+            ctx = RuleContext(rule_class, source, facts.language, device, options)
+            try:
+                diagnostics.extend(rule.check(facts, ctx))
+            except Exception as exc:
+                diagnostics.append(_kl000(path, f"internal error: rule {rule_class.code} failed on this file: "
+                                                f"{exc!r}", internal=True))
+    diagnostics = apply_suppressions(diagnostics, parse_suppressions(source.text))
+    diagnostics.sort(key=Diagnostic.sort_key)
+    status = FileStatus.PARTIAL if facts.syntax_errors else FileStatus.OK
+    error = None
+    if facts.syntax_errors:
+        lines = sorted({s.line for s in facts.syntax_errors})
+        shown = ", ".join(map(str, lines[:5])) + (", …" if len(lines) > 5 else "")
+        error = f"syntax errors near line(s) {shown}; analysed the rest of the file"
+    return FileResult(path, facts.language, status, error, tuple(diagnostics), facts.dependencies)
+
+
+def analyse_file(entry: SourceEntry, setup: EngineSetup) -> FileResult:
+    """Read and analyse one file (with the cache); never raises."""
+    try:
+        size = os.path.getsize(entry.path)
+        if size > MAX_FILE_BYTES:
+            return _error_result(entry, f"file is {size / 2**20:.1f} MiB, over kernlint's "
+                                        f"{MAX_FILE_BYTES // 2**20} MiB limit; not analysed")
+        with open(entry.path, "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        return _error_result(entry, f"cannot read file: {exc.strerror or exc}")
+    cache = ResultCache(setup.config.root, setup.context_key()) if setup.use_cache else None
+    key = cache.key(entry.path, entry.family, digest(data)) if cache else ""
+    if cache is not None:
+        cached = cache.get(key)
+        if cached is not None:
+            return cached
+    result = analyse_source(entry, data, setup)
+    if cache is not None and result.status is not FileStatus.ERROR and not any(
+            d.evidence.get("internal") for d in result.diagnostics):
+        cache.put(key, result)
+    return result
+
+
+_WORKER_SETUP: EngineSetup | None = None
+
+
+def _init_worker(setup: EngineSetup) -> None:
+    global _WORKER_SETUP
+    _WORKER_SETUP = setup
+
+
+def _analyse_in_worker(entry: SourceEntry) -> FileResult:
+    assert _WORKER_SETUP is not None
+    return analyse_file(entry, _WORKER_SETUP)
+
+
+def analyse_files(entries: list[SourceEntry], setup: EngineSetup, jobs: int | None = None,
+                  progress: Any = None) -> list[FileResult]:
+    """Analyse every entry, in order, in parallel when it pays; `progress(n)` is called per file."""
+    jobs = max(1, jobs or os.cpu_count() or 1)
+    results: list[FileResult] = []
+    tick = progress or (lambda _n: None)
+    if jobs == 1 or len(entries) < _SERIAL_THRESHOLD:
+        for entry in entries:
+            results.append(analyse_file(entry, setup))
+            tick(1)
+        return results
+    warm_up()  # compile queries once here; forked workers inherit them
+    chunk = max(1, min(32, len(entries) // (jobs * 4)))
+    try:
+        with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(setup,)) as pool:
+            for result in pool.map(_analyse_in_worker, entries, chunksize=chunk):
+                results.append(result)
+                tick(1)
+    except BrokenProcessPool:
+        # A worker died (e.g. killed for memory): finish the rest here, one file at a time.
+        for entry in entries[len(results):]:
+            results.append(analyse_file(entry, setup))
+            tick(1)
+    return results
+
+
+def run(entries: list[SourceEntry], setup: EngineSetup, jobs: int | None = None, progress: Any = None,
+        extra_files: Iterable[FileResult] = ()) -> RunResult:
+    """Analyse files and assemble the run's result (diagnostics sorted, rules described)."""
+    started = time.perf_counter()
+    files = list(extra_files) + analyse_files(entries, setup, jobs, progress)
+    diagnostics = sorted((d for f in files for d in f.diagnostics), key=Diagnostic.sort_key)
+    rules = (PARSE_ERROR_RULE, *(r.info() for r in setup.rules))
+    return RunResult(
+        files=tuple(files), diagnostics=tuple(diagnostics),
+        devices=tuple(getattr(d, "id", str(d)) for d in setup.devices), rules=rules,
+        elapsed_s=round(time.perf_counter() - started, 4), tool_version=__version__)

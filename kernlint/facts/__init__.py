@@ -1,0 +1,36 @@
+"""The language-neutral model of a translation unit.
+
+Front-ends produce these frozen dataclasses; rules consume them and never see a parse tree, so a rule
+works the same whichever parser ran. Spans are byte ranges plus 1-based line numbers; the engine turns
+them into character columns only when a diagnostic is reported.
+"""
+
+from kernlint.facts.model import (
+    Accessor,
+    Barrier,
+    Buffer,
+    Extent,
+    FileFacts,
+    KernelAttributes,
+    KernelLaunch,
+    LocalAllocation,
+    Loop,
+    Pragma,
+    QueueConstruction,
+    Span,
+)
+
+__all__ = [
+    "Accessor",
+    "Barrier",
+    "Buffer",
+    "Extent",
+    "FileFacts",
+    "KernelAttributes",
+    "KernelLaunch",
+    "LocalAllocation",
+    "Loop",
+    "Pragma",
+    "QueueConstruction",
+    "Span",
+]

@@ -1,0 +1,308 @@
+"""What an identifier's constant value is in a C/C++ file: the symbol side of constant evaluation.
+
+Known values come from, in order of precedence: configured `defines` (as `-D`), object-like `#define`s
+of the file and of its quoted includes, `const`/`constexpr` variables, locals assigned exactly once
+before use, and template non-type parameters whose every instantiation in the file agrees. Everything
+else is unknown. The table is built lazily: files that never need a value never pay for it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import tree_sitter
+
+from kernlint.analysis.consteval import evaluate
+from kernlint.frontends import treesitter
+
+_SCOPE_TYPES = frozenset({
+    "translation_unit", "compound_statement", "for_statement", "for_range_loop", "field_declaration_list",
+    "declaration_list", "lambda_expression", "function_definition", "template_declaration",
+})
+_OWNER_TYPES = frozenset({"function_definition", "lambda_expression", "template_declaration"})
+_MAX_INCLUDE_DEPTH = 8
+_MAX_EVAL_DEPTH = 32
+
+
+@dataclass(frozen=True, slots=True)
+class Definition:
+    """One binding of a name: a macro, a variable with its initialiser, or a (template) parameter."""
+
+    name: str
+    kind: str  # macro | var | param | tparam
+    start_byte: int
+    scope: tuple[int, int]
+    is_const: bool
+    type_text: str | None
+    value_text: str | None
+    template_index: int = -1
+    template_entity: str | None = None
+    default_text: str | None = None
+
+
+def _text(node: tree_sitter.Node) -> str:
+    return node.text.decode("utf-8", errors="replace") if node.text is not None else ""
+
+
+def _scope_of(node: tree_sitter.Node, owner_only: bool = False) -> tuple[int, int]:
+    kinds = _OWNER_TYPES if owner_only else _SCOPE_TYPES
+    parent = node.parent
+    while parent is not None and parent.type not in kinds:
+        parent = parent.parent
+    if parent is None:
+        return (0, 1 << 62)
+    if parent.type == "translation_unit":
+        return (0, 1 << 62)
+    return (parent.start_byte, parent.end_byte)
+
+
+def _is_const(type_node: tree_sitter.Node, decl: tree_sitter.Node) -> bool:
+    for child in decl.children:
+        if child.type == "type_qualifier" and _text(child) in ("const", "constexpr", "constinit"):
+            return True
+    return "const" in _text(type_node).split()
+
+
+def _template_entity(template: tree_sitter.Node) -> str | None:
+    """The name a template declares (function or class), to find its instantiations."""
+    for child in template.named_children:
+        if child.type in ("struct_specifier", "class_specifier"):
+            name = child.child_by_field_name("name")
+            return _text(name) if name is not None else None
+        if child.type in ("function_definition", "declaration"):
+            declarator = child.child_by_field_name("declarator")
+            while declarator is not None and declarator.type not in ("identifier", "field_identifier",
+                                                                      "qualified_identifier"):
+                declarator = declarator.child_by_field_name("declarator")
+            if declarator is not None:
+                return _text(declarator).split("::")[-1]
+    return None
+
+
+class CppConstants:
+    """Resolves identifiers to constant values at a given position of one file."""
+
+    def __init__(self, root: tree_sitter.Node, path: str | None, include_dirs: tuple[str, ...] = (),
+                 defines: dict[str, str] | None = None, _visited: frozenset[str] = frozenset(),
+                 includes: list[str] | None = None) -> None:
+        self._root = root
+        self._includes = includes  # quoted include names, when the caller's own query already found them
+        self._path = path
+        self._include_dirs = include_dirs
+        self._defines = dict(defines or {})
+        self._visited = _visited | ({os.path.abspath(path)} if path else set())
+        self._defs: dict[str, list[Definition]] | None = None
+        self._assigned: dict[str, list[int]] = {}
+        self._instantiations: dict[str, list[tuple[int, list[str]]]] = {}
+        self.dependencies: list[str] = []
+
+    # -- public --------------------------------------------------------------------------------
+
+    def value(self, text: str, at_byte: int) -> int | None:
+        """The value of expression `text` as written at byte `at_byte`, or None."""
+        return self._eval(text, at_byte, 0)
+
+    def node_value(self, node: tree_sitter.Node) -> int | None:
+        return self._eval(_text(node), node.start_byte, 0)
+
+    def definition(self, name: str, at_byte: int) -> Definition | None:
+        """The binding of `name` visible at `at_byte` (variables and parameters), if any."""
+        self._ensure()
+        return self._visible(name.split("::")[-1], at_byte)
+
+    def file_scope_definitions(self) -> list[Definition]:
+        """Macros and namespace-scope variables, which is what an including file can see."""
+        self._ensure()
+        assert self._defs is not None
+        return [d for defs in self._defs.values() for d in defs if d.scope == (0, 1 << 62) and d.kind in ("macro", "var")]
+
+    # -- table ---------------------------------------------------------------------------------
+
+    def _ensure(self) -> None:
+        if self._defs is not None:
+            return
+        self._defs = {}
+        for name, value in self._defines.items():
+            self._add(Definition(name, "macro", -1, (0, 1 << 62), True, None, value))
+        captures = treesitter.captures("cpp", "cpp_symbols", self._root)
+        self._collect_includes()
+        for name_node, value_node in zip(captures.get("macro.name", []), captures.get("macro.value", [])):
+            self._add_macro(_text(name_node), _text(value_node).strip(), name_node.start_byte)
+        for node in captures.get("macro.empty", []):
+            name = node.child_by_field_name("name")
+            if name is not None:
+                self._add_macro(_text(name), "", node.start_byte)
+        for decl in captures.get("var.decl", []):
+            self._add_variable(decl)
+        for node in captures.get("param.name", []):
+            if node.parent is not None and node.parent.parent is not None \
+                    and node.parent.parent.type == "template_parameter_list":
+                continue  # template parameters are bound below, by their instantiations
+            self._add(Definition(_text(node), "param", node.start_byte, _scope_of(node, owner_only=True), False,
+                                 None, None))
+        for node in captures.get("assigned.name", []):
+            self._assigned.setdefault(_text(node), []).append(node.start_byte)
+        for template in captures.get("tparam.template", []):
+            self._add_template_parameters(template)
+        for name_node, args in zip(captures.get("inst.name", []), captures.get("inst.args", [])):
+            arguments = [_text(a) for a in args.named_children if a.type != "comment"]
+            self._instantiations.setdefault(_text(name_node), []).append((args.start_byte, arguments))
+
+    def _add(self, definition: Definition) -> None:
+        assert self._defs is not None
+        self._defs.setdefault(definition.name, []).append(definition)
+
+    def _add_macro(self, name: str, value: str, start: int) -> None:
+        if name in self._defines:
+            return  # a configured -D wins over the file's own default
+        self._add(Definition(name, "macro", start, (0, 1 << 62), True, None, value))
+
+    def _add_variable(self, decl: tree_sitter.Node) -> None:
+        type_node = decl.child_by_field_name("type")
+        if type_node is None:
+            return
+        for declarator in decl.children_by_field_name("declarator"):
+            name_node = declarator.child_by_field_name("declarator") if declarator.type != "field_identifier" else declarator
+            if name_node is None or name_node.type not in ("identifier", "field_identifier"):
+                continue
+            if declarator.type == "field_identifier":
+                value_node = decl.child_by_field_name("default_value")
+            elif declarator.type == "function_declarator":
+                value_node = declarator.child_by_field_name("parameters")
+            else:
+                value_node = declarator.child_by_field_name("value")
+            if value_node is None:
+                continue
+            type_text = _text(type_node)
+            value_text = _text(value_node)
+            if value_node.type in ("argument_list", "parameter_list", "initializer_list"):
+                value_text = f"{type_text}{value_text}"  # T x(args) / T x{args}: a construction of T
+            self._add(Definition(_text(name_node), "var", decl.start_byte, _scope_of(decl),
+                                 _is_const(type_node, decl), type_text, value_text))
+
+    def _add_template_parameters(self, template: tree_sitter.Node) -> None:
+        params = template.child_by_field_name("parameters")
+        entity = _template_entity(template)
+        if params is None:
+            return
+        for index, param in enumerate(p for p in params.named_children if p.type != "comment"):
+            if param.type not in ("parameter_declaration", "optional_parameter_declaration"):
+                continue
+            name = param.child_by_field_name("declarator")
+            if name is None or name.type != "identifier":
+                continue
+            default = param.child_by_field_name("default_value")
+            self._add(Definition(_text(name), "tparam", template.start_byte, (template.start_byte, template.end_byte),
+                                 True, None, None, index, entity, _text(default) if default is not None else None))
+
+    def _collect_includes(self) -> None:
+        """Import macros and namespace-scope constants from quoted includes."""
+        if self._path is None or len(self._visited) > _MAX_INCLUDE_DEPTH:
+            return
+        includes = self._includes
+        if includes is None:
+            includes = [_text(n) for n in treesitter.captures("cpp", "cpp", self._root).get("include.path", [])]
+        for name in includes:
+            resolved = self._resolve_include(name)
+            if resolved is None or resolved in self._visited:
+                continue
+            header = _load_header(resolved, self._include_dirs, self._visited)
+            if header is None:
+                continue
+            self.dependencies.append(resolved)
+            self.dependencies.extend(d for d in header.dependencies if d not in self.dependencies)
+            for definition in header.file_scope_definitions():
+                if definition.kind == "macro" and definition.name in self._defines:
+                    continue
+                self._add(Definition(definition.name, definition.kind, -1, (0, 1 << 62), definition.is_const,
+                                     definition.type_text, definition.value_text))
+
+    def _resolve_include(self, name: str) -> str | None:
+        assert self._path is not None
+        for base in (os.path.dirname(os.path.abspath(self._path)), *self._include_dirs):
+            candidate = os.path.join(base, name)
+            if os.path.isfile(candidate):
+                return os.path.abspath(candidate)
+        return None
+
+    # -- resolution ----------------------------------------------------------------------------
+
+    def _visible(self, name: str, at_byte: int) -> Definition | None:
+        assert self._defs is not None
+        best: Definition | None = None
+        for definition in self._defs.get(name, ()):
+            if definition.kind == "macro":
+                continue
+            lo, hi = definition.scope
+            if not (lo <= at_byte < hi) or definition.start_byte > at_byte:
+                continue
+            if best is None or (hi - lo) < (best.scope[1] - best.scope[0]) or (
+                    definition.scope == best.scope and definition.start_byte > best.start_byte):
+                best = definition
+        return best
+
+    def _eval(self, text: str, at_byte: int, depth: int) -> int | None:
+        if depth > _MAX_EVAL_DEPTH:
+            return None
+        return evaluate(text, lambda name: self._resolve(name, at_byte, depth + 1))
+
+    def _resolve(self, name: str, at_byte: int, depth: int) -> int | None:
+        self._ensure()
+        assert self._defs is not None
+        short = name.split("::")[-1]
+        macros = {d.value_text for d in self._defs.get(name, ()) if d.kind == "macro"}
+        if macros:
+            return self._eval(macros.pop(), at_byte, depth) if len(macros) == 1 else None
+        definition = self._visible(short, at_byte)
+        if definition is None and "::" in name:
+            candidates = [d for d in self._defs.get(short, ()) if d.kind == "var" and d.is_const]
+            definition = candidates[0] if len({d.value_text for d in candidates}) == 1 else None
+        if definition is None:
+            return None
+        if definition.kind == "param":
+            return None
+        if definition.kind == "tparam":
+            return self._template_argument(definition, depth)
+        if not definition.is_const and self._reassigned(definition):
+            return None
+        return self._eval(definition.value_text or "", definition.start_byte, depth)
+
+    def _reassigned(self, definition: Definition) -> bool:
+        lo, hi = definition.scope
+        return any(lo <= pos < hi and pos > definition.start_byte for pos in self._assigned.get(definition.name, ()))
+
+    def _template_argument(self, definition: Definition, depth: int) -> int | None:
+        """A template parameter is known when every instantiation in the file passes the same value."""
+        if definition.template_entity is None:
+            return None
+        values: set[int | None] = set()
+        for site, arguments in self._instantiations.get(definition.template_entity, ()):
+            lo, hi = definition.scope
+            if lo <= site < hi:
+                continue  # a use inside the template itself
+            if definition.template_index < len(arguments):
+                values.add(self._eval(arguments[definition.template_index], site, depth))
+            elif definition.default_text is not None:
+                values.add(self._eval(definition.default_text, definition.start_byte, depth))
+        if not values and definition.default_text is not None:
+            values.add(self._eval(definition.default_text, definition.start_byte, depth))
+        return values.pop() if len(values) == 1 else None
+
+
+_HEADER_CACHE: dict[tuple[str, int, int], CppConstants] = {}
+
+
+def _load_header(path: str, include_dirs: tuple[str, ...], visited: frozenset[str]) -> CppConstants | None:
+    """Parse a quoted include once per process (keyed by path, size and mtime)."""
+    try:
+        stat = Path(path).stat()
+        key = (path, stat.st_size, stat.st_mtime_ns)
+        if key not in _HEADER_CACHE:
+            data = Path(path).read_bytes()
+            tree = treesitter.parser("cpp").parse(data)
+            _HEADER_CACHE[key] = CppConstants(tree.root_node, path, include_dirs, None, visited)
+        return _HEADER_CACHE[key]
+    except OSError:
+        return None

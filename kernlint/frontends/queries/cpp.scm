@@ -1,0 +1,54 @@
+; Structural search for the C/C++ front-end (tree-sitter-cpp). Runs once per file, in C.
+; Python only looks at what these patterns capture.
+
+; Loops, for host/device classification and KL101.
+(for_statement) @loop.for
+(for_range_loop) @loop.range-for
+(while_statement) @loop.while
+(do_statement) @loop.do
+
+; Member calls that matter: launches, command groups, accessor factories, barriers.
+((call_expression
+   function: (field_expression
+     field: [(field_identifier) @member.name
+             (template_method name: (field_identifier) @member.name)
+             (dependent_name (template_method name: (field_identifier) @member.name))])) @member.call
+ (#any-of? @member.name
+   "parallel_for" "single_task" "parallel_for_work_group" "submit"
+   "get_access" "get_host_access" "barrier"))
+
+; Free calls and temporaries whose callee names a SYCL class or group function.
+((call_expression
+   function: [(identifier) (qualified_identifier) (template_function)] @free.callee) @free.call
+ (#match? @free.callee "(^|:)(buffer|accessor|host_accessor|local_accessor|queue|group_barrier)(<|$| )"))
+((compound_literal_expression
+   type: (_) @free.callee) @free.call
+ (#match? @free.callee "(^|:)(buffer|accessor|host_accessor|local_accessor|queue)(<|$| )"))
+((new_expression
+   type: (_) @free.callee) @free.call
+ (#match? @free.callee "(^|:)(buffer|queue)(<|$| )"))
+
+; Declarations whose type names a SYCL class (buffers, accessors, local memory, queues).
+((declaration
+   type: (_) @decl.type) @decl
+ (#match? @decl.type "(^|:)(buffer|accessor|host_accessor|local_accessor|queue)(<|$| )"))
+
+; Functor kernels: operator() defined inside a class or struct.
+(struct_specifier
+  name: (type_identifier) @functor.class
+  body: (field_declaration_list
+    (function_definition
+      declarator: (function_declarator declarator: (operator_name) @functor.op)) @functor.def))
+(class_specifier
+  name: (type_identifier) @functor.class
+  body: (field_declaration_list
+    (function_definition
+      declarator: (function_declarator declarator: (operator_name) @functor.op)) @functor.def))
+
+; Preprocessor: pragmas (OpenMP), object macros and quoted includes for constant evaluation.
+((preproc_call
+   directive: (preproc_directive) @pragma.directive) @pragma
+ (#eq? @pragma.directive "#pragma"))
+(preproc_include path: (string_literal (string_content) @include.path))
+
+(ERROR) @error

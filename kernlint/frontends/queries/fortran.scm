@@ -1,0 +1,2 @@
+; Structural search for the Fortran front-end (tree-sitter-fortran).
+(ERROR) @error

@@ -1,0 +1,36 @@
+"""The whole plugin surface of kernlint.
+
+A plugin is a module (or object) with functions decorated by `kernlint.hookimpl`, registered through
+the `kernlint` entry-point group:
+
+    [project.entry-points.kernlint]
+    my-rules = "my_package.kernlint_plugin"
+
+kernlint's own rules are registered exactly this way (`kernlint_rules`, from the `rules/` folder).
+A plugin that fails to import, or whose hook raises or returns something that is not a rule, is
+reported and skipped; the other plugins still run.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pluggy
+
+PROJECT = "kernlint"
+hookspec = pluggy.HookspecMarker(PROJECT)
+hookimpl = pluggy.HookimplMarker(PROJECT)
+
+
+@hookspec
+def kernlint_rules() -> list[type]:
+    """Return rule classes (subclasses of `kernlint.rule.Rule`) this plugin provides.
+
+    Codes must be unique across all plugins; a duplicate code is reported and the later rule skipped.
+    """
+
+
+@hookspec
+def kernlint_devices() -> list[Any]:
+    """Return device profiles this plugin provides: `kernlint.occupancy.DeviceProfile` objects or
+    paths to device TOML files. They become selectable with `--device ID`."""

@@ -1,0 +1,50 @@
+"""Reporters: render a finished `RunResult` in one of the output formats of SPEC.md §4.
+
+Each format lives in its own module; this one only dispatches, so the CLI and the LSP need a single
+entry point and a format's imports (e.g. `rich`) are paid only when that format is used.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TextIO
+
+from kernlint.diagnostics import RunResult
+
+FORMATS = ("text", "json", "sarif", "github")
+
+
+def render(
+    fmt: str,
+    result: RunResult,
+    stream: TextIO,
+    *,
+    color: bool | None = None,
+    statistics: bool = False,
+    quiet: bool = False,
+    root: Path | None = None,
+) -> None:
+    """Write `result` to `stream` as `fmt`.
+
+    `color`, `statistics` and `quiet` concern the text format only; `root` (default: the working
+    directory) is what SARIF URIs and GitHub annotation paths are made relative to. Diagnostics are
+    written in the order given, which the engine has already made deterministic.
+    """
+    if fmt == "text":
+        from kernlint.report import text
+
+        text.render(result, stream, color=color, statistics=statistics, quiet=quiet)
+    elif fmt == "json":
+        from kernlint.report import json_format
+
+        json_format.render(result, stream)
+    elif fmt == "sarif":
+        from kernlint.report import sarif
+
+        sarif.render(result, stream, root=root)
+    elif fmt == "github":
+        from kernlint.report import github
+
+        github.render(result, stream, root=root)
+    else:
+        raise ValueError(f"unknown output format {fmt!r}; expected one of {', '.join(FORMATS)}")

@@ -1,0 +1,29 @@
+"""Source lines for reporters that quote code (text frames, SARIF fingerprints).
+
+Reporters run after analysis and must never fail because a file vanished or is not UTF-8, so reading
+is forgiving and each file is read at most once per render.
+"""
+
+from __future__ import annotations
+
+
+class SourceLines:
+    """Lazily read, cached lines of the files a run reported on."""
+
+    def __init__(self) -> None:
+        self._cache: dict[str, list[str] | None] = {}
+
+    def lines(self, path: str) -> list[str] | None:
+        """All lines of `path` without line endings, or None when it cannot be read."""
+        if path not in self._cache:
+            try:
+                # Universal newlines so CRLF files number their lines like the engine does.
+                with open(path, encoding="utf-8", errors="replace") as handle:
+                    lines = handle.read().split("\n")
+            except OSError:
+                self._cache[path] = None
+            else:
+                if lines and not lines[-1]:  # the final newline ends the last line; it starts no new one
+                    lines.pop()
+                self._cache[path] = lines
+        return self._cache[path]

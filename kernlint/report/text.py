@@ -1,0 +1,201 @@
+"""`--format text`: what a person reads in a terminal — location, message, code frame, occupancy
+figures, notes and fixes, then a summary. `rich` is imported on use so other formats start fast."""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from typing import TYPE_CHECKING, Any, TextIO
+
+from kernlint.diagnostics import Diagnostic, FileStatus, RunResult, Severity
+from kernlint.report._source import SourceLines
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.text import Text
+
+MIN_WIDTH = 100
+TAB_SIZE = 4
+_SEVERITY_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "bold yellow", Severity.INFO: "bold blue"}
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def _is_tty(stream: TextIO) -> bool:
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def _console(stream: TextIO, color: bool | None) -> "Console":
+    """A console that colours exactly when asked, or by default when writing to a terminal."""
+    from rich.console import Console
+
+    if color is None:  # rich decides from the stream and NO_COLOR / FORCE_COLOR
+        modes: dict[str, Any] = {"force_terminal": None, "no_color": None, "color_system": "auto"}
+    elif color:  # an explicit request colours even a pipe or TERM=dumb
+        modes = {"force_terminal": True, "no_color": False, "color_system": "standard"}
+    else:
+        modes = {"force_terminal": False, "no_color": True, "color_system": None}
+    width: int | None = None
+    if not _is_tty(stream):
+        # Not a terminal: nothing to fit, so keep lines whole rather than wrapping at rich's 80.
+        try:
+            width = max(MIN_WIDTH, int(os.environ.get("COLUMNS", "")))
+        except ValueError:
+            width = MIN_WIDTH
+    return Console(file=stream, width=width, markup=False, highlight=False, emoji=False, **modes)
+
+
+def location_line(diagnostic: Diagnostic) -> "Text":
+    """`path:line:col: CODE [severity] message (device)`."""
+    from rich.text import Text
+
+    text = Text()
+    text.append(f"{diagnostic.path}:{diagnostic.line}:{diagnostic.column}:", style="bold")
+    text.append(" ")
+    text.append(diagnostic.code, style=_SEVERITY_STYLE[diagnostic.severity])
+    text.append(f" [{diagnostic.severity.value}] {diagnostic.message}")
+    if diagnostic.device:
+        text.append(f" ({diagnostic.device})", style="cyan")
+    return text
+
+
+def code_frame(diagnostic: Diagnostic, sources: SourceLines) -> "Text | None":
+    """The flagged line between its neighbours, with a caret run under the flagged span."""
+    from rich.text import Text
+
+    lines = sources.lines(diagnostic.path)
+    if lines is None or not 1 <= diagnostic.line <= len(lines):
+        return None
+    first = max(1, diagnostic.line - 1)
+    last = min(len(lines), diagnostic.line + 1)
+    gutter = len(str(last))
+    frame = Text()
+    for number in range(first, last + 1):
+        source = lines[number - 1]
+        frame.append(f" {number:>{gutter}} | ", style="dim")
+        frame.append(source.expandtabs(TAB_SIZE) + "\n")
+        if number == diagnostic.line:
+            # Measure in expanded columns so carets line up under tab-indented code.
+            start = len(source[: diagnostic.column - 1].expandtabs(TAB_SIZE))
+            end_column = diagnostic.end_column if diagnostic.end_line == diagnostic.line else len(source) + 1
+            end = len(source[: max(end_column, diagnostic.column) - 1].expandtabs(TAB_SIZE))
+            frame.append(f" {'':>{gutter}} | ", style="dim")
+            frame.append(" " * start + "^" * max(1, end - start) + "\n", style=_SEVERITY_STYLE[diagnostic.severity])
+    frame.rstrip()
+    return frame
+
+
+def _occupancy_figures(evidence: dict[str, Any]) -> dict[str, Any] | None:
+    """The occupancy model's figures, whether a rule put them at the top level or under `occupancy`."""
+    keys = ("occupancy_pct", "limiter", "work_groups_per_unit")
+    for candidate in (evidence, evidence.get("occupancy")):
+        if isinstance(candidate, dict) and any(candidate.get(k) is not None for k in keys):
+            return candidate
+    return None
+
+
+def occupancy_line(evidence: dict[str, Any]) -> str | None:
+    """`occupancy: 57.1% (limit: threads, 2 work-groups per xe-core)`, or None without figures."""
+    figures = _occupancy_figures(evidence)
+    if figures is None:
+        return None
+    pct = figures.get("occupancy_pct")
+    head = f"occupancy: {pct:.1f}%" if isinstance(pct, (int, float)) else "occupancy:"
+    details = []
+    if figures.get("limiter") is not None:
+        details.append(f"limit: {figures['limiter']}")
+    if figures.get("work_groups_per_unit") is not None:
+        details.append(f"{figures['work_groups_per_unit']} work-groups per {figures.get('unit') or 'unit'}")
+    return f"{head} ({', '.join(details)})" if details else head
+
+
+def _details(diagnostic: Diagnostic, sources: SourceLines) -> list["Text"]:
+    """Everything printed under a diagnostic's location line when not quiet."""
+    from rich.text import Text
+
+    out: list[Text] = []
+    frame = code_frame(diagnostic, sources)
+    if frame is not None:
+        out.append(frame)
+    occupancy = occupancy_line(diagnostic.evidence)
+    if occupancy:
+        out.append(Text("  " + occupancy, style="magenta"))
+    for r in diagnostic.related:
+        out.append(Text(f"  note: {diagnostic.path}:{r.line}:{r.column}: {r.message}", style="dim"))
+    if diagnostic.fix is not None:
+        unsafe = "" if diagnostic.fix.safe else " (unsafe)"
+        out.append(Text(f"  fix: {diagnostic.fix.description}{unsafe}", style="green"))
+    return out
+
+
+def _statistics(console: "Console", result: RunResult) -> None:
+    """Counts per code, most frequent first, like ruff's --statistics."""
+    from rich import box
+    from rich.table import Table
+
+    counts = Counter(d.code for d in result.diagnostics)
+    names = {rule.code: rule.name for rule in result.rules}
+    for d in result.diagnostics:
+        names.setdefault(d.code, d.name)
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    table.add_column("code")
+    table.add_column("name")
+    table.add_column("count", justify="right")
+    for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+        table.add_row(code, names[code], str(count))
+    console.print(table)
+
+
+def _summary(console: "Console", result: RunResult) -> None:
+    """Unanalysable files, partially parsed files, then one closing count."""
+    for file in result.files:
+        if file.status is FileStatus.ERROR:
+            console.print(f"error: {file.path}: {file.error or 'could not be analysed'}", style="red", soft_wrap=True)
+    partial = sum(1 for file in result.files if file.status is FileStatus.PARTIAL)
+    if partial:
+        console.print(
+            f"{_plural(partial, 'file')} parsed with syntax errors; results there may be incomplete",
+            style="yellow",
+            soft_wrap=True,
+        )
+    files = _plural(len(result.files), "file")
+    if not result.diagnostics:
+        console.print(f"All checks passed ({files}).", style="bold green", soft_wrap=True)
+        return
+    by_severity = Counter(d.severity for d in result.diagnostics)
+    counts = ", ".join(
+        _plural(by_severity[severity], word)
+        for severity, word in ((Severity.ERROR, "error"), (Severity.WARNING, "warning"), (Severity.INFO, "info"))
+    )
+    console.print(
+        f"Found {_plural(len(result.diagnostics), 'diagnostic')} ({counts}) in {files}.", style="bold", soft_wrap=True
+    )
+
+
+def render(
+    result: RunResult,
+    stream: TextIO,
+    *,
+    color: bool | None = None,
+    statistics: bool = False,
+    quiet: bool = False,
+) -> None:
+    """Write the report; `quiet` keeps only the location lines (and the statistics table if asked)."""
+    console = _console(stream, color)
+    sources = SourceLines()
+    for diagnostic in result.diagnostics:
+        console.print(location_line(diagnostic), soft_wrap=True)
+        if not quiet:
+            for part in _details(diagnostic, sources):
+                console.print(part, soft_wrap=True)
+    if statistics and result.diagnostics:
+        if not quiet:
+            console.print()
+        _statistics(console, result)
+    if not quiet:
+        if result.diagnostics:
+            console.print()
+        _summary(console, result)

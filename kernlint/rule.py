@@ -1,0 +1,86 @@
+"""What a rule is and what it is given.
+
+A rule is a class with metadata and a `check(facts, ctx)` generator. Its module docstring is its
+documentation: `kernlint rule KL101` prints it and SARIF embeds it. Rules never see a parse tree.
+"""
+
+from __future__ import annotations
+
+import inspect
+import sys
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Iterable
+
+from kernlint.diagnostics import Diagnostic, Fix, Related, RuleInfo, Severity
+from kernlint.facts import FileFacts, Span
+from kernlint.source import SourceFile
+
+ALL_LANGUAGES = frozenset({"sycl", "openmp-c", "cpp", "openmp-fortran"})
+
+
+class Rule:
+    """Base class of every rule, built-in or from a plugin.
+
+    Subclasses set `code`, `name`, `severity`, optionally `languages`, `needs_device` (run once per
+    target device with `ctx.device` set) and `options` (defaults for `[tool.kernlint.rules.<CODE>]`).
+    """
+
+    code: ClassVar[str]
+    name: ClassVar[str]
+    severity: ClassVar[Severity] = Severity.WARNING
+    languages: ClassVar[frozenset[str]] = ALL_LANGUAGES
+    needs_device: ClassVar[bool] = False
+    enabled_by_default: ClassVar[bool] = True
+    options: ClassVar[dict[str, Any]] = {}
+
+    def check(self, facts: FileFacts, ctx: "RuleContext") -> Iterable[Diagnostic]:  # pragma: no cover
+        raise NotImplementedError
+
+    @classmethod
+    def documentation(cls) -> str:
+        """The rule's module docstring (its user documentation), falling back to the class docstring."""
+        module = sys.modules.get(cls.__module__)
+        doc = inspect.getdoc(module) if module is not None else None
+        return doc or inspect.getdoc(cls) or ""
+
+    @classmethod
+    def summary(cls) -> str:
+        return cls.documentation().strip().splitlines()[0] if cls.documentation().strip() else cls.name
+
+    @classmethod
+    def info(cls) -> RuleInfo:
+        return RuleInfo(cls.code, cls.name, cls.severity, cls.summary(), cls.documentation())
+
+
+@dataclass
+class RuleContext:
+    """What a rule may use besides the facts: the device, its options and a diagnostic factory."""
+
+    rule: type[Rule]
+    source: SourceFile
+    language: str
+    device: Any = None  # kernlint.occupancy.DeviceProfile when rule.needs_device
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def diagnostic(self, span: Span, message: str, *, evidence: dict[str, Any] | None = None,
+                   fix: Fix | None = None, kernel: str | None = None, severity: Severity | None = None,
+                   related: Iterable[tuple[Span, str]] = ()) -> Diagnostic:
+        """A diagnostic at `span` with this rule's code, name, severity and the current device."""
+        line, column = self.position(span.line, span.column_byte)
+        end_line, end_column = self.position(span.end_line, span.end_column_byte)
+        return Diagnostic(
+            path=self.source.path, line=line, column=column, end_line=end_line, end_column=end_column,
+            code=self.rule.code, name=self.rule.name, severity=severity or self.rule.severity,
+            message=message, device=getattr(self.device, "id", None) if self.rule.needs_device else None,
+            language=self.language, kernel=kernel, evidence=evidence or {}, fix=fix,
+            related=tuple(self._related(s, m) for s, m in related),
+        )
+
+    def position(self, line: int, column_byte: int) -> tuple[int, int]:
+        return line, self.source.char_column(line, column_byte)
+
+    def _related(self, span: Span, message: str) -> Related:
+        line, column = self.position(span.line, span.column_byte)
+        end_line, end_column = self.position(span.end_line, span.end_column_byte)
+        return Related(line, column, end_line, end_column, message)
+

@@ -1,0 +1,156 @@
+"""The command line end to end, through a real subprocess: formats, exit codes, options, cache."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import REPO, run_json, run_kernlint
+
+BAD = b"""#include <sycl/sycl.hpp>
+void f(sycl::queue &q, float *p) {
+  for (int i = 0; i < 4; ++i) {
+    sycl::buffer<float> b(p, sycl::range<1>(16));
+  }
+}
+"""
+GOOD = b"""#include <sycl/sycl.hpp>
+void f(sycl::queue &q, float *p) {
+  sycl::buffer<float> b(p, sycl::range<1>(16));
+  for (int i = 0; i < 4; ++i) { }
+}
+"""
+
+
+def project(tmp_path: Path) -> Path:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "bad.cpp").write_bytes(BAD)
+    (tmp_path / "src" / "good.cpp").write_bytes(GOOD)
+    return tmp_path
+
+
+def test_exit_codes(tmp_path: Path) -> None:
+    project(tmp_path)
+    assert run_kernlint("src/good.cpp", "--no-cache", cwd=tmp_path).returncode == 0
+    assert run_kernlint("src/bad.cpp", "--no-cache", cwd=tmp_path).returncode == 1
+    assert run_kernlint("src/bad.cpp", "--no-cache", "--exit-zero", cwd=tmp_path).returncode == 0
+    assert run_kernlint("src/bad.cpp", "--no-cache", "--fail-on", "error", cwd=tmp_path).returncode == 0
+    usage = run_kernlint("check", "--format", "yaml", cwd=tmp_path)
+    assert usage.returncode == 2 and b"invalid choice" in usage.stderr
+    bad_device = run_kernlint("src", "--device", "no-such-gpu", cwd=tmp_path)
+    assert bad_device.returncode == 2 and b"no-such-gpu" in bad_device.stderr
+    bad_select = run_kernlint("src", "--select", "E501", cwd=tmp_path)
+    assert bad_select.returncode == 2 and b"not a rule code" in bad_select.stderr
+
+
+def test_default_command_and_path(tmp_path: Path) -> None:
+    project(tmp_path)
+    proc = run_kernlint("--no-cache", cwd=tmp_path)
+    text = proc.stdout.decode()
+    assert proc.returncode == 1
+    assert "src/bad.cpp:4:5: KL101" in text and "good.cpp" not in text.split("Found")[0]
+    assert "Found 1 diagnostic" in text
+
+
+def test_json_output_matches_spec_shape(tmp_path: Path) -> None:
+    project(tmp_path)
+    code, report = run_json("src", cwd=tmp_path)
+    assert list(report) == ["version", "tool", "devices", "files", "diagnostics", "summary"]
+    assert report["version"] == 1 and report["tool"]["name"] == "kernlint" and report["devices"] == ["xe-hpc"]
+    assert [f["path"] for f in report["files"]] == ["src/bad.cpp", "src/good.cpp"]
+    (diag,) = report["diagnostics"]
+    assert (diag["path"], diag["line"], diag["column"], diag["code"], diag["name"], diag["severity"]) == \
+        ("src/bad.cpp", 4, 5, "KL101", "buffer-in-loop", "warning")
+    assert diag["device"] is None and diag["language"] == "sycl" and diag["evidence"]["loop_line"] == 3
+    assert report["summary"]["by_code"] == {"KL101": 1} and report["summary"]["files"] == 2
+
+
+def test_select_ignore_and_statistics(tmp_path: Path) -> None:
+    project(tmp_path)
+    _, ignored = run_json("src", "--ignore", "KL1", cwd=tmp_path)
+    assert ignored["diagnostics"] == []
+    _, selected = run_json("src", "--select", "KL101", cwd=tmp_path)
+    assert len(selected["diagnostics"]) == 1
+    stats = run_kernlint("src", "--no-cache", "--statistics", "--quiet", cwd=tmp_path).stdout.decode()
+    table = [line for line in stats.splitlines() if "buffer-in-loop" in line and "KL101" in line]
+    assert len(table) == 1 and table[0].split()[-1] == "1"
+
+
+def test_config_file_is_honoured_and_overridden(tmp_path: Path) -> None:
+    project(tmp_path)
+    (tmp_path / "pyproject.toml").write_text('[tool.kernlint]\nignore = ["KL101"]\n')
+    _, report = run_json("src", cwd=tmp_path)
+    assert report["diagnostics"] == []
+    _, report = run_json("src", "--select", "KL101", cwd=tmp_path)
+    assert len(report["diagnostics"]) == 1  # the more specific selection on the command line wins
+    (tmp_path / "pyproject.toml").write_text('[tool.kernlint]\nbogus = 1\n')
+    proc = run_kernlint("src", cwd=tmp_path)
+    assert proc.returncode == 2 and b"unknown key 'bogus'" in proc.stderr
+
+
+def test_sarif_and_github_formats(tmp_path: Path) -> None:
+    project(tmp_path)
+    sarif = json.loads(run_kernlint("src", "--format", "sarif", "--no-cache", cwd=tmp_path).stdout)
+    assert sarif["version"] == "2.1.0"
+    run = sarif["runs"][0]
+    assert any(r["id"] == "KL101" for r in run["tool"]["driver"]["rules"])
+    (result,) = run["results"]
+    location = result["locations"][0]["physicalLocation"]
+    assert location["artifactLocation"]["uri"] == "src/bad.cpp" and location["region"]["startLine"] == 4
+    assert result["partialFingerprints"]
+    github = run_kernlint("src", "--format", "github", "--no-cache", cwd=tmp_path).stdout.decode()
+    assert github.startswith("::warning file=src/bad.cpp,line=4,col=5,")
+    assert "title=KL101::" in github
+
+
+def test_output_file_and_stdin_filename(tmp_path: Path) -> None:
+    project(tmp_path)
+    (tmp_path / "out").mkdir()
+    proc = run_kernlint("src", "--format", "json", "--no-cache", "--output", "out/report.json", cwd=tmp_path)
+    assert proc.returncode == 1 and proc.stdout == b""
+    assert json.loads((tmp_path / "out" / "report.json").read_text())["summary"]["diagnostics"] == 1
+    piped = run_kernlint("--stdin-filename", "editor/buffer.cpp", "--format", "json", cwd=tmp_path, stdin=BAD)
+    report = json.loads(piped.stdout)
+    assert [(d["path"], d["line"]) for d in report["diagnostics"]] == [("editor/buffer.cpp", 4)]
+
+
+def test_cache_is_used_and_invalidated(tmp_path: Path) -> None:
+    project(tmp_path)
+    first = json.loads(run_kernlint("src", "--format", "json", cwd=tmp_path).stdout)
+    cache = tmp_path / ".kernlint_cache"
+    assert cache.is_dir() and list(cache.rglob("*.json"))
+    second = json.loads(run_kernlint("src", "--format", "json", cwd=tmp_path).stdout)
+    assert first["diagnostics"] == second["diagnostics"]
+    (tmp_path / "src" / "good.cpp").write_bytes(BAD)  # content change: new key
+    third = json.loads(run_kernlint("src", "--format", "json", cwd=tmp_path).stdout)
+    assert len(third["diagnostics"]) == 2
+
+
+def test_cache_follows_included_headers(tmp_path: Path) -> None:
+    (tmp_path / "sizes.h").write_text("#define STEPS 4\n")
+    kernel = b"void g(sycl::queue &q, int *p) { q.parallel_for(sycl::range<1>(STEPS), [=](sycl::id<1> i) {}); }\n"
+    (tmp_path / "k.cpp").write_bytes(b'#include "sizes.h"\n' + BAD + kernel)
+    first = json.loads(run_kernlint("k.cpp", "--format", "json", cwd=tmp_path).stdout)
+    assert len(first["diagnostics"]) == 1
+    cached = next((tmp_path / ".kernlint_cache").rglob("*.json"))
+    entry = json.loads(cached.read_text())
+    assert entry["dependencies"] and entry["dependencies"][0][0].endswith("sizes.h")
+    (tmp_path / "sizes.h").write_text("#define STEPS 8\n")
+    from kernlint.cache import ResultCache  # the stored digest no longer matches: a miss
+
+    assert ResultCache(str(tmp_path), "x").get(cached.stem) is None
+
+
+def test_rule_command(tmp_path: Path) -> None:
+    listing = run_kernlint("rule").stdout.decode()
+    assert "KL101" in listing and "buffer-in-loop" in listing
+    doc = run_kernlint("rule", "KL101").stdout.decode()
+    for section in ("What it does", "Why it matters", "Example", "Fix", "Occupancy basis"):
+        assert section in doc
+    assert run_kernlint("rule", "buffer-in-loop").stdout.decode() == doc
+    assert run_kernlint("rule", "KL999").returncode == 2
+
+
+def test_python_dash_m_and_version() -> None:
+    proc = run_kernlint("--version", cwd=REPO)
+    assert proc.returncode == 0 and proc.stdout.decode().startswith("kernlint ")

@@ -1,0 +1,144 @@
+"""Constant evaluation: expression text, and identifiers resolved through a C/C++ file's symbols."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, strategies as st
+
+from kernlint.analysis.consteval import evaluate, parse_int_literal
+from kernlint.frontends import treesitter
+from kernlint.frontends.cpp_constants import CppConstants
+
+
+@pytest.mark.parametrize("text,value", [
+    ("1024", 1024), ("0x40", 64), ("0b101", 5), ("017", 15), ("1'048'576", 1048576), ("16UL", 16),
+    ("256u", 256), ("(4 + 4) * 8", 64), ("1 << 10", 1024), ("-7 / 2", -3), ("-7 % 2", -1),
+    ("7 > 3 ? 16 : 32", 16), ("sizeof(float) * 8", 32), ("sizeof(double)", 8), ("sizeof(std::size_t)", 8),
+    ("static_cast<int>(12)", 12), ("(size_t)64", 64), ("size_t(64)", 64), ("int{3} + 1", 4),
+    ("std::min(64, 128)", 64), ("std::max(64, 128)", 128), ("~0 & 0xff", 255), ("!0", 1), ("2 ** 5", 32),
+])
+def test_literal_expressions(text: str, value: int) -> None:
+    assert evaluate(text) == value
+
+
+@pytest.mark.parametrize("text", [
+    "n", "foo(3)", "1.5", "a.size()", "x / 0", "sizeof(MyStruct)", "", "1 +", "v[3]", "1 << 999", "\"str\"",
+])
+def test_unknown_stays_unknown(text: str) -> None:
+    assert evaluate(text) is None
+
+
+def test_resolver_supplies_identifiers() -> None:
+    env = {"N": 1024, "TILE": 16}
+    assert evaluate("N / TILE", env.get) == 64
+    assert evaluate("N / M", env.get) is None
+
+
+def test_literal_parser_rejects_non_integers() -> None:
+    assert parse_int_literal("12") == 12
+    assert parse_int_literal("1e3") is None
+
+
+@given(st.text(max_size=60))
+def test_evaluate_never_raises(text: str) -> None:
+    value = evaluate(text, lambda _n: 3)
+    assert value is None or isinstance(value, int)
+
+
+def _constants(code: str, path: Path | None = None, **kwargs) -> tuple[CppConstants, bytes]:
+    data = code.encode()
+    tree = treesitter.parser("cpp").parse(data)
+    constants = CppConstants(tree.root_node, str(path) if path else None, **kwargs)
+    constants._tree = tree  # keep the tree alive with its nodes
+    return constants, data
+
+
+def value_at(code: str, marker: str, expr: str, **kwargs) -> int | None:
+    constants, data = _constants(code, **kwargs)
+    return constants.value(expr, data.index(marker.encode()))
+
+
+def test_macros_constexpr_and_const() -> None:
+    code = """
+    #define WG 256
+    #define GLOBAL (WG * 64)
+    constexpr int kTile = 16;
+    const size_t kBytes = kTile * sizeof(float);
+    void f() { /*HERE*/ }
+    """
+    assert value_at(code, "/*HERE*/", "GLOBAL") == 16384
+    assert value_at(code, "/*HERE*/", "kBytes") == 64
+    assert value_at(code, "/*HERE*/", "WG / kTile") == 16
+
+
+def test_locals_assigned_once_vs_reassigned() -> None:
+    code = """
+    void f(int n) {
+      int once = 128;
+      int twice = 8;
+      twice = 16;
+      int counter = 0;
+      for (int i = 0; i < 3; ++i) counter++;
+      /*HERE*/
+    }
+    """
+    assert value_at(code, "/*HERE*/", "once") == 128
+    assert value_at(code, "/*HERE*/", "twice") is None
+    assert value_at(code, "/*HERE*/", "counter") is None
+    assert value_at(code, "/*HERE*/", "n") is None  # a parameter
+
+
+def test_scoping_picks_the_visible_definition() -> None:
+    code = """
+    constexpr int size = 64;
+    void a() { int size = 32; /*A*/ }
+    void b() { /*B*/ }
+    """
+    assert value_at(code, "/*A*/", "size") == 32
+    assert value_at(code, "/*B*/", "size") == 64
+
+
+def test_ambiguous_macro_is_unknown_unless_defined_on_the_command_line() -> None:
+    code = """
+    #ifdef BIG
+    #define WG 1024
+    #else
+    #define WG 256
+    #endif
+    /*HERE*/
+    """
+    assert value_at(code, "/*HERE*/", "WG") is None
+    assert value_at(code, "/*HERE*/", "WG", defines={"WG": "512"}) == 512
+
+
+def test_template_non_type_argument_instantiated_in_file() -> None:
+    code = """
+    template <int N> void vec_add(int *a) { /*IN*/ }
+    void use(int *a) { vec_add<32>(a); vec_add<32>(a); }
+    template <int M> void other(int *a) { /*OTHER*/ }
+    void use2(int *a) { other<8>(a); other<16>(a); }
+    """
+    assert value_at(code, "/*IN*/", "N * 512") == 16384
+    assert value_at(code, "/*OTHER*/", "M") is None  # two different instantiations
+
+
+def test_quoted_include_resolved_relative_and_through_include_dirs(tmp_path: Path) -> None:
+    (tmp_path / "sizes.h").write_text("#pragma once\n#define BLOCK 128\nconstexpr int kWaves = 4;\n")
+    extra = tmp_path / "inc"
+    extra.mkdir()
+    (extra / "more.h").write_text('#include "deeper.h"\n')
+    (extra / "deeper.h").write_text("#define DEEP (BLOCK * 2)\n")
+    source = tmp_path / "k.cpp"
+    code = '#include "sizes.h"\n#include "more.h"\n#include "missing.h"\nvoid f() { /*HERE*/ }\n'
+    constants, data = _constants(code, source, include_dirs=(str(extra),))
+    at = data.index(b"/*HERE*/")
+    assert constants.value("BLOCK * kWaves", at) == 512
+    assert constants.value("DEEP", at) == 256
+    assert str(tmp_path / "sizes.h") in constants.dependencies
+
+
+def test_recursive_macros_do_not_hang() -> None:
+    code = "#define A (B + 1)\n#define B (A + 1)\n/*HERE*/"
+    assert value_at(code, "/*HERE*/", "A") is None

@@ -1,0 +1,73 @@
+"""Every corpus file produces exactly its `expect:` annotations on each device it pins."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from corpus_annotations import corpus_files, expected, pinned_devices
+from conftest import CORPUS, REPO, run_json
+from kernlint.cli import make_setup
+from kernlint.config import Config
+from kernlint.discovery import discover
+from kernlint.engine import analyse_file
+
+CASES = [(path, device) for path in corpus_files(CORPUS)
+         for device in pinned_devices(path.read_text("utf-8", errors="replace"))]
+
+
+def _setups():
+    cache = {}
+
+    def get(device: str):
+        if device not in cache:
+            cache[device] = make_setup(Config(root=str(REPO), devices=(device,)), use_cache=False)
+        return cache[device]
+
+    return get
+
+
+setup_for = _setups()
+
+
+@pytest.mark.parametrize("path,device", CASES, ids=[f"{p.relative_to(CORPUS)}@{d}" for p, d in CASES])
+def test_corpus_file_matches_annotations(path: Path, device: str) -> None:
+    setup = setup_for(device)
+    entries, problems = discover([str(path)], setup.config)
+    assert not problems and len(entries) == 1
+    result = analyse_file(entries[0], setup)
+    actual = Counter((d.line, d.code) for d in result.diagnostics)
+    wanted = expected(path.read_text("utf-8", errors="replace"), device)
+    missing = wanted - actual
+    extra = actual - wanted
+    details = "\n".join(f"  {d.line}:{d.column} {d.code} {d.message}" for d in result.diagnostics)
+    assert not missing and not extra, (
+        f"{path.name} on {device}: missing {sorted(missing.elements())}, unexpected {sorted(extra.elements())}\n"
+        f"kernlint reported:\n{details}")
+
+
+def test_corpus_has_cases_for_every_required_rule_so_far() -> None:
+    codes = Counter()
+    for path in corpus_files(CORPUS):
+        text = path.read_text("utf-8", errors="replace")
+        for device in pinned_devices(text):
+            codes.update(code for (_line, code) in expected(text, device).elements())
+    assert codes["KL101"] >= 8
+
+
+def test_whole_corpus_through_the_cli_json() -> None:
+    """`kernlint corpus/ --format json` reports exactly the annotations (default device files)."""
+    code, report = run_json("corpus/")
+    by_file: dict[str, Counter] = {}
+    for diagnostic in report["diagnostics"]:
+        by_file.setdefault(diagnostic["path"], Counter())[(diagnostic["line"], diagnostic["code"])] += 1
+    for path in corpus_files(CORPUS):
+        text = path.read_text("utf-8", errors="replace")
+        if pinned_devices(text) != ("xe-hpc",):
+            continue
+        relative = str(path.relative_to(REPO))
+        assert by_file.get(relative, Counter()) == expected(text, "xe-hpc"), relative
+    assert code == (1 if report["diagnostics"] else 0)
+    assert report["summary"]["files"] == len(report["files"]) == len(corpus_files(CORPUS))

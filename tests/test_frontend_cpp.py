@@ -1,0 +1,191 @@
+"""Facts the tree-sitter C/C++ front-end extracts from tricky but real SYCL and OpenMP shapes."""
+
+from __future__ import annotations
+
+import textwrap
+
+from kernlint.frontends.cpp import extract
+
+
+def facts_of(code: str, **kwargs):
+    return extract("t.cpp", textwrap.dedent(code).encode(), **kwargs)
+
+
+def test_handler_launch_with_nd_range_variables_and_lambda_attribute() -> None:
+    facts = facts_of("""
+        constexpr int N = 4096;
+        #define WG 128
+        void f(sycl::queue &q) {
+          sycl::range<1> global(N);
+          sycl::range<1> local{WG};
+          q.submit([&](sycl::handler &cgh) {
+            cgh.parallel_for<class Saxpy>(sycl::nd_range<1>(global, local),
+                [=](sycl::nd_item<1> it) [[intel::reqd_sub_group_size(16)]] { it.barrier(); });
+          });
+        }
+    """)
+    (launch,) = facts.launches
+    assert (launch.api, launch.via, launch.name, launch.range_kind) == ("parallel_for", "handler", "Saxpy", "nd_range")
+    assert launch.global_range.dims == (4096,) and launch.local_range.dims == (128,)
+    assert launch.attributes.reqd_sub_group_size == 16
+    assert (launch.index_param, launch.index_type, launch.body_kind) == ("it", "nd_item", "lambda")
+    assert launch.command_group is not None and launch.function == "f"
+    (barrier,) = facts.barriers
+    assert barrier.scope == "work-group"
+
+
+def test_queue_shortcut_scalar_range_and_sycl_spelling_of_attributes() -> None:
+    facts = facts_of("""
+        void g(sycl::queue &q, float *x, size_t n) {
+          q.parallel_for(1024, [=](sycl::id<1> i) [[sycl::reqd_work_group_size(64)]] { x[i] = 0; });
+          q.parallel_for(sycl::range<2>(n, 8), [=](sycl::item<2> it) { });
+          q.single_task([=]() [[intel::kernel_args_restrict]] { x[0] = 1; });
+        }
+    """)
+    scalar, two_d, single = facts.launches
+    assert scalar.via == "queue" and scalar.range_kind == "scalar" and scalar.global_range.dims == (1024,)
+    assert scalar.attributes.reqd_work_group_size.dims == (64,)
+    assert two_d.global_range.dims == (None, 8) and two_d.global_range.total is None
+    assert single.api == "single_task" and single.attributes.kernel_args_restrict
+
+
+def test_functor_kernel_with_attribute_on_operator() -> None:
+    facts = facts_of("""
+        struct Blur {
+          sycl::accessor<float, 1, sycl::access::mode::read> in;
+          [[intel::reqd_sub_group_size(32)]] void operator()(sycl::nd_item<1> it) const { }
+        };
+        void h(sycl::queue &q, Blur blur) {
+          q.submit([&](sycl::handler &h) {
+            h.parallel_for(sycl::nd_range<1>{sycl::range<1>{512}, sycl::range<1>{256}}, Blur{});
+            Blur named{};
+            h.parallel_for(sycl::nd_range<1>(512, 32), named);
+          });
+        }
+    """)
+    first, second = facts.launches
+    assert first.body_kind == "functor" and first.name == "Blur"
+    assert first.attributes.reqd_sub_group_size == 32
+    assert first.global_range.dims == (512,) and first.local_range.dims == (256,)
+    assert second.body_kind == "functor" and second.local_range.dims == (32,)
+
+
+def test_lambda_kernel_stored_in_a_variable() -> None:
+    facts = facts_of("""
+        void k(sycl::queue &q, int *p) {
+          auto body = [=](sycl::id<1> i) [[intel::reqd_sub_group_size(8)]] { p[i] = 1; };
+          q.parallel_for(sycl::range<1>(64), body);
+        }
+    """)
+    (launch,) = facts.launches
+    assert launch.body_kind == "lambda" and launch.attributes.reqd_sub_group_size == 8
+
+
+def test_accessor_forms_modes_and_properties() -> None:
+    facts = facts_of("""
+        void a(sycl::queue &q, sycl::buffer<int> &b, sycl::buffer<int> &c) {
+          q.submit([&](sycl::handler &h) {
+            sycl::accessor r(b, h, sycl::read_only);
+            sycl::accessor w{c, h, sycl::write_only, sycl::no_init};
+            sycl::accessor<int, 1, sycl::access::mode::discard_write> d(c, h);
+            auto old = b.get_access<sycl::access::mode::read_write>(h);
+            auto tagged = c.get_access(h, sycl::write_only, sycl::property_list{sycl::no_init});
+            auto dflt = b.template get_access<sycl::access_mode::read>(h);
+            sycl::accessor plain(b, h);
+          });
+          sycl::host_accessor ha(b, sycl::read_only);
+          auto legacy_host = b.get_access<sycl::access::mode::read>();
+        }
+    """)
+    by_name = {a.name: a for a in facts.accessors}
+    assert by_name["r"].mode == "read" and by_name["r"].buffer == "b" and by_name["r"].form == "constructor"
+    assert by_name["w"].mode == "write" and by_name["w"].properties == ("no_init",)
+    assert by_name["d"].mode == "discard_write"
+    assert by_name["old"].mode == "read_write" and by_name["old"].form == "get_access"
+    assert by_name["old"].mode_spelling == "sycl::access::mode::read_write"
+    assert by_name["tagged"].mode == "write" and "no_init" in by_name["tagged"].properties
+    assert by_name["dflt"].mode == "read"
+    assert by_name["plain"].mode is None  # defaults to read_write
+    assert by_name["ha"].target == "host" and by_name["legacy_host"].target == "host"
+    assert all(by_name[n].command_group is not None for n in ("r", "w", "d", "old", "tagged", "dflt", "plain"))
+
+
+def test_local_memory_sizes() -> None:
+    facts = facts_of("""
+        constexpr int TILE = 16;
+        void l(sycl::handler &h) {
+          sycl::local_accessor<float, 2> tile(sycl::range<2>(TILE, TILE + 1), h);
+          sycl::accessor<double, 1, sycl::access::mode::read_write, sycl::access::target::local> scratch(sycl::range<1>(64), h);
+          sycl::local_accessor<int, 1> unknown(sycl::range<1>(h_size), h);
+        }
+    """)
+    sizes = {a.name: a.bytes for a in facts.local_allocations}
+    assert sizes == {"tile": 16 * 17 * 4, "scratch": 64 * 8, "unknown": None}
+    assert not facts.accessors
+
+
+def test_loops_are_classified_host_or_device() -> None:
+    facts = facts_of("""
+        void m(sycl::queue &q) {
+          for (int i = 0; i < 3; ++i) {
+            q.parallel_for(sycl::range<1>(8), [=](sycl::id<1> j) { for (int k = 0; k < 4; ++k) {} });
+          }
+          while (true) { break; }
+        }
+    """)
+    sides = sorted((loop.kind, loop.side) for loop in facts.loops)
+    assert sides == [("for", "device"), ("for", "host"), ("while", "host")]
+
+
+def test_pragmas_with_continuations_and_language() -> None:
+    facts = facts_of("""
+        void saxpy(float *x, float *y, int n) {
+        #pragma omp target teams distribute parallel for \\
+            map(to: x[0:n]) map(tofrom: y[0:n]) thread_limit(256)
+          for (int i = 0; i < n; ++i) y[i] += 2.0f * x[i];
+        }
+    """)
+    (pragma,) = facts.pragmas
+    assert facts.language == "openmp-c"
+    assert pragma.text.startswith("omp target teams distribute parallel for") and "thread_limit(256)" in pragma.text
+    assert pragma.span.line == 3
+
+
+def test_syntax_errors_stay_local() -> None:
+    facts = facts_of("""
+        SYCL_EXTERNAL int helper(int * const __restrict p);
+        void broken( {
+        void ok(sycl::queue &q) {
+          for (int i = 0; i < 2; ++i) { sycl::buffer<int> b(sycl::range<1>(4)); }
+        }
+    """)
+    assert facts.syntax_errors
+    assert [b.name for b in facts.buffers] == ["b"]
+
+
+def test_template_argument_sizes_from_instantiation() -> None:
+    facts = facts_of("""
+        template <int WG>
+        void launch(sycl::queue &q) {
+          q.parallel_for(sycl::nd_range<1>(WG * 32, WG), [=](sycl::nd_item<1> it) {});
+        }
+        void run(sycl::queue &q) { launch<256>(q); }
+    """)
+    (launch,) = facts.launches
+    assert launch.global_range.dims == (8192,) and launch.local_range.dims == (256,)
+
+
+def test_if0_blocks_are_dead_code_but_else_branches_live() -> None:
+    facts = facts_of("""
+        void f(float *p) {
+        #if 0
+          for (;;) { sycl::buffer<float> dead(p, sycl::range<1>(1)); {{{
+        #if FOO
+        #endif
+        #else
+          for (;;) { sycl::buffer<float> live(p, sycl::range<1>(1)); }
+        #endif
+        }
+    """)
+    assert [b.name for b in facts.buffers] == ["live"] and not facts.syntax_errors
+    assert facts.buffers[0].span.line == 8
