@@ -19,9 +19,16 @@ from kernlint.facts.model import (
     QueueConstruction,
     Span,
 )
+from kernlint.facts.accessor_uses import AccessorUses
+from kernlint.facts.device import Branch, SubGroupBlockAccess
+from kernlint.facts.openmp import OmpConstruct
 
 __all__ = [
     "Accessor",
+    "AccessorUses",
+    "Branch",
+    "OmpConstruct",
+    "SubGroupBlockAccess",
     "Barrier",
     "Buffer",
     "Extent",

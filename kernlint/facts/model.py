@@ -4,6 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from math import prod
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # each analysis owns the module of its facts
+    from kernlint.facts.accessor_uses import AccessorUses
+    from kernlint.facts.device import Branch, SubGroupBlockAccess
+    from kernlint.facts.openmp import OmpConstruct
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +75,12 @@ class KernelLaunch:
     index_type: str | None  # nd_item | item | id | group | h_item | integral | None
     command_group: Span | None  # the enclosing `submit` lambda, when launched through a handler
     function: str | None  # the enclosing function's name
+    # The kernel body plus the bodies of functions it calls (defined in the file): its device code.
+    regions: tuple[Span, ...] = ()
+
+    def covers(self, span: Span) -> bool:
+        """Whether `span` lies in this kernel's device code (body or a function it calls)."""
+        return any(region.contains(span) for region in (self.regions or ((self.body,) if self.body else ())))
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +92,7 @@ class Buffer:
     form: str  # declaration | auto | ctad | temporary
     has_host_data: bool | None  # constructed over host memory (copy in/out) or from a range only
     in_device_code: bool
+    extent: Extent | None = None  # the buffer's range, when it is written in the construction
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +109,7 @@ class Accessor:
     properties: tuple[str, ...]  # e.g. ("no_init",)
     target: str  # device | host | local | constant
     command_group: Span | None
+    uses: AccessorUses | None = None  # how the kernel uses it; None when not analysed
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,8 +173,18 @@ class FileFacts:
     loops: tuple[Loop, ...] = ()
     queues: tuple[QueueConstruction, ...] = ()
     pragmas: tuple[Pragma, ...] = ()
+    branches: tuple[Branch, ...] = ()
+    block_accesses: tuple[SubGroupBlockAccess, ...] = ()
+    omp: tuple[OmpConstruct, ...] = ()
     syntax_errors: tuple[Span, ...] = ()
     dependencies: tuple[str, ...] = field(default=())
+
+    def launch_for(self, span: Span) -> KernelLaunch | None:
+        """The kernel whose device code contains `span` (innermost body first)."""
+        for launch in sorted(self.launches, key=lambda l: (l.body.end_byte - l.body.start_byte) if l.body else 1 << 62):
+            if launch.covers(span):
+                return launch
+        return None
 
     def innermost_loop(self, span: Span, side: str = "host") -> Loop | None:
         """The innermost loop of the given side that contains `span`."""

@@ -18,7 +18,10 @@ from kernlint.facts import (
 )
 from kernlint.analysis.consteval import ARITHMETIC_SIZES
 from kernlint.frontends import treesitter
+from kernlint.frontends.cpp_accessors import analyse_accessor_uses
 from kernlint.frontends.cpp_constants import CppConstants
+from kernlint.frontends.cpp_device import analyse_device_code
+from kernlint.frontends.cpp_openmp import openmp_constructs
 from kernlint.frontends.cpp_ranges import evaluate_nd_range, evaluate_range
 
 _LAUNCH_METHODS = frozenset({"parallel_for", "single_task", "parallel_for_work_group"})
@@ -166,9 +169,11 @@ class CppFrontend:
                     else:
                         groups.setdefault(name, []).extend(nodes)
 
-        launches = [self._launch(method, call) for method, call in members if method in _LAUNCH_METHODS]
-        launches = [launch for launch in launches if launch is not None]
-        device_spans = [launch.body for launch in launches if launch.body is not None]
+        found = [self._launch(method, call) for method, call in members if method in _LAUNCH_METHODS]
+        device = analyse_device_code(self, [launch for launch in found if launch is not None])
+        launches = device.launches
+        device_spans = sorted({region for launch in launches for region in launch.regions},
+                              key=lambda s: s.start_byte)
 
         def in_device(node: tree_sitter.Node) -> bool:
             return any(s.start_byte <= node.start_byte and node.end_byte <= s.end_byte for s in device_spans)
@@ -190,6 +195,7 @@ class CppFrontend:
         for method, call in members:
             if method in ("get_access", "get_host_access"):
                 accessors.append(self._accessor_from_get_access(method, call))
+        accessors = analyse_accessor_uses(self, launches, accessors)
         barriers = [b for b in (self._barrier(m, c) for m, c in members if m == "barrier") if b and in_device(b[1])]
         barriers += [b for b in (self._group_barrier(n, t) for n, t in frees) if b and in_device(b[1])]
 
@@ -199,7 +205,7 @@ class CppFrontend:
         return FileFacts(
             path=self.path,
             language=language,
-            launches=tuple(launches),
+            launches=launches,
             buffers=tuple(buffers),
             accessors=tuple(accessors),
             local_allocations=tuple(locals_),
@@ -207,11 +213,14 @@ class CppFrontend:
             loops=tuple(Loop(span_of(n), kind, "device" if in_device(n) else "host") for kind, n in loops),
             queues=tuple(queues),
             pragmas=pragmas,
+            branches=device.branches,
+            block_accesses=device.block_accesses,
+            omp=openmp_constructs(self, pragmas),
             syntax_errors=errors,
             dependencies=tuple(self.constants.dependencies),
         )
 
-    def _language(self, launches: list[KernelLaunch], pragmas: tuple[Pragma, ...]) -> str:
+    def _language(self, launches: tuple[KernelLaunch, ...], pragmas: tuple[Pragma, ...]) -> str:
         if launches or _SYCL_USAGE.search(self.data):
             return "sycl"
         if any(p.text.split()[:1] == ["omp"] for p in pragmas):
@@ -423,12 +432,18 @@ class CppFrontend:
         return _Construction(cls, node, callee, _arguments(targs), _arguments(args_node), name, form)
 
     def _buffer(self, c: _Construction, in_device: bool) -> Buffer:
-        has_host_data = None
+        """A buffer and, when its construction spells one out, its range (`buffer(ptr, range)`,
+        `buffer(range)`, `buffer{ptr, {n}}`)."""
+        has_host_data = extent = None
         if c.args:
             first = c.args[0]
-            first_text = _text(first)
-            has_host_data = not (first.type == "initializer_list" or re.search(r"\brange\b", first_text) is not None)
-        return Buffer(span_of(c.node), c.name, c.form, has_host_data, in_device)
+            has_host_data = not (first.type == "initializer_list" or re.search(r"\brange\b", _text(first)))
+            range_arg = c.args[1] if has_host_data and len(c.args) >= 2 else (first if not has_host_data else None)
+            if range_arg is not None:
+                at = range_arg.start_byte
+                extent = evaluate_range(_text(range_arg), lambda t: self.constants.value(t, at),
+                                        lambda n: self._init_text(n, at))
+        return Buffer(span_of(c.node), c.name, c.form, has_host_data, in_device, extent)
 
     def _mode_from_words(self, nodes: list[tree_sitter.Node]) -> tuple[str | None, tree_sitter.Node | None, str | None, tuple[str, ...]]:
         mode = target = None

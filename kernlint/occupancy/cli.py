@@ -158,7 +158,8 @@ def _print_occupancy(dev: DeviceProfile, rep: OccupancyReport) -> None:
     if isinstance(dev, NvidiaProfile):
         table.add_row("registers per thread", f"{i.regs}{' (assumed)' if i.regs_assumed else ''}")
     if intel:
-        table.add_row("barrier / large GRF", f"{'yes' if i.barrier else 'no'} / {'yes' if i.large_grf else 'no'}")
+        yes_no = {True: "yes", False: "no"}
+        table.add_row("barrier / large GRF", f"{yes_no[i.barrier]} / {yes_no[i.large_grf]}")
     threads = "hardware threads" if intel else "threads (whole warps)"
     table.add_row(f"{threads} per {group}", str(rep.threads_per_work_group))
     table.add_row(f"{group}s per {unit}", str(rep.work_groups_per_unit))

@@ -87,8 +87,9 @@ def compute_intel(dev: IntelProfile, inp: LaunchInputs) -> OccupancyReport:
             f"threads, but an Xe-core of {dev.id} holds {usable}{mode}: it does not fit",
         )
 
-    cap_name = "barrier-registers" if inp.barrier and dev.barrier_registers < dev.max_work_groups_per_xe_core else "work-group-cap"
+    # Barriers only lower the cap on resident work-groups: one barrier register per group.
     cap = dev.barrier_registers if inp.barrier else dev.max_work_groups_per_xe_core
+    cap_name = "barrier-registers" if cap < dev.max_work_groups_per_xe_core else "work-group-cap"
     bounds: list[tuple[str, int]] = [("threads", by_threads)]
     if slm_kb > 0:
         bounds.append(("slm", dev.slm_kb_per_xe_core // slm_kb))

@@ -112,7 +112,9 @@ def compute_nvidia(dev: NvidiaProfile, inp: LaunchInputs) -> OccupancyReport:
 
     ``slm_bytes`` is dynamic shared memory; unless the caller says otherwise the kernel is taken
     to have opted in to exactly that much (``MaxDynamicSharedMemorySize`` = the request), as in
-    the H100 reference measurements.
+    the H100 reference measurements. The per-SM figures are the API's and do not shrink for a
+    launch with few blocks (Intel's calculator does that); a small launch shows in the GPU-level
+    peak and average instead.
     """
     block = inp.wg
     warps = -(-block // dev.warp_size)
@@ -128,13 +130,20 @@ def compute_nvidia(dev: NvidiaProfile, inp: LaunchInputs) -> OccupancyReport:
         return refused(dev, inp, limiter, error, threads, slm_used)
 
     if inp.sg != dev.warp_size:
-        return refuse("sub-group-size", f"sub-group size {inp.sg} is not supported by {dev.id} (warp size {dev.warp_size})")
+        return refuse(
+            "sub-group-size",
+            f"sub-group size {inp.sg} is not supported by {dev.id} (warp size {dev.warp_size})",
+        )
     if block > dev.max_work_group_size:
-        return refuse("work-group-size", f"block size {block} exceeds the maximum of {dev.max_work_group_size} on {dev.id}")
+        return refuse(
+            "work-group-size",
+            f"block size {block} exceeds the maximum of {dev.max_work_group_size} on {dev.id}",
+        )
     if inp.kernel_max_threads is not None and block > inp.kernel_max_threads:
         return refuse(
             "work-group-size",
-            f"block size {block} exceeds the kernel's launch bound of {inp.kernel_max_threads}: the launch fails",
+            f"block size {block} exceeds the kernel's launch bound of {inp.kernel_max_threads}: "
+            "the launch fails",
         )
     if inp.static_slm_bytes > dev.shared_memory_per_block:
         return refuse(

@@ -14,9 +14,9 @@ from kernlint.occupancy.launch import LaunchInputs
 if TYPE_CHECKING:
     from kernlint.occupancy.profiles import DeviceProfile
 
-#: Limiter names. While ``valid`` they name what caps the resident work-groups; when not valid,
-#: the constraint the launch violates (``work-group-size``, ``sub-group-size``, ``global-size`` too).
-LIMITER_TEXT = {
+#: Limiter names with their wording in prose as (Intel, NVIDIA). While a report is ``valid`` the
+#: limiter names what caps the resident work-groups; when not, the constraint the launch violates.
+LIMITER_TEXT: dict[str, tuple[str, str]] = {
     "threads": ("thread contexts", "warp slots"),
     "registers": ("registers", "registers"),
     "slm": ("SLM", "shared memory"),
@@ -116,7 +116,7 @@ class OccupancyReport:
             fits = f"{n} work-group{_s(n)} fit{_s(n, verb=True)} an Xe-core"
         text = f"{head}: {fits}, {format_pct(self.occupancy_pct)} occupancy"
         if self.occupancy_pct < 100 and self.limiter:
-            text += f" (limited by {LIMITER_TEXT[self.limiter][nvidia]})"
+            text += f" (limited by {LIMITER_TEXT[self.limiter][1 if nvidia else 0]})"
         if self.peak_occupancy_pct is not None and self.peak_occupancy_pct < self.occupancy_pct:
             groups = "blocks" if nvidia else "work-groups"
             text += (
