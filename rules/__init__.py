@@ -1,11 +1,30 @@
-"""kernlint's built-in rules, registered through the `kernlint` entry point like any plugin."""
+"""kernlint's built-in rules, registered through the `kernlint` entry point like any plugin.
+
+Every `kl*.py` module in this package is a rule module; its `Rule` subclasses are registered. Adding a
+rule is adding a module.
+"""
 
 from __future__ import annotations
 
+import importlib
+import inspect
+import pkgutil
+
 from kernlint.hookspecs import hookimpl
-from kernlint_rules.kl101_buffer_in_loop import BufferInLoop
+from kernlint.rule import Rule
+
+
+def builtin_rules() -> list[type[Rule]]:
+    rules: list[type[Rule]] = []
+    for module_info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if not module_info.name.startswith("kl"):
+            continue
+        module = importlib.import_module(f"{__name__}.{module_info.name}")
+        rules.extend(obj for _name, obj in inspect.getmembers(module, inspect.isclass)
+                     if issubclass(obj, Rule) and obj.__module__ == module.__name__ and hasattr(obj, "code"))
+    return sorted(rules, key=lambda r: r.code)
 
 
 @hookimpl
-def kernlint_rules() -> list[type]:
-    return [BufferInLoop]
+def kernlint_rules() -> list[type[Rule]]:
+    return builtin_rules()
