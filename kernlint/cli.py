@@ -55,6 +55,11 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--define", "-D", action="append", metavar="NAME[=VALUE]", help="a macro, as for the compiler")
     check.add_argument("--include-dir", "-I", action="append", metavar="DIR", help="a directory for quoted includes")
     check.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    check.add_argument("--fix", action="store_true", help="apply the safe fixes rules offer")
+    check.add_argument("--unsafe-fixes", action="store_true", help="with --fix/--diff, include unsafe fixes")
+    check.add_argument("--diff", action="store_true", help="show the fixes as a unified diff; change nothing")
+    check.add_argument("--baseline", metavar="FILE", help="report only findings not recorded in FILE")
+    check.add_argument("--update-baseline", action="store_true", help="record the current findings in --baseline FILE")
     check.set_defaults(func=cmd_check)
 
     rule = sub.add_parser("rule", help="explain a rule (no argument: list all rules)")
@@ -150,12 +155,28 @@ def cmd_check(args: argparse.Namespace) -> int:
         print("kernlint: warning: the clang front-end is not available yet; using tree-sitter", file=sys.stderr)
     config = effective_config(args)
     setup = make_setup(config, use_cache=not args.no_cache)
+    if args.update_baseline and not args.baseline:
+        raise ConfigError("--update-baseline needs --baseline FILE")
     if args.stdin_filename:
         result = _check_stdin(args.stdin_filename, setup)
     else:
         entries, problems = discover(args.paths or ["."], config)
         unreadable = [FileResult(p.path, None, FileStatus.ERROR, p.message, ()) for p in problems]
         result = run(entries, setup, jobs=args.jobs, progress=_progress(len(entries)), extra_files=unreadable)
+        if args.diff:
+            return _show_diff(result, args.unsafe_fixes)
+        if args.fix:
+            result = _apply_fixes(result, args.unsafe_fixes, lambda: run(
+                entries, setup, jobs=args.jobs, extra_files=unreadable))
+    if args.baseline:
+        from kernlint.baseline import new_findings, read_baseline, write_baseline
+
+        if args.update_baseline:
+            count = write_baseline(Path(args.baseline), list(result.diagnostics), os.getcwd())
+            print(f"kernlint: recorded {count} finding(s) in {args.baseline}", file=sys.stderr)
+            return EXIT_OK
+        kept = new_findings(list(result.diagnostics), read_baseline(Path(args.baseline)), os.getcwd())
+        result = replace(result, diagnostics=tuple(kept))
     _report(args, result)
     if any(d.evidence.get("internal") for d in result.diagnostics):
         return EXIT_ERROR
@@ -163,6 +184,43 @@ def cmd_check(args: argparse.Namespace) -> int:
         return EXIT_OK
     failing = config.fail_on.rank
     return EXIT_FINDINGS if any(d.severity.rank >= failing for d in result.diagnostics) else EXIT_OK
+
+
+def _analysed_digests(result: RunResult) -> dict[str, str]:
+    return {f.path: f.content_digest for f in result.files if f.content_digest}
+
+
+def _show_diff(result: RunResult, unsafe: bool) -> int:
+    """`--diff`: print what `--fix` would change; exit 1 when there is something to change."""
+    from kernlint.fixes import fix_files
+
+    fixed, problems = fix_files(list(result.diagnostics), _analysed_digests(result), unsafe=unsafe, write=False)
+    for file_fix in fixed:
+        sys.stdout.write(file_fix.diff())
+    for problem in problems:
+        print(f"kernlint: {problem}", file=sys.stderr)
+    count = sum(len(f.applied) for f in fixed)
+    print(f"kernlint: {count} fix(es) would be applied in {len(fixed)} file(s)", file=sys.stderr)
+    return EXIT_FINDINGS if fixed else EXIT_OK
+
+
+def _apply_fixes(result: RunResult, unsafe: bool, rerun) -> RunResult:
+    """`--fix`: apply the fixes atomically, say what changed, and re-analyse so the report shows the
+    remaining findings at their new positions."""
+    from kernlint.fixes import fix_files
+
+    fixed, problems = fix_files(list(result.diagnostics), _analysed_digests(result), unsafe=unsafe, write=True)
+    for problem in problems:
+        print(f"kernlint: {problem}", file=sys.stderr)
+    for file_fix in fixed:
+        codes = ", ".join(sorted({d.code for d in file_fix.applied}))
+        print(f"kernlint: fixed {len(file_fix.applied)} finding(s) in {file_fix.path} ({codes})", file=sys.stderr)
+    if not fixed:
+        unsafe_left = sum(1 for d in result.diagnostics if d.fix is not None and not d.fix.safe)
+        if unsafe_left and not unsafe:
+            print(f"kernlint: {unsafe_left} unsafe fix(es) available with --unsafe-fixes", file=sys.stderr)
+        return result
+    return rerun()
 
 
 def _check_stdin(name: str, setup: EngineSetup) -> RunResult:

@@ -137,6 +137,8 @@ class FileResult:
     diagnostics: tuple[Diagnostic, ...]
     # Files whose contents the result depends on (quoted includes), for cache validation.
     dependencies: tuple[str, ...] = ()
+    # sha256 of the bytes analysed, so `--fix` never edits a file that changed since.
+    content_digest: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"path": self.path, "language": self.language, "status": self.status.value, "error": self.error}

@@ -11,7 +11,7 @@ import time
 import traceback
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
 from kernlint import __version__
@@ -81,19 +81,25 @@ def analyse_source(entry: SourceEntry, data: bytes, setup: EngineSetup) -> FileR
         return _error_result(entry, f"internal error while parsing: {exc!r}\n{traceback.format_exc(limit=3)}",
                              internal=True)
     ignored = setup.config.ignored_for_file(path)
-    for rule_class in setup.rules:
-        if facts.language not in rule_class.languages or any(rule_class.code.startswith(p) for p in ignored):
-            continue
-        rule = rule_class()
-        options = {**rule_class.options, **setup.config.options_for(rule_class.code)}
-        for device in (setup.devices if rule_class.needs_device else (None,)):
-            ctx = RuleContext(rule_class, source, facts.language, device, options)
-            try:
-                diagnostics.extend(rule.check(facts, ctx))
-            except Exception as exc:
-                diagnostics.append(_kl000(path, f"internal error: rule {rule_class.code} failed on this file: "
-                                                f"{exc!r}", internal=True))
-    diagnostics = apply_suppressions(diagnostics, parse_suppressions(source.text))
+    applicable = [r for r in setup.rules
+                  if facts.language in r.languages and not any(r.code.startswith(p) for p in ignored)]
+    rules_run = frozenset(r.code for r in applicable)
+    suppressions = parse_suppressions(source.text)
+    for phase in (False, True):
+        found: list[Diagnostic] = []
+        for rule_class in (r for r in applicable if r.after_suppression is phase):
+            rule = rule_class()
+            options = {**rule_class.options, **setup.config.options_for(rule_class.code)}
+            for device in (setup.devices if rule_class.needs_device else (None,)):
+                ctx = RuleContext(rule_class, source, facts.language, device, options, suppressions, rules_run)
+                try:
+                    found.extend(rule.check(facts, ctx))
+                except Exception as exc:
+                    found.append(_kl000(path, f"internal error: rule {rule_class.code} failed on this file: "
+                                              f"{exc!r}", internal=True))
+        # Only the first phase marks directives as used: a directive that hides nothing but an
+        # unused-suppression finding is still unused.
+        diagnostics.extend(apply_suppressions(found, suppressions, record=not phase))
     diagnostics.sort(key=Diagnostic.sort_key)
     status = FileStatus.PARTIAL if facts.syntax_errors else FileStatus.OK
     error = None
@@ -115,13 +121,14 @@ def analyse_file(entry: SourceEntry, setup: EngineSetup) -> FileResult:
             data = handle.read()
     except OSError as exc:
         return _error_result(entry, f"cannot read file: {exc.strerror or exc}")
+    content_digest = digest(data)
     cache = ResultCache(setup.config.root, setup.context_key()) if setup.use_cache else None
-    key = cache.key(entry.path, entry.family, digest(data)) if cache else ""
+    key = cache.key(entry.path, entry.family, content_digest) if cache else ""
     if cache is not None:
         cached = cache.get(key)
         if cached is not None:
-            return cached
-    result = analyse_source(entry, data, setup)
+            return replace(cached, content_digest=content_digest)
+    result = replace(analyse_source(entry, data, setup), content_digest=content_digest)
     if cache is not None and result.status is not FileStatus.ERROR and not any(
             d.evidence.get("internal") for d in result.diagnostics):
         cache.put(key, result)

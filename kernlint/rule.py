@@ -32,6 +32,8 @@ class Rule:
     needs_device: ClassVar[bool] = False
     enabled_by_default: ClassVar[bool] = True
     options: ClassVar[dict[str, Any]] = {}
+    # Rules about the suppression comments themselves run after suppression, with `ctx.suppressions`.
+    after_suppression: ClassVar[bool] = False
 
     def check(self, facts: FileFacts, ctx: "RuleContext") -> Iterable[Diagnostic]:  # pragma: no cover
         raise NotImplementedError
@@ -61,6 +63,8 @@ class RuleContext:
     language: str
     device: Any = None  # kernlint.occupancy.DeviceProfile when rule.needs_device
     options: dict[str, Any] = field(default_factory=dict)
+    suppressions: Any = None  # kernlint.suppression.Suppressions, for after_suppression rules
+    rules_run: frozenset[str] = frozenset()  # codes of the rules that ran on this file
 
     def diagnostic(self, span: Span, message: str, *, evidence: dict[str, Any] | None = None,
                    fix: Fix | None = None, kernel: str | None = None, severity: Severity | None = None,

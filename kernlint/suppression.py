@@ -4,6 +4,7 @@
     // kernlint: ignore-next-line[KL501]  the next line
     // kernlint: ignore-file[KL2]         the whole file (prefixes allowed)
 Fortran uses `!`; C block comments work too. A bare `ignore` (no list) suppresses every code.
+Each directive remembers whether it suppressed anything, for the unused-suppression rule (KL001).
 """
 
 from __future__ import annotations
@@ -18,22 +19,51 @@ _DIRECTIVE = re.compile(
 ALL = ("",)  # the empty prefix matches every code
 
 
+@dataclass(frozen=True)
+class Directive:
+    """One suppression comment: where it is written, what it covers, and which codes it names."""
+
+    line: int
+    column: int  # 1-based character column of the comment
+    end_column: int
+    kind: str  # ignore | ignore-next-line | ignore-file
+    codes: tuple[str, ...]  # prefixes; ALL for a bare directive
+
+    @property
+    def target_line(self) -> int | None:
+        return None if self.kind == "ignore-file" else self.line + (self.kind == "ignore-next-line")
+
+    def covers(self, diagnostic: Diagnostic) -> bool:
+        if self.target_line not in (None, diagnostic.line):
+            return False
+        return any(diagnostic.code.startswith(prefix) for prefix in self.codes)
+
+
 @dataclass
 class Suppressions:
-    """Which codes are suppressed on which lines, plus file-wide."""
+    """All directives of a file, and which of them suppressed something."""
 
-    by_line: dict[int, list[tuple[str, ...]]] = field(default_factory=dict)
-    file_wide: list[tuple[str, ...]] = field(default_factory=list)
-    # (line, codes) of every directive, for an unused-suppression rule.
-    directives: list[tuple[int, str, tuple[str, ...]]] = field(default_factory=list)
+    directives: list[Directive] = field(default_factory=list)
+    used: set[int] = field(default_factory=set)
 
-    def suppresses(self, diagnostic: Diagnostic) -> bool:
+    def suppresses(self, diagnostic: Diagnostic, record: bool = True) -> bool:
+        """Whether a directive hides `diagnostic`. With `record=False` (findings about the directives
+        themselves) only directives that name the code count: a bare `ignore` that hides nothing must
+        not hide the report that it is unused."""
         if diagnostic.code == "KL000":
-            return False  # parse/read errors are never hidden by the file they concern
-        for codes in self.file_wide + self.by_line.get(diagnostic.line, []):
-            if any(diagnostic.code.startswith(prefix) for prefix in codes):
-                return True
-        return False
+            return False  # read/parse errors are never hidden by the file they concern
+        hit = False
+        for index, directive in enumerate(self.directives):
+            if not record and directive.codes == ALL:
+                continue
+            if directive.covers(diagnostic):
+                hit = True
+                if record:
+                    self.used.add(index)
+        return hit
+
+    def unused(self) -> list[Directive]:
+        return [d for i, d in enumerate(self.directives) if i not in self.used]
 
 
 def parse_suppressions(text: str) -> Suppressions:
@@ -47,16 +77,11 @@ def parse_suppressions(text: str) -> Suppressions:
         for match in _DIRECTIVE.finditer(line):
             raw = match.group("codes")
             codes = tuple(c.strip() for c in raw.split(",") if c.strip()) if raw is not None else ALL
-            codes = codes or ALL
-            kind = match.group("kind")
-            result.directives.append((number, kind, codes))
-            if kind == "ignore-file":
-                result.file_wide.append(codes)
-            else:
-                target = number + 1 if kind == "ignore-next-line" else number
-                result.by_line.setdefault(target, []).append(codes)
+            result.directives.append(Directive(number, match.start() + 1, match.end() + 1, match.group("kind"),
+                                               codes or ALL))
     return result
 
 
-def apply_suppressions(diagnostics: list[Diagnostic], suppressions: Suppressions) -> list[Diagnostic]:
-    return [d for d in diagnostics if not suppressions.suppresses(d)]
+def apply_suppressions(diagnostics: list[Diagnostic], suppressions: Suppressions,
+                       record: bool = True) -> list[Diagnostic]:
+    return [d for d in diagnostics if not suppressions.suppresses(d, record)]

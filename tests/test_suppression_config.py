@@ -39,7 +39,7 @@ def test_file_wide_prefix_and_kl000_never_hidden() -> None:
 
 def test_similar_text_that_is_not_a_directive() -> None:
     s = parse_suppressions('const char *m = "kernlint: ignore";\nint y; // kernlint: ignored-by-nobody\n')
-    assert not s.by_line and not s.file_wide
+    assert not s.directives
 
 
 def write(path: Path, text: str) -> Path:

@@ -1,15 +1,234 @@
-"""Facts about OpenMP offload constructs. Owned by the OpenMP layer (issue 5)."""
+"""Facts about OpenMP offload constructs, the same from C/C++ and Fortran. Owned by the OpenMP layer.
+
+A front-end parses each directive (`kernlint.frontends.openmp`), associates it with the loop or block
+that follows it and describes that code in the neutral terms below: loops with their bounds, the
+conditions around a directive, integer-linear index expressions and how each mapped variable is used.
+Names in Fortran facts are lower-cased (the language ignores case); C keeps its spelling. Expressions
+are also kept as written, for messages and fixes.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterable
 
 from kernlint.facts.model import Span
 
 
 @dataclass(frozen=True, slots=True)
+class Linear:
+    """`constant + Σ coefficient·name` over integers: an index such as `j + TILE + u` → j + u + 64.
+
+    Names are loop indices or values the analysis cannot see through (`n2`). Only linear code is
+    represented; anything else (a product of two variables, a call, a load) has no Linear at all.
+    """
+
+    terms: tuple[tuple[str, int], ...] = ()  # sorted by name, no zero coefficients
+    constant: int = 0
+
+    @staticmethod
+    def of(terms: dict[str, int] | Iterable[tuple[str, int]], constant: int = 0) -> "Linear":
+        merged: dict[str, int] = {}
+        for name, coefficient in (terms.items() if isinstance(terms, dict) else terms):
+            merged[name] = merged.get(name, 0) + coefficient
+        return Linear(tuple(sorted((n, c) for n, c in merged.items() if c)), constant)
+
+    @staticmethod
+    def const(value: int) -> "Linear":
+        return Linear((), value)
+
+    @staticmethod
+    def name(name: str) -> "Linear":
+        return Linear(((name, 1),), 0)
+
+    @property
+    def is_constant(self) -> bool:
+        return not self.terms
+
+    @property
+    def names(self) -> frozenset[str]:
+        return frozenset(n for n, _c in self.terms)
+
+    def coefficient(self, name: str) -> int:
+        return next((c for n, c in self.terms if n == name), 0)
+
+    def __add__(self, other: "Linear") -> "Linear":
+        return Linear.of(list(self.terms) + list(other.terms), self.constant + other.constant)
+
+    def __sub__(self, other: "Linear") -> "Linear":
+        return self + other.scale(-1)
+
+    def scale(self, factor: int) -> "Linear":
+        return Linear.of([(n, c * factor) for n, c in self.terms], self.constant * factor)
+
+    def without(self, name: str) -> "Linear":
+        return Linear(tuple(t for t in self.terms if t[0] != name), self.constant)
+
+    def __str__(self) -> str:
+        pieces = [(c, name if abs(c) == 1 else f"{abs(c)}*{name}") for name, c in self.terms]
+        if self.constant or not pieces:
+            pieces.append((self.constant, str(abs(self.constant))))
+        text = ""
+        for sign, word in pieces:
+            if not text:
+                text = f"-{word}" if sign < 0 else word
+            else:
+                text += f" - {word}" if sign < 0 else f" + {word}"
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class OmpLoop:
+    """A counted loop (`for (i = lo; i < hi; i += s)`, `do i = lo, hi, s`) in or around a construct.
+
+    `low`/`high` are the smallest and largest values the index can take (inclusive; for a down-counting
+    loop `low` is the bound), as linear expressions; `*_value` are the same when constant.
+    `role` says how the loop runs: `parallel` (shared out by a worksharing/distribute construct),
+    `simd` (vectorised by a simd construct), `parallel-simd` (both) or `sequential`.
+    """
+
+    span: Span
+    body: Span | None
+    index: str | None
+    lower: str | None  # as written: the initial value
+    upper: str | None  # as written: the bound in the condition / the Fortran end value
+    upper_inclusive: bool  # `<=`, `>=` or Fortran `do`; False for `<`, `>`, `!=`
+    step: str | None  # as written; None means 1
+    low: Linear | None
+    high: Linear | None
+    step_value: int | None
+    role: str = "sequential"
+    device: bool = False  # inside a target region
+
+    @property
+    def lower_value(self) -> int | None:
+        first = self.low if (self.step_value or 1) > 0 else self.high
+        return first.constant if first is not None and first.is_constant else None
+
+    @property
+    def upper_value(self) -> int | None:
+        last = self.high if (self.step_value or 1) > 0 else self.low
+        return last.constant if last is not None and last.is_constant else None
+
+    @property
+    def vectorised(self) -> bool:
+        """Whether consecutive iterations run on different lanes/work-items, not one after another."""
+        return self.role != "sequential"
+
+
+@dataclass(frozen=True, slots=True)
+class OmpBound:
+    """One relational test of a condition (`next_tile < n2`, `next .lt. n2`), sides as linear forms."""
+
+    left: Linear | None
+    op: str  # < <= > >=
+    right: Linear | None
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class OmpCondition:
+    """A condition controlling a directive: an enclosing `if`/`select`, or a directive's `if` clause.
+
+    `names` are the variables it reads, local definitions expanded (`next_tile` → also j, u);
+    `bounds` its relational tests; `masks` its `x % m == 0` / `mod(x, m) .eq. 0` tests as (x, m);
+    `opaque` is True when part of it could not be read (calls, unknown operators).
+    """
+
+    span: Span
+    text: str
+    names: tuple[str, ...] = ()
+    bounds: tuple[OmpBound, ...] = ()
+    masks: tuple[tuple[Linear, int], ...] = ()
+    opaque: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class OmpPrefetchTarget:
+    """One array element a prefetch asks for (the first element of its section)."""
+
+    base: str
+    text: str  # the list item as written, `b[next_tile]` / `b(next:next)`
+    index_text: str | None  # the (first) subscript as written; None for a multi-dimensional item
+    index: Linear | None  # the same with local definitions and constants substituted
+    element_bytes: int | None  # sizeof the element type, from the array's declaration
+    array_lower: int | None  # the array's first valid index (C 0; Fortran the declared lower bound)
+
+
+@dataclass(frozen=True, slots=True)
+class OmpVariableUse:
+    """How a construct's region uses one mapped variable.
+
+    `reads`/`writes` count plain uses; a compound assignment or increment counts in
+    `read_modify_writes`; `escapes` when the variable is passed or aliased where the analysis cannot
+    follow (treat as read-write). `writes_cover` is True when the writes provably store every element
+    of the mapped section (each iteration of the parallel loop writes its own element, unconditionally,
+    over exactly the section), False when they provably do not, None when unknown.
+    """
+
+    name: str
+    reads: int = 0
+    writes: int = 0
+    read_modify_writes: int = 0
+    escapes: bool = False
+    writes_cover: bool | None = None
+    updated: bool = False  # named by a `target update` inside the region
+
+
+@dataclass(frozen=True, slots=True)
 class OmpConstruct:
-    """One parsed OpenMP directive with where it is (the parser's result is in `directive`)."""
+    """One OpenMP directive with what it applies to.
+
+    `directive` is the parser's result (an `OmpDirective`, or an `OmpParseError` for malformed text).
+    `region` is the associated loop or block (None for standalone directives such as `prefetch`);
+    `loop` the associated loop of a loop construct, and `loops` every loop in the region (the
+    associated one first). `enclosing_loops` and `conditions` are the loops and conditions around the
+    directive itself (outermost first), `if_condition` its own `if` clause. `values` are the evaluated
+    expression clauses (`thread_limit`, `simdlen`, … and the prefetch `hint`), None when not constant.
+    `append_at` is a zero-width span where a clause can be appended to the directive (None when
+    that would not be valid, e.g. past column 72 in fixed-form Fortran).
+    """
 
     span: Span
     directive: object  # kernlint.frontends.openmp.OmpDirective | OmpParseError
+    region: Span | None = None
+    loop: OmpLoop | None = None
+    loops: tuple[OmpLoop, ...] = ()
+    enclosing_loops: tuple[OmpLoop, ...] = ()
+    conditions: tuple[OmpCondition, ...] = ()
+    if_condition: OmpCondition | None = None
+    values: tuple[tuple[str, int | None], ...] = ()
+    variables: tuple[OmpVariableUse, ...] = ()
+    targets: tuple[OmpPrefetchTarget, ...] = ()
+    device: bool = False  # the directive itself sits in a target region (or is a target construct)
+    append_at: Span | None = None
+
+    @property
+    def kind(self) -> str | None:
+        """The normalised directive name, None for a directive that did not parse."""
+        return getattr(self.directive, "kind", None)
+
+    @property
+    def leaves(self) -> tuple[str, ...]:
+        return tuple(getattr(self.directive, "leaves", ()))
+
+    @property
+    def parsed(self) -> bool:
+        return self.kind is not None
+
+    def value(self, name: str) -> int | None:
+        """The evaluated value of an expression clause (or `hint`), None if absent or not constant."""
+        return next((v for n, v in self.values if n == name), None)
+
+    def variable(self, name: str) -> OmpVariableUse | None:
+        return next((v for v in self.variables if v.name == name), None)
+
+    def encloses(self, span: Span) -> bool:
+        """Whether `span` lies in this construct's region."""
+        return self.region is not None and self.region.contains(span)
+
+
+def enclosing_constructs(constructs: Iterable[OmpConstruct], span: Span) -> list[OmpConstruct]:
+    """The constructs whose region contains `span`, outermost first."""
+    found = [c for c in constructs if c.encloses(span) and c.span != span]
+    return sorted(found, key=lambda c: (c.region.start_byte, -c.region.end_byte))  # type: ignore[union-attr]

@@ -7,13 +7,13 @@ survives unrelated edits above it.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 from typing import Any, TextIO
 from urllib.parse import quote
 
 from kernlint.diagnostics import Diagnostic, Edit, FileResult, FileStatus, RuleInfo, RunResult, Severity
+from kernlint.fingerprint import fingerprint
 from kernlint.report._paths import display_path, relative_to_root, root_dir
 from kernlint.report._source import SourceLines
 
@@ -81,19 +81,6 @@ def _rules(result: RunResult) -> list[RuleInfo]:
         if d.code not in known and d.code not in extra:
             extra[d.code] = RuleInfo(d.code, d.name, d.severity, d.name, d.name)
     return rules + [extra[code] for code in sorted(extra)]
-
-
-def fingerprint_base(diagnostic: Diagnostic, relative_path: str, sources: SourceLines) -> str:
-    """A hash of what was flagged, independent of where it sits in the file (or, for an unreadable
-    file, of the message); the path is root-relative so the hash is the same on every machine."""
-    lines = sources.lines(diagnostic.path)
-    if lines is not None and 1 <= diagnostic.line <= len(lines):
-        flagged = lines[diagnostic.line - 1 : max(diagnostic.line, diagnostic.end_line)]
-        content = "\n".join(" ".join(text.split()) for text in flagged)
-    else:
-        content = diagnostic.message
-    parts = (diagnostic.code, relative_path, diagnostic.device or "", content)
-    return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()[:32]
 
 
 def _related(diagnostic: Diagnostic, locator: _Locator) -> list[dict[str, Any]]:
@@ -181,7 +168,7 @@ def to_sarif(result: RunResult, *, root: Path | None = None) -> dict[str, Any]:
     results = []
     seen: dict[str, int] = {}
     for d in result.diagnostics:
-        digest = fingerprint_base(d, display_path(d.path, base), sources)
+        digest = fingerprint(d, display_path(d.path, base), sources)
         # Identical flagged text twice in one file: number the occurrences so fingerprints stay unique.
         seen[digest] = seen.get(digest, 0) + 1
         results.append(_result(d, rule_index[d.code], locator, f"{digest}:{seen[digest]}"))

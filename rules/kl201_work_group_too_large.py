@@ -1,0 +1,82 @@
+"""A constant work-group size is above the target device's maximum: the launch fails.
+
+What it does
+    Evaluates the work-group size a SYCL launch asks for and compares it with the maximum work-group
+    size of each target device (`--device`). The size comes from the `nd_range` local range (written
+    in place or built in a variable), the local range of `parallel_for_work_group`, or a kernel's
+    `reqd_work_group_size` attribute (lambda or functor). Sizes are evaluated through literals,
+    `#define`s, `constexpr`/`const` values (also from quoted headers), single-assignment locals and
+    template arguments instantiated in the file. When one dimension is unknown but the known ones
+    already exceed the maximum, the launch is still reported; a size that cannot be evaluated is not.
+    The OpenMP `thread_limit` half of this check uses the same device limit
+    (`kernlint.launch_checks.work_group_too_large`).
+
+Why it matters
+    The maximum work-group size is a hard limit of the hardware and driver (it is what
+    `info::device::max_work_group_size` returns): every work-item of a work-group must be resident at
+    once, on one Xe-core or SM, so a larger group cannot be scheduled at all. The guide's example of a
+    barrier kernel with local range (1, R, 128) on Xe-LP fails to launch as soon as R > 4, because
+    640 work-items exceed the maximum of 512; on Gen9 the limit is 256, and NVIDIA GPUs stop at 1024
+    threads per block. The failure is an exception at submission time on that device only, so code
+    tuned on one GPU can break on another.
+
+Example
+    // Xe-LP accepts at most 512 work-items per work-group
+    h.parallel_for(sycl::nd_range<3>({64, 64, 640}, {1, 5, 128}),   // KL201 on xe-lp
+                   [=](sycl::nd_item<3> it) { … it.barrier(); … });
+
+Fix
+    Use a work-group size no larger than the smallest maximum among the devices you target, or
+    compute it at run time from `dev.get_info<sycl::info::device::max_work_group_size>()`:
+
+    h.parallel_for(sycl::nd_range<3>({64, 64, 512}, {1, 4, 128}), …);
+
+Occupancy basis
+    The device profile's `max_work_group_size`, the same limit the occupancy model refuses with
+    `limiter = "work-group-size"` (`kernlint occupancy --device xe-lp --wg 640` reports the launch as
+    invalid). The evidence carries that report; the sub-group size in it is the kernel's required
+    one, or the device default when the kernel requires none (the size limit itself does not depend
+    on it).
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from kernlint.diagnostics import Diagnostic, Severity
+from kernlint.facts import FileFacts
+from kernlint.launch_checks import occupancy, supported_sub_group, work_group_sizes, work_group_too_large
+from kernlint.rule import Rule, RuleContext
+
+
+class WorkGroupTooLarge(Rule):
+    code = "KL201"
+    name = "work-group-too-large"
+    severity = Severity.ERROR
+    languages = frozenset({"sycl"})
+    needs_device = True
+
+    def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
+        device = ctx.device
+        for launch in facts.launches:
+            for group in work_group_sizes(launch):
+                exact = group.total is not None
+                if not exact and all(d is None for d in group.dims):
+                    continue
+                finding = work_group_too_large(device, group.total if exact else group.lower_bound, exact)
+                if finding is None:
+                    continue
+                sg = supported_sub_group(launch, device)
+                evidence = {**finding.evidence(), "source": group.source}
+                report = occupancy(device, group.known_dims, sg) if group.known_dims else None
+                if report is not None:
+                    evidence = {"occupancy": report.to_json(), **evidence}
+                if sg is not None:
+                    evidence.update(sg.evidence())
+                yield ctx.diagnostic(
+                    launch.span,
+                    f"{finding.message(group.describe())}; use at most {finding.maximum} work-items per "
+                    "work-group on this device, or size it from info::device::max_work_group_size",
+                    evidence=evidence, kernel=launch.name,
+                )
+                break  # one finding per launch: a second size would be the same failure

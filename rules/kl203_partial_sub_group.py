@@ -1,0 +1,87 @@
+"""The work-group size is not a multiple of the sub-group size: the last sub-group runs partly empty.
+
+What it does
+    For each SYCL launch with a constant work-group size (nd_range local range,
+    `parallel_for_work_group` local range or `reqd_work_group_size`), checks that the number of
+    work-items per work-group is a whole number of sub-groups. With a `reqd_sub_group_size` the
+    check uses that size. Without one the compiler picks the size, so the launch is reported only
+    when no sub-group size the device supports divides the work-group (for example 100 work-items:
+    not a multiple of 8, 16 or 32); the figures then use the model's default size for the device,
+    which the message names. NVIDIA GPUs have one size, the 32-wide warp. Work-groups above the
+    device maximum are left to KL201.
+
+Why it matters
+    A sub-group is one hardware thread running its work-items as the lanes of a SIMD instruction
+    (a warp on NVIDIA). Work-items are packed into sub-groups within their work-group, so when the
+    work-group size is not a multiple of the sub-group size its last sub-group is partial: it still
+    occupies a whole thread, with idle lanes in every instruction it executes. The occupancy model
+    counts it that way too: ceil(work-group size / sub-group size) threads per work-group. The NVIDIA
+    chapter of the guide states the rule directly: the work-group size should always be a multiple
+    of the sub-group size of 32.
+
+Example
+    h.parallel_for(sycl::nd_range<1>(N, 100), [=](sycl::nd_item<1> it) { … });   // KL203: 4 threads, 28 of 128 lanes idle
+
+Fix
+    Round the work-group size to a multiple of the sub-group size (96 or 128 here) and let the
+    global range follow, guarding the surplus work-items with a bounds check if the problem size
+    requires it.
+
+Occupancy basis
+    `kernlint.occupancy.compute(device, wg=local range, sg=…)`: threads per work-group =
+    ceil(wg / sg), lanes = threads x sg, idle lanes = lanes - wg. The evidence holds the model's
+    report and the lane figures.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from kernlint.diagnostics import Diagnostic, Severity
+from kernlint.facts import FileFacts
+from kernlint.launch_checks import occupancy, pct, supported_sub_group, work_group
+from kernlint.rule import Rule, RuleContext
+
+
+class PartialSubGroup(Rule):
+    code = "KL203"
+    name = "partial-sub-group"
+    severity = Severity.WARNING
+    languages = frozenset({"sycl"})
+    needs_device = True
+
+    def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
+        device = ctx.device
+        for launch in facts.launches:
+            group = work_group(launch)
+            sg = supported_sub_group(launch, device)
+            if group is None or group.known_dims is None or sg is None:
+                continue
+            size = group.total or 0
+            if size > device.max_work_group_size:
+                continue
+            sizes = (sg.size,) if sg.required else device.sub_group_sizes
+            if any(size % s == 0 for s in sizes):
+                continue
+            report = occupancy(device, group.known_dims, sg)
+            if report is None or not report.valid:
+                continue
+            threads = -(-size // sg.size)
+            lanes = threads * sg.size
+            idle = lanes - size
+            lower, upper = size // sg.size * sg.size, (size // sg.size + 1) * sg.size
+            choices = " or ".join(str(c) for c in (lower, upper) if 0 < c <= device.max_work_group_size)
+            others = "" if sg.required or len(sizes) == 1 else (
+                f"; no supported sub-group size ({', '.join(map(str, sizes))}) divides it either")
+            thread_word = "warps" if device.vendor == "nvidia" else "hardware threads"
+            yield ctx.diagnostic(
+                launch.span,
+                f"{group.describe()} has {size} work-items, not a multiple of the sub-group size {sg.size}: "
+                f"each work-group runs as {threads} {thread_word} with {lanes} SIMD lanes, {idle} of them "
+                f"({pct(100 * idle / lanes)}) idle in the last, partial sub-group{others}; use a multiple of "
+                f"{sg.size} ({choices}) [{sg.note(device)}]",
+                kernel=launch.name,
+                evidence={"occupancy": report.to_json(), "work_group_size": size, "source": group.source,
+                          **sg.evidence(), "threads_per_work_group": threads, "lanes": lanes,
+                          "idle_lanes": idle},
+            )
