@@ -42,6 +42,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--extend-select", metavar="CODES", help="codes to enable in addition")
     check.add_argument("--ignore", metavar="CODES", help="comma list of codes or prefixes to disable")
     check.add_argument("--config", metavar="FILE", help="configuration file to use instead of discovery")
+    check.add_argument("--force-exclude", action="store_true",
+                       help="apply exclude patterns to files named on the command line too (for pre-commit)")
     check.add_argument("--frontend", choices=("tree-sitter", "clang"), default="tree-sitter")
     check.add_argument("-p", dest="compile_db", metavar="DIR", help="directory of compile_commands.json (clang)")
     check.add_argument("--jobs", "-j", type=int, metavar="N", help="worker processes (default: all cores)")
@@ -160,7 +162,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.stdin_filename:
         result = _check_stdin(args.stdin_filename, setup)
     else:
-        entries, problems = discover(args.paths or ["."], config)
+        entries, problems = discover(args.paths or ["."], config, force_exclude=args.force_exclude)
         unreadable = [FileResult(p.path, None, FileStatus.ERROR, p.message, ()) for p in problems]
         result = run(entries, setup, jobs=args.jobs, progress=_progress(len(entries)), extra_files=unreadable)
         if args.diff:

@@ -44,14 +44,17 @@ def family_of(path: str) -> tuple[str, bool] | None:
     return None
 
 
-def discover(paths: list[str], config: Config) -> tuple[list[SourceEntry], list[DiscoveryProblem]]:
-    """Files under `paths`, recursively, in a deterministic order. Files named explicitly are always
-    analysed, even if an exclude pattern matches them (as in ruff)."""
+def discover(paths: list[str], config: Config,
+             force_exclude: bool = False) -> tuple[list[SourceEntry], list[DiscoveryProblem]]:
+    """Files under `paths`, recursively, in a deterministic order. Files named explicitly are
+    analysed even if an exclude pattern matches them, unless `force_exclude` (as in ruff)."""
     entries: dict[str, SourceEntry] = {}
     problems: list[DiscoveryProblem] = []
     for raw in paths:
         if os.path.isdir(raw):
             _walk(raw, config, entries, problems)
+        elif force_exclude and config.is_excluded(raw):
+            continue
         elif os.path.exists(raw) or os.path.islink(raw):
             family = family_of(raw)
             if family is None:

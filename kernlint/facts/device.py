@@ -1,12 +1,68 @@
 """Facts about device code: divergent branches and sub-group block accesses.
 
-Owned by the device-code analysis (`kernlint/frontends/cpp_device.py`)."""
+Owned by the device-code analysis (`kernlint/frontends/cpp_device.py`). A `Branch` is a conditional in
+device code whose condition depends on the work-item id, graded by how it splits a sub-group's lanes
+(`kernlint.analysis.dependence` decides). Uniform conditions (group ids, kernel arguments, constants)
+produce no fact at all.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from kernlint.facts.model import Span
+
+
+@dataclass(frozen=True, slots=True)
+class LaneEstimate:
+    """How many lanes of a diverging sub-group stay busy under a condition.
+
+    kind:
+      split        both paths run, each at `taken` of the width (parity: half and half)
+      fraction     `taken` of the lanes run the guarded code, the rest idle (`i % 4 == 0`: a quarter)
+      single       one lane runs the guarded code (`lid == 0`)
+      all-but-one  every lane but one runs it (`lid != 0`)
+      shrinking    the active lanes shrink from step to step (`lid < s`, `s` halved in a loop)
+      edge         only the sub-group that straddles a bound runs partly filled (`i < n`)
+    `taken` is the fraction of lanes on the guarded path when it is known without the sub-group size.
+    """
+
+    kind: str
+    taken: float | None = None
+
+    def describe(self, sub_group_size: int | None = None) -> str:
+        """The estimate in words, with lane counts when the sub-group size is known."""
+        n = sub_group_size
+        if self.kind == "split":
+            if n and self.taken is not None:
+                return f"both paths run one after the other, each with {round(n * self.taken)} of {n} lanes active"
+            return "both paths run one after the other, each at half the sub-group's width"
+        if self.kind == "fraction" and self.taken is not None:
+            if n:
+                return f"about {max(1, round(n * self.taken))} of {n} lanes run the guarded code while the rest idle"
+            return f"about {self.taken:.0%} of a sub-group's lanes run the guarded code while the rest idle"
+        if self.kind == "single":
+            return (f"1 of {n} lanes runs the guarded code while {n - 1} idle" if n
+                    else "1 lane of the sub-group runs the guarded code while all the others idle")
+        if self.kind == "all-but-one":
+            return (f"{n - 1} of {n} lanes run the guarded code" if n
+                    else "all lanes but one run the guarded code")
+        if self.kind == "shrinking":
+            return ("the active lanes shrink from step to step: once the bound falls below the sub-group size "
+                    f"a sub-group runs with fewer than {n or 'all its'} lanes, down to 1")
+        if self.kind == "edge":
+            return "only the sub-group that straddles the bound runs partly filled"
+        return "the lanes of a sub-group take different paths"
+
+
+@dataclass(frozen=True, slots=True)
+class Reach:
+    """Device code that runs only under a branch: one of the branch's own regions, or the body of a
+    device function called (possibly through others) from inside the branch."""
+
+    region: Span
+    calls: tuple[Span, ...] = ()  # the call sites leading there, outermost first; () for own code
+    function: str | None = None  # the called function whose body `region` is
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,8 +73,16 @@ class Branch:
     condition: Span
     kind: str  # if | else-if | ternary | switch | loop
     dependence: str  # strong | boundary
-    reason: str
+    reason: str  # parity | modulo | bit-test | loop-bound | data | arithmetic | call | leader | all-but-one | tail-guard | range
     regions: tuple[Span, ...] = ()  # the code that runs under the condition
+    lanes: LaneEstimate | None = None
+    origin: str | None = None  # the id source (or id-indexed load) the condition depends on, as written
+    reaches: tuple[Reach, ...] = ()  # `regions` plus the bodies of device functions called from them
+    exit: str | None = None  # return | break | continue: the guarded code leaves `exit_scope` early
+    exit_scope: Span | None = None  # the function body or loop that the jump leaves
+    head: Span | None = None  # else-if: the `if` statement that starts the chain
+    select_like: bool = False  # a ?: whose arms are plain values: compiled to a select, no branch
+    function: str | None = None  # the device function it is in, when not in a kernel body
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,4 +90,6 @@ class SubGroupBlockAccess:
     """A sub-group block load/store (`sg.load`, `group_load` on a sub-group, intel builtins)."""
 
     span: Span
-    form: str
+    form: str  # as written, e.g. "sg.load<4>", "group_load", "intel_sub_group_block_read"
+    direction: str = "load"  # load | store
+    function: str | None = None  # the device function it is in, when not in a kernel body

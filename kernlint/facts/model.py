@@ -149,6 +149,9 @@ class QueueConstruction:
 
     span: Span
     name: str | None
+    arguments: tuple[str, ...] = ()  # the constructor arguments as written
+    # The declared type of each argument that names a variable of the file (None otherwise).
+    argument_types: tuple[str | None, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

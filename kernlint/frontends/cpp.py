@@ -185,7 +185,8 @@ class CppFrontend:
             if c.cls == "buffer":
                 buffers.append(self._buffer(c, in_device(c.node)))
             elif c.cls == "queue":
-                queues.append(QueueConstruction(span_of(c.node), c.name))
+                queues.append(QueueConstruction(span_of(c.node), c.name, tuple(_text(a) for a in c.args),
+                                                tuple(self._declared_type(a) for a in c.args)))
             else:
                 local = self._local_allocation(c)
                 if local is not None:
@@ -382,6 +383,13 @@ class CppFrontend:
                                                              "reference_declarator"):
             declarator = declarator.child_by_field_name("declarator")
         return _text(declarator) if declarator is not None else None
+
+    def _declared_type(self, node: tree_sitter.Node) -> str | None:
+        """The declared type of a variable named by `node`, when the file declares it."""
+        if node.type != "identifier":
+            return None
+        definition = self.constants.definition(_text(node), node.start_byte)
+        return definition.type_text if definition is not None and definition.kind == "var" else None
 
     def _init_text(self, name: str, at_byte: int) -> str | None:
         definition = self.constants.definition(name, at_byte)

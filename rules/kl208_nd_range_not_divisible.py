@@ -1,0 +1,76 @@
+"""The global range of an nd_range is not a whole number of work-groups: the launch throws.
+
+What it does
+    For an `nd_range` launch whose global and local ranges are both constant (or a `range` launch
+    of a kernel with a constant `reqd_work_group_size` of the same rank), checks every dimension:
+    the global size must be a multiple of the work-group size. A dimension that is not is
+    reported with both figures. Ranges that are not constant, or of different ranks, are not
+    checked.
+
+Why it matters
+    An nd_range divides the index space into equal-sized work-groups; the guide defines work-groups
+    that way, and SYCL rejects an nd_range whose global range does not divide evenly by raising an
+    `nd_range` error at submission, on every device. The guide's own local range (1, R, 128) with
+    R = 3 over a global range (64, 64, 128) is such a launch: 64 rows do not split into groups of 3.
+    Intel's occupancy calculator refuses the same input ("work-group size does not divide global
+    size equally").
+
+Example
+    h.parallel_for(sycl::nd_range<2>({1000, 1000}, {16, 16}), …);   // KL208: 1000 = 62 x 16 + 8
+
+Fix
+    Round the global range up to a multiple of the work-group size and skip the surplus work-items
+    with a bounds check in the kernel, or pick a work-group size that divides the problem:
+
+    sycl::range<2> global{(n + 15) / 16 * 16, (n + 15) / 16 * 16};
+
+Occupancy basis
+    None beyond the model's own divisibility check (`compute(…, global_size=…)` is invalid with
+    `limiter = "global-size"` for the same input); the finding does not depend on the device.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from kernlint.diagnostics import Diagnostic, Severity
+from kernlint.facts import FileFacts
+from kernlint.launch_checks import work_group
+from kernlint.rule import Rule, RuleContext
+
+
+class NdRangeNotDivisible(Rule):
+    code = "KL208"
+    name = "nd-range-not-divisible"
+    severity = Severity.ERROR
+    languages = frozenset({"sycl"})
+
+    def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
+        for launch in facts.launches:
+            if launch.api != "parallel_for" or launch.global_range is None or not launch.global_range.known:
+                continue
+            group = work_group(launch)
+            if group is None or group.known_dims is None:
+                continue
+            global_dims: tuple[int, ...] = launch.global_range.dims  # type: ignore[assignment]
+            local_dims = group.known_dims
+            if len(global_dims) != len(local_dims) or any(d <= 0 for d in global_dims + local_dims):
+                continue
+            bad = [(axis, g, l) for axis, (g, l) in enumerate(zip(global_dims, local_dims)) if g % l]
+            if not bad:
+                continue
+            axis, g, l = bad[0]
+            where = f" in dimension {axis}" if len(global_dims) > 1 else ""
+            yield ctx.diagnostic(
+                launch.span,
+                f"the global range {_shape(global_dims)} is not a multiple of {group.describe()}{where} "
+                f"({g} = {g // l} x {l} + {g % l}): the nd_range is invalid and the launch throws; round the "
+                f"global range up to {(g // l + 1) * l} and guard the extra work-items",
+                kernel=launch.name,
+                evidence={"global_range": list(global_dims), "local_range": list(local_dims), "dimension": axis,
+                          "source": group.source},
+            )
+
+
+def _shape(dims: tuple[int, ...]) -> str:
+    return "(" + ", ".join(map(str, dims)) + ")" if len(dims) > 1 else str(dims[0])
