@@ -239,9 +239,10 @@ def _progress(total: int):
     """A rich progress bar on stderr for long interactive runs; nothing otherwise."""
     if total < 200 or not sys.stderr.isatty():
         return None
+    from rich.console import Console
     from rich.progress import Progress
 
-    progress = Progress(transient=True, console=None)
+    progress = Progress(transient=True, console=Console(stderr=True))
     progress.start()
     task = progress.add_task("kernlint", total=total)
 

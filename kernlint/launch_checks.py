@@ -78,8 +78,17 @@ class WorkGroup:
     def known_dims(self) -> tuple[int, ...] | None:
         return self.dims if self.total is not None else None  # type: ignore[return-value]
 
+    def phrase(self) -> str:
+        """"a work-group of (1, 4, 128) = 512 work-items (nd_range local range)", for known sizes."""
+        origin = {"nd_range": "nd_range local range", "parallel_for_work_group": "parallel_for_work_group local range",
+                  "reqd_work_group_size": "reqd_work_group_size"}[self.source]
+        shape = "(" + ", ".join(map(str, self.dims)) + ") = " if len(self.dims) > 1 else ""
+        return f"a work-group of {shape}{self.total} work-items ({origin})"
+
     def describe(self) -> str:
         shape = "(" + ", ".join("?" if d is None else str(d) for d in self.dims) + ")"
+        if len(self.dims) == 1 and self.source != "reqd_work_group_size":
+            shape = "?" if self.dims[0] is None else str(self.dims[0])
         return {
             "nd_range": f"the nd_range local range {shape}",
             "parallel_for_work_group": f"the parallel_for_work_group local range {shape}",

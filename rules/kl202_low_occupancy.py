@@ -95,7 +95,7 @@ class LowOccupancy(Rule):
             unit = unit_word(report.unit)
             better = _better_work_group(device, group.total or 0, sg, slm, bool(binding.barriers), report)
             message = (
-                f"{group.describe()} ({group.total} work-items) must stay on one {unit} because of "
+                f"{group.phrase()} must stay on one {unit} because of "
                 f"{' and '.join(binding.reasons())}: {report.summary()}; {_idle(device, report)}"
                 f"{_slm_note(report, slm)}{_suggestion(better, unit)} [{sg.note(device)}]"
             )
@@ -136,14 +136,19 @@ def _idle(device: DeviceProfile, report: OccupancyReport) -> str:
     else:
         slots = f"{idle} of the SM's {capacity} warp slots stay idle"
     reason = {
-        "threads": "too few for another work-group",
+        "threads": f"too few for another {_group_word(report)}",
         "slm": "the local memory is used up",
         "barrier-registers": "each resident work-group with a barrier holds one of the Xe-core's "
                              f"{report.work_groups_per_unit} barrier registers",
-        "work-group-cap": f"the {unit_word(report.unit)} holds at most {report.work_groups_per_unit} work-groups",
+        "work-group-cap": f"the {unit_word(report.unit)} holds at most {report.work_groups_per_unit} "
+                          f"{_group_word(report)}s",
         "registers": "the register file is used up",
     }.get(report.limiter or "", "")
     return f"{slots}{': ' + reason if reason else ''}"
+
+
+def _group_word(report: OccupancyReport) -> str:
+    return "block" if report.vendor == "nvidia" else "work-group"
 
 
 def _slm_note(report: OccupancyReport, requested: int) -> str:
@@ -184,5 +189,5 @@ def _suggestion(better: tuple[int, OccupancyReport] | None, unit: str) -> str:
         return ""
     size, report = better
     n = report.work_groups_per_unit
-    return (f"; {size} work-items per work-group would fit {n} per {unit} for "
+    return (f"; {size} work-items per {_group_word(report)} would fit {n} per {unit} for "
             f"{pct(report.occupancy_pct)} occupancy")

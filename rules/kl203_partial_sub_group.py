@@ -76,7 +76,7 @@ class PartialSubGroup(Rule):
             thread_word = "warps" if device.vendor == "nvidia" else "hardware threads"
             yield ctx.diagnostic(
                 launch.span,
-                f"{group.describe()} has {size} work-items, not a multiple of the sub-group size {sg.size}: "
+                f"{group.phrase()} is not a multiple of the sub-group size {sg.size}: "
                 f"each work-group runs as {threads} {thread_word} with {lanes} SIMD lanes, {idle} of them "
                 f"({pct(100 * idle / lanes)}) idle in the last, partial sub-group{others}; use a multiple of "
                 f"{sg.size} ({choices}) [{sg.note(device)}]",

@@ -83,8 +83,8 @@ class LaunchTooSmall(Rule):
             per_unit = occupancy(device, group.known_dims, sg, slm, barrier)
             if report is None or per_unit is None or not report.valid or report.peak_occupancy_pct is None:
                 continue
-            if report.peak_occupancy_pct >= threshold:
-                continue
+            if report.waves is None or report.waves >= 1 or report.peak_occupancy_pct >= threshold:
+                continue  # a launch of one full wave or more is as full as its work-group shape allows (KL202)
             units = device.unit_count
             groups = report.total_work_groups or 0
             wave = math.ceil(units * per_unit.work_groups_per_unit)

@@ -78,8 +78,8 @@ class Branch:
     lanes: LaneEstimate | None = None
     origin: str | None = None  # the id source (or id-indexed load) the condition depends on, as written
     reaches: tuple[Reach, ...] = ()  # `regions` plus the bodies of device functions called from them
-    exit: str | None = None  # return | break | continue: the guarded code leaves `exit_scope` early
-    exit_scope: Span | None = None  # the function body or loop that the jump leaves
+    exit: str | None = None  # return | break | continue: the guarded code jumps out early
+    skipped: tuple[Reach, ...] = ()  # with `exit`: the code the jump skips (rest of the function, the loop)
     head: Span | None = None  # else-if: the `if` statement that starts the chain
     select_like: bool = False  # a ?: whose arms are plain values: compiled to a select, no branch
     function: str | None = None  # the device function it is in, when not in a kernel body

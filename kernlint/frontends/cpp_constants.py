@@ -128,8 +128,12 @@ class CppConstants:
             self._add(Definition(name, "macro", -1, (0, 1 << 62), True, None, value))
         captures = treesitter.captures("cpp", "cpp_symbols", self._root)
         self._collect_includes()
-        for name_node, value_node in zip(captures.get("macro.name", []), captures.get("macro.value", [])):
-            self._add_macro(_text(name_node), _text(value_node).strip(), name_node.start_byte)
+        # Pair each name with the value of its own node: capture lists are not in document order, and
+        # valueless macros capture a name without a value, so zipping the two lists mismatches them.
+        for name_node in captures.get("macro.name", []):
+            value_node = name_node.parent.child_by_field_name("value") if name_node.parent is not None else None
+            if value_node is not None:
+                self._add_macro(_text(name_node), _text(value_node).strip(), name_node.start_byte)
         for node in captures.get("macro.empty", []):
             name = node.child_by_field_name("name")
             if name is not None:
@@ -146,7 +150,10 @@ class CppConstants:
             self._assigned.setdefault(_text(node), []).append(node.start_byte)
         for template in captures.get("tparam.template", []):
             self._add_template_parameters(template)
-        for name_node, args in zip(captures.get("inst.name", []), captures.get("inst.args", [])):
+        for name_node in captures.get("inst.name", []):
+            args = name_node.parent.child_by_field_name("arguments") if name_node.parent is not None else None
+            if args is None:
+                continue
             arguments = [_text(a) for a in args.named_children if a.type != "comment"]
             self._instantiations.setdefault(_text(name_node), []).append((args.start_byte, arguments))
 

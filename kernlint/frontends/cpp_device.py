@@ -1,18 +1,43 @@
 """Device code of a C/C++ file: which code runs on the device, and what it does there.
 
-Today: a kernel's device code is its body. (Issue 4 extends this module: functions called from
-kernels, work-item dependence, divergent branches, sub-group block accesses.)
+A kernel's device code is its body plus the bodies of the functions and stored lambdas it calls that are
+defined in the same file, transitively (a bounded call graph: free functions, templates, member
+functions called as methods, `SYCL_EXTERNAL` definitions, lambdas stored in variables). Functions that
+launch kernels themselves are host code and never join. `KernelLaunch.regions` lists that code, body
+first, so loops and barriers in helpers count as device code.
+
+In that code, work-item dependence (`cpp_dependence`) grades every if / else-if / ?: / switch / loop
+condition; the dependent ones become `Branch` facts with the code they guard, the device functions they
+reach and any early exit. Sub-group block loads and stores become `SubGroupBlockAccess` facts.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable
 
-from kernlint.facts import Branch, KernelLaunch, SubGroupBlockAccess
+import tree_sitter
+
+from kernlint.facts import Branch, KernelLaunch, Span, SubGroupBlockAccess
+from kernlint.facts.device import Reach
+from kernlint.frontends import treesitter
+from kernlint.frontends.cpp_dependence import (
+    CppDependence, Key, UnitSource, call_parts, callee_name, condition_of, key_of, owner_of, text_of,
+)
 
 if TYPE_CHECKING:
     from kernlint.frontends.cpp import CppFrontend
+
+Node = tree_sitter.Node
+
+_MAX_DEPTH = 8  # call-graph levels followed from a kernel
+_MAX_REGIONS = 64  # device functions per kernel
+_HOST_MARKERS = re.compile(rb"\.\s*(?:parallel_for|single_task|submit|parallel_for_work_group)\b|\bmain\s*\(")
+_BLOCK_BUILTIN = re.compile(r"^(?:intel_sub_group_block_(?P<a>read|write)\w*|__spirv_SubgroupBlock(?P<b>Read|Write)INTEL)$")
+_BLOCK_FREE = frozenset({"group_load", "group_store", "load", "store", "sub_group_load", "sub_group_store"})
+_INDEX_HANDLES = {"nd_item": "item", "item": "item", "h_item": "item", "id": "item", "integral": "item",
+                  "auto": "item", "group": "group"}
 
 
 @dataclass(frozen=True)
@@ -25,5 +50,345 @@ class DeviceCode:
 
 
 def analyse_device_code(frontend: "CppFrontend", launches: list[KernelLaunch]) -> DeviceCode:
-    with_regions = tuple(replace(l, regions=(l.body,) if l.body is not None else ()) for l in launches)
-    return DeviceCode(with_regions)
+    if not launches:
+        return DeviceCode(())
+    graph = _DeviceGraph(frontend.root, launches)
+    with_regions = tuple(replace(launch, regions=regions) for launch, regions in zip(launches, graph.launch_regions))
+    if not graph.scans:
+        return DeviceCode(with_regions)
+    dependence = CppDependence(graph.unit_sources(), graph.callees, frontend.constants.value)
+    return DeviceCode(with_regions, tuple(_branches(graph, dependence)), tuple(_block_accesses(graph, dependence)))
+
+
+def _span(node: Node) -> Span:
+    return Span(node.start_byte, node.end_byte, node.start_point[0] + 1, node.start_point[1],
+                node.end_point[0] + 1, node.end_point[1])
+
+
+def _body(root: Node) -> Node | None:
+    return root.child_by_field_name("body")
+
+
+def _contains(outer: Node, inner: Node) -> bool:
+    return outer.start_byte <= inner.start_byte and inner.end_byte <= outer.end_byte
+
+
+# -- the call graph ------------------------------------------------------------------------------
+
+
+class _FunctionIndex:
+    """Function definitions and stored lambdas of the file, by name."""
+
+    def __init__(self, root: Node) -> None:
+        self.by_name: dict[str, list[tuple[Node, bool]]] = {}  # name -> [(definition, is member)]
+        self.lambda_names: dict[Key, str] = {}
+        captures = treesitter.captures("cpp", "cpp_device_index", root)
+        for definition in captures.get("function", []):
+            declarator = definition.child_by_field_name("declarator")
+            while declarator is not None and declarator.type != "function_declarator":
+                declarator = declarator.child_by_field_name("declarator")
+            name_node = declarator.child_by_field_name("declarator") if declarator is not None else None
+            if name_node is None or name_node.type in ("operator_name", "destructor_name"):
+                continue
+            name = callee_name(name_node)
+            parent = definition.parent
+            if parent is not None and parent.type == "template_declaration":
+                parent = parent.parent
+            member = (parent is not None and parent.type == "field_declaration_list") or \
+                name_node.type == "qualified_identifier"
+            self.by_name.setdefault(name, []).append((definition, member))
+        for name_node, lam in zip(captures.get("lambda.name", []), captures.get("lambda", [])):
+            self.by_name.setdefault(text_of(name_node), []).append((lam, False))
+            self.lambda_names[key_of(lam)] = text_of(name_node)
+
+    def resolve(self, call: Node) -> list[Node]:
+        receiver, name, _args = call_parts(call)
+        candidates = self.by_name.get(name, [])
+        if receiver is not None:
+            found = [d for d, member in candidates if member and d.type == "function_definition"]
+        else:
+            lambdas = [d for d, _m in candidates if d.type == "lambda_expression" and _visible_at(d, call)]
+            found = [d for d, _m in candidates if d.type == "function_definition"]
+            if lambdas:  # a lambda in scope hides functions of the same name
+                found = [min(lambdas, key=lambda d: call.start_byte - d.start_byte)]
+        return [d for d in found if not _HOST_MARKERS.search(d.text or b"") and _body(d) is not None]
+
+
+def _visible_at(lam: Node, call: Node) -> bool:
+    """Whether the declaration holding a stored lambda is in scope at `call`."""
+    declaration = lam.parent.parent if lam.parent is not None else None
+    scope = declaration.parent if declaration is not None else None
+    return scope is not None and lam.end_byte <= call.start_byte and _contains(scope, call)
+
+
+class _DeviceGraph:
+    """The device code reached from each kernel, and its call edges."""
+
+    def __init__(self, root: Node, launches: list[KernelLaunch]) -> None:
+        self.root = root
+        self.scans: dict[Key, dict[str, list[Node]]] = {}  # region root -> its captures (nested lambdas too)
+        self.roots: dict[Key, Node] = {}
+        self.kernels: dict[Key, tuple[str, str] | None] = {}  # kernel root -> (index parameter, handle kind)
+        self.names: dict[Key, str] = {}
+        self._edges: dict[tuple[int, int, str], list[Key]] = {}
+        self._definitions: dict[Key, Node] = {}
+        self._call_list: list[tuple[Node, list[Key]]] | None = None
+        self._index: _FunctionIndex | None = None
+        self.launch_regions: list[tuple[Span, ...]] = [self._reach_kernel(launch) for launch in launches]
+
+    def _kernel_root(self, launch: KernelLaunch) -> Node | None:
+        body = launch.body
+        if body is None:
+            return None
+        node = self.root.descendant_for_byte_range(body.start_byte, body.end_byte)
+        while node is not None and (node.start_byte, node.end_byte) != (body.start_byte, body.end_byte):
+            node = node.parent
+        parent = node.parent if node is not None else None
+        return parent if parent is not None and parent.type in ("lambda_expression", "function_definition") else None
+
+    def _reach_kernel(self, launch: KernelLaunch) -> tuple[Span, ...]:
+        root = self._kernel_root(launch)
+        if root is None:
+            return (launch.body,) if launch.body is not None else ()
+        kind = _INDEX_HANDLES.get(launch.index_type or "")
+        self.kernels[key_of(root)] = (launch.index_param, kind) if launch.index_param and kind else None
+        regions = [root]
+        frontier = [root]
+        for _depth in range(_MAX_DEPTH):
+            following: list[Node] = []
+            for region in frontier:
+                for call in self._calls(region):
+                    for definition in self._resolve(call):
+                        if any(_contains(r, definition) for r in regions) or len(regions) >= _MAX_REGIONS:
+                            continue
+                        regions.append(definition)
+                        following.append(definition)
+            if not following:
+                break
+            frontier = following
+        return tuple(_span(_body(r) or r) for r in regions)
+
+    def _calls(self, region: Node) -> list[Node]:
+        return self._scan(region).get("call", []) + self._scan(region).get("tcall", [])
+
+    def _scan(self, region: Node) -> dict[str, list[Node]]:
+        key = key_of(region)
+        if key not in self.scans:
+            if any(_contains(r, region) for r in self.roots.values()):
+                return {}  # already part of an enclosing region's scan
+            captures = treesitter.captures("cpp", "cpp_device", region)
+            self.scans[key] = {name: sorted(nodes, key=lambda n: n.start_byte) for name, nodes in captures.items()}
+            self.roots[key] = region
+        return self.scans[key]
+
+    def _resolve(self, call: Node) -> list[Node]:
+        edge = (call.start_byte, call.end_byte, call.type)
+        if edge not in self._edges:
+            if self._index is None:
+                self._index = _FunctionIndex(self.root)
+            found = [d for d in self._index.resolve(call) if not _contains(d, call)]
+            self._edges[edge] = [key_of(d) for d in found]
+            for definition in found:
+                self._definitions[key_of(definition)] = definition
+                name = self._index.lambda_names.get(key_of(definition)) or _function_name(definition)
+                if name:
+                    self.names[key_of(definition)] = name
+        return [self._definitions[k] for k in self._edges[edge]]
+
+    def callees(self, call: Node) -> list[Key]:
+        """Device units a call reaches (empty for calls outside the scanned code or to unknown code)."""
+        return self._edges.get((call.start_byte, call.end_byte, call.type), [])
+
+    def unit_sources(self) -> list[UnitSource]:
+        """Every scanned region root and nested lambda as a dependence unit, with the captures it owns."""
+        sources: dict[Key, UnitSource] = {}
+        for key, captures in self.scans.items():
+            root = self.roots[key]
+            sources[key] = UnitSource(key, root, None, {}, self.kernels.get(key), self.names.get(key))
+            for lam in captures.get("lambda", []):
+                owner = owner_of(lam)
+                sources.setdefault(key_of(lam), UnitSource(key_of(lam), lam, key_of(owner) if owner is not None else key,
+                                                           {}, None, self.names.get(key_of(lam))))
+            for name, nodes in captures.items():
+                for node in nodes:
+                    owner = owner_of(node)
+                    target = sources.get(key_of(owner)) if owner is not None else None
+                    if target is not None:
+                        target.nodes.setdefault(name, []).append(node)
+        return list(sources.values())
+
+    def reach(self, spans: Iterable[Span], chain: tuple[Span, ...] = (), depth: int = 0,
+              seen: set[Key] | None = None) -> list[Reach]:
+        """Device functions called from inside `spans` (transitively), with the call sites leading there."""
+        seen = set() if seen is None else seen
+        found: list[Reach] = []
+        if depth >= _MAX_DEPTH:
+            return found
+        spans = list(spans)
+        if self._call_list is None:
+            self._call_list = [(call, self.callees(call)) for captures in self.scans.values()
+                               for call in captures.get("call", []) + captures.get("tcall", []) if self.callees(call)]
+        for call, callees in self._call_list:
+            if not any(s.start_byte <= call.start_byte and call.end_byte <= s.end_byte for s in spans):
+                continue
+            for callee in callees:
+                node = self._definitions.get(callee)
+                body = _body(node) if node is not None else None
+                if body is None or callee in seen:
+                    continue
+                seen.add(callee)
+                calls = chain + (_span(call),)
+                found.append(Reach(_span(body), calls, self.names.get(callee)))
+                found += self.reach([_span(body)], calls, depth + 1, seen)
+        return found
+
+
+def _function_name(definition: Node) -> str | None:
+    declarator = definition.child_by_field_name("declarator")
+    while declarator is not None and declarator.type != "function_declarator":
+        declarator = declarator.child_by_field_name("declarator")
+    name = declarator.child_by_field_name("declarator") if declarator is not None else None
+    return callee_name(name) if name is not None else None
+
+
+# -- branches ------------------------------------------------------------------------------------
+
+
+def _branches(graph: _DeviceGraph, dependence: CppDependence) -> Iterable[Branch]:
+    for captures in graph.scans.values():
+        for kind in ("if", "ternary", "switch", "loop"):
+            for node in captures.get(kind, []):
+                grade = dependence.grade(node)
+                condition = condition_of(node)
+                if grade is None or condition is None:
+                    continue
+                regions = _guarded_regions(node)
+                exit_kind, skipped = _early_exit(graph, captures, node, regions)
+                owner = owner_of(node)
+                yield Branch(
+                    span=_span(node), condition=_span(condition), kind=_branch_kind(node),
+                    dependence=grade.dependence, reason=grade.reason, regions=tuple(_span(r) for r in regions),
+                    lanes=grade.lanes, origin=grade.origin,
+                    reaches=tuple(Reach(_span(r)) for r in regions) + tuple(graph.reach([_span(r) for r in regions])),
+                    exit=exit_kind, skipped=skipped, head=_chain_head(node),
+                    select_like=node.type == "conditional_expression" and _select_like(graph, node),
+                    function=graph.names.get(key_of(owner)) if owner is not None and key_of(owner) not in graph.kernels
+                    else None,
+                )
+
+
+def _branch_kind(node: Node) -> str:
+    if node.type == "if_statement":
+        return "else-if" if node.parent is not None and node.parent.type == "else_clause" else "if"
+    return {"conditional_expression": "ternary", "switch_statement": "switch"}.get(node.type, "loop")
+
+
+def _chain_head(node: Node) -> Span | None:
+    if node.type != "if_statement" or node.parent is None or node.parent.type != "else_clause":
+        return None
+    head = node
+    while head.parent is not None and head.parent.type == "else_clause" and head.parent.parent is not None:
+        head = head.parent.parent
+    return _span(head)
+
+
+def _guarded_regions(node: Node) -> list[Node]:
+    if node.type in ("if_statement", "conditional_expression"):
+        fields = ("consequence", "alternative")
+    else:
+        fields = ("body",)
+    return [r for r in (node.child_by_field_name(f) for f in fields) if r is not None]
+
+
+def _early_exit(graph: _DeviceGraph, captures: dict[str, list[Node]], node: Node,
+                regions: list[Node]) -> tuple[str | None, tuple[Reach, ...]]:
+    """A `return`, `break` or `continue` under the branch that leaves code around it, and that code."""
+    if node.type not in ("if_statement", "switch_statement") or not regions:
+        return None, ()
+    owner = owner_of(node)
+    for jump in captures.get("return", []) + captures.get("jump", []):
+        if not any(_contains(r, jump) for r in regions) or owner_of(jump) != owner:
+            continue
+        if jump.type == "return_statement":
+            body = _body(owner) if owner is not None else None
+            if body is None:
+                continue
+            rest = Span(node.end_byte, body.end_byte, node.end_point[0] + 1, node.end_point[1],
+                        body.end_point[0] + 1, body.end_point[1])
+            return "return", (Reach(rest),) + tuple(graph.reach([rest]))
+        target = _jump_target(jump)
+        if target is not None and _contains(target, node) and target != node:
+            word = "break" if jump.type == "break_statement" else "continue"
+            return word, (Reach(_span(target)),) + tuple(graph.reach([_span(target)]))
+    return None, ()
+
+
+def _jump_target(jump: Node) -> Node | None:
+    parent = jump.parent
+    while parent is not None and parent.type not in ("lambda_expression", "function_definition"):
+        if parent.type in ("for_statement", "while_statement", "do_statement", "for_range_loop"):
+            return parent
+        if parent.type == "switch_statement" and jump.type == "break_statement":
+            return parent
+        parent = parent.parent
+    return None
+
+
+def _select_like(graph: _DeviceGraph, node: Node) -> bool:
+    """A ?: whose arms only compute values (no assignment, no call into device code): a select."""
+    for field in ("consequence", "alternative"):
+        arm = node.child_by_field_name(field)
+        stack = [arm] if arm is not None else []
+        while stack:
+            current = stack.pop()
+            if current.type in ("assignment_expression", "update_expression", "lambda_expression"):
+                return False
+            if current.type == "call_expression" and graph.callees(current):
+                return False
+            stack.extend(current.named_children)
+    return True
+
+
+# -- sub-group block accesses --------------------------------------------------------------------
+
+
+def _block_accesses(graph: _DeviceGraph, dependence: CppDependence) -> Iterable[SubGroupBlockAccess]:
+    seen: set[tuple[int, int]] = set()
+    for captures in graph.scans.values():
+        for call in captures.get("call", []) + captures.get("tcall", []):
+            access = _block_access(call, dependence)
+            if access is None or (call.start_byte, call.end_byte) in seen:
+                continue
+            seen.add((call.start_byte, call.end_byte))
+            owner = owner_of(call)
+            function = graph.names.get(key_of(owner)) if owner is not None and key_of(owner) not in graph.kernels else None
+            yield replace(access, function=function)
+
+
+def _block_access(call: Node, dependence: CppDependence) -> SubGroupBlockAccess | None:
+    if call.type == "binary_expression":
+        left = call.child_by_field_name("left")
+        if left is None or left.type != "binary_expression":
+            return None
+    receiver, name, args = call_parts(call)
+    builtin = _BLOCK_BUILTIN.match(name)
+    if builtin:
+        direction = "store" if (builtin.group("a") or builtin.group("b") or "").lower() == "write" else "load"
+        return SubGroupBlockAccess(_span(call), name, direction)
+    if receiver is not None:
+        if name not in ("load", "store") or dependence.handle_kind(receiver) != "sub-group":
+            return None
+        return SubGroupBlockAccess(_span(call), _callee_text(call), name)
+    if name in _BLOCK_FREE and args and dependence.handle_kind(args[0]) == "sub-group":
+        return SubGroupBlockAccess(_span(call), name, "store" if "store" in name else "load")
+    return None
+
+
+def _callee_text(call: Node) -> str:
+    """`sg.load<4>` as written (spacing removed), for messages."""
+    if call.type == "binary_expression":
+        callee = call.child_by_field_name("left")
+        return re.sub(r"\s+", "", text_of(callee)) + ">" if callee is not None else ""
+    function = call.child_by_field_name("function")
+    return re.sub(r"\s+", "", text_of(function)).replace(".template", ".")
+

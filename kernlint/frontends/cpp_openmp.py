@@ -1,24 +1,521 @@
-"""OpenMP constructs of a C/C++ file: each `#pragma omp` parsed by the shared directive parser.
+"""OpenMP constructs of a C/C++ file: each `#pragma omp` with the loop or block it applies to.
 
-Issue 5 extends this module (associated loops, target data regions, mapped variable uses).
+tree-sitter-cpp gives a `#pragma` as a `preproc_call` sibling *before* the statement it applies to, so
+the association is "the next statement, skipping comments and other pragmas (and stepping out of an
+`#ifdef` that holds only the pragma)". Everything language-neutral is decided by `openmp_facts`; this
+module only answers its questions from the tree, with the `cpp_openmp_*.scm` queries run on one
+region or function node at a time.
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
-from kernlint.facts import OmpConstruct, Pragma
-from kernlint.frontends.openmp import parse_directive
+import tree_sitter
+
+from kernlint.analysis.consteval import ARITHMETIC_SIZES
+from kernlint.facts import OmpConstruct, Pragma, Span
+from kernlint.frontends import treesitter
+from kernlint.frontends.openmp import OmpDirective, join_c_pragma, parse_directive
+from kernlint.frontends.openmp_expr import Expr, Scope, parse
+from kernlint.frontends.openmp_facts import (
+    Access, Declared, Located, RawCondition, RawLoop, build_constructs, has_region, is_loop_construct,
+)
 
 if TYPE_CHECKING:
     from kernlint.frontends.cpp import CppFrontend
 
+_SKIPPED_SIBLINGS = frozenset({"comment", "preproc_call", "preproc_else", "preproc_elif", "preproc_elifdef"})
+_PREPROC_BLOCKS = frozenset({"preproc_ifdef", "preproc_if", "preproc_else", "preproc_elif", "preproc_elifdef"})
+_LOOP_TYPES = frozenset({"for_statement", "for_range_loop", "while_statement", "do_statement"})
+_FUNCTION_TYPES = frozenset({"function_definition", "lambda_expression"})
+_CONDITIONAL_TYPES = frozenset({"if_statement", "switch_statement", "case_statement", "conditional_expression"})
+_COMPARISONS = frozenset({"<", "<=", ">", ">=", "!="})
+_FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!="}
+
 
 def openmp_constructs(frontend: "CppFrontend", pragmas: tuple[Pragma, ...]) -> tuple[OmpConstruct, ...]:
-    constructs = []
-    for pragma in pragmas:
-        if pragma.text.split()[:1] not in (["omp"], ["ompx"]):
+    """Every `#pragma omp` / `#pragma ompx` of the file as an OmpConstruct."""
+    if not any(p.text.split()[:1] in (["omp"], ["ompx"]) for p in pragmas):
+        return ()
+    return build_constructs(CppOmpSource(frontend, pragmas))
+
+
+def _text(node: tree_sitter.Node | None) -> str:
+    return node.text.decode("utf-8", errors="replace") if node is not None and node.text is not None else ""
+
+
+def _span(node: tree_sitter.Node) -> Span:
+    return Span(node.start_byte, node.end_byte, node.start_point[0] + 1, node.start_point[1],
+                node.end_point[0] + 1, node.end_point[1])
+
+
+class CppOmpSource:
+    """The C/C++ answers to `openmp_facts.OmpSource`."""
+
+    fortran = False
+
+    def __init__(self, frontend: "CppFrontend", pragmas: tuple[Pragma, ...]) -> None:
+        self.frontend = frontend
+        self.data = frontend.data
+        self.root = frontend.root
+        self.pragmas = pragmas
+        self.nodes: dict[Span, tree_sitter.Node] = {}  # region spans and directive spans -> nodes
+        self._assigned: dict[tuple[int, int], dict[str, list[int]]] = {}
+        self._declarations: dict[tuple[int, int], dict[str, list[tuple[int, tree_sitter.Node, tree_sitter.Node]]]] = {}
+
+    # -- directives ----------------------------------------------------------------------------
+
+    def located(self) -> list[Located]:
+        found = []
+        for pragma in self.pragmas:
+            if pragma.text.split()[:1] not in (["omp"], ["ompx"]):
+                continue
+            node = self.root.descendant_for_byte_range(pragma.span.start_byte, pragma.span.start_byte)
+            while node is not None and node.type != "preproc_call":
+                node = node.parent
+            if node is None:
+                continue
+            raw = self.data[node.start_byte:node.end_byte].decode("utf-8", errors="replace")
+            span = self._directive_span(node)
+            directive = parse_directive(join_c_pragma(raw), language="c", line=span.line, end_line=span.end_line)
+            self.nodes[span] = node
+            region = loops = None
+            if isinstance(directive, OmpDirective) and has_region(directive):
+                statement = _following_statement(node)
+                if statement is not None:
+                    region = _span(statement)
+                    self.nodes[region] = statement
+                    if is_loop_construct(directive):
+                        loops = _associated_loops(statement, _collapse(directive, self, span.start_byte))
+            found.append(Located(span, directive, region, tuple(_span(l) for l in loops or ()),
+                                 append_at=self._append_at(span)))
+        return found
+
+    def _directive_span(self, node: tree_sitter.Node) -> Span:
+        """The pragma from `#` to the end of its last line's text (the node itself ends past the newline)."""
+        end = node.end_byte
+        while end > node.start_byte and self.data[end - 1:end] in (b"\n", b"\r", b" ", b"\t"):
+            end -= 1
+        line_start = self.data.rfind(b"\n", 0, end) + 1
+        end_line = self.data.count(b"\n", 0, end) + 1
+        return Span(node.start_byte, end, node.start_point[0] + 1, node.start_point[1], end_line, end - line_start)
+
+    def _append_at(self, span: Span) -> Span:
+        """Just past the directive's last code character: where a clause can be added."""
+        line_start = span.end_byte - span.end_column_byte
+        line = self.data[line_start:span.end_byte].decode("utf-8", errors="replace")
+        code = _strip_c_comment(line).rstrip()
+        column = len(code.encode("utf-8"))
+        offset = line_start + column
+        return Span(offset, offset, span.end_line, column, span.end_line, column)
+
+    # -- meaning of names ----------------------------------------------------------------------
+
+    def value(self, text: str, at_byte: int) -> int | None:
+        return self.frontend.constants.value(text, at_byte)
+
+    def scope(self, at_byte: int) -> Scope:
+        return _CppScope(self, at_byte).scope()
+
+    def definition(self, name: str, at_byte: int) -> Expr | None:
+        """The initialiser of a local defined once (`int next = j + TILE + u;`), when never reassigned."""
+        definition = self.frontend.constants.definition(name, at_byte)
+        if definition is None or definition.kind != "var" or not definition.value_text:
+            return None
+        if definition.value_text.startswith("{") or definition.type_text and definition.value_text.startswith(
+                definition.type_text):
+            return None
+        lo, hi = definition.scope
+        if lo == 0:
+            return None  # file-scope variables may be written anywhere
+        assigned = self._assignments(lo, hi).get(name, [])
+        if any(pos > definition.start_byte for pos in assigned):
+            return None
+        return parse(definition.value_text, fortran=False)
+
+    def _assignments(self, lo: int, hi: int) -> dict[str, list[int]]:
+        key = (lo, hi)
+        if key not in self._assigned:
+            node = self.root.descendant_for_byte_range(lo, hi)
+            table: dict[str, list[int]] = {}
+            if node is not None:
+                for found in treesitter.captures("cpp", "cpp_openmp_decls", node).get("assigned", []):
+                    table.setdefault(_text(found), []).append(found.start_byte)
+            self._assigned[key] = table
+        return self._assigned[key]
+
+    def declared(self, name: str, at_byte: int) -> Declared | None:
+        node = self.root.descendant_for_byte_range(at_byte, at_byte)
+        function = node
+        while function is not None and function.type != "function_definition":
+            function = function.parent
+        for scope_node in ([function] if function is not None else []) + [self.root]:
+            entries = self._declared_in(scope_node).get(name, [])
+            before = [e for e in entries if e[0] <= at_byte]
+            if scope_node is self.root:
+                before = [e for e in before if e[1].parent is not None and e[1].parent.type == "translation_unit"]
+            if before:
+                _pos, declaration, declarator = before[-1]
+                return _declared(declaration, declarator)
+        return None
+
+    def _declared_in(self, node: tree_sitter.Node) -> dict[str, list[tuple[int, tree_sitter.Node, tree_sitter.Node]]]:
+        key = (node.start_byte, node.end_byte)
+        if key not in self._declarations:
+            table: dict[str, list[tuple[int, tree_sitter.Node, tree_sitter.Node]]] = {}
+            for _i, match in treesitter.matches("cpp", "cpp_openmp_decls", node):
+                if "decl" not in match:
+                    continue
+                declaration, declarator = match["decl"][0], match["decl.declarator"][0]
+                name = _declarator_name(declarator)
+                if name:
+                    table.setdefault(name, []).append((declarator.start_byte, declaration, declarator))
+            for entries in table.values():
+                entries.sort(key=lambda e: e[0])
+            self._declarations[key] = table
+        return self._declarations[key]
+
+    # -- loops and conditions ------------------------------------------------------------------
+
+    def loops_in(self, region: Span) -> list[RawLoop]:
+        node = self.nodes.get(region)
+        if node is None:
+            return []
+        found = treesitter.captures("cpp", "cpp_openmp_loops", node).get("loop", [])
+        return [self._raw_loop(n) for n in sorted(found, key=lambda n: n.start_byte)]
+
+    def loops_around(self, span: Span) -> list[RawLoop]:
+        loops = [self._raw_loop(n) for n in self._ancestors(span) if n.type in _LOOP_TYPES]
+        return loops[::-1]
+
+    def conditions_around(self, span: Span) -> list[RawCondition]:
+        found: list[RawCondition] = []
+        child = self.nodes.get(span)
+        for node in self._ancestors(span):
+            if node.type == "if_statement":
+                condition = node.child_by_field_name("condition")
+                value = condition.child_by_field_name("value") if condition is not None else None
+                if value is not None and child is not None and child != condition:
+                    negated = child.type == "else_clause"
+                    found.append(RawCondition(_span(value), _text(value), negated))
+            elif node.type in ("while_statement", "do_statement", "switch_statement"):
+                condition = node.child_by_field_name("condition")
+                if condition is not None and child != condition:
+                    value = condition.child_by_field_name("value") or condition
+                    text = _text(value)
+                    if node.type == "switch_statement":
+                        text = f"switch({text})"  # a case of a switch: not a bound test
+                    found.append(RawCondition(_span(value), text.strip("()") if node.type == "do_statement" else text))
+            elif node.type == "for_statement" and self._raw_loop(node).index is None:
+                condition = node.child_by_field_name("condition")
+                if condition is not None:
+                    found.append(RawCondition(_span(condition), _text(condition)))
+            child = node
+        return found[::-1]
+
+    def _ancestors(self, span: Span) -> list[tree_sitter.Node]:
+        """Enclosing nodes of a directive up to its function (innermost first)."""
+        node = self.nodes.get(span)
+        out = []
+        parent = node.parent if node is not None else None
+        while parent is not None and parent.type not in _FUNCTION_TYPES:
+            out.append(parent)
+            parent = parent.parent
+        return out
+
+    def _raw_loop(self, node: tree_sitter.Node) -> RawLoop:
+        body = node.child_by_field_name("body")
+        body_span = _span(body) if body is not None else None
+        if node.type != "for_statement":
+            kind = {"for_range_loop": "range-for", "while_statement": "while", "do_statement": "do"}[node.type]
+            return RawLoop(_span(node), body_span, None, None, None, None, None, kind)
+        index, lower = _for_init(node.child_by_field_name("initializer"))
+        compare, upper = _for_condition(node.child_by_field_name("condition"), index)
+        step = _for_step(node.child_by_field_name("update"), index)
+        if index is None or compare is None or step is None:
+            return RawLoop(_span(node), body_span, index, lower, upper, compare, step if index else None, "for")
+        return RawLoop(_span(node), body_span, index, lower, upper, compare, step, "for")
+
+    # -- uses ----------------------------------------------------------------------------------
+
+    def accesses(self, region: Span, names: frozenset[str]) -> list[Access]:
+        node = self.nodes.get(region)
+        if node is None:
+            return []
+        found = []
+        pointers: dict[str, bool] = {}
+        for ident in treesitter.captures("cpp", "cpp_openmp_uses", node).get("use", []):
+            name = _text(ident)
+            if name not in names:
+                continue
+            if name not in pointers:
+                declared = self.declared(name, ident.start_byte)
+                pointers[name] = declared is None or declared.is_array
+            found.append(_classify(ident, name, node, pointers[name]))
+        return [a for a in found if a is not None]
+
+
+class _CppScope:
+    """A Scope bound to one position (constants and substitutable locals there)."""
+
+    def __init__(self, source: CppOmpSource, at_byte: int) -> None:
+        self.source = source
+        self.at = at_byte
+
+    def scope(self) -> Scope:
+        return Scope(lambda name: self.source.value(name, self.at),
+                     lambda name: self.source.definition(name, self.at))
+
+
+# -- association -------------------------------------------------------------------------------
+
+
+def _following_statement(node: tree_sitter.Node) -> tree_sitter.Node | None:
+    """The statement a pragma applies to: the next sibling that is not a comment or pragma,
+    stepping out of `#ifdef` blocks that end right after the pragma."""
+    current = node
+    while current is not None:
+        sibling = current.next_named_sibling
+        while sibling is not None and sibling.type in _SKIPPED_SIBLINGS:
+            sibling = sibling.next_named_sibling
+        if sibling is not None:
+            if sibling.type in _PREPROC_BLOCKS:
+                return None  # the statement itself is conditionally compiled: too uncertain
+            return sibling
+        parent = current.parent
+        if parent is None or parent.type not in _PREPROC_BLOCKS:
+            return None
+        current = parent if parent.type != "preproc_else" else parent.parent
+    return None
+
+
+def _collapse(directive: OmpDirective, source: CppOmpSource, at: int) -> int:
+    clause = directive.clause("collapse")
+    if clause is None or not clause.expr:
+        return 1
+    value = source.value(clause.expr, at)
+    return value if value is not None and 1 <= value <= 8 else 1
+
+
+def _associated_loops(statement: tree_sitter.Node, depth: int) -> list[tree_sitter.Node]:
+    """The loop a loop construct applies to and, for `collapse(n)`, the perfectly nested ones."""
+    loops: list[tree_sitter.Node] = []
+    node: tree_sitter.Node | None = statement
+    while node is not None and node.type in ("for_statement", "for_range_loop") and len(loops) < depth:
+        loops.append(node)
+        body = node.child_by_field_name("body")
+        if body is not None and body.type == "compound_statement":
+            inner = [c for c in body.named_children if c.type not in ("comment", "preproc_call")]
+            body = inner[0] if len(inner) == 1 else None
+        node = body
+    return loops
+
+
+# -- loops -------------------------------------------------------------------------------------
+
+
+def _for_init(init: tree_sitter.Node | None) -> tuple[str | None, str | None]:
+    if init is None:
+        return None, None
+    if init.type == "declaration":
+        declarators = init.children_by_field_name("declarator")
+        if len(declarators) == 1 and declarators[0].type == "init_declarator":
+            name = declarators[0].child_by_field_name("declarator")
+            value = declarators[0].child_by_field_name("value")
+            if name is not None and name.type == "identifier" and value is not None:
+                return _text(name), _text(value)
+    if init.type == "assignment_expression" and _text(init.child_by_field_name("operator")) == "=":
+        left = init.child_by_field_name("left")
+        if left is not None and left.type == "identifier":
+            return _text(left), _text(init.child_by_field_name("right"))
+    return None, None
+
+
+def _for_condition(condition: tree_sitter.Node | None, index: str | None) -> tuple[str | None, str | None]:
+    if condition is None or index is None or condition.type != "binary_expression":
+        return None, None
+    op = _text(condition.child_by_field_name("operator"))
+    left, right = condition.child_by_field_name("left"), condition.child_by_field_name("right")
+    if op not in _COMPARISONS or left is None or right is None:
+        return None, None
+    if left.type == "identifier" and _text(left) == index:
+        return op, _text(right)
+    if right.type == "identifier" and _text(right) == index:
+        return _FLIPPED[op], _text(left)
+    return None, None
+
+
+def _for_step(update: tree_sitter.Node | None, index: str | None) -> str | None:
+    if update is None or index is None:
+        return None
+    if update.type == "update_expression":
+        argument = update.child_by_field_name("argument")
+        if _text(argument) != index:
+            return None
+        return "1" if "++" in _text(update) else "-1"
+    if update.type == "assignment_expression":
+        left = update.child_by_field_name("left")
+        right = update.child_by_field_name("right")
+        op = _text(update.child_by_field_name("operator"))
+        if _text(left) != index or right is None:
+            return None
+        if op == "+=":
+            return _text(right)
+        if op == "-=":
+            return f"-({_text(right)})"
+        if op == "=" and right.type == "binary_expression":
+            inner_left = right.child_by_field_name("left")
+            inner_op = _text(right.child_by_field_name("operator"))
+            if _text(inner_left) == index and inner_op in ("+", "-"):
+                step = _text(right.child_by_field_name("right"))
+                return step if inner_op == "+" else f"-({step})"
+    return None
+
+
+# -- declarations ------------------------------------------------------------------------------
+
+
+def _declarator_name(declarator: tree_sitter.Node) -> str | None:
+    node: tree_sitter.Node | None = declarator
+    while node is not None and node.type != "identifier":
+        if node.type in ("function_declarator",):
+            return None
+        node = node.child_by_field_name("declarator")
+    return _text(node) if node is not None else None
+
+
+def _declared(declaration: tree_sitter.Node, declarator: tree_sitter.Node) -> Declared:
+    type_text = " ".join(_text(declaration.child_by_field_name("type")).split())
+    type_text = re.sub(r"^(?:std::|sycl::)", "", type_text)
+    element = ARITHMETIC_SIZES.get(type_text)
+    node: tree_sitter.Node | None = declarator
+    upper = None
+    is_array = False
+    while node is not None and node.type != "identifier":
+        if node.type == "init_declarator":
+            node = node.child_by_field_name("declarator")
             continue
-        directive = parse_directive(pragma.text, language="c", line=pragma.span.line)
-        constructs.append(OmpConstruct(pragma.span, directive))
-    return tuple(constructs)
+        if node.type in ("pointer_declarator", "reference_declarator", "abstract_pointer_declarator"):
+            is_array = is_array or node.type == "pointer_declarator"
+        elif node.type == "array_declarator":
+            size = node.child_by_field_name("size")
+            is_array = True
+            inner = node.child_by_field_name("declarator")
+            if inner is not None and inner.type == "identifier" and size is not None:
+                upper = f"({_text(size)}) - 1"
+        node = node.child_by_field_name("declarator") if node.child_by_field_name("declarator") is not None else (
+            next((c for c in node.named_children if c.type == "identifier"), None))
+    return Declared(element, "0" if is_array else None, upper, is_array)
+
+
+# -- uses --------------------------------------------------------------------------------------
+
+
+def _classify(ident: tree_sitter.Node, name: str, region: tree_sitter.Node, pointer: bool) -> Access | None:
+    """How one identifier uses a mapped variable: read, write, read-modify-write or escape."""
+    parent = ident.parent
+    if parent is None:
+        return None
+    access = ident
+    index: str | None = None
+    dims = 0
+    if parent.type == "subscript_expression" and parent.child_by_field_name("argument") == ident:
+        access = parent
+        while access.parent is not None and access.parent.type == "subscript_expression" \
+                and access.parent.child_by_field_name("argument") == access:
+            access = access.parent
+        node = access
+        dims = 0
+        while node.type == "subscript_expression":
+            dims += 1
+            if node.child_by_field_name("argument") == ident:
+                index = _subscript_text(node.child_by_field_name("indices"))
+            node = node.child_by_field_name("argument")
+        if dims != 1:
+            index = None
+    elif parent.type == "pointer_expression" and _text(parent.child_by_field_name("operator")) == "*":
+        access = parent
+        dims = 1
+    elif parent.type == "field_expression" and parent.child_by_field_name("argument") == ident:
+        return None  # `x.f` / `x->f` of a mapped aggregate: not followed
+    elif parent.type in ("call_expression",) and parent.child_by_field_name("function") == ident:
+        return None  # a function that happens to share the name
+    elif parent.type in ("declaration", "init_declarator", "parameter_declaration") and \
+            parent.child_by_field_name("declarator") == ident:
+        return None  # a local that shadows the name
+    kind = _use_kind(access, ident, pointer)
+    loop, conditional = _context(access, region)
+    whole = False
+    return Access(name, kind, _span(access), index, dims, whole, loop, conditional)
+
+
+def _subscript_text(indices: tree_sitter.Node | None) -> str | None:
+    """The index of `[i]` (a `subscript_argument_list`), None for `[i, j]` or nothing."""
+    if indices is None:
+        return None
+    inner = [c for c in indices.named_children if c.type != "comment"]
+    return _text(inner[0]) if len(inner) == 1 else None
+
+
+def _use_kind(access: tree_sitter.Node, ident: tree_sitter.Node, pointer: bool) -> str:
+    parent = access.parent
+    if parent is None:
+        return "read"
+    if parent.type == "assignment_expression" and parent.child_by_field_name("left") == access:
+        return "write" if _text(parent.child_by_field_name("operator")) == "=" else "rmw"
+    if parent.type == "update_expression":
+        return "rmw"
+    if parent.type == "pointer_expression" and _text(parent.child_by_field_name("operator")) == "&":
+        return "escape"
+    if access is ident and pointer:
+        if parent.type == "binary_expression" and _text(parent.child_by_field_name("operator")) in (
+                "==", "!=", "<", ">", "<=", ">="):
+            return "read"
+        return "escape"  # a bare pointer or array: passed on, aliased or used in arithmetic
+    if parent.type == "argument_list" and access is ident and pointer:
+        return "escape"
+    return "read"
+
+
+def _context(access: tree_sitter.Node, region: tree_sitter.Node) -> tuple[Span | None, bool]:
+    """The innermost loop around a use (inside the region) and whether a condition sits in between."""
+    conditional = False
+    child = access
+    node = access.parent
+    while node is not None:
+        if node.type in _LOOP_TYPES:
+            body = node.child_by_field_name("body")
+            if body is not None and body.start_byte <= access.start_byte and access.end_byte <= body.end_byte:
+                return _span(node), conditional
+        if node.type in _CONDITIONAL_TYPES and child != node.child_by_field_name("condition"):
+            conditional = True
+        if node.type == "binary_expression" and _text(node.child_by_field_name("operator")) in ("&&", "||") \
+                and child == node.child_by_field_name("right"):
+            conditional = True
+        if node == region or node.type in _FUNCTION_TYPES:
+            break
+        child = node
+        node = node.parent
+    return None, conditional
+
+
+def _strip_c_comment(line: str) -> str:
+    """`line` up to its first `//` or `/*` outside string literals."""
+    quote = ""
+    i = 0
+    while i < len(line):
+        ch = line[i]
+        if quote:
+            if ch == "\\":
+                i += 2
+                continue
+            if ch == quote:
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "/" and line[i + 1:i + 2] in ("/", "*"):
+            return line[:i]
+        i += 1
+    return line

@@ -380,7 +380,10 @@ class ConditionShape:
     opaque: bool
 
 
-def condition_shape(text: str, *, fortran: bool, scope: Scope) -> ConditionShape:
+def condition_shape(text: str, *, fortran: bool, scope: Scope, negate: bool = False) -> ConditionShape:
+    """The shape of condition `text` (of its negation with `negate`, for code in an `else` branch).
+
+    Masks are only collected where they must hold (not under `!` or one side of `||`)."""
     expr = parse(text, fortran=fortran)
     names: set[str] = set()
     bounds: list[OmpBound] = []
@@ -405,7 +408,8 @@ def condition_shape(text: str, *, fortran: bool, scope: Scope) -> ConditionShape
             return True
         return False
 
-    def visit(node: Expr, depth: int = 0) -> None:
+    def visit(node: Expr, depth: int = 0, holds: bool | None = True) -> None:
+        """`holds`: True where `node` must be true, False where it must be false, None if unknown."""
         if depth > _MAX_DEPTH:
             opaque[0] = True
             return
@@ -416,31 +420,39 @@ def condition_shape(text: str, *, fortran: bool, scope: Scope) -> ConditionShape
         elif isinstance(node, Call):
             opaque[0] = True
             for arg in node.args:
-                visit(arg, depth + 1)
+                visit(arg, depth + 1, None)
         elif isinstance(node, Subscript):
-            visit(node.base, depth + 1)
-            visit(node.index, depth + 1)
+            visit(node.base, depth + 1, None)
+            visit(node.index, depth + 1, None)
         elif isinstance(node, Unary):
-            if node.op == "!" and isinstance(node.operand, Binary) and node.operand.op == "%":
+            if node.op == "!" and holds is True and isinstance(node.operand, Binary) and node.operand.op == "%":
                 mask(node.operand, Num(0))
-            visit(node.operand, depth + 1)
+            visit(node.operand, depth + 1, (not holds if holds is not None else None) if node.op == "!" else None)
         elif isinstance(node, Binary):
             if node.op in RELATIONAL:
                 bounds.append(OmpBound(linear(node.left, scope), node.op, linear(node.right, scope),
                                        _render(node)))
-            elif node.op == "==":
+            elif (node.op == "==" and holds is True) or (node.op == "!=" and holds is False):
                 if not mask(node.left, node.right):
                     mask(node.right, node.left)
-            visit(node.left, depth + 1)
-            visit(node.right, depth + 1)
+            if node.op == "&&":
+                inner = True if holds is True else None
+            elif node.op == "||":
+                inner = False if holds is False else None
+            else:
+                inner = None
+            visit(node.left, depth + 1, inner)
+            visit(node.right, depth + 1, inner)
 
+    if negate:
+        expr = Unary("!", expr)
     visit(expr)
     return ConditionShape(tuple(sorted(names)), tuple(bounds), tuple(masks), opaque[0])
 
 
 def _expanded_names(node: Name, scope: Scope, depth: int = 0) -> set[str]:
     """A name plus, through local definitions, the names it stands for (`next` → next, j, u)."""
-    found = {node.name}
+    found = {node.name} if scope.constant(node.name) is None else set()
     definition = scope.definition(node.name) if depth < _MAX_DEPTH else None
     if definition is not None:
         stack = [definition]

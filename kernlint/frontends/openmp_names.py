@@ -14,7 +14,7 @@ from kernlint.frontends.openmp_lex import is_ident_char
 Leaves = tuple[str, ...]
 
 # Constructs that never enclose a block: no Fortran `end` form exists for them.
-_STANDALONE = frozenset(
+STANDALONE = frozenset(
     {
         "barrier", "taskwait", "taskyield", "flush", "cancel", "cancellation point", "depobj",
         "scan", "threadprivate", "groupprivate", "requires", "declare target",
@@ -103,7 +103,7 @@ class _Tables:
         )
         if fortran:  # every block construct has an `end` directive in Fortran
             for kind, leaves in list(self.leaves.items()):
-                if kind not in _STANDALONE:
+                if kind not in STANDALONE:
                     self.leaves["end " + kind] = leaves
         self.trie: dict[str, dict] = {}
         for kind in self.leaves:

@@ -1,2 +1,3 @@
-; Structural search for the Fortran front-end (tree-sitter-fortran).
+; Structural search for the Fortran front-end (tree-sitter-fortran). Runs once per file.
 (ERROR) @error
+(do_loop) @loop

@@ -1,0 +1,633 @@
+"""Work-item dependence in SYCL C++ device code: tree-sitter nodes lowered into
+`kernlint.analysis.dependence`.
+
+This module knows SYCL; the analysis does not. It decides which names are *handles* (an `nd_item`,
+`item`, `h_item`, `group` or `sub_group`, however obtained: typed parameters, the kernel's index
+parameter, `it.get_sub_group()`, `this_sub_group()`, arguments passed into device functions), which
+calls are id sources (`get_global_id`, `get_local_id`, `…_linear_id`, `get_id`, `it[0]`, the sub-group's
+`get_local_id`), which are uniform (group ids, ranges, group collectives such as `reduce_over_group`)
+and which vary without being ids (atomic fetches, sub-group block loads). Everything else is lowered
+structurally. Each kernel body, device function and nested lambda is one `Unit`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable
+
+import tree_sitter
+
+from kernlint.analysis.consteval import parse_int_literal
+from kernlint.analysis.dependence import (
+    Binary, Call, Component, Const, Expr, Grade, Load, Program, Seed, Select, Uniform, Unary, Var, Varying,
+)
+
+Node = tree_sitter.Node
+Key = tuple[int, int]
+
+_MAX_DEPTH = 120  # expression nesting lowered; deeper parts count as uniform (never guessed dependent)
+
+_HANDLE_TYPES = ((re.compile(r"\bsub_group\b"), "sub-group"), (re.compile(r"\b(?:nd_item|h_item|item)\b"), "item"),
+                 (re.compile(r"\bgroup\b"), "group"))
+_ID_TYPES = re.compile(r"\b(?:id|range)\s*<")
+_ARRAY_TYPES = re.compile(r"\b(?:array|vec|marray)\s*<")
+# Methods that return the calling work-item's id, whatever they are called on.
+_SEED_METHODS = {
+    "get_global_id": "global", "get_global_linear_id": "global", "get_id": "global", "get_linear_id": "global",
+    "get_local_id": "local", "get_local_linear_id": "local", "get_logical_local_id": "local",
+    "get_physical_local_id": "local", "get_logical_local_linear_id": "local",
+    "get_physical_local_linear_id": "local",
+}
+_UNIVERSAL_SEEDS = frozenset({"get_global_id", "get_local_id", "get_global_linear_id", "get_local_linear_id"})
+_HANDLE_FREE_CALLS = {
+    "this_sub_group": "sub-group", "get_sub_group": "sub-group",
+    "this_group": "group", "get_work_group": "group", "this_work_group": "group",
+    "this_nd_item": "item", "get_nd_item": "item", "this_item": "item", "get_item": "item",
+}
+_UNIFORM_COLLECTIVES = frozenset({
+    "reduce_over_group", "group_broadcast", "any_of_group", "all_of_group", "none_of_group", "joint_reduce",
+    "joint_any_of", "joint_all_of", "joint_none_of", "reduce", "broadcast", "any_of", "all_of", "none_of",
+})
+_SCANS = frozenset({"exclusive_scan_over_group", "inclusive_scan_over_group", "joint_exclusive_scan",
+                    "joint_inclusive_scan", "exclusive_scan", "inclusive_scan"})
+_SUB_GROUP_UNIFORM_METHODS = frozenset({"reduce", "broadcast", "any", "all", "none"})
+_SUB_GROUP_SHUFFLES = frozenset({"shuffle", "shuffle_down", "shuffle_up", "shuffle_xor", "select"})
+_ATOMIC_METHODS = frozenset({"fetch_add", "fetch_sub", "fetch_and", "fetch_or", "fetch_xor", "fetch_min",
+                             "fetch_max", "exchange", "compare_exchange_strong", "compare_exchange_weak"})
+_ATOMIC_FREE = re.compile(r"^(?:atomic_?(?:fetch|exchange|compare|inc|dec|add|sub|min|max|and|or|xor)\w*|atomicAdd|atomicSub|atomicInc)$",
+                          re.I)
+_MONOTONE = frozenset({"min", "max", "fmin", "fmax", "clamp", "floor", "ceil", "trunc", "round", "mad24", "mul24"})
+_CASTS = frozenset({"static_cast", "const_cast", "reinterpret_cast", "dynamic_cast"})
+_TYPE_NAMES = re.compile(r"^(?:std::)?(?:u?int(?:8|16|32|64)?_t|size_t|ssize_t|ptrdiff_t|u?intptr_t|uint|ulong|ushort|uchar)$")
+_BINARY_OPS = {"and": "&&", "or": "||", "bitand": "&", "bitor": "|", "xor": "^", "not_eq": "!="}
+_UNARY_OPS = {"not": "!", "compl": "~"}
+_LOOPS = frozenset({"for_statement", "while_statement", "do_statement"})
+_GUARDING = {"if_statement": ("consequence", "alternative"), "conditional_expression": ("consequence", "alternative"),
+             "switch_statement": ("body",)}
+_UNIT_TYPES = frozenset({"lambda_expression", "function_definition"})
+
+
+def text_of(node: Node | None) -> str:
+    return node.text.decode("utf-8", errors="replace") if node is not None and node.text is not None else ""
+
+
+def key_of(node: Node) -> Key:
+    return (node.start_byte, node.end_byte)
+
+
+def node_key(node: Node) -> tuple[int, int, str]:
+    return (node.start_byte, node.end_byte, node.type)
+
+
+def named(node: Node | None) -> list[Node]:
+    return [c for c in node.named_children if c.type != "comment"] if node is not None else []
+
+
+def owner_of(node: Node) -> Node | None:
+    """The innermost lambda or function definition around `node` (its unit)."""
+    parent = node.parent
+    while parent is not None and parent.type not in _UNIT_TYPES:
+        parent = parent.parent
+    return parent
+
+
+def callee_name(function: Node | None) -> str:
+    """The bare name a call's function node names: `f`, `ns::f`, `f<T>`, `obj.f`, `obj.template f<N>`."""
+    node = function
+    while node is not None:
+        if node.type == "field_expression":
+            node = node.child_by_field_name("field")
+        elif node.type == "dependent_name":
+            node = next(iter(named(node)), None)
+        elif node.type in ("template_function", "template_method"):
+            node = node.child_by_field_name("name")
+        elif node.type == "qualified_identifier":
+            node = node.child_by_field_name("name")
+        else:
+            break
+    return text_of(node)
+
+
+def declared_name(declarator: Node | None) -> tuple[str | None, bool, bool]:
+    """(name, is_reference, is_array) of a (parameter or variable) declarator."""
+    reference = array = False
+    node = declarator
+    while node is not None and node.type not in ("identifier", "field_identifier"):
+        if node.type == "reference_declarator":
+            reference = True
+        elif node.type == "array_declarator":
+            array = True
+        elif node.type not in ("pointer_declarator", "init_declarator", "parenthesized_declarator"):
+            return None, reference, array
+        inner = node.child_by_field_name("declarator")
+        node = inner if inner is not None else next((c for c in named(node) if c.type == "identifier"), None)
+    return (text_of(node) if node is not None else None), reference, array
+
+
+def parameters_of(root: Node) -> list[Node]:
+    """The parameter declarations of a lambda or function definition."""
+    declarator = root.child_by_field_name("declarator")
+    while declarator is not None and declarator.type not in ("function_declarator", "abstract_function_declarator"):
+        declarator = declarator.child_by_field_name("declarator")
+    params = declarator.child_by_field_name("parameters") if declarator is not None else None
+    return [p for p in named(params) if p.type in ("parameter_declaration", "optional_parameter_declaration",
+                                                      "variadic_parameter_declaration")]
+
+
+def call_parts(node: Node) -> tuple[Node | None, str, list[Node]]:
+    """(receiver or None, callee name, argument nodes) of a call, including the `(sg.load < 4) > (p)`
+    misparse of a template method call."""
+    if node.type == "binary_expression":
+        less = node.child_by_field_name("left")
+        member = less.child_by_field_name("left") if less is not None else None
+        paren = node.child_by_field_name("right")
+        inner = next(iter(named(paren)), None)
+        args = named(inner) if inner is not None and inner.type == "comma_expression" else ([inner] if inner else [])
+        while args and args[-1].type == "comma_expression":  # (a, b, c) nests to the right
+            args = args[:-1] + named(args[-1])
+        receiver = member.child_by_field_name("argument") if member is not None else None
+        return receiver, callee_name(member), args
+    function = node.child_by_field_name("function")
+    args = named(node.child_by_field_name("arguments"))
+    receiver = function.child_by_field_name("argument") if function is not None and function.type == "field_expression" else None
+    return receiver, callee_name(function), args
+
+
+@dataclass
+class UnitSource:
+    """One unit's syntax: its root (lambda or function definition), the captures it owns, its parent."""
+
+    key: Key
+    root: Node
+    parent: Key | None
+    nodes: dict[str, list[Node]]
+    index_param: tuple[str, str] | None = None  # a kernel's (parameter name, handle kind)
+    name: str | None = None  # a device function's name
+
+
+@dataclass
+class _Context:
+    """What lowering needs to know about one unit."""
+
+    source: UnitSource
+    handles: dict[str, str] = field(default_factory=dict)
+    id_like: set[str] = field(default_factory=set)
+    arrays: set[str] = field(default_factory=set)
+    assigned: set[str] = field(default_factory=set)
+    params: list[tuple[str, bool, str]] = field(default_factory=list)  # (name, by reference, type text)
+    inherited_varying: set[str] = field(default_factory=set)
+    loop_sets: dict[Key, set[str]] = field(default_factory=dict)
+
+
+class CppDependence:
+    """Builds and solves the dependence program of a file's device code."""
+
+    def __init__(self, units: list[UnitSource], resolve: Callable[[Node], list[Key]],
+                 constant: Callable[[str, int], int | None]) -> None:
+        self._resolve = resolve
+        self._constant = constant
+        self._contexts: dict[Key, _Context] = {u.key: _Context(u) for u in units}
+        self.program = Program()
+        for context in self._contexts.values():
+            self._declare(context)
+        self._propagate_handles()
+        for context in self._contexts.values():
+            self._loop_sets(context)
+        self._propagate_loop_varying()
+        for context in self._contexts.values():
+            self._lower_unit(context)
+        self.program.solve()
+
+    # -- queries ------------------------------------------------------------------------------
+
+    def grade(self, node: Node) -> Grade | None:
+        """The grade of a condition statement/expression registered by `_lower_unit`."""
+        owner = owner_of(node)
+        if owner is None or key_of(owner) not in self._contexts:
+            return None
+        return self.program.grade(key_of(owner), node_key(node))
+
+    def handle_kind(self, node: Node | None) -> str | None:
+        """item | group | sub-group when `node` (in device code) denotes such a handle."""
+        if node is None:
+            return None
+        owner = owner_of(node)
+        context = self._contexts.get(key_of(owner)) if owner is not None else None
+        return self._handle(node, context) if context is not None else None
+
+    # -- declarations and handles ---------------------------------------------------------------
+
+    def _declare(self, context: _Context) -> None:
+        source = context.source
+        for param in parameters_of(source.root):
+            name, reference, array = declared_name(param.child_by_field_name("declarator"))
+            type_text = text_of(param.child_by_field_name("type"))
+            context.params.append((name or "", reference and not _is_const(param), type_text))
+            if name:
+                self._typed(context, name, type_text, array)
+        if source.index_param is not None:
+            name, kind = source.index_param
+            context.handles[name] = kind
+        for decl in source.nodes.get("decl", []):
+            type_text = text_of(decl.child_by_field_name("type"))
+            for declarator in decl.children_by_field_name("declarator"):
+                name, _reference, array = declared_name(declarator)
+                if not name:
+                    continue
+                context.assigned.add(name)
+                self._typed(context, name, type_text, array)
+                value = declarator.child_by_field_name("value") if declarator.type == "init_declarator" else None
+                if value is not None and type_text.strip() == "auto":
+                    kind = self._handle(value, context)
+                    if kind is not None:
+                        context.handles[name] = kind
+                    elif value.type == "call_expression" and not named(value.child_by_field_name("arguments")) \
+                            and callee_name(value.child_by_field_name("function")).startswith("get_"):
+                        context.id_like.add(name)  # auto gid = it.get_global_id();
+        for node in source.nodes.get("assign", []):
+            target = _target_name(node.child_by_field_name("left"))
+            if target:
+                context.assigned.add(target)
+
+    @staticmethod
+    def _typed(context: _Context, name: str, type_text: str, array: bool) -> None:
+        for pattern, kind in _HANDLE_TYPES:
+            if pattern.search(type_text):
+                context.handles[name] = kind
+                return
+        if _ID_TYPES.search(type_text):
+            context.id_like.add(name)
+        if array or _ARRAY_TYPES.search(type_text):
+            context.arrays.add(name)
+
+    def _lookup_handle(self, context: _Context | None, name: str) -> str | None:
+        depth = 0
+        while context is not None and depth < 16:
+            if name in context.handles:
+                return context.handles[name]
+            if name in context.assigned or any(p[0] == name for p in context.params):
+                return None
+            parent = context.source.parent
+            context = self._contexts.get(parent) if parent is not None else None
+            depth += 1
+        return None
+
+    def _handle(self, node: Node, context: _Context | None) -> str | None:
+        if node.type == "parenthesized_expression":
+            inner = next(iter(named(node)), None)
+            return self._handle(inner, context) if inner is not None else None
+        if node.type == "identifier":
+            return self._lookup_handle(context, text_of(node))
+        if node.type != "call_expression":
+            return None
+        receiver, name, args = call_parts(node)
+        if receiver is not None:
+            kind = self._handle(receiver, context)
+            if kind in ("item", "group") and name == "get_sub_group":
+                return "sub-group"
+            if kind == "item" and name == "get_group" and not args:
+                return "group"
+            return None
+        return _HANDLE_FREE_CALLS.get(name)
+
+    def _propagate_handles(self) -> None:
+        """Handles passed into device functions make their parameters handles (templates, `auto`)."""
+        for _ in range(8):
+            changed = False
+            for context in self._contexts.values():
+                for call in context.source.nodes.get("call", []):
+                    _receiver, _name, args = call_parts(call)
+                    for callee in self._resolve(call):
+                        target = self._contexts.get(callee)
+                        if target is None:
+                            continue
+                        for index, arg in enumerate(args[:len(target.params)]):
+                            kind = self._handle(arg, context)
+                            param = target.params[index][0]
+                            if kind is not None and param and target.handles.get(param) != kind:
+                                target.handles[param] = kind
+                                changed = True
+            if not changed:
+                return
+
+    # -- loops --------------------------------------------------------------------------------
+
+    def _loop_sets(self, context: _Context) -> None:
+        """Names each loop changes from one iteration to the next."""
+        root = context.source.root
+        for kind in ("assign", "update"):
+            for node in context.source.nodes.get(kind, []):
+                target = _target_name(node.child_by_field_name("left" if kind == "assign" else "argument"))
+                if target:
+                    for loop in _enclosing_loops(node, root):
+                        context.loop_sets.setdefault(key_of(loop), set()).add(target)
+        for decl in sorted(context.source.nodes.get("decl", []), key=lambda n: n.start_byte):
+            loops = _enclosing_loops(decl, root)
+            if not loops:
+                continue
+            for declarator in decl.children_by_field_name("declarator"):
+                name, _r, _a = declared_name(declarator)
+                value = declarator.child_by_field_name("value") if declarator.type == "init_declarator" else None
+                if not name or value is None:
+                    continue
+                mentioned = set(_identifiers(value))
+                for loop in loops:
+                    names = context.loop_sets.setdefault(key_of(loop), set())
+                    if loop.type == "for_statement" and decl == loop.child_by_field_name("initializer"):
+                        continue  # the counter's start value is set once
+                    if mentioned & (names | context.inherited_varying):
+                        names.add(name)
+
+    def _varying_at(self, node: Node, context: _Context) -> set[str]:
+        names = set(context.inherited_varying)
+        for loop in _enclosing_loops(node, context.source.root):
+            names |= context.loop_sets.get(key_of(loop), set())
+        return names
+
+    def _propagate_loop_varying(self) -> None:
+        """A device function parameter passed a loop-varying value at a call site varies too (a tree
+        reduction's step spread over a helper: `for (s …) step(lid, s);`)."""
+        for _ in range(8):
+            changed = False
+            for context in self._contexts.values():
+                for call in context.source.nodes.get("call", []):
+                    targets = [self._contexts[k] for k in self._resolve(call) if k in self._contexts]
+                    if not targets:
+                        continue
+                    varying = self._varying_at(call, context)
+                    if not varying:
+                        continue
+                    _receiver, _name, args = call_parts(call)
+                    for target in targets:
+                        for index, arg in enumerate(args[:len(target.params)]):
+                            param = target.params[index][0]
+                            if param and param not in target.inherited_varying and set(_identifiers(arg)) & varying:
+                                target.inherited_varying.add(param)
+                                changed = True
+            if not changed:
+                return
+
+    # -- lowering -------------------------------------------------------------------------------
+
+    def _lower_unit(self, context: _Context) -> None:
+        source = context.source
+        unit = self.program.unit(source.key, [p[0] for p in context.params], source.parent)
+        root = source.root
+        for decl in source.nodes.get("decl", []):
+            guards = _guards(decl, root)
+            for declarator in decl.children_by_field_name("declarator"):
+                name, _r, _a = declared_name(declarator)
+                value = declarator.child_by_field_name("value") if declarator.type == "init_declarator" else None
+                if not name or value is None or value.type == "lambda_expression" or name in context.handles:
+                    continue
+                unit.assign(name, self._lower(value, context), guards)
+        for node in source.nodes.get("assign", []):
+            target = _target_name(node.child_by_field_name("left"), context.arrays)
+            right = node.child_by_field_name("right")
+            if target is None or right is None or target in context.handles:
+                continue
+            operator = node.child_by_field_name("operator")
+            unit.assign(target, self._lower(right, context), _guards(node, root),
+                        compound=operator is not None and operator.type != "=")
+        for node in source.nodes.get("return", []):
+            value = next(iter(named(node)), None)
+            if value is not None:
+                unit.give_return(self._lower(value, context), _guards(node, root))
+        for call in source.nodes.get("call", []) + source.nodes.get("tcall", []):
+            callees = [k for k in self._resolve(call) if k in self._contexts]
+            if not callees:
+                continue
+            _receiver, _name, args = call_parts(call)
+            lowered = [self._lower(arg, context) for arg in args]
+            for callee in callees:
+                target = self._contexts[callee]
+                outputs = [(i, text_of(arg)) for i, arg in enumerate(args[:len(target.params)])
+                           if target.params[i][1] and arg.type == "identifier"]
+                unit.bind_call(callee, lowered, _guards(call, root), outputs)
+        for kind in ("if", "ternary", "switch", "loop"):
+            for node in source.nodes.get(kind, []):
+                condition = condition_of(node)
+                if condition is None:
+                    continue
+                unit.condition(node_key(node), self._lower(condition, context), _guards(node, root),
+                               self._varying_at(condition, context), "loop" if kind == "loop" else kind)
+
+    def _lower(self, node: Node | None, context: _Context, depth: int = 0) -> Expr:
+        if node is None or depth > _MAX_DEPTH:
+            return Uniform()
+        lower = lambda n: self._lower(n, context, depth + 1)  # noqa: E731
+        kind = node.type
+        if kind in ("parenthesized_expression", "condition_clause"):
+            inner = node.child_by_field_name("value") if kind == "condition_clause" else None
+            inner = inner or next(iter(named(node)), None)
+            return lower(inner) if inner is not None else Uniform()
+        if kind == "identifier":
+            name = text_of(node)
+            handle = self._lookup_handle(context, name)
+            if handle == "item":
+                return Seed("global", name)
+            if handle is not None:
+                return Uniform(name)
+            if name not in context.assigned and not any(p[0] == name for p in context.params):
+                value = self._constant(name, node.start_byte) if self._is_small_constant_site(node) else None
+                if value is not None:
+                    return Const(value)
+            return Var(name)
+        if kind == "number_literal":
+            return Const(parse_int_literal(text_of(node)))
+        if kind in ("true", "false", "null", "nullptr", "char_literal", "string_literal", "sizeof_expression",
+                    "alignof_expression", "concatenated_string", "raw_string_literal", "user_defined_literal"):
+            return Const(1 if kind == "true" else 0 if kind in ("false", "null", "nullptr") else None)
+        if kind in ("qualified_identifier", "this", "lambda_expression", "template_function", "new_expression",
+                    "delete_expression", "offsetof_expression"):
+            return Uniform(text_of(node))
+        if kind == "field_expression":
+            base = node.child_by_field_name("argument")
+            if base is not None and self._handle(base, context) is not None:
+                return Uniform(text_of(node))
+            operator = node.child_by_field_name("operator")
+            inner = lower(base)
+            return Load(inner) if operator is not None and operator.type == "->" else inner
+        if kind == "subscript_expression":
+            base = node.child_by_field_name("argument")
+            index = next(iter(named(node.child_by_field_name("indices"))), None)
+            if base is not None and self._handle(base, context) == "item":
+                return Seed("global", text_of(node))
+            lowered = lower(base)
+            if isinstance(lowered, Seed) or (base is not None and base.type == "identifier"
+                                             and text_of(base) in context.id_like):
+                return Component(lowered, lower(index))
+            return Load(lowered, lower(index))
+        if kind in ("call_expression",):
+            return self._lower_call(node, context, depth)
+        if kind == "binary_expression":
+            if _is_template_call(node):
+                return self._lower_call(node, context, depth)
+            operator = node.child_by_field_name("operator")
+            op = operator.type if operator is not None else "?"
+            op = _BINARY_OPS.get(op, op)
+            return Binary(op, lower(node.child_by_field_name("left")), lower(node.child_by_field_name("right")))
+        if kind == "unary_expression":
+            operator = node.child_by_field_name("operator")
+            op = operator.type if operator is not None else "?"
+            return Unary(_UNARY_OPS.get(op, op), lower(node.child_by_field_name("argument")))
+        if kind == "pointer_expression":
+            operator = node.child_by_field_name("operator")
+            inner = lower(node.child_by_field_name("argument"))
+            return Load(inner) if operator is not None and operator.type == "*" else inner
+        if kind == "update_expression":
+            return lower(node.child_by_field_name("argument"))
+        if kind == "assignment_expression":
+            return lower(node.child_by_field_name("right"))
+        if kind == "conditional_expression":
+            return Select(lower(node.child_by_field_name("condition")), lower(node.child_by_field_name("consequence")),
+                          lower(node.child_by_field_name("alternative")))
+        if kind == "cast_expression":
+            return lower(node.child_by_field_name("value"))
+        if kind == "comma_expression":
+            return lower(node.child_by_field_name("right"))
+        if kind == "declaration":  # if (auto x = f(); …) / while (T x = …)
+            declarator = next(iter(node.children_by_field_name("declarator")), None)
+            name, _r, _a = declared_name(declarator)
+            return Var(name) if name else Uniform()
+        return Call("?", tuple(lower(child) for child in named(node)))
+
+    def _is_small_constant_site(self, node: Node) -> bool:
+        """Constants are evaluated only where their value shapes a lane estimate: a modulus, a mask or
+        the value compared against (`i % WG == 0`, `lid & MASK`)."""
+        parent = node.parent
+        if parent is None or parent.type != "binary_expression":
+            return False
+        operator = parent.child_by_field_name("operator")
+        return operator is not None and operator.type in ("%", "&", "==", "!=")
+
+    def _lower_call(self, node: Node, context: _Context, depth: int) -> Expr:
+        lower = lambda n: self._lower(n, context, depth + 1)  # noqa: E731
+        receiver, name, args = call_parts(node)
+        function = node.child_by_field_name("function") if node.type == "call_expression" else None
+        text = text_of(node)
+        if receiver is not None:
+            kind = self._handle(receiver, context)
+            if kind is not None:
+                if name in _SEED_METHODS and (kind != "group" or name.startswith("get_local")):
+                    return Seed("lane" if kind == "sub-group" and name.startswith("get_local") else _SEED_METHODS[name],
+                                text)
+                if kind == "item" and name in ("get", "operator[]"):
+                    return Seed("global", text)
+                if kind == "sub-group" and name == "load":
+                    return Varying(text)
+                if kind == "sub-group" and name in _SUB_GROUP_SHUFFLES:
+                    return Call(name, tuple(lower(a) for a in args))
+                return Uniform(text)
+            if name in _UNIVERSAL_SEEDS:
+                return Seed(_SEED_METHODS[name], text)
+            if name in _ATOMIC_METHODS:
+                return Varying(text)
+        else:
+            if function is not None and (function.type == "primitive_type" or name in _CASTS
+                                         or _TYPE_NAMES.match(text_of(function))):
+                return lower(args[0]) if args else Const(None)
+            if name in _HANDLE_FREE_CALLS:
+                return Uniform(text)
+            first_is_handle = bool(args) and self._handle(args[0], context) is not None
+            if first_is_handle and name in _UNIFORM_COLLECTIVES:
+                return Uniform(text)
+            if first_is_handle and name in ("select_from_group", "group_broadcast") and len(args) >= 3:
+                return Call(name, (lower(args[1]), lower(args[2])))
+            if name in _SCANS or _ATOMIC_FREE.match(name):
+                return Varying(text)
+            if first_is_handle:
+                args = args[1:]
+        units = [k for k in self._resolve(node) if k in self._contexts]
+        lowered = tuple(lower(a) for a in args)
+        if units:
+            return Call(name, lowered, unit=units[0])
+        if receiver is not None:
+            lowered = (lower(receiver),) + lowered
+        return Call(name, lowered, monotone=name in _MONOTONE)
+
+
+def condition_of(node: Node) -> Node | None:
+    """The condition node of an if / ?: / switch / loop."""
+    if node.type == "conditional_expression":
+        return node.child_by_field_name("condition")
+    condition = node.child_by_field_name("condition")
+    if condition is not None and condition.type == "condition_clause":
+        return condition.child_by_field_name("value") or next(iter(named(condition)), None)
+    return condition
+
+
+def _is_const(param: Node) -> bool:
+    return any(c.type == "type_qualifier" and text_of(c) == "const" for c in param.children)
+
+
+def _is_template_call(node: Node) -> bool:
+    left = node.child_by_field_name("left")
+    operator = node.child_by_field_name("operator")
+    right = node.child_by_field_name("right")
+    if operator is None or operator.type != ">" or left is None or left.type != "binary_expression" \
+            or right is None or right.type != "parenthesized_expression":
+        return False
+    inner_op = left.child_by_field_name("operator")
+    member = left.child_by_field_name("left")
+    return inner_op is not None and inner_op.type == "<" and member is not None and member.type == "field_expression"
+
+
+def _target_name(left: Node | None, arrays: set[str] | None = None) -> str | None:
+    """The variable an assignment writes: `x = …`, or a private array/struct `a[k] = …`, `s.x = …`
+    when `arrays` says `a`/`s` is a local aggregate (with `arrays` None: plain names only)."""
+    if left is None:
+        return None
+    if left.type == "identifier":
+        return text_of(left)
+    if arrays is not None and left.type in ("subscript_expression", "field_expression"):
+        base = left.child_by_field_name("argument")
+        while base is not None and base.type in ("subscript_expression", "field_expression"):
+            base = base.child_by_field_name("argument")
+        if base is not None and base.type == "identifier" and text_of(base) in arrays:
+            return text_of(base)
+    return None
+
+
+def _identifiers(node: Node) -> list[str]:
+    """Identifier names in a small expression subtree."""
+    found: list[str] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type == "identifier":
+            found.append(text_of(current))
+        elif current.type != "lambda_expression":
+            stack.extend(current.named_children)
+    return found
+
+
+def _enclosing_loops(node: Node, root: Node) -> list[Node]:
+    loops = []
+    parent = node.parent
+    while parent is not None and parent != root:
+        if parent.type in _LOOPS:
+            loops.append(parent)
+        if parent.type in _UNIT_TYPES:
+            break
+        parent = parent.parent
+    return loops
+
+
+def _guards(node: Node, root: Node) -> tuple[tuple[int, int, str], ...]:
+    """Keys of the if / ?: / switch conditions `node` is control dependent on, within its unit."""
+    guards = []
+    child, parent = node, node.parent
+    while parent is not None and parent != root and parent.type not in _UNIT_TYPES:
+        fields = _GUARDING.get(parent.type)
+        if fields and any(_same(parent.child_by_field_name(f), child) for f in fields):
+            guards.append(node_key(parent))
+        child, parent = parent, parent.parent
+    return tuple(guards)
+
+
+def _same(a: Node | None, b: Node) -> bool:
+    return a is not None and a.start_byte == b.start_byte and a.end_byte == b.end_byte and a.type == b.type
+
+

@@ -1,0 +1,382 @@
+"""The language-neutral half of the OpenMP facts: from what a front-end found to `OmpConstruct`s.
+
+Each front-end (C/C++ in `cpp_openmp.py`, Fortran in `fortran_openmp.py`) implements `OmpSource`:
+it knows its tree and answers small questions (the loop after a directive, the loops and conditions
+around a point, how names are used in a region, what a name means at a point). Everything else —
+loop bounds as linear ranges, loop roles, map coverage, prefetch targets, clause values — is decided
+here, once, so the facts cannot differ between the languages.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Protocol
+
+from kernlint.facts.model import Span
+from kernlint.facts.openmp import (
+    Linear, OmpCondition, OmpConstruct, OmpLoop, OmpPrefetchTarget, OmpVariableUse,
+)
+from kernlint.frontends.openmp_expr import Scope, condition_shape, linear_text
+from kernlint.frontends.openmp_model import OmpDirective, OmpParseError
+from kernlint.frontends.openmp_names import STANDALONE
+
+#: Leaves that make a construct's associated loop run in parallel or vectorised.
+_PARALLEL_LEAVES = frozenset({"for", "do", "distribute", "loop", "taskloop"})
+_LOOP_LEAVES = _PARALLEL_LEAVES | {"simd"}
+#: Expression clauses whose constant value rules may need.
+_VALUE_CLAUSES = ("thread_limit", "num_teams", "num_threads", "simdlen", "safelen", "collapse")
+
+
+def has_region(directive: OmpDirective) -> bool:
+    """Whether a directive applies to the statement/block after it (not standalone, not an `end`)."""
+    kind = directive.kind
+    return not (directive.is_end or kind.startswith(("begin ", "declare ")) or
+                (kind in STANDALONE and kind != "section"))
+
+
+def is_loop_construct(directive: OmpDirective) -> bool:
+    """Whether the directive applies to the loop after it (`for`, `do`, `simd`, `distribute` …)."""
+    return has_region(directive) and bool(set(directive.leaves) & _LOOP_LEAVES)
+
+
+@dataclass(frozen=True)
+class RawLoop:
+    """A loop as a front-end reads it; `span` identifies it. Bounds are text, not yet evaluated.
+
+    `compare` is the condition's operator with the index on the left (`<`, `<=`, `>`, `>=`, `!=`);
+    Fortran `do` loops use `<=` for an ascending and `>=` for a descending step.
+    """
+
+    span: Span
+    body: Span | None
+    index: str | None
+    lower: str | None
+    upper: str | None
+    compare: str | None
+    step: str | None  # signed step as an expression (`1`, `-1`, `TILE`, `-(2)`); None for 1
+    kind: str = "for"  # for | do | while | range-for
+
+
+@dataclass(frozen=True)
+class RawCondition:
+    """A condition around a point: its text and whether the point is in its else branch."""
+
+    span: Span
+    text: str
+    negated: bool = False
+
+
+@dataclass(frozen=True)
+class Access:
+    """One use of a mapped variable in a region.
+
+    kind: read | write | rmw | escape. `index` is the first subscript as written (None for a bare
+    name or a multi-dimensional element); `whole` marks a write of the whole array (`a = 0`,
+    `a(:) = 0`); `loop` is the innermost loop around the use inside the region and `conditional`
+    whether an `if`/`case`/`where` sits between the use and that loop (or the region).
+    """
+
+    name: str
+    kind: str
+    span: Span
+    index: str | None = None
+    dims: int = 0
+    whole: bool = False
+    loop: Span | None = None
+    conditional: bool = False
+
+
+@dataclass(frozen=True)
+class Declared:
+    """What a declaration says about an array: element size and bounds of its first dimension."""
+
+    element_bytes: int | None
+    lower: str | None = None  # first valid index as written (C: "0")
+    upper: str | None = None  # last valid index as written
+    is_array: bool = False  # an array or a pointer (not a scalar)
+
+
+@dataclass(frozen=True)
+class Located:
+    """A directive as found: where it is, its parse, and the code it applies to."""
+
+    span: Span
+    directive: OmpDirective | OmpParseError
+    region: Span | None = None
+    loops: tuple[Span, ...] = ()  # the associated loop and, for `collapse(n)`, the n-1 nested ones
+    append_at: Span | None = None
+    append_limit: int | None = None
+
+
+class OmpSource(Protocol):
+    """What the neutral builder asks a front-end."""
+
+    fortran: bool
+
+    def located(self) -> list[Located]:
+        """Every OpenMP directive with its association, in source order."""
+
+    def scope(self, at_byte: int) -> Scope:
+        """Constants and substitutable local definitions visible at `at_byte`."""
+
+    def value(self, text: str, at_byte: int) -> int | None:
+        """The constant value of an expression written at `at_byte`."""
+
+    def loops_in(self, region: Span) -> list[RawLoop]:
+        """Every loop inside `region`, outermost first."""
+
+    def loops_around(self, span: Span) -> list[RawLoop]:
+        """The loops containing `span` (in its function), outermost first."""
+
+    def conditions_around(self, span: Span) -> list[RawCondition]:
+        """The conditions controlling `span` (in its function), outermost first."""
+
+    def accesses(self, region: Span, names: frozenset[str]) -> list[Access]:
+        """Every use of `names` inside `region`."""
+
+    def declared(self, name: str, at_byte: int) -> Declared | None:
+        """What the declaration of `name` visible at `at_byte` says."""
+
+
+def build_constructs(source: OmpSource) -> tuple[OmpConstruct, ...]:
+    """All OmpConstructs of a file: associations, loops with roles, uses, prefetch targets."""
+    located = source.located()
+    if not located:
+        return ()
+    builder = _Builder(source, located)
+    return tuple(builder.construct(item) for item in located)
+
+
+def fold_name(name: str, fortran: bool) -> str:
+    return name.lower() if fortran else name
+
+
+class _Builder:
+    def __init__(self, source: OmpSource, located: list[Located]) -> None:
+        self.source = source
+        self.fortran = source.fortran
+        self.located = located
+        self.roles: dict[Span, str] = {}
+        self.targets: list[Span] = []
+        for item in located:
+            directive = item.directive
+            if not isinstance(directive, OmpDirective) or directive.is_end:
+                continue
+            leaves = set(directive.leaves)
+            if "target" in leaves and item.region is not None:
+                self.targets.append(item.region)
+            parallel = bool(leaves & _PARALLEL_LEAVES)
+            simd = "simd" in leaves
+            for loop in item.loops:
+                role = self.roles.get(loop, "sequential")
+                parallel_now = parallel or role in ("parallel", "parallel-simd")
+                simd_now = simd or role in ("simd", "parallel-simd")
+                self.roles[loop] = ("parallel-simd" if simd_now else "parallel") if parallel_now else (
+                    "simd" if simd_now else "sequential")
+        self._loop_cache: dict[Span, OmpLoop] = {}
+
+    # -- pieces ------------------------------------------------------------------------------
+
+    def in_target(self, span: Span) -> bool:
+        return any(region.contains(span) for region in self.targets)
+
+    def loop(self, raw: RawLoop) -> OmpLoop:
+        cached = self._loop_cache.get(raw.span)
+        if cached is None:
+            cached = _loop_fact(raw, self.source, self.fortran, self.roles.get(raw.span, "sequential"),
+                                self.in_target(raw.span))
+            self._loop_cache[raw.span] = cached
+        return cached
+
+    def condition(self, raw: RawCondition) -> OmpCondition:
+        scope = self.source.scope(raw.span.start_byte)
+        shape = condition_shape(raw.text, fortran=self.fortran, scope=scope, negate=raw.negated)
+        text = f"!({raw.text})" if raw.negated and not self.fortran else (
+            f".not.({raw.text})" if raw.negated else raw.text)
+        return OmpCondition(raw.span, text, shape.names, shape.bounds, shape.masks, shape.opaque)
+
+    # -- one construct -----------------------------------------------------------------------
+
+    def construct(self, item: Located) -> OmpConstruct:
+        directive = item.directive
+        base = OmpConstruct(item.span, directive, region=item.region, append_at=item.append_at,
+                            device=self.in_target(item.span))
+        if not isinstance(directive, OmpDirective):
+            return base
+        at = item.span.start_byte
+        leaves = set(directive.leaves)
+        loops: tuple[OmpLoop, ...] = ()
+        if item.region is not None and not directive.is_end:
+            loops = tuple(self.loop(raw) for raw in self.source.loops_in(item.region))
+        associated = next((l for l in loops if item.loops and l.span == item.loops[0]), None)
+        around = tuple(self.loop(raw) for raw in self.source.loops_around(item.span))
+        conditions = tuple(self.condition(raw) for raw in self.source.conditions_around(item.span))
+        if_clause = directive.clause("if")
+        if_condition = None
+        if if_clause is not None and if_clause.expr:
+            if_condition = self.condition(RawCondition(item.span, if_clause.expr))
+        values = tuple((name, self.source.value(clause.expr, at) if clause.expr else None)
+                       for name in _VALUE_CLAUSES if (clause := directive.clause(name)) is not None)
+        if directive.kind == "prefetch":
+            hint = directive.prefetch_hint
+            values += (("hint", self.source.value(hint, at) if hint is not None else 0),)
+        return replace(
+            base,
+            loop=associated,
+            loops=loops,
+            enclosing_loops=around,
+            conditions=conditions,
+            if_condition=if_condition,
+            values=values,
+            variables=self.variables(item, directive, loops) if item.region is not None else (),
+            targets=self.prefetch_targets(item, directive) if directive.kind == "prefetch" else (),
+            device=base.device or "target" in leaves,
+        )
+
+    # -- prefetch ------------------------------------------------------------------------------
+
+    def prefetch_targets(self, item: Located, directive: OmpDirective) -> tuple[OmpPrefetchTarget, ...]:
+        at = item.span.start_byte
+        scope = self.source.scope(at)
+        targets = []
+        for data in directive.prefetch_sections:
+            base = fold_name(data.name, self.fortran)
+            index_text = data.dims[0].lower if len(data.dims) == 1 else None
+            if len(data.dims) == 1 and data.dims[0].lower is None and data.dims[0].is_range:
+                index_text = None  # `b[:n]` / `b(:)`: the first element depends on the declaration
+            index = linear_text(index_text, fortran=self.fortran, scope=scope) if index_text else None
+            declared = self.source.declared(base, at)
+            lower = None
+            if declared is not None and declared.lower is not None:
+                value = self.source.value(declared.lower, at)
+                lower = value
+            elif not self.fortran:
+                lower = 0
+            targets.append(OmpPrefetchTarget(
+                base, data.text, index_text, index,
+                declared.element_bytes if declared is not None else None, lower))
+        return tuple(targets)
+
+    # -- mapped variables ----------------------------------------------------------------------
+
+    def variables(self, item: Located, directive: OmpDirective, loops: tuple[OmpLoop, ...]
+                  ) -> tuple[OmpVariableUse, ...]:
+        region = item.region
+        assert region is not None
+        mapped = [m for m in directive.map_items if _simple_name(m.item.name)]
+        if not mapped:
+            return ()
+        names = frozenset(fold_name(m.item.name, self.fortran) for m in mapped)
+        accesses = self.source.accesses(region, names)
+        updated = self.updated_names(region)
+        by_loop = {loop.span: loop for loop in loops}
+        uses = []
+        for name in sorted(names):
+            mine = [a for a in accesses if a.name == name]
+            item_map = next(m for m in mapped if fold_name(m.item.name, self.fortran) == name)
+            uses.append(OmpVariableUse(
+                name,
+                reads=sum(a.kind == "read" for a in mine),
+                writes=sum(a.kind == "write" for a in mine),
+                read_modify_writes=sum(a.kind == "rmw" for a in mine),
+                escapes=any(a.kind == "escape" for a in mine),
+                writes_cover=self.writes_cover(item_map.item, [a for a in mine if a.kind == "write"], by_loop,
+                                               item.span.start_byte),
+                updated=name in updated,
+            ))
+        return tuple(uses)
+
+    def updated_names(self, region: Span) -> frozenset[str]:
+        names = set()
+        for other in self.located:
+            directive = other.directive
+            if isinstance(directive, OmpDirective) and directive.kind == "target update" \
+                    and region.contains(other.span):
+                names |= {fold_name(i.name, self.fortran) for c in directive.clauses
+                          if c.name in ("to", "from") for i in c.items}
+        return frozenset(names)
+
+    def section_range(self, item, at: int) -> tuple[Linear, Linear] | None:
+        """The first and last index a map item covers, when it is one-dimensional and known."""
+        scope = self.source.scope(at)
+        name = fold_name(item.name, self.fortran)
+        if len(item.dims) > 1:
+            return None
+        declared = self.source.declared(name, at)
+        section = item.dims[0] if item.dims else None
+        lower_text = section.lower if section is not None else None
+        if section is not None and not section.is_range:
+            return None  # a single element
+        if self.fortran:
+            upper_text = section.upper if section is not None else None
+            if lower_text is None:
+                lower_text = declared.lower if declared is not None else None
+            if upper_text is None:
+                upper_text = declared.upper if declared is not None else None
+            if lower_text is None or upper_text is None:
+                return None
+            lo = linear_text(lower_text, fortran=True, scope=scope)
+            hi = linear_text(upper_text, fortran=True, scope=scope)
+            return (lo, hi) if lo is not None and hi is not None else None
+        if section is None:
+            if declared is None or declared.upper is None:
+                return None
+            lo, hi = linear_text(declared.lower or "0", fortran=False, scope=scope), \
+                linear_text(declared.upper, fortran=False, scope=scope)
+            return (lo, hi) if lo is not None and hi is not None else None
+        if section.length is None:
+            return None
+        lo = linear_text(lower_text or "0", fortran=False, scope=scope)
+        length = linear_text(section.length, fortran=False, scope=scope)
+        if lo is None or length is None:
+            return None
+        return lo, lo + length - Linear.const(1)
+
+    def writes_cover(self, item, writes: list[Access], by_loop: dict[Span, OmpLoop], at: int) -> bool | None:
+        if not writes:
+            return None
+        wanted = self.section_range(item, at)
+        for write in writes:
+            if write.conditional:
+                return None
+            if write.whole:
+                if item.dims and not all(d.is_range and d.lower is None and d.upper is None and d.length is None
+                                         for d in item.dims):
+                    return None
+                continue
+            loop = by_loop.get(write.loop) if write.loop is not None else None
+            if loop is None or not loop.vectorised or loop.index is None or write.index is None or wanted is None:
+                return None
+            index = linear_text(write.index, fortran=self.fortran, scope=self.source.scope(write.span.start_byte))
+            if index != Linear.name(loop.index) or (loop.low, loop.high) != wanted:
+                return None
+        return True
+
+
+def _simple_name(name: str) -> bool:
+    return name.replace("_", "a").isalnum() and not name[0].isdigit()
+
+
+def _loop_fact(raw: RawLoop, source: OmpSource, fortran: bool, role: str, device: bool) -> OmpLoop:
+    """Evaluate a loop's bounds into the inclusive range its index takes."""
+    at = raw.span.start_byte
+    scope = source.scope(at)
+    step_value = source.value(raw.step, at) if raw.step is not None else 1
+    first = linear_text(raw.lower, fortran=fortran, scope=scope) if raw.lower else None
+    bound = linear_text(raw.upper, fortran=fortran, scope=scope) if raw.upper else None
+    low = high = None
+    one = Linear.const(1)
+    if raw.compare in ("<", "<=", "!=") and (step_value is None or step_value > 0):
+        low = first
+        high = None if bound is None else (bound if raw.compare == "<=" else bound - one)
+    elif raw.compare in (">", ">=") and step_value is not None and step_value < 0:
+        high = first
+        low = None if bound is None else (bound if raw.compare == ">=" else bound + one)
+    step_text = raw.step
+    if step_text is not None and step_value is not None and step_text.strip() in ("1", "-1", "-(1)"):
+        step_text = None if step_value == 1 else step_text
+    return OmpLoop(
+        span=raw.span, body=raw.body, index=raw.index, lower=raw.lower, upper=raw.upper,
+        upper_inclusive=raw.compare in ("<=", ">="), step=step_text, low=low, high=high,
+        step_value=step_value, role=role, device=device,
+    )

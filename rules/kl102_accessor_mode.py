@@ -1,0 +1,208 @@
+"""A read_write accessor that the kernel only reads, or only overwrites.
+
+What it does
+    Looks at every device accessor whose mode is `read_write`, written out (`sycl::read_write`,
+    `access::mode::read_write`, `access_mode::read_write`) or by default (`sycl::accessor a(buf, h)`,
+    `buf.get_access(h)`), and at every use of it in the kernel launched in the same command group:
+    by name in a lambda kernel, through the functor member it initialises, and through helper
+    functions defined in the same file. It reports two cases:
+
+    * the kernel only reads the accessor: suggest `sycl::read_only`;
+    * the kernel never reads it and one unconditional write at the work-item's own index
+      (`a[i] = …`, `a[it.get_global_id()] = …`), over a global range equal to the buffer's extent,
+      overwrites every element: suggest `sycl::write_only, sycl::no_init`.
+
+    Anything the analysis cannot follow (a function not defined in the file, a pointer taken with
+    `get_pointer()` or `&a[i]`, a copy of the accessor, a use outside the kernel, an atomic) keeps it
+    silent, and so do partial writes (`a[i + 1]`, `a[0]`, half the range, a write under a condition),
+    which need the old contents. A write-only accessor that lacks `no_init` is KL103; a deprecated
+    spelling of the mode is KL104.
+
+Why it matters
+    The mode tells the runtime which copies it must make. A read_write accessor marks the buffer as
+    modified on the device, so the data is copied back over the host link when the buffer is
+    destroyed or read on the host, and kernels submitted later that use the same buffer must wait
+    for this one, even when they only read it (an out-of-order queue could otherwise run readers
+    concurrently). A kernel that overwrites the whole buffer makes the copy of the old contents to the
+    device pointless. The guide's advice is to minimise host-device transfers, which are an order of
+    magnitude slower than device memory, and to declare the access mode the kernel needs; its own
+    kernels declare inputs `read_only` and outputs `write_only, no_init`.
+
+Example
+    q.submit([&](sycl::handler &h) {
+        sycl::accessor in(in_buf, h, sycl::read_write);     // KL102: only read
+        sycl::accessor out(out_buf, h);                     // KL102: read_write by default, only written
+        h.parallel_for(sycl::range<1>(n), [=](sycl::id<1> i) { out[i] = 2 * in[i]; });
+    });
+
+Fix
+    sycl::accessor in(in_buf, h, sycl::read_only);
+    sycl::accessor out(out_buf, h, sycl::write_only, sycl::no_init);
+
+    kernlint offers the change of the mode tag as a fix. Switching to `read_only` is marked safe: it
+    is only offered when the analysis saw every use, and a write it missed would be a compile error,
+    never a wrong result. Switching to `write_only, no_init` is marked unsafe: `no_init` discards the
+    old contents, so a write path the analysis misjudged would silently lose data. No fix is offered
+    when the accessor's type is spelled with its mode elsewhere (a functor member, a helper's
+    parameter), because changing only the creation would not compile.
+
+Occupancy basis
+    None: the cost is data movement and dependency ordering, not occupancy. The finding does not
+    depend on the device.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+from kernlint.diagnostics import Diagnostic, Edit, Fix, Severity
+from kernlint.facts import Accessor, FileFacts, Span
+from kernlint.facts.accessor_uses import AccessorUses
+from kernlint.rule import Rule, RuleContext
+
+
+def cost_phrase(uses: AccessorUses, direction: str) -> str:
+    """`a needless device-to-host copy of 4,096 bytes`, or without the size when it is unknown."""
+    size = uses.buffer_bytes
+    if size is not None:
+        return f"a needless {direction} copy of {size:,} bytes"
+    return "a needless copy back to the host" if direction == "device-to-host" else "a needless copy to the device"
+
+
+def tag_prefix(spelling: str | None) -> str:
+    """The namespace a SYCL 2020 tag was written with (`sycl::`, `cl::sycl::`, nothing)."""
+    if spelling and re.fullmatch(r"\s*(?:(?:::)?(?:cl\s*::\s*)?sycl\s*::\s*)?\w+\s*", spelling) \
+            and not re.search(r"\baccess(_mode)?\b", spelling):
+        return re.sub(r"\s+", "", spelling.strip()[: spelling.strip().rfind(_last_word(spelling))])
+    return "sycl::"
+
+
+def _last_word(text: str) -> str:
+    words = re.findall(r"\w+", text)
+    return words[-1] if words else ""
+
+
+def replace_last_word(ctx: RuleContext, span: Span, word: str, text: str) -> Edit | None:
+    """Replace `word` where `span` (one line) ends with it, after checking the source says so."""
+    if span.line != span.end_line:
+        return None
+    start = span.end_column_byte - len(word.encode())
+    if ctx.source.line_bytes(span.line)[start:span.end_column_byte] != word.encode():
+        return None
+    line, column = ctx.position(span.line, start)
+    _, end_column = ctx.position(span.line, span.end_column_byte)
+    return Edit(line, column, line, end_column, text)
+
+
+def insert_after(ctx: RuleContext, span: Span, text: str) -> Edit:
+    line, column = ctx.position(span.end_line, span.end_column_byte)
+    return Edit(line, column, line, column, text)
+
+
+def delete(ctx: RuleContext, span: Span) -> Edit:
+    line, column = ctx.position(span.line, span.column_byte)
+    end_line, end_column = ctx.position(span.end_line, span.end_column_byte)
+    return Edit(line, column, end_line, end_column, "")
+
+
+def tags_instead_of_template(ctx: RuleContext, uses: AccessorUses, tags: str) -> tuple[Edit, ...] | None:
+    """`get_access<mode>(h)` → `get_access(h, <tags>)`, when that is exactly how it is written."""
+    syntax = uses.syntax
+    if syntax is None or syntax.get_access_template is None or syntax.handler is None:
+        return None
+    return delete(ctx, syntax.get_access_template), insert_after(ctx, syntax.handler, f", {tags}")
+
+
+def describe(accessor: Accessor) -> str:
+    return f"accessor `{accessor.name}`" if accessor.name else "this accessor"
+
+
+class AccessorMode(Rule):
+    code = "KL102"
+    name = "accessor-mode"
+    severity = Severity.WARNING
+    languages = frozenset({"sycl"})
+
+    def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
+        for accessor in facts.accessors:
+            uses = accessor.uses
+            if uses is None or uses.syntax is None or accessor.target != "device":
+                continue
+            defaulted = accessor.mode is None and uses.syntax.defaulted
+            if accessor.mode != "read_write" and not defaulted:
+                continue
+            if "no_init" in accessor.properties:
+                continue
+            if uses.only_read:
+                yield self._read_only(accessor, uses, defaulted, ctx)
+            elif uses.overwrites_whole_buffer:
+                yield self._write_only(accessor, uses, defaulted, ctx)
+
+    @staticmethod
+    def _evidence(accessor: Accessor, uses: AccessorUses, suggested: str) -> dict:
+        return {"accessor": accessor.name, "buffer": accessor.buffer, "mode": accessor.mode or "read_write (default)",
+                "suggested": suggested, "reads": uses.reads, "writes": uses.writes,
+                "read_modify_writes": uses.read_modify_writes, "bytes": uses.buffer_bytes,
+                "extent": list(uses.buffer_extent.dims) if uses.buffer_extent else None,
+                "element_size": uses.element_size, "buffer_has_host_data": uses.buffer_has_host_data,
+                "typed_sites": [s.line for s in uses.typed_sites]}
+
+    def _read_only(self, accessor: Accessor, uses: AccessorUses, defaulted: bool, ctx: RuleContext) -> Diagnostic:
+        mode = "read_write by default" if defaulted else "read_write"
+        first = uses.first("read")
+        related = [(first.span, "read here")] if first else []
+        related += [(s, "the accessor's type names its mode here") for s in uses.typed_sites]
+        return ctx.diagnostic(
+            accessor.span,
+            f"{describe(accessor)} is {mode} but the kernel only reads it: that costs "
+            f"{cost_phrase(uses, 'device-to-host')} and makes later kernels on the buffer wait for this one; "
+            f"use sycl::read_only",
+            evidence=self._evidence(accessor, uses, "read_only"), kernel=uses.kernel_name,
+            fix=self._read_only_fix(accessor, uses, ctx), related=related)
+
+    @staticmethod
+    def _read_only_fix(accessor: Accessor, uses: AccessorUses, ctx: RuleContext) -> Fix | None:
+        syntax = uses.syntax
+        if syntax is None or uses.typed_sites:
+            return None
+        edit = None
+        if syntax.form == "tag" and accessor.mode_span is not None:
+            edit = replace_last_word(ctx, accessor.mode_span, "read_write", "read_only")
+        elif syntax.form == "enum" and accessor.mode_span is not None:
+            edit = replace_last_word(ctx, accessor.mode_span, "read_write", "read")
+        elif syntax.form in ("default-ctad", "default-get-access") and syntax.handler is not None:
+            edit = insert_after(ctx, syntax.handler, ", sycl::read_only")
+        if edit is None:
+            return None
+        return Fix("declare the accessor read-only", (edit,), safe=True)
+
+    def _write_only(self, accessor: Accessor, uses: AccessorUses, defaulted: bool, ctx: RuleContext) -> Diagnostic:
+        mode = "read_write by default" if defaulted else "read_write"
+        related = [(uses.covering_write, "overwrites every element here")] if uses.covering_write else []
+        related += [(s, "the accessor's type names its mode here") for s in uses.typed_sites]
+        return ctx.diagnostic(
+            accessor.span,
+            f"{describe(accessor)} is {mode} but the kernel overwrites every element without reading it: "
+            f"the old contents are copied to the device for nothing ({cost_phrase(uses, 'host-to-device')}); "
+            f"use sycl::write_only, sycl::no_init",
+            evidence=self._evidence(accessor, uses, "write_only, no_init"), kernel=uses.kernel_name,
+            fix=self._write_only_fix(accessor, uses, ctx), related=related)
+
+    @staticmethod
+    def _write_only_fix(accessor: Accessor, uses: AccessorUses, ctx: RuleContext) -> Fix | None:
+        syntax = uses.syntax
+        if syntax is None or uses.typed_sites:
+            return None
+        edits: tuple[Edit, ...] | None = None
+        if syntax.form == "tag" and accessor.mode_span is not None and syntax.mode_is_last_argument:
+            prefix = tag_prefix(accessor.mode_spelling)
+            edit = replace_last_word(ctx, accessor.mode_span, "read_write", f"write_only, {prefix}no_init")
+            edits = (edit,) if edit else None
+        elif syntax.form == "enum":
+            edits = tags_instead_of_template(ctx, uses, "sycl::write_only, sycl::no_init")
+        elif syntax.form in ("default-ctad", "default-get-access") and syntax.handler is not None:
+            edits = (insert_after(ctx, syntax.handler, ", sycl::write_only, sycl::no_init"),)
+        if not edits:
+            return None
+        return Fix("declare the accessor write-only with no_init (discards the old contents)", edits, safe=False)

@@ -1,0 +1,103 @@
+"""A write-only accessor that overwrites the whole buffer but lacks `no_init`.
+
+What it does
+    Flags a device accessor declared write-only (`sycl::write_only`, `access::mode::write`,
+    `access_mode::write`) without the `no_init` property when the kernel launched in its command
+    group never reads it and overwrites every element: one unconditional write at the work-item's own
+    index (`out[i] = …`, `out[it.get_global_id()] = …`, or through a local copied from it) over a
+    global range equal to the buffer's extent, or inside a counting loop over the whole extent. A
+    bounds check `if (i < n)` is understood when `n` is the buffer's extent and the launch covers it.
+
+    It stays silent whenever the old contents may survive: a partial write (`out[i + 1]`, `out[0]`,
+    half the range, a sub-range accessor), a write under any other condition, after an early `return`
+    or in a loop that may not run, an extent it cannot compare, or a use it cannot follow (a function
+    not defined in the file, a pointer, an atomic). A `read_write` accessor that is only written is
+    KL102's finding, not this one.
+
+Why it matters
+    Without `no_init` a write-only accessor still promises to keep the elements the kernel does not
+    write, so the runtime first copies the buffer's current contents to the device. When the kernel
+    overwrites every element that transfer carries nothing the program can observe. The guide stresses
+    that host-device transfers are an order of magnitude slower than device memory and should be
+    avoided wherever possible; its own kernels create their output accessors with
+    `sycl::write_only, sycl::no_init` for exactly this reason.
+
+    Severity: warning, because the copy is a real transfer of the whole buffer whenever its newest
+    contents are on the host, which is always the case for a buffer built over host memory on its
+    first device use. For a buffer built from a range alone (no host memory behind it) the finding is
+    reported as info: the first kernel has nothing to copy, and the transfer only happens after the
+    host has accessed the buffer.
+
+Example
+    sycl::buffer<float> out_buf(result.data(), sycl::range<1>(n));
+    q.submit([&](sycl::handler &h) {
+        sycl::accessor out(out_buf, h, sycl::write_only);       // KL103
+        h.parallel_for(sycl::range<1>(n), [=](sycl::id<1> i) { out[i] = 0.0f; });
+    });
+
+Fix
+    sycl::accessor out(out_buf, h, sycl::write_only, sycl::no_init);
+
+    kernlint offers adding `no_init` (or, for `get_access<access::mode::write>(h)`, rewriting it as
+    `get_access(h, sycl::write_only, sycl::no_init)`) as a fix marked unsafe: `no_init` discards the
+    old contents, so if a write path the analysis judged complete is not, data is lost silently. No fix
+    is offered when the accessor's type is spelled with its mode elsewhere (a functor member, a
+    helper's parameter) or when properties already follow the mode.
+
+Occupancy basis
+    None: the cost is a host-to-device transfer, not occupancy. The finding does not depend on the
+    device.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from kernlint.diagnostics import Diagnostic, Edit, Fix, Severity
+from kernlint.facts import Accessor, FileFacts
+from kernlint.facts.accessor_uses import AccessorUses
+from kernlint.rule import Rule, RuleContext
+
+from .kl102_accessor_mode import cost_phrase, describe, insert_after, tag_prefix, tags_instead_of_template
+
+
+class MissingNoInit(Rule):
+    code = "KL103"
+    name = "missing-no-init"
+    severity = Severity.WARNING
+    languages = frozenset({"sycl"})
+
+    def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
+        for accessor in facts.accessors:
+            uses = accessor.uses
+            if uses is None or accessor.target != "device" or accessor.mode != "write" \
+                    or "no_init" in accessor.properties or not uses.overwrites_whole_buffer:
+                continue
+            related = [(uses.covering_write, "overwrites every element here")] if uses.covering_write else []
+            related += [(s, "the accessor's type names its mode here") for s in uses.typed_sites]
+            yield ctx.diagnostic(
+                accessor.span,
+                f"{describe(accessor)} is write-only and the kernel overwrites every element, but without "
+                f"no_init the old contents are copied to the device first ({cost_phrase(uses, 'host-to-device')}); "
+                f"add sycl::no_init",
+                evidence={"accessor": accessor.name, "buffer": accessor.buffer, "bytes": uses.buffer_bytes,
+                          "extent": list(uses.buffer_extent.dims) if uses.buffer_extent else None,
+                          "element_size": uses.element_size, "buffer_has_host_data": uses.buffer_has_host_data,
+                          "writes": uses.writes},
+                kernel=uses.kernel_name,
+                severity=Severity.INFO if uses.buffer_has_host_data is False else None,
+                fix=self._fix(accessor, uses, ctx), related=related)
+
+    @staticmethod
+    def _fix(accessor: Accessor, uses: AccessorUses, ctx: RuleContext) -> Fix | None:
+        syntax = uses.syntax
+        if syntax is None or uses.typed_sites:
+            return None
+        edits: tuple[Edit, ...] | None = None
+        if syntax.form == "tag" and syntax.mode_is_last_argument and accessor.mode_span is not None:
+            edits = (insert_after(ctx, accessor.mode_span, f", {tag_prefix(accessor.mode_spelling)}no_init"),)
+        elif syntax.form == "enum":
+            edits = tags_instead_of_template(ctx, uses, "sycl::write_only, sycl::no_init")
+        if not edits:
+            return None
+        return Fix("add no_init (discards the old contents)", edits, safe=False)

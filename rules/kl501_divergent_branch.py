@@ -1,0 +1,157 @@
+"""A branch in device code depends on the work-item id, so the lanes of a sub-group diverge.
+
+What it does
+    Flags `if` / `else if`, `switch`, `?:` and loops in device code (a kernel body and the device
+    functions and lambdas it calls in the same file) whose condition depends on the work-item id in a
+    way that splits sub-groups throughout the launch:
+
+    * parity and modulo tests (`lid % 2 == 0`, `gid % 4 == 1`) and bit tests (`lid & 1`);
+    * comparisons of the id with a bound that changes every iteration of an enclosing loop — the
+      tree-reduction step `if (lid < s)` with `s` halved each time, or a loop `for (k = 0; k < i; ++k)`
+      whose trip count grows with the id;
+    * tests on data loaded with an id-derived index (`if (data[i] > 0)`, a CSR row loop running from
+      `row_ptr[row]` to `row_ptr[row + 1]`);
+    * other non-monotone arithmetic of the id.
+
+    Dependence is followed through assignments, arithmetic, id-indexed loads, arguments of device
+    functions, and `bool` flags. Conditions on group or sub-group ids, ranges, kernel arguments,
+    constants and results of group collectives (`reduce_over_group`, `group_broadcast`) are uniform and
+    never flagged. A `?:` whose arms are plain values is compiled to a select and is not flagged.
+
+    Boundary conditions — tail guards `i < n`, leaders `lid == 0`, halo checks `i > 0 && i < n - 1`,
+    grid-stride loops — diverge in at most one sub-group per bound, or idle lanes only briefly. They are
+    reported as `info` only when the option `report-boundary = true` is set.
+
+Why it matters
+    A sub-group is one hardware thread executing its work-items as SIMD lanes. When lanes of the same
+    sub-group disagree on a condition, the thread runs both paths one after the other with the
+    non-participating lanes masked off, so the dynamic instruction count grows and part of the SIMD
+    width does no useful work until the paths merge. The guide names this SIMD divergence as a direct
+    performance loss and recommends removing conditional checks: padding buffers so tail checks
+    disappear, and replacing branches by relational functions such as `select`, `min` and `max`.
+    A test that alternates between neighbouring lanes (parity) costs every sub-group of the launch,
+    whereas a tail guard costs only the one sub-group that straddles the bound, which is why only the
+    first kind is a warning.
+
+Example
+    for (int s = wg / 2; s > 0; s >>= 1) {
+      if (lid < s)                        // KL501: active lanes halve every step
+        slm[lid] += slm[lid + s];
+      sycl::group_barrier(it.get_group());
+    }
+    if (gid % 2 == 0) out[gid] = f(x);     // KL501: both paths at half width
+    else              out[gid] = g(x);
+
+Fix
+    Give neighbouring lanes the same path: map even and odd work to different halves of the range
+    instead of alternating lanes, or compute both values and choose with `sycl::select`, `min` or `max`.
+    For reductions, let the group algorithms do the last steps: `sycl::reduce_over_group(it.get_group(),
+    x, sycl::plus<>())`, or a shared-memory tree that stops at the sub-group size followed by a
+    sub-group reduction. Options: `[tool.kernlint.rules.KL501] report-boundary = true` also reports
+    boundary conditions (as info).
+
+Occupancy basis
+    None directly: occupancy counts resident threads, divergence wastes lanes inside them. The message
+    estimates lane utilisation from the condition (parity: both paths at half width; `lid == 0`: 1 of
+    the sub-group's lanes; `lid < s`: shrinking each step), using the kernel's required sub-group size
+    when it is known.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from kernlint.diagnostics import Diagnostic, Severity
+from kernlint.facts import Branch, FileFacts
+from kernlint.rule import Rule, RuleContext
+
+_REASONS = {
+    "parity": "a parity test on the work-item id, so neighbouring lanes always disagree",
+    "modulo": "a modulo of the work-item id, so lanes of every sub-group disagree",
+    "bit-test": "a bit test on the work-item id, so lanes of every sub-group disagree",
+    "loop-bound": "a comparison of the id with a bound that changes every iteration of the enclosing loop",
+    "data": "a test on data loaded with an id-derived index",
+    "arithmetic": "non-monotone arithmetic of the work-item id",
+    "leader": "a test that selects a single work-item",
+    "all-but-one": "a test that excludes a single work-item",
+    "tail-guard": "a bound check on the work-item id",
+    "range": "a range check on the work-item id",
+}
+_LOOP_REASONS = {
+    "loop-bound": "a trip count that grows with the work-item id, so lanes drop out one iteration at a time",
+    "data": "a trip count read from data indexed by the work-item id",
+    "tail-guard": "a start index derived from the work-item id (trip counts differ by about one iteration)",
+}
+_HINTS = {
+    "parity": "map the two kinds of work to different halves of the range instead of alternating lanes, "
+              "or compute both values and choose with sycl::select",
+    "modulo": "group the lanes that take the same path into whole sub-groups, or compute both values and "
+              "choose with sycl::select",
+    "bit-test": "group the lanes that take the same path into whole sub-groups, or compute both values and "
+                "choose with sycl::select",
+    "loop-bound": "stop the tree at the sub-group size and finish with sycl::reduce_over_group, or use the "
+                  "group algorithms outright",
+    "data": "if both paths are cheap, compute both and choose with sycl::select, min or max",
+    "arithmetic": "if both paths are cheap, compute both and choose with sycl::select, min or max",
+}
+_BOUNDARY_HINT = "padding the data to a multiple of the work-group size removes the check"
+_KIND_WORDS = {"if": "branch", "else-if": "`else if` branch", "ternary": "`?:` expression", "switch": "`switch`",
+               "loop": "loop condition"}
+
+
+class DivergentBranch(Rule):
+    code = "KL501"
+    name = "divergent-branch"
+    severity = Severity.WARNING
+    languages = frozenset({"sycl"})
+    options = {"report-boundary": False}
+
+    def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
+        report_boundary = bool(ctx.options.get("report-boundary", False))
+        reported = {b.span for b in facts.branches if self._reportable(b, report_boundary)}
+        for branch in facts.branches:
+            if not self._reportable(branch, report_boundary):
+                continue
+            if branch.head is not None and self._chain_reported(facts, branch, reported):
+                continue  # one finding per if / else-if chain
+            yield self._diagnostic(facts, branch, ctx)
+
+    @staticmethod
+    def _reportable(branch: Branch, report_boundary: bool) -> bool:
+        if branch.select_like:
+            return False
+        return branch.dependence == "strong" or report_boundary
+
+    @staticmethod
+    def _chain_reported(facts: FileFacts, branch: Branch, reported: set) -> bool:
+        """Whether an earlier link of the same if / else-if chain is already reported."""
+        return any(other.span in reported and other.span != branch.span and other.span.contains(branch.span)
+                   and (other.span == branch.head or other.head == branch.head) for other in facts.branches)
+
+    def _diagnostic(self, facts: FileFacts, branch: Branch, ctx: RuleContext) -> Diagnostic:
+        launch = facts.launch_for(branch.condition)
+        sub_group = launch.attributes.reqd_sub_group_size if launch is not None else None
+        condition = ctx.source.data[branch.condition.start_byte:branch.condition.end_byte].decode(
+            "utf-8", errors="replace")
+        condition = " ".join(condition.split())
+        if len(condition) > 60:
+            condition = condition[:57] + "…"
+        reasons = _LOOP_REASONS if branch.kind == "loop" else {}
+        why = reasons.get(branch.reason) or _REASONS.get(branch.reason, "the work-item id")
+        strong = branch.dependence == "strong"
+        lanes = branch.lanes.describe(sub_group) if branch.lanes is not None else (
+            "lanes of a sub-group take different paths, which then run one after the other")
+        hint = _HINTS.get(branch.reason, _HINTS["data"]) if strong else _BOUNDARY_HINT
+        where = f" in `{branch.function}`" if branch.function else ""
+        origin = f" (`{branch.origin}`)" if branch.origin else ""
+        message = (f"{_KIND_WORDS.get(branch.kind, 'branch')} `{condition}`{where} diverges within sub-groups: "
+                   f"it depends on the work-item id{origin} through {why}; {lanes}; {hint}")
+        evidence = {
+            "dependence": branch.dependence, "reason": branch.reason, "kind": branch.kind, "origin": branch.origin,
+            "lanes": branch.lanes.kind if branch.lanes is not None else None,
+            "active_fraction": branch.lanes.taken if branch.lanes is not None else None,
+            "sub_group_size": sub_group, "function": branch.function,
+        }
+        return ctx.diagnostic(branch.condition, message, evidence=evidence,
+                              kernel=launch.name if launch is not None else None,
+                              severity=None if strong else Severity.INFO)
