@@ -218,6 +218,12 @@ class UnitBinding:
     def __bool__(self) -> bool:
         return bool(self.barriers or self.local.allocations or self.hierarchical)
 
+    @property
+    def synchronises(self) -> bool:
+        """Whether the model's `barrier` input applies: explicit barriers, or the implicit ones between
+        the `parallel_for_work_item` phases of a hierarchical kernel."""
+        return bool(self.barriers) or self.hierarchical
+
     def reasons(self) -> list[str]:
         out = []
         if self.barriers:
@@ -259,11 +265,6 @@ def kb(nbytes: int) -> str:
 
 def pct(value: float) -> str:
     return format_pct(value)
-
-
-def occupancy_evidence(report: OccupancyReport, **extra: Any) -> dict[str, Any]:
-    """The diagnostic evidence: the model's report (SPEC §4 shape) plus rule-specific figures."""
-    return {"occupancy": report.to_json(), **extra}
 
 
 def occupancy(device: DeviceProfile, dims: tuple[int, ...], sg: SubGroup | None, slm_bytes: int = 0,

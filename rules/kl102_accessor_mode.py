@@ -1,4 +1,4 @@
-"""A read_write accessor that the kernel only reads, or only overwrites.
+"""A read_write accessor (or OpenMP `map(tofrom:)`) that the kernel only reads, or only overwrites.
 
 What it does
     Looks at every device accessor whose mode is `read_write`, written out (`sycl::read_write`,
@@ -15,8 +15,14 @@ What it does
     Anything the analysis cannot follow (a function not defined in the file, a pointer taken with
     `get_pointer()` or `&a[i]`, a copy of the accessor, a use outside the kernel, an atomic) keeps it
     silent, and so do partial writes (`a[i + 1]`, `a[0]`, half the range, a write under a condition),
-    which need the old contents. A write-only accessor that lacks `no_init` is KL103; a deprecated
-    spelling of the mode is KL104.
+    which need the old contents. It is also silent when another accessor in the same command group
+    reaches the same buffer with a mode other than read-only (the buffer is written or read anyway).
+    A write-only accessor that lacks `no_init` is KL103; a deprecated spelling of the mode is KL104.
+
+    OpenMP offload (C, C++, Fortran): the same two cases for `map(tofrom: x)` and `map(x)` on `target`
+    and `target data` constructs: a region that only reads `x` needs `map(to: x)`, one that overwrites
+    the whole mapped section without reading it needs `map(from: x)`. That half is decided in
+    `kernlint/omp_maps.py` and is just as silent when a use is not fully known.
 
 Why it matters
     The mode tells the runtime which copies it must make. A read_write accessor marks the buffer as
@@ -59,6 +65,7 @@ from typing import Iterator
 from kernlint.diagnostics import Diagnostic, Edit, Fix, Severity
 from kernlint.facts import Accessor, FileFacts, Span
 from kernlint.facts.accessor_uses import AccessorUses
+from kernlint.omp_maps import map_findings
 from kernlint.rule import Rule, RuleContext
 
 
@@ -122,7 +129,7 @@ class AccessorMode(Rule):
     code = "KL102"
     name = "accessor-mode"
     severity = Severity.WARNING
-    languages = frozenset({"sycl"})
+    languages = frozenset({"sycl", "openmp-c", "openmp-fortran"})
 
     def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
         for accessor in facts.accessors:
@@ -134,10 +141,11 @@ class AccessorMode(Rule):
                 continue
             if "no_init" in accessor.properties:
                 continue
-            if uses.only_read:
+            if uses.only_read and all(mode == "read" for mode in uses.same_buffer_modes):
                 yield self._read_only(accessor, uses, defaulted, ctx)
             elif uses.overwrites_whole_buffer:
                 yield self._write_only(accessor, uses, defaulted, ctx)
+        yield from map_findings(facts, ctx)  # OpenMP `map` clauses (kernlint/omp_maps.py)
 
     @staticmethod
     def _evidence(accessor: Accessor, uses: AccessorUses, suggested: str) -> dict:
@@ -155,9 +163,9 @@ class AccessorMode(Rule):
         related += [(s, "the accessor's type names its mode here") for s in uses.typed_sites]
         return ctx.diagnostic(
             accessor.span,
-            f"{describe(accessor)} is {mode} but the kernel only reads it: that costs "
-            f"{cost_phrase(uses, 'device-to-host')} and makes later kernels on the buffer wait for this one; "
-            f"use sycl::read_only",
+            f"{describe(accessor)} is {mode} but the kernel only reads it: the buffer counts as modified, "
+            f"which costs {cost_phrase(uses, 'device-to-host')} when its data goes back to the host and makes "
+            f"later kernels using the buffer wait for this one; use sycl::read_only",
             evidence=self._evidence(accessor, uses, "read_only"), kernel=uses.kernel_name,
             fix=self._read_only_fix(accessor, uses, ctx), related=related)
 

@@ -11,8 +11,9 @@ What it does
     It stays silent whenever the old contents may survive: a partial write (`out[i + 1]`, `out[0]`,
     half the range, a sub-range accessor), a write under any other condition, after an early `return`
     or in a loop that may not run, an extent it cannot compare, or a use it cannot follow (a function
-    not defined in the file, a pointer, an atomic). A `read_write` accessor that is only written is
-    KL102's finding, not this one.
+    not defined in the file, a pointer, an atomic), or another accessor in the same command group over
+    the same buffer, which may read what `no_init` would discard. A `read_write` accessor that is only
+    written is KL102's finding, not this one.
 
 Why it matters
     Without `no_init` a write-only accessor still promises to keep the elements the kernel does not
@@ -75,11 +76,14 @@ class MissingNoInit(Rule):
                 continue
             related = [(uses.covering_write, "overwrites every element here")] if uses.covering_write else []
             related += [(s, "the accessor's type names its mode here") for s in uses.typed_sites]
+            if uses.buffer_has_host_data is False:
+                when = "whenever the host has accessed the buffer, its old contents are copied to the device first"
+            else:
+                when = "the old contents are copied to the device first"
             yield ctx.diagnostic(
                 accessor.span,
                 f"{describe(accessor)} is write-only and the kernel overwrites every element, but without "
-                f"no_init the old contents are copied to the device first ({cost_phrase(uses, 'host-to-device')}); "
-                f"add sycl::no_init",
+                f"no_init {when} ({cost_phrase(uses, 'host-to-device')}); add sycl::no_init",
                 evidence={"accessor": accessor.name, "buffer": accessor.buffer, "bytes": uses.buffer_bytes,
                           "extent": list(uses.buffer_extent.dims) if uses.buffer_extent else None,
                           "element_size": uses.element_size, "buffer_has_host_data": uses.buffer_has_host_data,

@@ -46,7 +46,7 @@ from kernlint.diagnostics import Diagnostic, Edit, Fix, Severity
 from kernlint.facts import Accessor, FileFacts
 from kernlint.rule import Rule, RuleContext
 
-from .kl102_accessor_mode import describe, tags_instead_of_template
+from .kl102_accessor_mode import tags_instead_of_template
 
 _LEGACY = re.compile(r"\baccess\s*::\s*mode\b")
 _SYCL2020 = {
@@ -105,4 +105,5 @@ class LegacyAccessMode(Rule):
         end = span.column_byte + len(accessor.mode_spelling[:legacy.end()].encode())
         line, column = ctx.position(span.line, start)
         _, end_column = ctx.position(span.line, end)
-        return Fix("use the SYCL 2020 name access_mode", (Edit(line, column, line, end_column, "access_mode"),), safe=True)
+        edit = Edit(line, column, line, end_column, "access_mode")
+        return Fix("use the SYCL 2020 name access_mode", (edit,), safe=True)

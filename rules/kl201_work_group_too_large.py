@@ -8,8 +8,9 @@ What it does
     `#define`s, `constexpr`/`const` values (also from quoted headers), single-assignment locals and
     template arguments instantiated in the file. When one dimension is unknown but the known ones
     already exceed the maximum, the launch is still reported; a size that cannot be evaluated is not.
-    The OpenMP `thread_limit` half of this check uses the same device limit
-    (`kernlint.launch_checks.work_group_too_large`).
+    OpenMP offload `thread_limit` clauses are checked against the same device limit
+    (`kernlint.launch_checks.work_group_too_large`, used by `kernlint/omp_launch.py`); there the
+    runtime clamps the team size instead of failing, so those findings are warnings.
 
 Why it matters
     The maximum work-group size is a hard limit of the hardware and driver (it is what
@@ -22,7 +23,7 @@ Why it matters
 
 Example
     // Xe-LP accepts at most 512 work-items per work-group
-    h.parallel_for(sycl::nd_range<3>({64, 64, 640}, {1, 5, 128}),   // KL201 on xe-lp
+    h.parallel_for(sycl::nd_range<3>({64, 80, 128}, {1, 5, 128}),   // KL201 on xe-lp
                    [=](sycl::nd_item<3> it) { … it.barrier(); … });
 
 Fix
@@ -46,6 +47,7 @@ from typing import Iterator
 from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import FileFacts
 from kernlint.launch_checks import occupancy, supported_sub_group, work_group_sizes, work_group_too_large
+from kernlint.omp_launch import thread_limit_findings
 from kernlint.rule import Rule, RuleContext
 
 
@@ -53,7 +55,7 @@ class WorkGroupTooLarge(Rule):
     code = "KL201"
     name = "work-group-too-large"
     severity = Severity.ERROR
-    languages = frozenset({"sycl"})
+    languages = frozenset({"sycl", "openmp-c", "openmp-fortran"})
     needs_device = True
 
     def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
@@ -80,3 +82,4 @@ class WorkGroupTooLarge(Rule):
                     evidence=evidence, kernel=launch.name,
                 )
                 break  # one finding per launch: a second size would be the same failure
+        yield from thread_limit_findings(facts, ctx)  # OpenMP `thread_limit` (kernlint/omp_launch.py)

@@ -52,8 +52,8 @@ Occupancy basis
 
 Options
     min-occupancy-pct (float, default 75.0): warn below this Xe-core/SM occupancy. The default sits
-    between the guide's 57 % (reported as wasteful) and the 86 % it accepts for its R = 2 and R = 3
-    cases, where no work-group size does better.
+    between the guide's 57 % (which it calls wasteful) and the 86 % of its R = 2 and R = 3 cases
+    (which it does not).
 """
 
 from __future__ import annotations
@@ -89,11 +89,11 @@ class LowOccupancy(Rule):
             if not binding:
                 continue
             slm = binding.local.known_bytes
-            report = occupancy(device, group.known_dims, sg, slm, bool(binding.barriers))
+            report = occupancy(device, group.known_dims, sg, slm, binding.synchronises)
             if report is None or not report.valid or report.occupancy_pct >= threshold:
                 continue
             unit = unit_word(report.unit)
-            better = _better_work_group(device, group.total or 0, sg, slm, bool(binding.barriers), report)
+            better = _better_work_group(device, group.total or 0, sg, slm, binding.synchronises, report)
             message = (
                 f"{group.phrase()} must stay on one {unit} because of "
                 f"{' and '.join(binding.reasons())}: {report.summary()}; {_idle(device, report)}"
@@ -106,7 +106,7 @@ class LowOccupancy(Rule):
                     "local_range": list(group.known_dims), "source": group.source, **sg.evidence(),
                     "bound_by": binding.reasons(), "local_memory_bytes": slm,
                     "local_memory_complete": binding.local.complete,
-                    "idle_threads": _capacity(device) - _busy(report),
+                    "idle_threads": _capacity(device) - _busy(device, report),
                     "suggested_work_group_size": better[0] if better else None,
                 },
             )
@@ -117,16 +117,17 @@ def _capacity(device: DeviceProfile) -> int:
     return device.threads_per_xe_core if device.is_intel else device.max_warps_per_sm  # type: ignore[attr-defined]
 
 
-def _busy(report: OccupancyReport) -> int:
+def _busy(device: DeviceProfile, report: OccupancyReport) -> int:
+    """Hardware threads (warps) the resident work-groups occupy."""
     per_group = report.threads_per_work_group or 0
-    if report.vendor == "nvidia":
-        per_group //= 32  # warps
+    if not device.is_intel:
+        per_group //= device.warp_size  # type: ignore[attr-defined]  # the report counts the warps' threads
     return per_group * report.work_groups_per_unit
 
 
 def _idle(device: DeviceProfile, report: OccupancyReport) -> str:
     """What the idle part of the Xe-core/SM is, and why nothing else can use it."""
-    capacity, busy = _capacity(device), _busy(report)
+    capacity, busy = _capacity(device), _busy(device, report)
     idle = capacity - busy
     if device.is_intel:
         slots = f"{idle} of the Xe-core's {capacity} hardware threads stay idle"

@@ -72,8 +72,8 @@ class PartialSubGroup(Rule):
             lower, upper = size // sg.size * sg.size, (size // sg.size + 1) * sg.size
             choices = " or ".join(str(c) for c in (lower, upper) if 0 < c <= device.max_work_group_size)
             others = "" if sg.required or len(sizes) == 1 else (
-                f"; no supported sub-group size ({', '.join(map(str, sizes))}) divides it either")
-            thread_word = "warps" if device.vendor == "nvidia" else "hardware threads"
+                f"; no supported sub-group size ({', '.join(map(str, sizes))}) divides it")
+            thread_word = ("warp" if device.vendor == "nvidia" else "hardware thread") + ("s" if threads != 1 else "")
             yield ctx.diagnostic(
                 launch.span,
                 f"{group.phrase()} is not a multiple of the sub-group size {sg.size}: "

@@ -78,7 +78,7 @@ class LaunchTooSmall(Rule):
             if items is None:
                 continue
             binding = unit_binding(facts, launch)
-            slm, barrier = binding.local.known_bytes, bool(binding.barriers)
+            slm, barrier = binding.local.known_bytes, binding.synchronises
             report = occupancy(device, group.known_dims, sg, slm, barrier, items)
             per_unit = occupancy(device, group.known_dims, sg, slm, barrier)
             if report is None or per_unit is None or not report.valid or report.peak_occupancy_pct is None:

@@ -66,21 +66,24 @@ from kernlint.facts import Branch, FileFacts
 from kernlint.rule import Rule, RuleContext
 
 _REASONS = {
-    "parity": "a parity test on the work-item id, so neighbouring lanes always disagree",
-    "modulo": "a modulo of the work-item id, so lanes of every sub-group disagree",
-    "bit-test": "a bit test on the work-item id, so lanes of every sub-group disagree",
-    "loop-bound": "a comparison of the id with a bound that changes every iteration of the enclosing loop",
-    "data": "a test on data loaded with an id-derived index",
-    "arithmetic": "non-monotone arithmetic of the work-item id",
-    "leader": "a test that selects a single work-item",
-    "all-but-one": "a test that excludes a single work-item",
-    "tail-guard": "a bound check on the work-item id",
-    "range": "a range check on the work-item id",
+    "parity": "it tests the parity of the work-item id, so neighbouring lanes always disagree",
+    "modulo": "it takes the work-item id modulo a small value, so lanes of every sub-group disagree",
+    "bit-test": "it tests bits of the work-item id, so lanes of every sub-group disagree",
+    "loop-bound": "it compares the work-item id with a bound that changes every iteration of the enclosing loop",
+    "data": "it tests data loaded with an index derived from the work-item id",
+    "arithmetic": "it depends on non-monotone arithmetic of the work-item id",
+    "lane-range": "it compares the sub-group lane id with a bound inside the sub-group, so every sub-group splits",
+    "leader": "it selects a single work-item",
+    "all-but-one": "it excludes a single work-item",
+    "tail-guard": "it bounds the work-item id",
+    "range": "it checks the work-item id against a range",
+    "sub-group-aligned": "it compares the work-item id with a shrinking bound that stays a multiple of the sub-group "
+                         "size, so whole sub-groups drop out together",
 }
 _LOOP_REASONS = {
-    "loop-bound": "a trip count that grows with the work-item id, so lanes drop out one iteration at a time",
-    "data": "a trip count read from data indexed by the work-item id",
-    "tail-guard": "a start index derived from the work-item id (trip counts differ by about one iteration)",
+    "loop-bound": "its trip count grows with the work-item id, so lanes drop out one iteration at a time",
+    "data": "its trip count comes from data indexed by the work-item id",
+    "tail-guard": "its start depends on the work-item id, so trip counts differ by about one iteration",
 }
 _HINTS = {
     "parity": "map the two kinds of work to different halves of the range instead of alternating lanes, "
@@ -89,9 +92,11 @@ _HINTS = {
               "choose with sycl::select",
     "bit-test": "group the lanes that take the same path into whole sub-groups, or compute both values and "
                 "choose with sycl::select",
-    "loop-bound": "stop the tree at the sub-group size and finish with sycl::reduce_over_group, or use the "
-                  "group algorithms outright",
+    "loop-bound": "stop the tree at the sub-group size and finish with a sub-group collective, or use the "
+                  "group algorithms (reduce_over_group, inclusive_scan_over_group) outright",
     "data": "if both paths are cheap, compute both and choose with sycl::select, min or max",
+    "lane-range": "give the two kinds of work to whole sub-groups (test the sub-group id instead of the lane), "
+                  "or compute both values and choose with sycl::select",
     "arithmetic": "if both paths are cheap, compute both and choose with sycl::select, min or max",
 }
 _BOUNDARY_HINT = "padding the data to a multiple of the work-group size removes the check"
@@ -137,15 +142,15 @@ class DivergentBranch(Rule):
         if len(condition) > 60:
             condition = condition[:57] + "…"
         reasons = _LOOP_REASONS if branch.kind == "loop" else {}
-        why = reasons.get(branch.reason) or _REASONS.get(branch.reason, "the work-item id")
+        why = reasons.get(branch.reason) or _REASONS.get(branch.reason, "it depends on the work-item id")
         strong = branch.dependence == "strong"
         lanes = branch.lanes.describe(sub_group) if branch.lanes is not None else (
             "lanes of a sub-group take different paths, which then run one after the other")
         hint = _HINTS.get(branch.reason, _HINTS["data"]) if strong else _BOUNDARY_HINT
         where = f" in `{branch.function}`" if branch.function else ""
-        origin = f" (`{branch.origin}`)" if branch.origin else ""
+        origin = f" (id source `{branch.origin}`)" if branch.origin else ""
         message = (f"{_KIND_WORDS.get(branch.kind, 'branch')} `{condition}`{where} diverges within sub-groups: "
-                   f"it depends on the work-item id{origin} through {why}; {lanes}; {hint}")
+                   f"{why}{origin}; {lanes}; {hint}")
         evidence = {
             "dependence": branch.dependence, "reason": branch.reason, "kind": branch.kind, "origin": branch.origin,
             "lanes": branch.lanes.kind if branch.lanes is not None else None,

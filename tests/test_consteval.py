@@ -125,7 +125,8 @@ def test_template_non_type_argument_instantiated_in_file() -> None:
 
 
 def test_quoted_include_resolved_relative_and_through_include_dirs(tmp_path: Path) -> None:
-    (tmp_path / "sizes.h").write_text("#pragma once\n#define BLOCK 128\nconstexpr int kWaves = 4;\n")
+    (tmp_path / "sizes.h").write_text("#pragma once\n#define BLOCK 128\nconstexpr int kWaves = 4;\n"
+                                      "constexpr int kHalf = kWaves / 2;\n")
     extra = tmp_path / "inc"
     extra.mkdir()
     (extra / "more.h").write_text('#include "deeper.h"\n')
@@ -136,6 +137,7 @@ def test_quoted_include_resolved_relative_and_through_include_dirs(tmp_path: Pat
     at = data.index(b"/*HERE*/")
     assert constants.value("BLOCK * kWaves", at) == 512
     assert constants.value("DEEP", at) == 256
+    assert constants.value("kHalf", at) == 2  # a header constant defined from another one
     assert str(tmp_path / "sizes.h") in constants.dependencies
 
 

@@ -20,7 +20,7 @@ void submit_many(sycl::queue &q, std::vector<std::vector<int>> &parts) {
   sycl::buffer<int, 1> whole(parts[0].data(), sycl::range<1>(parts[0].size()));
   for (int round = 0; round < 4; ++round) {
     q.submit([&](sycl::handler &h) {
-      AddOne k{whole.get_access<sycl::access::mode::read_write>(h)};
+      AddOne k{whole.get_access<sycl::access::mode::read_write>(h)}; // expect: KL104
       h.parallel_for(sycl::range<1>(parts[0].size()), k);
     });
   }

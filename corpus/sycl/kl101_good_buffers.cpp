@@ -40,7 +40,7 @@ void buffer_before_loop(sycl::queue &q, std::vector<int> &v) {
   sycl::buffer<int> *alias = &b;
   for (size_t pass = 0; pass < 8; ++pass) {
     q.submit([&](sycl::handler &h) {
-      auto acc = alias->get_access<sycl::access::mode::read_write>(h);
+      auto acc = alias->get_access<sycl::access::mode::read_write>(h); // expect: KL104
       h.parallel_for(sycl::range<1>(v.size()), [=](sycl::id<1> i) { acc[i] += 1; });
     });
   }

@@ -5,4 +5,3 @@
 #define GRID_X 1024
 #define GRID_Y 512
 constexpr std::size_t kSamples = std::size_t(1) << 20;
-constexpr std::size_t kHalfSamples = kSamples / 2;

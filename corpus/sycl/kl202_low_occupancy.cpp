@@ -77,8 +77,8 @@ void tiny_groups(sycl::queue &q, int *flags) {
 
 // A functor with reqd_work_group_size and a legacy target::local accessor over a buffer.
 struct Smooth {
-  sycl::accessor<float, 1, sycl::access::mode::read_write, sycl::access::target::local> scratch;
-  sycl::accessor<float, 1, sycl::access::mode::read_write> data;
+  sycl::accessor<float, 1, sycl::access_mode::read_write, sycl::target::local> scratch;
+  sycl::accessor<float, 1, sycl::access_mode::read_write> data;
   [[sycl::reqd_work_group_size(704)]] void operator()(sycl::nd_item<1> it) const {
     scratch[it.get_local_id(0)] = data[it.get_global_id(0)];
     it.barrier(sycl::access::fence_space::local_space);
@@ -88,7 +88,7 @@ struct Smooth {
 
 void smooth(sycl::queue &q, sycl::buffer<float, 1> &buf) {
   q.submit([&](sycl::handler &h) {
-    sycl::accessor<float, 1, sycl::access::mode::read_write, sycl::access::target::local> scratch(sycl::range<1>(704), h);
+    sycl::accessor<float, 1, sycl::access_mode::read_write, sycl::target::local> scratch(sycl::range<1>(704), h);
     sycl::accessor data(buf, h, sycl::read_write);
     h.parallel_for(sycl::nd_range<1>(704 * 1024, 704), Smooth{scratch, data}); // expect[xe-hpc]: KL202 // expect[h100]: KL202 // expect[gen9]: KL201 // expect[xe-lp]: KL201
   });

@@ -77,6 +77,23 @@ void hier(sycl::queue &q, int *out, size_t groups) {
   });
 }
 
+// A range launch of a functor that requires 12 work-items per group: 12 is not a multiple of 8.
+struct Dozen {
+  int *x;
+  [[sycl::reqd_work_group_size(12)]] void operator()(sycl::id<1> i) const { x[i] += 12; }
+};
+void dozen(sycl::queue &q, int *x) {
+  q.parallel_for(sycl::range<1>(12 * 4096), Dozen{x}); // expect: KL203
+}
+
+// A 3-D stencil block of 3 x 3 x 3 = 27 work-items over a buffer.
+void stencil27(sycl::queue &q, sycl::buffer<float, 3> &grid, size_t n) {
+  q.submit([&](sycl::handler &h) {
+    sycl::accessor g(grid, h, sycl::read_write);
+    h.parallel_for(sycl::nd_range<3>({n, n, n}, {3, 3, 3}), [=](sycl::nd_item<3> it) { g[it.get_global_id()] *= 0.9f; }); // expect: KL203
+  });
+}
+
 // Near misses ------------------------------------------------------------------------------------
 
 void multiple_of_32(sycl::queue &q, float *x, size_t n) {

@@ -68,7 +68,7 @@ void exactly_64k(sycl::queue &q, int *x, size_t n) {
 template <size_t N>
 void legacy(sycl::queue &q, sycl::buffer<float, 1> &buf) {
   q.submit([&](sycl::handler &h) {
-    sycl::accessor<float, 1, sycl::access::mode::read_write, sycl::access::target::local> lmem(sycl::range<1>(N), h); // expect[gen9]: KL205 // expect[xe-lp]: KL205 // expect[h100]: KL205
+    sycl::accessor<float, 1, sycl::access_mode::read_write, sycl::target::local> lmem(sycl::range<1>(N), h); // expect[gen9]: KL205 // expect[xe-lp]: KL205 // expect[h100]: KL205
     sycl::accessor acc(buf, h, sycl::read_write);
     h.parallel_for(sycl::nd_range<1>(buf.size(), 512), [=](sycl::nd_item<1> it) { // expect[gen9]: KL201 // expect[xe-hpc]: KL202 // expect[h100]: KL202
       lmem[it.get_local_id(0)] = acc[it.get_global_id(0)];
@@ -85,6 +85,29 @@ void partly_known(sycl::queue &q, float *x, size_t n, size_t extra) {
     sycl::local_accessor<float, 1> dynamic(sycl::range<1>(extra), h);
     h.parallel_for(sycl::nd_range<1>(n, 128), [=](sycl::nd_item<1> it) { // expect[xe-hpc]: KL202 // expect[h100]: KL202
       fixed[it.get_local_id(0)] = dynamic[0] + x[it.get_global_id(0)];
+    });
+  });
+}
+
+// A macro-sized 2-D int histogram: 300 x 60 ints = 70.3 KB, charged as 96 KB on Xe-HPC.
+#define BINS 300
+void histogram(sycl::queue &q, const int *keys, int *out, size_t n) {
+  q.submit([&](sycl::handler &h) {
+    sycl::local_accessor<int, 2> bins(sycl::range<2>(BINS, 60), h); // expect[gen9]: KL205 // expect[xe-lp]: KL205 // expect[h100]: KL205
+    h.parallel_for(sycl::nd_range<1>(n, 960), [=](sycl::nd_item<1> it) { // expect[gen9]: KL201 // expect[xe-lp]: KL201 // expect[xe-hpc]: KL202
+      bins[keys[it.get_global_id(0)] % BINS][it.get_local_id(0) % 60] += 1;
+      it.barrier();
+      out[it.get_global_id(0)] = bins[0][0];
+    });
+  });
+}
+
+// A 3-D local block of doubles: 16 x 16 x 40 x 8 bytes = 80 KB.
+void block3d(sycl::queue &q, double *v, size_t n) {
+  q.submit([&](sycl::handler &h) {
+    sycl::local_accessor<double, 3> blk(sycl::range<3>(16, 16, 40), h); // expect[gen9]: KL205 // expect[xe-lp]: KL205 // expect[h100]: KL205
+    h.parallel_for(sycl::nd_range<3>({n, n, n}, {4, 4, 16}), [=](sycl::nd_item<3> it) { // expect[xe-hpc]: KL202 // expect[h100]: KL202
+      blk[it.get_local_id(0)][it.get_local_id(1)][it.get_local_id(2)] = v[it.get_global_linear_id()];
     });
   });
 }

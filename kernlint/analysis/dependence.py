@@ -12,6 +12,18 @@ below and describes each kernel, device function or nested lambda as a `Unit`:
     program.solve()
     program.grade("k", "c1")   # Grade(dependence='strong', reason='loop-bound', lanes=shrinking, …)
 
+An OpenMP front-end (C or Fortran) seeds the index of a `parallel for` / `parallel do` loop instead:
+
+    body = program.unit("loop")
+    body.assign("i", Seed("global", "i"))                               # the worksharing loop index
+    body.condition("c", Binary("==", Binary("%", Var("i"), Const(2)), Const(0)))  # if (mod(i, 2) == 0)
+
+API: `Program.unit(key, params, parent)` makes a `Unit`; `Unit.assign`, `Unit.give_return`,
+`Unit.bind_call` and `Unit.condition` describe it; `Program.solve()` propagates; then
+`Program.taint(unit, expr)` gives a `Taint` (None: uniform) and `Program.grade(unit, condition)` or
+`Program.grade_expr(unit, expr)` a `Grade` (None: uniform) with a `kernlint.facts.device.LaneEstimate`.
+Keys of units and conditions are any hashable values the front-end chooses.
+
 What the front-end decides (it knows the language): which expressions are work-item id sources
 (`Seed`: SYCL `get_local_id`, an OpenMP `parallel for` loop index, …), which are opaque but uniform
 (`Uniform`: group ids, ranges, group collectives), which vary per work-item without being an id
@@ -29,9 +41,12 @@ conditions; and the grading of a condition:
 
 * strong   parity `i % 2`, modulo, bit tests `i & 1`, other non-monotone arithmetic of the id, tests on
            data loaded with an id-derived index, and a comparison of the id with a bound that changes
-           from one iteration of an enclosing loop to the next (tree reductions `lid < s`);
+           from one iteration of an enclosing loop to the next (tree reductions `lid < s`; unless the
+           loop keeps the bound at or above `SUB_GROUP_MAX`, so whole sub-groups drop out together),
+           and a comparison of the sub-group lane id with a bound inside the sub-group (`lane < 8`);
 * boundary a comparison of the id (or a monotone function of it: `gid + 1`, `row * w + col`) with a
            uniform bound: tail guards `i < n`, leaders `lid == 0`, halo checks `i > 0 && i < n - 1`.
+           These split at most the one sub-group that straddles the bound.
 
 Unknown stays unknown: a name the front-end never assigned is uniform (a kernel argument, a capture),
 and a call to a function the program does not hold is as dependent as its arguments.
@@ -40,7 +55,7 @@ and a call to a function the program does not hold is as dependent as its argume
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Hashable, Iterable, Sequence, Union
+from typing import Hashable, Iterable, Mapping, Sequence, Union
 
 from kernlint.facts.device import LaneEstimate
 
@@ -134,6 +149,7 @@ class Call:
 
 Expr = Union[Const, Var, Seed, Uniform, Varying, Load, Component, Unary, Binary, Select, Call]
 
+SUB_GROUP_MAX = 32  # the widest sub-group of any supported device
 COMPARISONS = frozenset({"<", "<=", ">", ">=", "==", "!="})
 LOGICAL = frozenset({"&&", "||"})
 _MIRROR = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
@@ -193,6 +209,8 @@ class Taint:
     kind: str
     origin: str
     grade: Grade | None = None  # for flags: the grade of the condition they encode
+    lane: bool = False  # for ids: the sub-group lane id itself (up to constant arithmetic), which
+                        # every sub-group spans in full, so any bound inside it splits every sub-group
 
 
 _RANK = {"id": 1, "flag": 2, "mixed": 3, "data": 4}
@@ -229,6 +247,7 @@ class _Condition:
     guards: tuple[Hashable, ...]
     loop_varying: frozenset[str]
     kind: str
+    floors: dict[str, int]
 
 
 @dataclass
@@ -247,16 +266,18 @@ class Unit:
     key: Hashable
     params: tuple[str, ...] = ()
     parent: Hashable | None = None
-    _assignments: list[tuple[str, Expr, tuple[Hashable, ...], bool]] = field(default_factory=list)
+    _assignments: list[tuple[str, Expr, tuple[Hashable, ...], bool, Hashable | None]] = field(default_factory=list)
     _returns: list[tuple[Expr, tuple[Hashable, ...]]] = field(default_factory=list)
     _bindings: list[_Binding] = field(default_factory=list)
     conditions: dict[Hashable, _Condition] = field(default_factory=dict)
     env: dict[str, Taint] = field(default_factory=dict)
     result: Taint | None = None
 
-    def assign(self, name: str, expr: Expr, guards: Sequence[Hashable] = (), compound: bool = False) -> None:
-        """`name = expr` (`compound`: `name op= expr`, which keeps the old value's dependence)."""
-        self._assignments.append((name, expr, tuple(guards), compound))
+    def assign(self, name: str, expr: Expr, guards: Sequence[Hashable] = (), compound: bool = False,
+               into: Hashable | None = None) -> None:
+        """`name = expr` (`compound`: `name op= expr`, which keeps the old value's dependence).
+        `into`: the enclosing unit that owns `name`, when a lambda assigns a variable it captured."""
+        self._assignments.append((name, expr, tuple(guards), compound, into))
 
     def give_return(self, expr: Expr, guards: Sequence[Hashable] = ()) -> None:
         self._returns.append((expr, tuple(guards)))
@@ -268,10 +289,13 @@ class Unit:
         self._bindings.append(_Binding(callee, tuple(args), tuple(guards), tuple(outputs)))
 
     def condition(self, key: Hashable, expr: Expr, guards: Sequence[Hashable] = (),
-                  loop_varying: Iterable[str] = (), kind: str = "if") -> None:
+                  loop_varying: Iterable[str] = (), kind: str = "if",
+                  floors: Mapping[str, int] | None = None) -> None:
         """A condition to grade. `loop_varying`: names that change between iterations of the loops
-        around it (for a loop's own condition, that loop included); `kind` "loop" for loop conditions."""
-        self.conditions[key] = _Condition(expr, tuple(guards), frozenset(loop_varying), kind)
+        around it (for a loop's own condition, that loop included); `floors`: for some of them, a
+        value the loop keeps them at or above (`for (s = 256; s >= 32; s >>= 1)`: 32); `kind` is
+        "if", "ternary", "switch" (graded as a multi-way split) or "loop"."""
+        self.conditions[key] = _Condition(expr, tuple(guards), frozenset(loop_varying), kind, dict(floors or {}))
 
 
 class Program:
@@ -287,33 +311,66 @@ class Program:
 
     # -- fixed point ------------------------------------------------------------------------------
 
-    def solve(self, max_rounds: int = 32) -> None:
-        """Propagate dependence until nothing changes (the lattice is finite, so this terminates)."""
+    def solve(self, max_rounds: int = 64) -> None:
+        """Propagate dependence until nothing changes (the lattice is finite, so this terminates).
+
+        A worklist: a unit is re-evaluated only when something it reads changed (its own variables,
+        its enclosing units', its callees' results or parameters)."""
+        readers = self._readers()
+        dirty = dict.fromkeys(self.units)
         for _ in range(max_rounds):
-            changed = False
-            for unit in self.units.values():
-                for name, expr, guards, compound in unit._assignments:
-                    value = join(self.taint(unit.key, expr), self._control(unit, guards),
-                                 self._lookup(unit, name) if compound else None)
-                    changed |= self._update(unit, name, value)
-                for expr, guards in unit._returns:
-                    value = join(unit.result, self.taint(unit.key, expr), self._control(unit, guards))
-                    if value != unit.result:
-                        unit.result, changed = value, True
-                for binding in unit._bindings:
-                    callee = self.units.get(binding.callee)
-                    if callee is None:
-                        continue
-                    control = self._control(unit, binding.guards)
-                    for index, arg in enumerate(binding.args):
-                        if index < len(callee.params) and arg is not None:
-                            changed |= self._update(callee, callee.params[index],
-                                                    join(self.taint(unit.key, arg), control))
-                    for index, variable in binding.outputs:
-                        if index < len(callee.params):
-                            changed |= self._update(unit, variable, callee.env.get(callee.params[index]))
-            if not changed:
+            if not dirty:
                 return
+            current, dirty = dirty, {}
+            for key in current:
+                unit = self.units[key]
+                for changed in self._evaluate(unit):
+                    dirty[changed] = None
+                    dirty.update(dict.fromkeys(readers.get(changed, ())))
+
+    def _readers(self) -> dict[Hashable, set[Hashable]]:
+        """For each unit, the units whose evaluation reads its variables or its result."""
+        readers: dict[Hashable, set[Hashable]] = {}
+        for unit in self.units.values():
+            ancestor, depth = unit.parent, 0
+            while ancestor is not None and ancestor in self.units and depth < 16:
+                readers.setdefault(ancestor, set()).add(unit.key)
+                ancestor, depth = self.units[ancestor].parent, depth + 1
+            expressions = [e for _n, e, _g, _c, _i in unit._assignments] + [e for e, _g in unit._returns]
+            expressions += [a for b in unit._bindings for a in b.args if a is not None]
+            expressions += [c.expr for c in unit.conditions.values()]
+            for callee in _called_units(expressions) | {b.callee for b in unit._bindings if b.outputs}:
+                readers.setdefault(callee, set()).add(unit.key)
+        return readers
+
+    def _evaluate(self, unit: Unit) -> set[Hashable]:
+        """One pass over a unit's assignments, returns and call sites; the units whose state changed."""
+        changed: set[Hashable] = set()
+        for name, expr, guards, compound, into in unit._assignments:
+            target = self.units.get(into, unit) if into is not None else unit
+            value = join(self.taint(unit.key, expr), self._control(unit, guards),
+                         self._lookup(unit, name) if compound else None)
+            if self._update(target, name, value):
+                changed.add(target.key)
+        for expr, guards in unit._returns:
+            value = join(unit.result, self.taint(unit.key, expr), self._control(unit, guards))
+            if value != unit.result:
+                unit.result = value
+                changed.add(unit.key)
+        for binding in unit._bindings:
+            callee = self.units.get(binding.callee)
+            if callee is None:
+                continue
+            control = self._control(unit, binding.guards)
+            for index, arg in enumerate(binding.args):
+                if index < len(callee.params) and arg is not None and \
+                        self._update(callee, callee.params[index], join(self.taint(unit.key, arg), control)):
+                    changed.add(callee.key)
+            for index, variable in binding.outputs:
+                if index < len(callee.params) and \
+                        self._update(unit, variable, callee.env.get(callee.params[index])):
+                    changed.add(unit.key)
+        return changed
 
     @staticmethod
     def _update(unit: Unit, name: str, value: Taint | None) -> bool:
@@ -349,7 +406,8 @@ class Program:
         condition = unit.conditions.get(condition_key)
         if condition is None:
             return None
-        return _Evaluator(self, unit, condition.loop_varying, condition.kind == "loop").grade(condition.expr)
+        evaluator = _Evaluator(self, unit, condition.loop_varying, condition.kind == "loop", condition.floors)
+        return evaluator.grade_switch(condition.expr) if condition.kind == "switch" else evaluator.grade(condition.expr)
 
     def grade_expr(self, unit_key: Hashable, expr: Expr, loop_varying: Iterable[str] = (),
                    loop: bool = False) -> Grade | None:
@@ -376,11 +434,12 @@ class _Evaluator:
     """Evaluates taints and grades in one unit under one loop context."""
 
     def __init__(self, program: Program, unit: Unit, loop_varying: frozenset[str] = frozenset(),
-                 loop: bool = False) -> None:
+                 loop: bool = False, floors: Mapping[str, int] | None = None) -> None:
         self.program = program
         self.unit = unit
         self.loop_varying = loop_varying
         self.loop = loop
+        self.floors = floors or {}
 
     # -- taint ----------------------------------------------------------------------------------
 
@@ -390,7 +449,7 @@ class _Evaluator:
         if isinstance(expr, Var):
             return self.program._lookup(self.unit, expr.name)
         if isinstance(expr, Seed):
-            return Taint("id", expr.text)
+            return Taint("id", expr.text, lane=expr.scope == "lane")
         if isinstance(expr, Varying):
             return Taint("data", expr.text)
         if isinstance(expr, Load):
@@ -438,10 +497,10 @@ class _Evaluator:
             return worst  # row * w + col: monotone along the sub-group
         if worst.kind == "id":
             one_sided = (left is None) != (right is None)
-            if one_sided and expr.op in ("+", "-", "*"):
-                return worst
-            if one_sided and left is not None and expr.op in ("/", ">>", "<<"):
-                return worst
+            other = expr.right if left is not None else expr.left
+            if one_sided and (expr.op in ("+", "-", "*") or left is not None and expr.op in ("/", ">>", "<<")):
+                # lane + 1 is still a lane; sg_base + lane is a global position
+                return worst if _const(other) is not None or not worst.lane else Taint("id", worst.origin)
         return Taint("mixed", worst.origin)
 
     def _call_taint(self, expr: Call) -> Taint | None:
@@ -521,17 +580,38 @@ class _Evaluator:
         if worst.kind == "flag":
             return self._strong_for(worst) if worst.grade is None else worst.grade
         # Both sides are ids or uniform: a monotone split of the lanes.
-        if other_taint is None and names_in(other) & self.loop_varying - names_in(dependent):
+        varying = names_in(other) & (self.loop_varying - names_in(dependent)) if other_taint is None else set()
+        if varying and op in ("<", "<=", ">", ">=") and all(self.floors.get(name, 0) >= SUB_GROUP_MAX for name in varying):
+            # `for (s = wg / 2; s >= 32; s >>= 1) if (lid < s)`: whole sub-groups drop out together.
+            return Grade("boundary", "sub-group-aligned", LaneEstimate("edge"), taint.origin)
+        if varying:
             lanes = LaneEstimate("single") if op == "==" else (
                 LaneEstimate("all-but-one") if op == "!=" else LaneEstimate("shrinking"))
             return Grade("strong", "loop-bound", lanes, taint.origin)
         if other_taint is not None:
             return Grade("boundary", "range", LaneEstimate("edge"), taint.origin)
+        if taint.lane and op in ("<", "<=", ">", ">="):
+            # every sub-group holds every lane id: `lane < 8` splits all of them
+            return Grade("strong", "lane-range", LaneEstimate("split"), taint.origin)
         if op == "==":
             return Grade("boundary", "leader", LaneEstimate("single"), taint.origin)
         if op == "!=":
             return Grade("boundary", "all-but-one", LaneEstimate("all-but-one"), taint.origin)
         return Grade("boundary", "tail-guard", LaneEstimate("edge"), taint.origin)
+
+    def grade_switch(self, expr: Expr) -> Grade | None:
+        """A `switch` on `expr`: every case takes the lanes whose value matches it."""
+        taint = self.taint(expr)
+        if taint is None:
+            return None
+        if isinstance(expr, Binary) and expr.op in ("%", "&") and taint.kind in ("id", "mixed"):
+            k = _const(expr.right)
+            cases = k if expr.op == "%" else (k + 1 if isinstance(k, int) else None)
+            lanes = LaneEstimate("fraction", 1 / cases) if isinstance(cases, int) and cases > 1 else None
+            return Grade("strong", "modulo" if expr.op == "%" else "bit-test", lanes, taint.origin)
+        if taint.kind == "id":
+            return Grade("boundary", "leader", LaneEstimate("single"), taint.origin)
+        return self._strong_for(taint)
 
     def _pattern(self, dependent: Expr, op: str, other: Expr) -> Grade | None:
         """Parity, modulo and bit tests: `x % k <op> c`, `x & m <op> c` with a dependent `x`."""
@@ -559,6 +639,27 @@ class _Evaluator:
         if _power_of_two(k) and op in ("==", "!=") and c is not None:
             return Grade("strong", "bit-test", LaneEstimate("split", 0.5), operand_taint.origin)
         return Grade("strong", "bit-test", None, operand_taint.origin)
+
+
+def _called_units(expressions: Iterable[Expr | None]) -> set[Hashable]:
+    """Units whose results the expressions read (`Call(unit=…)`)."""
+    found: set[Hashable] = set()
+    stack = list(expressions)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Call):
+            if node.unit is not None:
+                found.add(node.unit)
+            stack += list(node.args)
+        elif isinstance(node, (Load, Component)):
+            stack += [node.base, node.index]
+        elif isinstance(node, Unary):
+            stack.append(node.operand)
+        elif isinstance(node, Binary):
+            stack += [node.left, node.right]
+        elif isinstance(node, Select):
+            stack += [node.cond, node.then, node.other]
+    return found
 
 
 def _complement(lanes: LaneEstimate) -> LaneEstimate:

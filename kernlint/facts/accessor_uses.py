@@ -69,6 +69,9 @@ class AccessorUses:
     buffer_extent: Extent | None = None
     buffer_has_host_data: bool | None = None
     element_size: int | None = None  # bytes per element, when the element type is arithmetic
+    # Modes of the other accessors over the same buffer in the same command group ("read_write" for a
+    # defaulted one, "unknown" when not read): another accessor may read what this one would discard.
+    same_buffer_modes: tuple[str, ...] = ()
     # Where the accessor's type is spelled out with its mode (a functor member, a helper parameter):
     # changing the mode at creation alone would not compile there.
     typed_sites: tuple[Span, ...] = ()
@@ -89,8 +92,10 @@ class AccessorUses:
 
     @property
     def overwrites_whole_buffer(self) -> bool:
-        """Only written, and some write alone overwrites every element: the old contents are dead."""
-        return self.only_written and self.covering_write is not None and not (self.syntax and self.syntax.ranged)
+        """Only written, and some write alone overwrites every element, and no other accessor in the
+        command group reaches the same buffer: the old contents are dead."""
+        return self.only_written and self.covering_write is not None and not (self.syntax and self.syntax.ranged) \
+            and not self.same_buffer_modes
 
     @property
     def buffer_bytes(self) -> int | None:

@@ -34,9 +34,11 @@ class LaneEstimate:
         """The estimate in words, with lane counts when the sub-group size is known."""
         n = sub_group_size
         if self.kind == "split":
-            if n and self.taken is not None:
+            if self.taken is None:
+                return "both paths run one after the other, each with only part of the sub-group's lanes active"
+            if n:
                 return f"both paths run one after the other, each with {round(n * self.taken)} of {n} lanes active"
-            return "both paths run one after the other, each at half the sub-group's width"
+            return f"both paths run one after the other, each at {self.taken:.0%} of the sub-group's width"
         if self.kind == "fraction" and self.taken is not None:
             if n:
                 return f"about {max(1, round(n * self.taken))} of {n} lanes run the guarded code while the rest idle"
@@ -48,8 +50,11 @@ class LaneEstimate:
             return (f"{n - 1} of {n} lanes run the guarded code" if n
                     else "all lanes but one run the guarded code")
         if self.kind == "shrinking":
-            return ("the active lanes shrink from step to step: once the bound falls below the sub-group size "
-                    f"a sub-group runs with fewer than {n or 'all its'} lanes, down to 1")
+            if n:
+                return (f"the active lanes shrink from step to step: once the bound falls below {n}, "
+                        f"a sub-group runs with fewer than {n} lanes, down to 1")
+            return ("the active lanes shrink from step to step: once the bound falls below the sub-group size, "
+                    "sub-groups run partly empty, down to 1 active lane")
         if self.kind == "edge":
             return "only the sub-group that straddles the bound runs partly filled"
         return "the lanes of a sub-group take different paths"

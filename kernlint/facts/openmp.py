@@ -82,7 +82,8 @@ class OmpLoop:
     """A counted loop (`for (i = lo; i < hi; i += s)`, `do i = lo, hi, s`) in or around a construct.
 
     `low`/`high` are the smallest and largest values the index can take (inclusive; for a down-counting
-    loop `low` is the bound), as linear expressions; `*_value` are the same when constant.
+    loop `low` is the bound), as linear expressions; `lower_value`/`upper_value` are its first and
+    last values when constant.
     `role` says how the loop runs: `parallel` (shared out by a worksharing/distribute construct),
     `simd` (vectorised by a simd construct), `parallel-simd` (both) or `sequential`.
     """
@@ -102,11 +103,13 @@ class OmpLoop:
 
     @property
     def lower_value(self) -> int | None:
+        """The index's first value, when constant."""
         first = self.low if (self.step_value or 1) > 0 else self.high
         return first.constant if first is not None and first.is_constant else None
 
     @property
     def upper_value(self) -> int | None:
+        """The index's last value (inclusive), when constant."""
         last = self.high if (self.step_value or 1) > 0 else self.low
         return last.constant if last is not None and last.is_constant else None
 
@@ -153,6 +156,7 @@ class OmpPrefetchTarget:
     index: Linear | None  # the same with local definitions and constants substituted
     element_bytes: int | None  # sizeof the element type, from the array's declaration
     array_lower: int | None  # the array's first valid index (C 0; Fortran the declared lower bound)
+    array_upper: Linear | None = None  # its last valid index: from an enclosing map clause or the declaration
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +167,8 @@ class OmpVariableUse:
     `read_modify_writes`; `escapes` when the variable is passed or aliased where the analysis cannot
     follow (treat as read-write). `writes_cover` is True when the writes provably store every element
     of the mapped section (each iteration of the parallel loop writes its own element, unconditionally,
-    over exactly the section), False when they provably do not, None when unknown.
+    over exactly the section, or a whole-array assignment), None otherwise (no writes, partial,
+    conditional or not provable).
     """
 
     name: str
@@ -185,8 +190,9 @@ class OmpConstruct:
     associated one first). `enclosing_loops` and `conditions` are the loops and conditions around the
     directive itself (outermost first), `if_condition` its own `if` clause. `values` are the evaluated
     expression clauses (`thread_limit`, `simdlen`, … and the prefetch `hint`), None when not constant.
-    `append_at` is a zero-width span where a clause can be appended to the directive (None when
-    that would not be valid, e.g. past column 72 in fixed-form Fortran).
+    `append_at` is a zero-width span where a clause can be appended to the directive, and
+    `append_limit` the last column text may reach on that line (72 in fixed-form Fortran, 132 in free
+    form, None in C).
     """
 
     span: Span
@@ -202,6 +208,13 @@ class OmpConstruct:
     targets: tuple[OmpPrefetchTarget, ...] = ()
     device: bool = False  # the directive itself sits in a target region (or is a target construct)
     append_at: Span | None = None
+    append_limit: int | None = None
+    locations: tuple[tuple[str, Span], ...] = ()  # clause and list-item texts -> the line holding them
+
+    def locate(self, text: str) -> Span:
+        """Where a clause or list item of this directive is written (its physical line, which matters
+        for directives continued over several lines); the directive's span when not found."""
+        return next((span for written, span in self.locations if written == text), self.span)
 
     @property
     def kind(self) -> str | None:
@@ -221,7 +234,9 @@ class OmpConstruct:
         return next((v for n, v in self.values if n == name), None)
 
     def variable(self, name: str) -> OmpVariableUse | None:
-        return next((v for v in self.variables if v.name == name), None)
+        """The uses of a mapped variable, by its name as written in a clause (Fortran: any case)."""
+        found = next((v for v in self.variables if v.name == name), None)
+        return found or next((v for v in self.variables if v.name == name.lower()), None)
 
     def encloses(self, span: Span) -> bool:
         """Whether `span` lies in this construct's region."""

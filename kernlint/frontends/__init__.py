@@ -23,5 +23,5 @@ def warm_up() -> None:
     """Compile every query now (in the parent), so forked workers start with them ready."""
     from kernlint.frontends import treesitter
 
-    for grammar, query_file in (("cpp", "cpp"), ("cpp", "cpp_symbols"), ("fortran", "fortran")):
+    for grammar, query_file in (("cpp", "cpp"), ("cpp", "cpp_symbols"), ("cpp", "cpp_accessors"), ("fortran", "fortran")):
         treesitter.query(grammar, query_file)

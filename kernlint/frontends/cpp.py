@@ -21,7 +21,7 @@ from kernlint.frontends import treesitter
 from kernlint.frontends.cpp_accessors import analyse_accessor_uses
 from kernlint.frontends.cpp_constants import CppConstants
 from kernlint.frontends.cpp_device import analyse_device_code
-from kernlint.frontends.cpp_openmp import openmp_constructs
+from kernlint.frontends.cpp_openmp import openmp_facts
 from kernlint.frontends.cpp_ranges import evaluate_nd_range, evaluate_range
 
 _LAUNCH_METHODS = frozenset({"parallel_for", "single_task", "parallel_for_work_group"})
@@ -203,6 +203,7 @@ class CppFrontend:
         pragmas = tuple(Pragma(span_of(node), self._pragma_text(node)) for node in groups.get("pragma", []))
         language = self._language(launches, pragmas)
         errors = tuple(span_of(n) for n in groups.get("error", []))
+        omp, omp_branches = openmp_facts(self, pragmas)
         return FileFacts(
             path=self.path,
             language=language,
@@ -214,9 +215,9 @@ class CppFrontend:
             loops=tuple(Loop(span_of(n), kind, "device" if in_device(n) else "host") for kind, n in loops),
             queues=tuple(queues),
             pragmas=pragmas,
-            branches=device.branches,
+            branches=device.branches + omp_branches,
             block_accesses=device.block_accesses,
-            omp=openmp_constructs(self, pragmas),
+            omp=omp,
             syntax_errors=errors,
             dependencies=tuple(self.constants.dependencies),
         )

@@ -81,7 +81,8 @@ def _unwrap(node: Node) -> Node:
         elif node.type == "cast_expression" and node.child_by_field_name("value") is not None:
             node = node.child_by_field_name("value")
         elif node.type == "call_expression" and _last_name(_text(node.child_by_field_name("function"))) in (
-                "static_cast", "size_t", "int", "long", "unsigned") and len(_arguments(node.child_by_field_name("arguments"))) == 1:
+                "static_cast", "size_t", "int", "long", "unsigned") \
+                and len(_arguments(node.child_by_field_name("arguments"))) == 1:
             node = _arguments(node.child_by_field_name("arguments"))[0]
         else:
             return node
@@ -164,6 +165,8 @@ class _Analysis:
         self._assigned_in: dict[int, tuple[set[str], str]] = {}
         self._helper_stack: set[tuple[int, int]] = set()
         self._captured: dict[int, dict[str, list[Node]]] = {}
+        self._launch_texts_at: dict[int, tuple[str, ...] | None] = {}
+        self._buffer_at: dict[int, tuple[Buffer | None, tuple[str, ...] | None, int | None]] = {}
 
     def _caps(self, node: Node) -> dict[str, list[Node]]:
         """The query's captures in `node` (each subtree is queried once)."""
@@ -182,8 +185,8 @@ class _Analysis:
             return accessor
         group = _node_at(self.root, accessor.command_group, ("lambda_expression", "function_definition"))
         node = _node_at(self.root, accessor.span)
-        if group is None or node is None:
-            return accessor
+        if group is None or node is None or node.has_error:
+            return accessor  # a creation the parser could not read has no mode to judge
         found = _Found()
         bound_args: list[Node] = []
         for launch in launches:
@@ -305,6 +308,7 @@ class _Analysis:
 
     @staticmethod
     def _is_constructor(method: Node, class_name: str) -> bool:
+        """A constructor (or destructor): it runs on the host, not in the kernel."""
         declarator = method.child_by_field_name("declarator")
         inner = declarator.child_by_field_name("declarator") if declarator is not None else None
         return inner is not None and _text(inner).lstrip("~") == class_name
@@ -313,11 +317,11 @@ class _Analysis:
         constructors = [m for m in members_list.named_children
                         if m.type == "function_definition" and self._is_constructor(m, class_name)]
         if not constructors:  # an aggregate: arguments initialise the fields in order
-            fields = [n for n in self._fields(members_list)]
+            fields = self._fields(members_list)
             return fields[position][0] if position < len(fields) else None
         matching = []
         for ctor in constructors:
-            params = _arguments(ctor.child_by_field_name("declarator").child_by_field_name("parameters"))
+            params = self._parameters(ctor)
             if len(params) == count:
                 matching.append((ctor, params))
         if len(matching) != 1:
@@ -361,8 +365,9 @@ class _Analysis:
         and the functor construction are understood; anything else escapes."""
         bodies = [l.body for l in launches if l.body is not None]
         caps = self._caps(group)
+        wanted = name.encode()
         for ref in caps.get("ref", []) + caps.get("type_ref", []):
-            if _text(ref) != name or ref.start_byte < node.end_byte:
+            if ref.text != wanted or ref.start_byte < node.end_byte:
                 continue
             if any(b.start_byte <= ref.start_byte < b.end_byte for b in bodies):
                 continue
@@ -381,14 +386,15 @@ class _Analysis:
 
     def _scan(self, scope: _Scope, found: _Found) -> None:
         caps = scope.captures
+        names = {n.encode() for n in scope.names}
         for ref in caps.get("ref", []):
-            if _text(ref) in scope.names:
+            if ref.text in names:
                 self._reference(ref, scope, found)
         for ref in caps.get("member_ref", []):
-            if scope.members and _text(ref) in scope.names and ref.parent is not None:
+            if scope.members and ref.text in names and ref.parent is not None:
                 self._classify_value(ref.parent, scope, found)
         for ref in caps.get("type_ref", []):
-            if _text(ref) in scope.names:
+            if ref.text in names:
                 decl = self._enclosing(ref, ("declaration", "parameter_declaration"))
                 outer = self._enclosing(decl, ("declaration",)) if decl is not None else None
                 if outer is not None and "atomic" in _text(outer.child_by_field_name("type")):
@@ -447,6 +453,13 @@ class _Analysis:
     def _classify_element(self, element: Node, index: list[_Index], scope: _Scope, found: _Found) -> None:
         if element.id in found.consumed:
             return  # the read half of `a[i] = a[i] + …`, already counted as a read-modify-write
+        statement = element
+        while statement.parent is not None and statement != scope.root and not (
+                statement.type.endswith("_statement") or statement.type == "declaration"):
+            statement = statement.parent
+        if statement.has_error:
+            found.add("escape", element, "in a statement the parser could not read")
+            return
         value = element
         while value.parent is not None and (
                 value.parent.type == "parenthesized_expression"
@@ -462,7 +475,7 @@ class _Analysis:
             operator = _text(parent.child_by_field_name("operator")) or _text(parent.children[1])
             if operator != "=":
                 found.add("read_modify_write", element, f"`{operator}`")
-            elif self._reads_same_element(parent.child_by_field_name("right"), element, scope, found):
+            elif self._reads_same_element(parent.child_by_field_name("right"), element, found):
                 found.add("read_modify_write", element, "assigned from its own value")
             else:
                 found.add("write", element)
@@ -489,15 +502,20 @@ class _Analysis:
             found.add("escape", element, "address taken")
             return
         if ptype == "argument_list" and parent.parent is not None and parent.parent.type == "call_expression":
-            self._element_to_function(element, parent.parent, found)
+            self._element_to_function(element, value, parent.parent, found)
+            return
+        if ptype == "lambda_capture_initializer":
+            found.add("escape", element, "captured by a nested lambda")
             return
         if ptype in ("init_declarator", "initializer_list", "argument_list"):
             decl = self._enclosing(parent, ("declaration",))
             if decl is not None and "atomic" in _text(decl.child_by_field_name("type")):
                 found.add("atomic", element, "atomic_ref")
                 return
-            if ptype == "init_declarator" and parent.child_by_field_name("declarator") is not None \
-                    and parent.child_by_field_name("declarator").type == "reference_declarator" \
+            init = parent if ptype == "init_declarator" else parent.parent
+            declarator = init.child_by_field_name("declarator") \
+                if init is not None and init.type == "init_declarator" else None
+            if declarator is not None and declarator.type == "reference_declarator" \
                     and not self._is_const_declaration(decl):
                 found.add("escape", element, "bound to a non-const reference")
                 return
@@ -523,7 +541,7 @@ class _Analysis:
             node = node.parent
         return node
 
-    def _reads_same_element(self, right: Node | None, element: Node, scope: _Scope, found: _Found) -> bool:
+    def _reads_same_element(self, right: Node | None, element: Node, found: _Found) -> bool:
         """`a[i] = a[i] + …`: the right side reads the element being written."""
         if right is None:
             return False
@@ -539,14 +557,15 @@ class _Analysis:
             stack.extend(node.named_children)
         return same
 
-    def _element_to_function(self, element: Node, call: Node, found: _Found) -> None:
+    def _element_to_function(self, element: Node, argument: Node, call: Node, found: _Found) -> None:
+        """`f(a[i])`: a read when `f` takes its argument by value or const reference."""
         callee = _text(call.child_by_field_name("function"))
         name = _last_name(callee)
         if "atomic" in callee:
             found.add("atomic", element, f"`{name}`")
         elif name in self.functions():
-            position = _arguments(call.child_by_field_name("arguments")).index(element) \
-                if element in _arguments(call.child_by_field_name("arguments")) else -1
+            args = _arguments(call.child_by_field_name("arguments"))
+            position = args.index(argument) if argument in args else -1
             by_reference = any(self._parameter_is_mutable_reference(fn, position) for fn in self.functions()[name])
             found.add("escape" if by_reference else "read", element,
                       f"passed by reference to `{name}`" if by_reference else "")
@@ -622,6 +641,8 @@ class _Analysis:
             for i, arg in enumerate(args):
                 index = self._index_of(arg, scope)
                 arg_name = self._parameter_name(params[i]) if i < len(params) else None
+                if arg_name and scope.item is not None and _text(_unwrap(arg)) == scope.item:
+                    helper.item, helper.nd = arg_name, scope.nd  # the kernel's item, passed on
                 if index.kind in ("whole", "dim", "linear") and arg_name:
                     helper.own[arg_name] = index
             self._derive_locals(helper)
@@ -636,9 +657,8 @@ class _Analysis:
     def _derive_locals(self, scope: _Scope) -> None:
         """Locals initialised from the own index and never reassigned (`size_t i = it.get_global_id(0);`)."""
         assigned = {_text(n) for n in scope.captures.get("assigned", [])}
-        names = scope.captures.get("local.name", [])
-        values = scope.captures.get("local.value", [])
-        for name_node, value in zip(names, values):
+        for value in scope.captures.get("local.value", []):
+            name_node = value.parent.child_by_field_name("declarator") if value.parent is not None else None
             name = _text(name_node)
             if name in assigned or name in scope.names:
                 continue
@@ -689,7 +709,8 @@ class _Analysis:
         while node is not None and node != scope.root:
             if node.type == "for_statement":
                 init = node.child_by_field_name("initializer")
-                declarator = init.child_by_field_name("declarator") if init is not None and init.type == "declaration" else None
+                declarator = init.child_by_field_name("declarator") \
+                    if init is not None and init.type == "declaration" else None
                 condition = node.child_by_field_name("condition")
                 update = node.child_by_field_name("update")
                 body = node.child_by_field_name("body")
@@ -702,7 +723,7 @@ class _Analysis:
                             or _text(condition.child_by_field_name("operator")) not in ("<",) \
                             or _text(condition.child_by_field_name("left")) != name:
                         return None
-                    if update is None or re.sub(r"\s+", "", _text(update)) not in (f"++{name}", f"{name}++", f"{name}+=1"):
+                    if update is None or _normal(_text(update)) not in (f"++{name}", f"{name}++", f"{name}+=1"):
                         return None
                     if body is not None and any(_text(n) == name for n in self._caps(body).get("assigned", [])):
                         return None
@@ -749,7 +770,8 @@ class _Analysis:
                 continue
             if jump.type in ("return_statement", "goto_statement") and jump.start_byte < node.start_byte:
                 return False, []
-            if jump.type in ("break_statement", "continue_statement") and any(_inside(jump, l) for l in enclosing_loops):
+            if jump.type in ("break_statement", "continue_statement") \
+                    and any(_inside(jump, loop) for loop in enclosing_loops):
                 return False, []
         return True, guards
 
@@ -810,13 +832,19 @@ class _Analysis:
         launch_texts = self._launch_texts(launch)
         range_matches = self._same_extent(
             launch.global_range, launch_texts, buffer.extent if buffer else None, buffer_texts, launch)
-        if self._launch_over_accessor(launch, accessor):
+        over_accessor = self._launch_over_accessor(launch, accessor)
+        if over_accessor:
             range_matches = True
         own = all(self._own(index) for (_n, index, _g, _ok) in found.writes) and bool(found.writes)
         covering = None
-        if buffer is not None and not syntax.ranged:
+        if not syntax.ranged:
             for element_node, index, guards, ok in found.writes:
-                if ok and self._covers(index, guards, launch, range_matches, buffer, buffer_texts):
+                if not ok:
+                    continue
+                if (over_accessor and index == [_Index("whole")] and not guards
+                        and not self._launch_has_offset(launch)) or (
+                        buffer is not None
+                        and self._covers(index, guards, launch, range_matches, buffer, buffer_texts)):
                     covering = _span(element_node)
                     break
         return AccessorUses(
@@ -905,11 +933,16 @@ class _Analysis:
         return True
 
     def _launch_texts(self, launch: KernelLaunch) -> tuple[str, ...] | None:
-        if launch.range_kind not in ("range", "scalar") or launch.api != "parallel_for":
+        """Per-dimension texts of a launch's range, needed only when it has no value."""
+        if launch.range_kind not in ("range", "scalar") or launch.api != "parallel_for" \
+                or (launch.global_range is not None and launch.global_range.known):
             return None
-        call = _node_at(self.root, launch.span, ("call_expression",))
-        args = _arguments(call.child_by_field_name("arguments")) if call is not None else []
-        return self._dim_texts(args[0]) if len(args) >= 2 else None
+        key = launch.span.start_byte
+        if key not in self._launch_texts_at:
+            call = _node_at(self.root, launch.span, ("call_expression",))
+            args = _arguments(call.child_by_field_name("arguments")) if call is not None else []
+            self._launch_texts_at[key] = self._dim_texts(args[0]) if len(args) >= 2 else None
+        return self._launch_texts_at[key]
 
     def _launch_over_accessor(self, launch: KernelLaunch, accessor: Accessor) -> bool:
         """`parallel_for(acc.get_range(), …)`: the launch is exactly the accessor's range."""
@@ -951,30 +984,41 @@ class _Analysis:
         definition = self.fe.constants.definition(name, accessor.span.start_byte)
         if definition is None or definition.kind != "var":
             return None, None, element
-        decl = self.root.descendant_for_byte_range(definition.start_byte, definition.start_byte + 1)
-        while decl is not None and not (decl.type == "declaration" and decl.start_byte == definition.start_byte):
+        key = definition.start_byte
+        if key not in self._buffer_at:
+            self._buffer_at[key] = self._buffer_declared_at(definition.start_byte)
+        buffer, texts, buffer_element = self._buffer_at[key]
+        return buffer, texts, buffer_element or element
+
+    def _buffer_declared_at(self, start_byte: int) -> tuple[Buffer | None, tuple[str, ...] | None, int | None]:
+        decl = self.root.descendant_for_byte_range(start_byte, start_byte + 1)
+        while decl is not None and not (decl.type == "declaration" and decl.start_byte == start_byte):
             decl = decl.parent
         if decl is None:
-            return None, None, element
+            return None, None, None
         construction = self.fe._construction_from_decl(decl)
         if construction is None:
             declarator = decl.child_by_field_name("declarator")
             value = declarator.child_by_field_name("value") if declarator is not None else None
-            callee = value.child_by_field_name("function") or value.child_by_field_name("type") if value is not None else None
+            callee = (value.child_by_field_name("function") or value.child_by_field_name("type")) \
+                if value is not None else None
             if value is not None and callee is not None:
                 construction = self.fe._construction_from_call(value, callee)
         if construction is None or construction.cls != "buffer":
-            return None, None, element
+            return None, None, None
+        args = construction.args
+        if (len(args) >= 3 and not self._is_property(args[2])) or \
+                any(re.search(r"\.\s*(c?r?begin|c?r?end)\s*\(", _text(a)) for a in args):
+            return None, None, None  # a sub-buffer or an iterator range: the extent is not the range argument
         buffer = self.fe._buffer(construction, False)
         texts = None
-        args = construction.args
-        if buffer.extent is not None:
+        if buffer.extent is not None and not buffer.extent.known:
             range_arg = args[1] if buffer.has_host_data and len(args) >= 2 else args[0]
             texts = self._dim_texts(range_arg)
         elif len(args) == 1 and args[0].type in ("identifier", "parameter_declaration") \
                 and re.fullmatch(r"[A-Za-z_]\w*", _text(args[0])):
             texts = (f"{_text(args[0])}.size()",)  # `sycl::buffer b(vec)`: the container's size
-        return buffer, texts, self._element_size(construction.template_args[:1]) or element
+        return buffer, texts, self._element_size(construction.template_args[:1])
 
     @staticmethod
     def _element_size(args: list[Node]) -> int | None:
@@ -1018,7 +1062,8 @@ class _Analysis:
         method = function.child_by_field_name("field") if function is not None else None
         if method is not None and method.type == "dependent_name":
             method = method.named_children[0] if method.named_children else None
-        targ_list = method.child_by_field_name("arguments") if method is not None and method.type == "template_method" else None
+        targ_list = method.child_by_field_name("arguments") \
+            if method is not None and method.type == "template_method" else None
         targs = _arguments(targ_list)
         args = _arguments(node.child_by_field_name("arguments"))
         handler = _span(args[0]) if args else None
@@ -1069,4 +1114,21 @@ def analyse_accessor_uses(frontend: "CppFrontend", launches: tuple[KernelLaunch,
     if not accessors or not launches:
         return accessors
     analysis = _Analysis(frontend, launches)
-    return [analysis.accessor(a) for a in accessors]
+    analysed = [analysis.accessor(a) for a in accessors]
+    return [replace(a, uses=replace(a.uses, same_buffer_modes=_same_buffer_modes(a, analysed)))
+            if a.uses is not None else a for a in analysed]
+
+
+def _same_buffer_modes(accessor: Accessor, accessors: list[Accessor]) -> tuple[str, ...]:
+    """Modes of the other accessors created over the same buffer (same text) in the same command group."""
+    modes = []
+    for other in accessors:
+        if other is accessor or other.command_group != accessor.command_group \
+                or _normal(other.buffer or "") != _normal(accessor.buffer or ""):
+            continue
+        if other.mode is not None:
+            modes.append(other.mode)
+        else:
+            defaulted = other.uses is not None and other.uses.syntax is not None and other.uses.syntax.defaulted
+            modes.append("read_write" if defaulted else "unknown")
+    return tuple(modes)

@@ -274,7 +274,8 @@ class CppConstants:
             return self._template_argument(definition, depth)
         if not definition.is_const and self._reassigned(definition):
             return None
-        return self._eval(definition.value_text or "", definition.start_byte, depth)
+        # Imported (header) definitions sit at byte -1: evaluate them at file scope.
+        return self._eval(definition.value_text or "", max(definition.start_byte, 0), depth)
 
     def _reassigned(self, definition: Definition) -> bool:
         lo, hi = definition.scope

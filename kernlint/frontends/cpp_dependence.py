@@ -51,7 +51,6 @@ _UNIFORM_COLLECTIVES = frozenset({
 })
 _SCANS = frozenset({"exclusive_scan_over_group", "inclusive_scan_over_group", "joint_exclusive_scan",
                     "joint_inclusive_scan", "exclusive_scan", "inclusive_scan"})
-_SUB_GROUP_UNIFORM_METHODS = frozenset({"reduce", "broadcast", "any", "all", "none"})
 _SUB_GROUP_SHUFFLES = frozenset({"shuffle", "shuffle_down", "shuffle_up", "shuffle_xor", "select"})
 _ATOMIC_METHODS = frozenset({"fetch_add", "fetch_sub", "fetch_and", "fetch_or", "fetch_xor", "fetch_min",
                              "fetch_max", "exchange", "compare_exchange_strong", "compare_exchange_weak"})
@@ -163,7 +162,6 @@ class UnitSource:
     parent: Key | None
     nodes: dict[str, list[Node]]
     index_param: tuple[str, str] | None = None  # a kernel's (parameter name, handle kind)
-    name: str | None = None  # a device function's name
 
 
 @dataclass
@@ -175,9 +173,12 @@ class _Context:
     id_like: set[str] = field(default_factory=set)
     arrays: set[str] = field(default_factory=set)
     assigned: set[str] = field(default_factory=set)
-    params: list[tuple[str, bool, str]] = field(default_factory=list)  # (name, by reference, type text)
+    params: list[tuple[str, bool]] = field(default_factory=list)  # (name, passed by non-const reference)
     inherited_varying: set[str] = field(default_factory=set)
     loop_sets: dict[Key, set[str]] = field(default_factory=dict)
+    # name -> [(scope start, scope end, declared at, variable key)]: C++ scoping, so a shadowing
+    # `for (int i …)` is a different variable from the kernel's `i`.
+    scopes: dict[str, list[tuple[int, int, int, str]]] = field(default_factory=dict)
 
 
 class CppDependence:
@@ -186,7 +187,9 @@ class CppDependence:
     def __init__(self, units: list[UnitSource], resolve: Callable[[Node], list[Key]],
                  constant: Callable[[str, int], int | None]) -> None:
         self._resolve = resolve
-        self._constant = constant
+        self._constant_at = constant
+        self._constants: dict[tuple[str, Key], int | None] = {}
+        self._owners: dict[str, Key] = {}  # variable key -> the unit that declares it
         self._contexts: dict[Key, _Context] = {u.key: _Context(u) for u in units}
         self.program = Program()
         for context in self._contexts.values():
@@ -198,6 +201,14 @@ class CppDependence:
         for context in self._contexts.values():
             self._lower_unit(context)
         self.program.solve()
+
+    def _constant(self, name: str, at_byte: int, unit: Key | None = None) -> int | None:
+        """A file-level constant's value; names not declared in a unit resolve the same anywhere in it."""
+        if unit is None:
+            return self._constant_at(name, at_byte)
+        if (name, unit) not in self._constants:
+            self._constants[(name, unit)] = self._constant_at(name, at_byte)
+        return self._constants[(name, unit)]
 
     # -- queries ------------------------------------------------------------------------------
 
@@ -223,7 +234,7 @@ class CppDependence:
         for param in parameters_of(source.root):
             name, reference, array = declared_name(param.child_by_field_name("declarator"))
             type_text = text_of(param.child_by_field_name("type"))
-            context.params.append((name or "", reference and not _is_const(param), type_text))
+            context.params.append((name or "", reference and not _is_const(param)))
             if name:
                 self._typed(context, name, type_text, array)
         if source.index_param is not None:
@@ -231,11 +242,14 @@ class CppDependence:
             context.handles[name] = kind
         for decl in source.nodes.get("decl", []):
             type_text = text_of(decl.child_by_field_name("type"))
+            scope = _scope_node(decl, source.root)
             for declarator in decl.children_by_field_name("declarator"):
                 name, _reference, array = declared_name(declarator)
                 if not name:
                     continue
                 context.assigned.add(name)
+                context.scopes.setdefault(name, []).append(
+                    (scope.start_byte, scope.end_byte, decl.start_byte, f"{name}@{decl.start_byte}"))
                 self._typed(context, name, type_text, array)
                 value = declarator.child_by_field_name("value") if declarator.type == "init_declarator" else None
                 if value is not None and type_text.strip() == "auto":
@@ -260,6 +274,29 @@ class CppDependence:
             context.id_like.add(name)
         if array or _ARRAY_TYPES.search(type_text):
             context.arrays.add(name)
+
+    def _variable(self, context: _Context, name: str, at_byte: int) -> str:
+        """The key of the variable `name` denotes at `at_byte`: the innermost visible local, a
+        parameter, a variable of an enclosing unit (a lambda's capture), else the bare name."""
+        current: _Context | None = context
+        for _ in range(16):
+            if current is None:
+                break
+            best = None
+            for lo, hi, declared, key in current.scopes.get(name, ()):
+                if lo <= at_byte < hi and declared <= at_byte and (best is None or hi - lo < best[1] - best[0]):
+                    best = (lo, hi, key)
+            if best is not None:
+                self._owners[best[2]] = current.source.key
+                return best[2]
+            if any(p[0] == name for p in current.params):
+                return name
+            parent = current.source.parent
+            current = self._contexts.get(parent) if parent is not None else None
+        return name
+
+    def _keys_in(self, node: Node, context: _Context) -> set[str]:
+        return {self._variable(context, text_of(n), n.start_byte) for n in _identifier_nodes(node)}
 
     def _lookup_handle(self, context: _Context | None, name: str) -> str | None:
         depth = 0
@@ -314,36 +351,43 @@ class CppDependence:
     # -- loops --------------------------------------------------------------------------------
 
     def _loop_sets(self, context: _Context) -> None:
-        """Names each loop changes from one iteration to the next."""
+        """Variables each loop assigns, so they change from one iteration to the next. (Variables
+        merely declared in the body are recomputed from the others, and are not counted.)"""
         root = context.source.root
         for kind in ("assign", "update"):
             for node in context.source.nodes.get(kind, []):
-                target = _target_name(node.child_by_field_name("left" if kind == "assign" else "argument"))
-                if target:
-                    for loop in _enclosing_loops(node, root):
-                        context.loop_sets.setdefault(key_of(loop), set()).add(target)
-        for decl in sorted(context.source.nodes.get("decl", []), key=lambda n: n.start_byte):
-            loops = _enclosing_loops(decl, root)
-            if not loops:
-                continue
-            for declarator in decl.children_by_field_name("declarator"):
-                name, _r, _a = declared_name(declarator)
-                value = declarator.child_by_field_name("value") if declarator.type == "init_declarator" else None
-                if not name or value is None:
+                target = node.child_by_field_name("left" if kind == "assign" else "argument")
+                if target is None or target.type != "identifier":
                     continue
-                mentioned = set(_identifiers(value))
-                for loop in loops:
-                    names = context.loop_sets.setdefault(key_of(loop), set())
-                    if loop.type == "for_statement" and decl == loop.child_by_field_name("initializer"):
-                        continue  # the counter's start value is set once
-                    if mentioned & (names | context.inherited_varying):
-                        names.add(name)
+                key = self._variable(context, text_of(target), target.start_byte)
+                for loop in _enclosing_loops(node, root):
+                    context.loop_sets.setdefault(key_of(loop), set()).add(key)
 
     def _varying_at(self, node: Node, context: _Context) -> set[str]:
         names = set(context.inherited_varying)
         for loop in _enclosing_loops(node, context.source.root):
             names |= context.loop_sets.get(key_of(loop), set())
         return names
+
+    def _floors_at(self, node: Node, context: _Context) -> dict[str, int]:
+        """Lower bounds that enclosing `for` loops keep their counters at: `s > 16` → 17."""
+        floors: dict[str, int] = {}
+        for loop in _enclosing_loops(node, context.source.root):
+            test = loop.child_by_field_name("condition") if loop.type == "for_statement" else None
+            if test is None or test.type != "binary_expression":
+                continue
+            operator = test.child_by_field_name("operator")
+            left, right = test.child_by_field_name("left"), test.child_by_field_name("right")
+            op = operator.type if operator is not None else ""
+            if left is not None and right is not None and right.type == "identifier" and op in ("<", "<="):
+                left, right, op = right, left, {"<": ">", "<=": ">="}[op]
+            if left is None or right is None or left.type != "identifier" or op not in (">", ">="):
+                continue
+            bound = self._constant(text_of(right), right.start_byte)
+            key = self._variable(context, text_of(left), left.start_byte)
+            if bound is not None and key in context.loop_sets.get(key_of(loop), set()):
+                floors[key] = bound + 1 if op == ">" else bound
+        return floors
 
     def _propagate_loop_varying(self) -> None:
         """A device function parameter passed a loop-varying value at a call site varies too (a tree
@@ -362,7 +406,7 @@ class CppDependence:
                     for target in targets:
                         for index, arg in enumerate(args[:len(target.params)]):
                             param = target.params[index][0]
-                            if param and param not in target.inherited_varying and set(_identifiers(arg)) & varying:
+                            if param and param not in target.inherited_varying and self._keys_in(arg, context) & varying:
                                 target.inherited_varying.add(param)
                                 changed = True
             if not changed:
@@ -381,15 +425,18 @@ class CppDependence:
                 value = declarator.child_by_field_name("value") if declarator.type == "init_declarator" else None
                 if not name or value is None or value.type == "lambda_expression" or name in context.handles:
                     continue
-                unit.assign(name, self._lower(value, context), guards)
+                unit.assign(f"{name}@{decl.start_byte}", self._lower(value, context), guards)
         for node in source.nodes.get("assign", []):
             target = _target_name(node.child_by_field_name("left"), context.arrays)
             right = node.child_by_field_name("right")
             if target is None or right is None or target in context.handles:
                 continue
             operator = node.child_by_field_name("operator")
-            unit.assign(target, self._lower(right, context), _guards(node, root),
-                        compound=operator is not None and operator.type != "=")
+            key = self._variable(context, target, node.start_byte)
+            owner = self._owners.get(key)
+            unit.assign(key, self._lower(right, context), _guards(node, root),
+                        compound=operator is not None and operator.type != "=",
+                        into=owner if owner != source.key else None)
         for node in source.nodes.get("return", []):
             value = next(iter(named(node)), None)
             if value is not None:
@@ -402,7 +449,8 @@ class CppDependence:
             lowered = [self._lower(arg, context) for arg in args]
             for callee in callees:
                 target = self._contexts[callee]
-                outputs = [(i, text_of(arg)) for i, arg in enumerate(args[:len(target.params)])
+                outputs = [(i, self._variable(context, text_of(arg), arg.start_byte))
+                           for i, arg in enumerate(args[:len(target.params)])
                            if target.params[i][1] and arg.type == "identifier"]
                 unit.bind_call(callee, lowered, _guards(call, root), outputs)
         for kind in ("if", "ternary", "switch", "loop"):
@@ -411,7 +459,8 @@ class CppDependence:
                 if condition is None:
                     continue
                 unit.condition(node_key(node), self._lower(condition, context), _guards(node, root),
-                               self._varying_at(condition, context), "loop" if kind == "loop" else kind)
+                               self._varying_at(condition, context), "loop" if kind == "loop" else kind,
+                               self._floors_at(condition, context))
 
     def _lower(self, node: Node | None, context: _Context, depth: int = 0) -> Expr:
         if node is None or depth > _MAX_DEPTH:
@@ -429,11 +478,12 @@ class CppDependence:
                 return Seed("global", name)
             if handle is not None:
                 return Uniform(name)
-            if name not in context.assigned and not any(p[0] == name for p in context.params):
-                value = self._constant(name, node.start_byte) if self._is_small_constant_site(node) else None
+            key = self._variable(context, name, node.start_byte)
+            if key == name and not any(p[0] == name for p in context.params) and self._is_small_constant_site(node):
+                value = self._constant(name, node.start_byte, context.source.key)
                 if value is not None:
                     return Const(value)
-            return Var(name)
+            return Var(key)
         if kind == "number_literal":
             return Const(parse_int_literal(text_of(node)))
         if kind in ("true", "false", "null", "nullptr", "char_literal", "string_literal", "sizeof_expression",
@@ -490,7 +540,7 @@ class CppDependence:
         if kind == "declaration":  # if (auto x = f(); …) / while (T x = …)
             declarator = next(iter(node.children_by_field_name("declarator")), None)
             name, _r, _a = declared_name(declarator)
-            return Var(name) if name else Uniform()
+            return Var(f"{name}@{node.start_byte}") if name else Uniform()
         return Call("?", tuple(lower(child) for child in named(node)))
 
     def _is_small_constant_site(self, node: Node) -> bool:
@@ -590,17 +640,29 @@ def _target_name(left: Node | None, arrays: set[str] | None = None) -> str | Non
     return None
 
 
-def _identifiers(node: Node) -> list[str]:
-    """Identifier names in a small expression subtree."""
-    found: list[str] = []
+def _identifier_nodes(node: Node) -> list[Node]:
+    """Identifier nodes in a small expression subtree (not inside nested lambdas)."""
+    found: list[Node] = []
     stack = [node]
     while stack:
         current = stack.pop()
         if current.type == "identifier":
-            found.append(text_of(current))
+            found.append(current)
         elif current.type != "lambda_expression":
             stack.extend(current.named_children)
     return found
+
+
+_SCOPES = frozenset({"compound_statement", "for_statement", "for_range_loop", "if_statement", "while_statement",
+                     "switch_statement", "lambda_expression", "function_definition", "catch_clause"})
+
+
+def _scope_node(decl: Node, root: Node) -> Node:
+    """The block (or for / if / while header) a declaration's name is visible in."""
+    parent = decl.parent
+    while parent is not None and parent.type not in _SCOPES and parent != root:
+        parent = parent.parent
+    return parent if parent is not None else root
 
 
 def _enclosing_loops(node: Node, root: Node) -> list[Node]:

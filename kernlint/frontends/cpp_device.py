@@ -14,6 +14,7 @@ reach and any early exit. Sub-group block loads and stores become `SubGroupBlock
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Iterable
 
@@ -82,24 +83,27 @@ class _FunctionIndex:
     def __init__(self, root: Node) -> None:
         self.by_name: dict[str, list[tuple[Node, bool]]] = {}  # name -> [(definition, is member)]
         self.lambda_names: dict[Key, str] = {}
-        captures = treesitter.captures("cpp", "cpp_device_index", root)
-        for definition in captures.get("function", []):
-            declarator = definition.child_by_field_name("declarator")
-            while declarator is not None and declarator.type != "function_declarator":
-                declarator = declarator.child_by_field_name("declarator")
-            name_node = declarator.child_by_field_name("declarator") if declarator is not None else None
-            if name_node is None or name_node.type in ("operator_name", "destructor_name"):
-                continue
-            name = callee_name(name_node)
-            parent = definition.parent
-            if parent is not None and parent.type == "template_declaration":
-                parent = parent.parent
-            member = (parent is not None and parent.type == "field_declaration_list") or \
-                name_node.type == "qualified_identifier"
-            self.by_name.setdefault(name, []).append((definition, member))
-        for name_node, lam in zip(captures.get("lambda.name", []), captures.get("lambda", [])):
-            self.by_name.setdefault(text_of(name_node), []).append((lam, False))
-            self.lambda_names[key_of(lam)] = text_of(name_node)
+        for _pattern, match in treesitter.matches("cpp", "cpp_device_index", root):
+            if "lambda" in match:
+                lam, name = match["lambda"][0], text_of(match["lambda.name"][0])
+                self.by_name.setdefault(name, []).append((lam, False))
+                self.lambda_names[key_of(lam)] = name
+            elif "function" in match:
+                self._add_function(match["function"][0])
+
+    def _add_function(self, definition: Node) -> None:
+        declarator = definition.child_by_field_name("declarator")
+        while declarator is not None and declarator.type != "function_declarator":
+            declarator = declarator.child_by_field_name("declarator")
+        name_node = declarator.child_by_field_name("declarator") if declarator is not None else None
+        if name_node is None or name_node.type in ("operator_name", "destructor_name"):
+            return
+        parent = definition.parent
+        if parent is not None and parent.type == "template_declaration":
+            parent = parent.parent
+        member = (parent is not None and parent.type == "field_declaration_list") or \
+            name_node.type == "qualified_identifier"
+        self.by_name.setdefault(callee_name(name_node), []).append((definition, member))
 
     def resolve(self, call: Node) -> list[Node]:
         receiver, name, _args = call_parts(call)
@@ -132,7 +136,8 @@ class _DeviceGraph:
         self.names: dict[Key, str] = {}
         self._edges: dict[tuple[int, int, str], list[Key]] = {}
         self._definitions: dict[Key, Node] = {}
-        self._call_list: list[tuple[Node, list[Key]]] | None = None
+        self._call_starts: list[int] | None = None  # calls that reach device functions, by position
+        self._call_list: list[tuple[Node, list[Key]]] = []
         self._index: _FunctionIndex | None = None
         self.launch_regions: list[tuple[Span, ...]] = [self._reach_kernel(launch) for launch in launches]
 
@@ -174,8 +179,11 @@ class _DeviceGraph:
     def _scan(self, region: Node) -> dict[str, list[Node]]:
         key = key_of(region)
         if key not in self.scans:
-            if any(_contains(r, region) for r in self.roots.values()):
-                return {}  # already part of an enclosing region's scan
+            ancestor = region.parent
+            while ancestor is not None:
+                if ancestor.type in ("lambda_expression", "function_definition") and key_of(ancestor) in self.roots:
+                    return {}  # already part of an enclosing region's scan
+                ancestor = ancestor.parent
             captures = treesitter.captures("cpp", "cpp_device", region)
             self.scans[key] = {name: sorted(nodes, key=lambda n: n.start_byte) for name, nodes in captures.items()}
             self.roots[key] = region
@@ -204,11 +212,11 @@ class _DeviceGraph:
         sources: dict[Key, UnitSource] = {}
         for key, captures in self.scans.items():
             root = self.roots[key]
-            sources[key] = UnitSource(key, root, None, {}, self.kernels.get(key), self.names.get(key))
+            sources[key] = UnitSource(key, root, None, {}, self.kernels.get(key))
             for lam in captures.get("lambda", []):
                 owner = owner_of(lam)
                 sources.setdefault(key_of(lam), UnitSource(key_of(lam), lam, key_of(owner) if owner is not None else key,
-                                                           {}, None, self.names.get(key_of(lam))))
+                                                           {}))
             for name, nodes in captures.items():
                 for node in nodes:
                     owner = owner_of(node)
@@ -224,13 +232,17 @@ class _DeviceGraph:
         found: list[Reach] = []
         if depth >= _MAX_DEPTH:
             return found
-        spans = list(spans)
-        if self._call_list is None:
-            self._call_list = [(call, self.callees(call)) for captures in self.scans.values()
-                               for call in captures.get("call", []) + captures.get("tcall", []) if self.callees(call)]
-        for call, callees in self._call_list:
-            if not any(s.start_byte <= call.start_byte and call.end_byte <= s.end_byte for s in spans):
-                continue
+        if self._call_starts is None:
+            self._call_list = sorted(((call, self.callees(call)) for captures in self.scans.values()
+                                      for call in captures.get("call", []) + captures.get("tcall", [])
+                                      if self.callees(call)), key=lambda c: c[0].start_byte)
+            self._call_starts = [call.start_byte for call, _callees in self._call_list]
+        inside = []
+        for span in spans:
+            first = bisect_left(self._call_starts, span.start_byte)
+            last = bisect_left(self._call_starts, span.end_byte)
+            inside += [c for c in self._call_list[first:last] if c[0].end_byte <= span.end_byte]
+        for call, callees in inside:
             for callee in callees:
                 node = self._definitions.get(callee)
                 body = _body(node) if node is not None else None

@@ -15,12 +15,14 @@ from typing import TYPE_CHECKING
 import tree_sitter
 
 from kernlint.analysis.consteval import ARITHMETIC_SIZES
-from kernlint.facts import OmpConstruct, Pragma, Span
+from kernlint.facts import Branch, OmpConstruct, Pragma, Span
 from kernlint.frontends import treesitter
 from kernlint.frontends.openmp import OmpDirective, join_c_pragma, parse_directive
+from kernlint.frontends.openmp_dependence import RawAssign, RawBranch, openmp_branches
 from kernlint.frontends.openmp_expr import Expr, Scope, parse
 from kernlint.frontends.openmp_facts import (
     Access, Declared, Located, RawCondition, RawLoop, build_constructs, has_region, is_loop_construct,
+    locate_text,
 )
 
 if TYPE_CHECKING:
@@ -35,11 +37,20 @@ _COMPARISONS = frozenset({"<", "<=", ">", ">=", "!="})
 _FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!="}
 
 
+def openmp_facts(frontend: "CppFrontend", pragmas: tuple[Pragma, ...]
+                 ) -> tuple[tuple[OmpConstruct, ...], tuple[Branch, ...]]:
+    """Every `#pragma omp` / `#pragma ompx` of the file as an OmpConstruct, and the id-dependent
+    branches of its device parallel regions (for KL501)."""
+    if not any(p.text.split()[:1] in (["omp"], ["ompx"]) for p in pragmas):
+        return (), ()
+    source = CppOmpSource(frontend, pragmas)
+    constructs = build_constructs(source)
+    return constructs, openmp_branches(constructs, source)
+
+
 def openmp_constructs(frontend: "CppFrontend", pragmas: tuple[Pragma, ...]) -> tuple[OmpConstruct, ...]:
     """Every `#pragma omp` / `#pragma ompx` of the file as an OmpConstruct."""
-    if not any(p.text.split()[:1] in (["omp"], ["ompx"]) for p in pragmas):
-        return ()
-    return build_constructs(CppOmpSource(frontend, pragmas))
+    return openmp_facts(frontend, pragmas)[0]
 
 
 def _text(node: tree_sitter.Node | None) -> str:
@@ -64,6 +75,7 @@ class CppOmpSource:
         self.nodes: dict[Span, tree_sitter.Node] = {}  # region spans and directive spans -> nodes
         self._assigned: dict[tuple[int, int], dict[str, list[int]]] = {}
         self._declarations: dict[tuple[int, int], dict[str, list[tuple[int, tree_sitter.Node, tree_sitter.Node]]]] = {}
+        self._lines: tuple[list[str], list[int]] | None = None
 
     # -- directives ----------------------------------------------------------------------------
 
@@ -72,18 +84,19 @@ class CppOmpSource:
         for pragma in self.pragmas:
             if pragma.text.split()[:1] not in (["omp"], ["ompx"]):
                 continue
-            node = self.root.descendant_for_byte_range(pragma.span.start_byte, pragma.span.start_byte)
+            node = self.root.descendant_for_byte_range(pragma.span.start_byte, pragma.span.start_byte + 1)
             while node is not None and node.type != "preproc_call":
                 node = node.parent
             if node is None:
                 continue
-            raw = self.data[node.start_byte:node.end_byte].decode("utf-8", errors="replace")
-            span = self._directive_span(node)
+            end = self._logical_end(node)
+            raw = self.data[node.start_byte:end].decode("utf-8", errors="replace")
+            span = self._directive_span(node, end)
             directive = parse_directive(join_c_pragma(raw), language="c", line=span.line, end_line=span.end_line)
             self.nodes[span] = node
             region = loops = None
             if isinstance(directive, OmpDirective) and has_region(directive):
-                statement = _following_statement(node)
+                statement = _following_statement(node, end)
                 if statement is not None:
                     region = _span(statement)
                     self.nodes[region] = statement
@@ -93,9 +106,23 @@ class CppOmpSource:
                                  append_at=self._append_at(span)))
         return found
 
-    def _directive_span(self, node: tree_sitter.Node) -> Span:
-        """The pragma from `#` to the end of its last line's text (the node itself ends past the newline)."""
-        end = node.end_byte
+    def _logical_end(self, node: tree_sitter.Node) -> int:
+        """Where a pragma's logical line ends (its newline not escaped by `\\`). The node can end
+        earlier: tree-sitter stops a `#pragma` at a block comment."""
+        end = node.start_byte
+        data = self.data
+        while True:
+            newline = data.find(b"\n", end)
+            if newline < 0:
+                return len(data)
+            before = newline - 1 if newline > 0 and data[newline - 1:newline] != b"\r" else newline - 2
+            if before >= 0 and data[before:before + 1] == b"\\":
+                end = newline + 1
+                continue
+            return newline
+
+    def _directive_span(self, node: tree_sitter.Node, end: int) -> Span:
+        """The pragma from `#` to the end of its last line's text."""
         while end > node.start_byte and self.data[end - 1:end] in (b"\n", b"\r", b" ", b"\t"):
             end -= 1
         line_start = self.data.rfind(b"\n", 0, end) + 1
@@ -110,6 +137,16 @@ class CppOmpSource:
         column = len(code.encode("utf-8"))
         offset = line_start + column
         return Span(offset, offset, span.end_line, column, span.end_line, column)
+
+    def locate(self, span: Span, text: str) -> Span | None:
+        if self._lines is None:
+            text_lines = self.data.decode("utf-8", errors="replace").split("\n")
+            starts, offset = [], 0
+            for line in self.data.split(b"\n"):
+                starts.append(offset)
+                offset += len(line) + 1
+            self._lines = (text_lines, starts)
+        return locate_text(self._lines[0], self._lines[1], span, text, fold=False)
 
     # -- meaning of names ----------------------------------------------------------------------
 
@@ -238,6 +275,14 @@ class CppOmpSource:
             return RawLoop(_span(node), body_span, index, lower, upper, compare, step if index else None, "for")
         return RawLoop(_span(node), body_span, index, lower, upper, compare, step, "for")
 
+    # -- device code ---------------------------------------------------------------------------
+
+    def device_code(self, region: Span) -> list[RawAssign | RawBranch]:
+        return device_code(self, region)
+
+    def is_array(self, name: str, at_byte: int) -> bool:
+        return False  # C subscripts are their own syntax: a call is a call
+
     # -- uses ----------------------------------------------------------------------------------
 
     def accesses(self, region: Span, names: frozenset[str]) -> list[Access]:
@@ -272,13 +317,13 @@ class _CppScope:
 # -- association -------------------------------------------------------------------------------
 
 
-def _following_statement(node: tree_sitter.Node) -> tree_sitter.Node | None:
-    """The statement a pragma applies to: the next sibling that is not a comment or pragma,
-    stepping out of `#ifdef` blocks that end right after the pragma."""
+def _following_statement(node: tree_sitter.Node, end: int) -> tree_sitter.Node | None:
+    """The statement a pragma applies to: the next sibling that is not a comment or pragma (nor the
+    rest of the pragma's own line), stepping out of `#ifdef` blocks that end right after the pragma."""
     current = node
     while current is not None:
         sibling = current.next_named_sibling
-        while sibling is not None and sibling.type in _SKIPPED_SIBLINGS:
+        while sibling is not None and (sibling.type in _SKIPPED_SIBLINGS or sibling.start_byte < end):
             sibling = sibling.next_named_sibling
         if sibling is not None:
             if sibling.type in _PREPROC_BLOCKS:
@@ -519,3 +564,94 @@ def _strip_c_comment(line: str) -> str:
             return line[:i]
         i += 1
     return line
+
+
+# -- device code for the dependence analysis (KL501) -------------------------------------------
+
+_GUARDING = {"if_statement": ("consequence", "alternative"), "conditional_expression": ("consequence", "alternative"),
+             "switch_statement": ("body",), "for_statement": ("body",), "while_statement": ("body",),
+             "do_statement": ("body",)}
+
+
+def device_code(source: CppOmpSource, region: Span) -> list[RawAssign | RawBranch]:
+    """Assignments and conditionals of one device region, in source order (see openmp_dependence)."""
+    root = source.nodes.get(region)
+    if root is None:
+        return []
+    assigns: list[tuple[tree_sitter.Node, RawAssign]] = []
+    branches: list[tuple[tree_sitter.Node, tree_sitter.Node, str]] = []
+    for _i, match in treesitter.matches("cpp", "cpp_openmp_device", root):
+        if "assign" in match:
+            statement = match["assign"][0]
+            operator = _text(statement.child_by_field_name("operator")) if statement.type == "assignment_expression" \
+                else "="
+            assigns.append((statement, RawAssign(_text(match["name"][0]), _text(match["value"][0]), _span(statement),
+                                                 _guards(statement, root), operator != "=")))
+        elif "update" in match:
+            statement = match["update"][0]
+            assigns.append((statement, RawAssign(_text(match["name"][0]), None, _span(statement),
+                                                 _guards(statement, root), True)))
+        else:
+            kind = next(k for k in ("if", "switch", "loop", "ternary") if k in match)
+            branches.append((match[kind][0], match["condition"][0], kind))
+    items: list[tuple[int, RawAssign | RawBranch]] = [(n.start_byte, a) for n, a in assigns]
+    for node, condition, kind in branches:
+        loops = [a for a in _ancestors_within(node, root, include_self=True) if a.type in _LOOP_TYPES]
+        varying = sorted({a.name for n, a in assigns for loop in loops
+                          if loop.start_byte <= n.start_byte and n.end_byte <= loop.end_byte})
+        fields = _GUARDING.get(node.type, ())
+        regions = tuple(_span(r) for r in (node.child_by_field_name(f) for f in fields) if r is not None)
+        text = _text(condition)
+        if node.type == "do_statement" and text.startswith("(") and text.endswith(")"):
+            text = text[1:-1]
+        is_else_if = node.type == "if_statement" and node.parent is not None and node.parent.type == "else_clause"
+        items.append((node.start_byte, RawBranch(
+            _span(node), _span(condition), text, "else-if" if is_else_if else kind, regions, _guards(node, root),
+            tuple(varying), _chain_head(node) if is_else_if else None,
+            kind == "ternary" and _select_like(node))))
+    return [item for _start, item in sorted(items, key=lambda pair: pair[0])]
+
+
+def _ancestors_within(node: tree_sitter.Node, root: tree_sitter.Node, include_self: bool = False
+                      ) -> list[tree_sitter.Node]:
+    found = [node] if include_self else []
+    current = node
+    while current != root and current.parent is not None:
+        current = current.parent
+        found.append(current)
+    return found
+
+
+def _guards(node: tree_sitter.Node, root: tree_sitter.Node) -> tuple[Span, ...]:
+    """The conditionals (and loops) inside `root` whose guarded part holds `node`, outermost first."""
+    found: list[Span] = []
+    child = node
+    current = node.parent
+    while current is not None and child != root:
+        fields = _GUARDING.get(current.type)
+        if fields and any(current.child_by_field_name(f) == child for f in fields):
+            found.append(_span(current))  # (code under `else` reaches here through the else_clause)
+        child = current
+        current = current.parent
+    return tuple(found[::-1])
+
+
+def _chain_head(node: tree_sitter.Node) -> Span:
+    head = node
+    while head.parent is not None and head.parent.type == "else_clause" and head.parent.parent is not None:
+        head = head.parent.parent
+    return _span(head)
+
+
+def _select_like(node: tree_sitter.Node) -> bool:
+    """A ?: whose arms only compute values (no assignment, increment or call): a select."""
+    for field in ("consequence", "alternative"):
+        stack = [node.child_by_field_name(field)]
+        while stack:
+            current = stack.pop()
+            if current is None:
+                continue
+            if current.type in ("assignment_expression", "update_expression", "call_expression"):
+                return False
+            stack.extend(current.named_children)
+    return True

@@ -1,31 +1,64 @@
 """The Fortran front-end (tree-sitter-fortran): OpenMP-offload Fortran source to `FileFacts`.
 
-`!$omp` directives are comments to the grammar, so they are found line by line with the shared
-OpenMP scanner; the tree supplies syntax-error regions and (with issue 5) loops and constants.
+Free and fixed form (fixed form is rewritten in place as free form, every line and column unchanged:
+see `fortran_source`); fpp `#define`/`#ifdef` lines are part of the grammar, and `#if 0` blocks are
+blanked. `!$omp` directives are comments to the grammar, so they are found line by line with the
+shared OpenMP scanner and associated with the code after them by position (`fortran_openmp`). The
+facts are the ones the C/C++ front-end produces: loops, OpenMP constructs, raw pragmas, syntax errors.
 """
 
 from __future__ import annotations
 
 from kernlint.config import Config
-from kernlint.facts import FileFacts, Pragma, Span
+from kernlint.facts import FileFacts, Loop, Pragma, Span
 from kernlint.frontends import treesitter
-from kernlint.frontends.cpp import span_of
+from kernlint.frontends.cpp import blank_disabled_blocks
+from kernlint.frontends.fortran_constants import FortranConstants
+from kernlint.frontends.fortran_openmp import FortranOmpSource
+from kernlint.frontends.fortran_source import LineMap, looks_fixed_form, normalise_fixed
+from kernlint.frontends.openmp import scan_fortran_directives
+from kernlint.frontends.openmp_facts import build_constructs
 from kernlint.source import SourceFile
 
 
 def extract(source: SourceFile, *, fixed_form: bool, config: Config) -> FileFacts:
-    from kernlint.frontends.openmp import scan_fortran_directives
+    """Parse `source` once and return its facts; `fixed_form` is what the file extension says."""
+    text = source.text
+    fixed = looks_fixed_form(text, fixed_form)
+    parsed_text = normalise_fixed(text) if fixed else text
+    data = blank_disabled_blocks(parsed_text.encode("utf-8"))
+    tree = treesitter.parser("fortran").parse(data)
+    root = tree.root_node
+    linemap = LineMap(source.data)
+    lines = text.split("\n")
+    code_lines = data.decode("utf-8", errors="replace").split("\n")
+    directives = [d for d in scan_fortran_directives(code_lines, fixed_form=fixed) if _live(d, code_lines)]
 
-    data = source.data
-    lines = source.text.splitlines()
-    pragmas = []
-    starts = source.line_starts
-    for start, end, directive in scan_fortran_directives(lines, fixed_form=fixed_form):
-        first, last = starts[start - 1], starts[end] - 1 if end < len(starts) else len(data)
-        pragmas.append(Pragma(Span(first, last, start, 0, end, 0), "omp " + directive))
-    errors: tuple[Span, ...] = ()
-    if not fixed_form:
-        tree = treesitter.parser("fortran").parse(data)
-        errors = tuple(span_of(n) for n in treesitter.captures("fortran", "fortran", tree.root_node).get("error", []))
-    return FileFacts(path=source.path, language="openmp-fortran", pragmas=tuple(pragmas), syntax_errors=errors)
+    def span(node) -> Span:
+        return Span(linemap.offset(*node.start_point), linemap.offset(*node.end_point), node.start_point[0] + 1,
+                    node.start_point[1], node.end_point[0] + 1, node.end_point[1])
 
+    captures = treesitter.captures("fortran", "fortran", root)
+    omp = ()
+    if directives:
+        constants = FortranConstants(root, dict(config.defines))
+        omp_source = FortranOmpSource(root, lines, code_lines, linemap, constants, directives, fixed)
+        omp = build_constructs(omp_source)
+    pragmas = tuple(Pragma(construct.span, "omp " + text) for construct, (_s, _e, text) in zip(omp, directives))
+    targets = [c.region for c in omp if c.region is not None and "target" in c.leaves]
+    loops = []
+    for node in sorted(captures.get("loop", []), key=lambda n: n.start_byte):
+        loop_span = span(node)
+        statement = node.named_children[0] if node.named_children else None
+        kind = "while" if statement is not None and any(c.type == "while_statement"
+                                                        for c in statement.named_children) else "do"
+        side = "device" if any(region.contains(loop_span) for region in targets) else "host"
+        loops.append(Loop(loop_span, kind, side))
+    errors = tuple(span(n) for n in captures.get("error", []))
+    return FileFacts(path=source.path, language="openmp-fortran", loops=tuple(loops), pragmas=pragmas,
+                     omp=omp, syntax_errors=errors)
+
+
+def _live(directive: tuple[int, int, str], code_lines: list[str]) -> bool:
+    """False for a directive inside a blanked `#if 0` block."""
+    return bool(code_lines[directive[0] - 1].strip())

@@ -84,6 +84,8 @@ _F_DOTTED = {".lt.": "<", ".le.": "<=", ".gt.": ">", ".ge.": ">=", ".eq.": "==",
 _PRECEDENCE = {"||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6, "<": 7, ">": 7, "<=": 7,
                ">=": 7, "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10, "**": 11}
 RELATIONAL = frozenset({"<", "<=", ">", ">="})
+#: Fortran intrinsics that are C operators.
+_F_BINARY_INTRINSICS = {"mod": "%", "modulo": "%", "iand": "&", "ior": "|", "ieor": "^"}
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 
@@ -215,8 +217,10 @@ class _Parser:
                         continue
                     break
             self.expect(")")
-            if self.fortran and name in ("mod", "modulo") and len(args) == 2:
-                return Binary("%", args[0], args[1])
+            if self.fortran and len(args) == 2 and name in _F_BINARY_INTRINSICS:
+                return Binary(_F_BINARY_INTRINSICS[name], args[0], args[1])
+            if self.fortran and len(args) == 2 and name == "btest":  # btest(x, k): bit k of x is set
+                return Binary("!=", Binary("&", args[0], Binary("<<", Num(1), args[1])), Num(0))
             return Call(name, tuple(args))
         return Name(name)
 

@@ -137,6 +137,35 @@ class OmpSource(Protocol):
     def declared(self, name: str, at_byte: int) -> Declared | None:
         """What the declaration of `name` visible at `at_byte` says."""
 
+    def locate(self, span: Span, text: str) -> Span | None:
+        """The physical line of directive `span` that holds `text` (a clause or list item)."""
+
+
+def locate_text(lines: list[str], starts: list[int], span: Span, text: str, fold: bool) -> Span | None:
+    """The line of `span` (1-based lines into `lines`, byte offsets of line starts in `starts`) that
+    holds `text`, compared without blanks (and without case when `fold`); a text broken over lines is
+    located on the line where it starts. The span covers the text on that line."""
+    wanted = "".join(text.split())
+    if fold:
+        wanted = wanted.lower()
+    if not wanted:
+        return None
+    for attempt in (wanted, wanted[:max(1, min(len(wanted), wanted.find("(") + 1 or 8))]):
+        for number in range(span.line, min(span.end_line, len(lines)) + 1):
+            line = lines[number - 1]
+            kept = [i for i, ch in enumerate(line) if not ch.isspace()]
+            squashed = "".join(line[i] for i in kept)
+            at = (squashed.lower() if fold else squashed).find(attempt)
+            if at < 0:
+                continue
+            first = kept[at]
+            last = kept[min(at + len(wanted), len(kept)) - 1] + 1
+            column = len(line[:first].encode("utf-8"))
+            end_column = len(line[:last].encode("utf-8"))
+            base = starts[number - 1]
+            return Span(base + column, base + end_column, number, column, number, end_column)
+    return None
+
 
 def build_constructs(source: OmpSource) -> tuple[OmpConstruct, ...]:
     """All OmpConstructs of a file: associations, loops with roles, uses, prefetch targets."""
@@ -200,7 +229,7 @@ class _Builder:
     def construct(self, item: Located) -> OmpConstruct:
         directive = item.directive
         base = OmpConstruct(item.span, directive, region=item.region, append_at=item.append_at,
-                            device=self.in_target(item.span))
+                            append_limit=item.append_limit, device=self.in_target(item.span))
         if not isinstance(directive, OmpDirective):
             return base
         at = item.span.start_byte
@@ -220,8 +249,11 @@ class _Builder:
         if directive.kind == "prefetch":
             hint = directive.prefetch_hint
             values += (("hint", self.source.value(hint, at) if hint is not None else 0),)
+        texts = {c.text for c in directive.clauses} | {i.text for c in directive.clauses for i in c.items}
+        locations = tuple((t, found) for t in sorted(texts) if (found := self.source.locate(item.span, t)))
         return replace(
             base,
+            locations=locations,
             loop=associated,
             loops=loops,
             enclosing_loops=around,
@@ -254,8 +286,25 @@ class _Builder:
                 lower = 0
             targets.append(OmpPrefetchTarget(
                 base, data.text, index_text, index,
-                declared.element_bytes if declared is not None else None, lower))
+                declared.element_bytes if declared is not None else None, lower,
+                self.array_upper(base, item.span)))
         return tuple(targets)
+
+    def array_upper(self, base: str, span: Span) -> Linear | None:
+        """The last valid index of an array at `span`: from the map clause of an enclosing construct
+        (innermost first), else from the array's declaration."""
+        enclosing = [o for o in self.located if o.region is not None and o.region.contains(span)
+                     and isinstance(o.directive, OmpDirective)]
+        for outer in sorted(enclosing, key=lambda o: o.region.end_byte - o.region.start_byte):  # type: ignore
+            for mapped in outer.directive.map_items:  # type: ignore[union-attr]
+                if fold_name(mapped.item.name, self.fortran) == base and mapped.item.dims:
+                    found = self.section_range(mapped.item, outer.span.start_byte)
+                    if found is not None:
+                        return found[1]
+        declared = self.source.declared(base, span.start_byte)
+        if declared is not None and declared.upper is not None:
+            return linear_text(declared.upper, fortran=self.fortran, scope=self.source.scope(span.start_byte))
+        return None
 
     # -- mapped variables ----------------------------------------------------------------------
 

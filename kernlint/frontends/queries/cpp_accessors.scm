@@ -10,7 +10,7 @@
 (field_expression argument: (this) field: (field_identifier) @member_ref)
 
 ; Locals with their initial values, and every assignment, for "is this the work-item's own index?".
-(init_declarator declarator: (identifier) @local.name value: (_) @local.value)
+(init_declarator declarator: (identifier) value: (_) @local.value)
 (assignment_expression left: (identifier) @assigned)
 (update_expression argument: (identifier) @assigned)
 

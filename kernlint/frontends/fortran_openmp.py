@@ -1,0 +1,461 @@
+"""OpenMP constructs of a Fortran file: each `!$omp` directive with the loop or block it applies to.
+
+To tree-sitter-fortran a directive is a comment, so directives are found line by line (with their
+continuations) by the shared scanner, and associated by position: a loop construct applies to the
+`do` loop on the next code line, a block construct (`target data`, `target`, `parallel` …) to the
+lines up to its `!$omp end …`. Everything language-neutral is decided by `openmp_facts`; this module
+answers its questions from the tree, running the `fortran_*.scm` queries over one region at a time.
+"""
+
+from __future__ import annotations
+
+import tree_sitter
+
+from kernlint.facts import Span
+from kernlint.frontends import treesitter
+from kernlint.frontends.fortran_constants import FortranConstants
+from kernlint.frontends.fortran_source import LineMap
+from kernlint.frontends.openmp import OmpDirective, OmpParseError, parse_directive
+from kernlint.frontends.openmp_expr import Expr, Scope, linear_text, parse
+from kernlint.frontends.openmp_facts import (
+    Access, Declared, Located, RawCondition, RawLoop, has_region, is_loop_construct, locate_text,
+)
+
+Point = tuple[int, int]
+
+_UNITS = frozenset({"subroutine", "function", "program", "module", "submodule", "module_procedure"})
+_CONDITIONAL = frozenset({"if_statement", "elseif_clause", "else_clause", "select_case_statement",
+                          "case_statement", "where_statement", "where_construct"})
+#: Intrinsics that only read a whole-array argument.
+_READING_INTRINSICS = frozenset({
+    "size", "lbound", "ubound", "shape", "sum", "product", "maxval", "minval", "maxloc", "minloc",
+    "any", "all", "count", "dot_product", "matmul", "norm2", "abs", "sqrt", "exp", "log", "sin", "cos",
+    "real", "dble", "int", "nint", "allocated", "associated", "present", "kind", "len", "trim",
+})
+_REAL_KINDS = {"c_float": 4, "c_double": 8, "real32": 4, "real64": 8, "real128": 16, "c_int": 4,
+               "c_long": 8, "int32": 4, "int64": 8, "int16": 2, "int8": 1, "c_int64_t": 8, "c_int32_t": 4}
+_DEFAULT_BYTES = {"real": 4, "integer": 4, "logical": 4, "complex": 8, "doubleprecision": 8,
+                  "doublecomplex": 16, "character": 1}
+
+
+def _text(node: tree_sitter.Node | None) -> str:
+    return node.text.decode("utf-8", errors="replace") if node is not None and node.text is not None else ""
+
+
+class FortranOmpSource:
+    """The Fortran answers to `openmp_facts.OmpSource`."""
+
+    fortran = True
+
+    def __init__(self, root: tree_sitter.Node, lines: list[str], code_lines: list[str], linemap: LineMap,
+                 constants: FortranConstants, directives: list[tuple[int, int, str]], fixed_form: bool) -> None:
+        self.root = root
+        self.lines = lines  # original text lines
+        self.code_lines = code_lines  # the parsed (normalised) lines
+        self.linemap = linemap
+        self.constants = constants
+        self.directives = directives
+        self.fixed_form = fixed_form
+        self._units: dict[tuple[int, int], dict] = {}
+
+    # -- positions -----------------------------------------------------------------------------
+
+    def span(self, start: Point, end: Point) -> Span:
+        return Span(self.linemap.offset(*start), self.linemap.offset(*end), start[0] + 1, start[1],
+                    end[0] + 1, end[1])
+
+    def node_span(self, node: tree_sitter.Node) -> Span:
+        return self.span(node.start_point, node.end_point)
+
+    def point(self, offset: int) -> Point:
+        return self.linemap.point(offset)
+
+    # -- directives ----------------------------------------------------------------------------
+
+    def located(self) -> list[Located]:
+        parsed = []
+        for start, end, text in self.directives:
+            directive = parse_directive(text, language="fortran", line=start, end_line=end)
+            parsed.append((start, end, directive))
+        found = []
+        for position, (start, end, directive) in enumerate(parsed):
+            span = self._directive_span(start, end)
+            region: Span | None = None
+            loops: tuple[Span, ...] = ()
+            if isinstance(directive, OmpDirective) and has_region(directive):
+                if is_loop_construct(directive):
+                    statement = self._statement_after(end)
+                    if statement is not None and statement.type == "do_loop":
+                        region = self.node_span(statement)
+                        loops = tuple(self.node_span(n) for n in _associated_loops(
+                            statement, self._collapse(directive, span)))
+                else:
+                    close = _matching_end(parsed, position)
+                    if close is not None and close - 1 > end:
+                        last = close - 2  # 0-based row of the line before the end directive
+                        region = self.span((end, 0), (last, len(self.code_lines[last].encode("utf-8"))))
+            found.append(Located(span, directive, region, loops, *self._append_at(end)))
+        return found
+
+    def _directive_span(self, start: int, end: int) -> Span:
+        first = self.lines[start - 1]
+        column = len(first) - len(first.lstrip())
+        last = self.lines[end - 1].rstrip()
+        return self.span((start - 1, len(first[:column].encode("utf-8"))), (end - 1, len(last.encode("utf-8"))))
+
+    def _append_at(self, end: int) -> tuple[Span, int]:
+        line = self.lines[end - 1]
+        indent = len(line) - len(line.lstrip())
+        code = line[:_comment_start(line, indent + 5)].rstrip()
+        column = len(code.encode("utf-8"))
+        return self.span((end - 1, column), (end - 1, column)), (72 if self.fixed_form else 132)
+
+    def _collapse(self, directive: OmpDirective, span: Span) -> int:
+        clause = directive.clause("collapse")
+        value = self.value(clause.expr, span.start_byte) if clause is not None and clause.expr else 1
+        return value if value is not None and 1 <= value <= 8 else 1
+
+    def _statement_after(self, end: int) -> tree_sitter.Node | None:
+        """The statement on the first code line after 1-based line `end` (comments, blank lines,
+        other directives and preprocessor lines skipped)."""
+        for row in range(end, len(self.code_lines)):
+            stripped = self.code_lines[row].strip()
+            if not stripped or stripped.startswith(("!", "#")):
+                continue
+            line = self.code_lines[row]
+            column = len(line[:len(line) - len(line.lstrip())].encode("utf-8"))
+            node = self.root.named_descendant_for_point_range((row, column), (row, column + 1))
+            while node is not None and node.parent is not None and node.parent.start_point == node.start_point \
+                    and node.parent.type != "translation_unit":
+                node = node.parent
+            return node
+        return None
+
+    def locate(self, span: Span, text: str) -> Span | None:
+        return locate_text(self.lines, self.linemap.starts, span, text, fold=True)
+
+    # -- meaning of names ----------------------------------------------------------------------
+
+    def value(self, text: str, at_byte: int) -> int | None:
+        point = self.point(at_byte)
+        value = self.constants.value(text, point)
+        if value is None:
+            result = linear_text(text, fortran=True, scope=self.scope(at_byte))
+            value = result.constant if result is not None and result.is_constant else None
+        return value
+
+    def scope(self, at_byte: int) -> Scope:
+        point = self.point(at_byte)
+        return Scope(lambda name: self.constants.known(name, point), lambda name: self.definition(name, point))
+
+    def definition(self, name: str, point: Point) -> Expr | None:
+        """The right side of a variable's only assignment in its program unit, when it comes first."""
+        table = self._unit_table(point)
+        if table is None:
+            return None
+        assignments = table["assigned"].get(name.lower(), [])
+        if len(assignments) != 1 or assignments[0][0] >= point:
+            return None
+        return parse(assignments[0][1], fortran=True)
+
+    def declared(self, name: str, at_byte: int) -> Declared | None:
+        table = self._unit_table(self.point(at_byte))
+        declaration = table["declared"].get(name.lower()) if table is not None else None
+        if declaration is None:
+            declaration = self._file_table()["declared"].get(name.lower())
+        return declaration
+
+    def _unit_at(self, point: Point) -> tree_sitter.Node | None:
+        node = self.root.named_descendant_for_point_range(point, (point[0], point[1] + 1))
+        while node is not None and node.type not in _UNITS:
+            node = node.parent
+        return node
+
+    def _unit_table(self, point: Point) -> dict | None:
+        unit = self._unit_at(point)
+        return self._table(unit) if unit is not None else None
+
+    def _file_table(self) -> dict:
+        return self._table(self.root)
+
+    def _table(self, node: tree_sitter.Node) -> dict:
+        key = (node.start_byte, node.end_byte)
+        if key not in self._units:
+            assigned: dict[str, list[tuple[Point, str]]] = {}
+            declared: dict[str, Declared] = {}
+            captures = treesitter.captures("fortran", "fortran_decls", node)
+            for ident in captures.get("assigned", []):
+                statement = ident.parent
+                right = statement.child_by_field_name("right") if statement is not None else None
+                assigned.setdefault(_text(ident).lower(), []).append(
+                    (ident.start_point, _text(right) if right is not None and statement.type ==
+                     "assignment_statement" else ""))
+            for declaration in captures.get("decl", []):
+                for name, info in _declarations(declaration, self, node):
+                    declared.setdefault(name, info)
+            self._units[key] = {"assigned": assigned, "declared": declared}
+        return self._units[key]
+
+    # -- loops and conditions ------------------------------------------------------------------
+
+    def _in_region(self, query: str, region: Span) -> list[tree_sitter.Node]:
+        start = (region.line - 1, region.column_byte)
+        end = (region.end_line - 1, region.end_column_byte)
+        cursor = tree_sitter.QueryCursor(treesitter.query("fortran", query))
+        cursor.set_point_range(start, end)
+        nodes = [n for ns in cursor.captures(self.root).values() for n in ns]
+        return sorted((n for n in nodes if start <= n.start_point and n.end_point <= end),
+                      key=lambda n: n.start_byte)
+
+    def loops_in(self, region: Span) -> list[RawLoop]:
+        return [self._raw_loop(n) for n in self._in_region("fortran_loops", region)]
+
+    def _node_at(self, span: Span) -> tree_sitter.Node | None:
+        """The node of a directive's first character (its comment)."""
+        point = (span.line - 1, span.column_byte)
+        return self.root.descendant_for_point_range(point, (point[0], point[1] + 1))
+
+    def _ancestors(self, span: Span) -> list[tree_sitter.Node]:
+        node = self._node_at(span)
+        out = []
+        parent = node.parent if node is not None else None
+        while parent is not None and parent.type not in _UNITS:
+            out.append(parent)
+            parent = parent.parent
+        return out
+
+    def loops_around(self, span: Span) -> list[RawLoop]:
+        return [self._raw_loop(n) for n in self._ancestors(span) if n.type == "do_loop"][::-1]
+
+    def conditions_around(self, span: Span) -> list[RawCondition]:
+        found: list[RawCondition] = []
+        child = self._node_at(span)
+        for node in self._ancestors(span):
+            if node.type in ("if_statement", "elseif_clause"):
+                condition = next((c for c in node.named_children if c.type == "parenthesized_expression"), None)
+                if condition is not None and child != condition:
+                    negated = node.type == "if_statement" and child is not None and child.type in (
+                        "elseif_clause", "else_clause")
+                    found.append(RawCondition(self.node_span(condition), _text(condition), negated))
+            elif node.type == "select_case_statement":
+                selector = next((c for c in node.named_children if c.type == "selector"), None)
+                if selector is not None:
+                    found.append(RawCondition(self.node_span(selector), f"select{_text(selector)}"))
+            elif node.type == "do_loop":
+                statement = node.named_children[0] if node.named_children else None
+                loop_while = next((c for c in statement.named_children if c.type == "while_statement"), None) \
+                    if statement is not None else None
+                condition = next((c for c in loop_while.named_children if c.type == "parenthesized_expression"),
+                                 None) if loop_while is not None else None
+                if condition is not None:
+                    found.append(RawCondition(self.node_span(condition), _text(condition)))
+            child = node
+        return found[::-1]
+
+    def _raw_loop(self, node: tree_sitter.Node) -> RawLoop:
+        statement = next((c for c in node.named_children if c.type == "do_statement"), None)
+        end = next((c for c in node.named_children if c.type.startswith("end_do")), None)
+        body = None
+        if statement is not None:
+            body = self.span(statement.end_point, end.start_point if end is not None else node.end_point)
+        control = next((c for c in statement.named_children if c.type == "loop_control_expression"), None) \
+            if statement is not None else None
+        if control is None:
+            kind = "while" if statement is not None and any(
+                c.type == "while_statement" for c in statement.named_children) else "do"
+            return RawLoop(self.node_span(node), body, None, None, None, None, None, kind)
+        parts = [c for c in control.named_children if c.type != "comment"]
+        index = _text(parts[0]).lower() if parts and parts[0].type == "identifier" else None
+        lower = _text(parts[1]) if len(parts) > 1 else None
+        upper = _text(parts[2]) if len(parts) > 2 else None
+        step = _text(parts[3]) if len(parts) > 3 else None
+        compare: str | None = "<="
+        if step is not None:
+            value = self.value(step, self.linemap.offset(*control.start_point))
+            compare = ">=" if value is not None and value < 0 else ("<=" if value is not None and value > 0 else None)
+        return RawLoop(self.node_span(node), body, index, lower, upper, compare, step, "do")
+
+    # -- uses ----------------------------------------------------------------------------------
+
+    def accesses(self, region: Span, names: frozenset[str]) -> list[Access]:
+        found = []
+        arrays = None
+        for ident in self._in_region("fortran_uses", region):
+            name = _text(ident).lower()
+            if name not in names:
+                continue
+            if arrays is None:
+                table = self._unit_table(ident.start_point)
+                arrays = {n for n, d in (table["declared"] if table else {}).items() if d.is_array}
+            access = self._classify(ident, name, region, arrays)
+            if access is not None:
+                found.append(access)
+        return found
+
+    def _classify(self, ident: tree_sitter.Node, name: str, region: Span, arrays: set[str]) -> Access | None:
+        parent = ident.parent
+        if parent is None:
+            return None
+        access = ident
+        index = None
+        dims = 0
+        section_all = False
+        if parent.type == "call_expression" and parent.named_children and parent.named_children[0] == ident:
+            access = parent
+            arguments = next((c for c in parent.named_children if c.type == "argument_list"), None)
+            items = [c for c in arguments.named_children if c.type != "comment"] if arguments is not None else []
+            dims = len(items)
+            if dims == 1 and items[0].type != "extent_specifier":
+                index = _text(items[0])
+            section_all = bool(items) and all(i.type == "extent_specifier" and _text(i).strip() == ":"
+                                              for i in items)
+        holder = access.parent
+        kind = "read"
+        whole = False
+        if holder is not None and holder.type == "assignment_statement" and holder.child_by_field_name("left") == access:
+            kind = "write"
+            whole = access is ident or section_all
+        elif holder is not None and holder.type == "loop_control_expression" and access is ident and \
+                holder.named_children and holder.named_children[0] == ident:
+            kind = "write"
+        elif holder is not None and holder.type == "argument_list" and holder.parent is not None:
+            caller = holder.parent
+            if caller.type == "subroutine_call":
+                kind = "escape"
+            elif access is ident and caller.type == "call_expression":
+                callee = _text(caller.named_children[0]).lower() if caller.named_children else ""
+                kind = "read" if callee in _READING_INTRINSICS or callee in arrays else "escape"
+        elif holder is not None and holder.type == "keyword_argument":
+            kind = "escape"
+        loop, conditional = self._context(access)
+        return Access(name, kind, self.node_span(access), index, dims, whole, loop, conditional)
+
+    def _context(self, access: tree_sitter.Node) -> tuple[Span | None, bool]:
+        conditional = False
+        child = access
+        node = access.parent
+        while node is not None and node.type not in _UNITS:
+            if node.type == "do_loop" and child.type != "do_statement":
+                return self.node_span(node), conditional
+            if node.type in _CONDITIONAL and child.type != "parenthesized_expression":
+                conditional = True
+            child = node
+            node = node.parent
+        return None, conditional
+
+
+# -- association -------------------------------------------------------------------------------
+
+
+def _matching_end(parsed: list[tuple[int, int, OmpDirective | OmpParseError]], position: int) -> int | None:
+    """The 1-based first line of the `end` directive closing the block directive at `position`."""
+    kind = parsed[position][2].kind  # type: ignore[union-attr]
+    depth = 0
+    for start, _end, other in parsed[position + 1:]:
+        if not isinstance(other, OmpDirective):
+            continue
+        if other.kind == kind:
+            depth += 1
+        elif other.kind == "end " + kind:
+            if depth == 0:
+                return start
+            depth -= 1
+    return None
+
+
+def _associated_loops(loop: tree_sitter.Node, depth: int) -> list[tree_sitter.Node]:
+    """The loop of a loop construct and, with `collapse(n)`, the perfectly nested ones."""
+    loops = [loop]
+    while len(loops) < depth:
+        inner = [c for c in loops[-1].named_children
+                 if c.type not in ("do_statement", "comment") and not c.type.startswith("end_do")]
+        if len(inner) != 1 or inner[0].type != "do_loop":
+            break
+        loops.append(inner[0])
+    return loops
+
+
+def _comment_start(line: str, start: int) -> int:
+    quote = ""
+    for i in range(start, len(line)):
+        ch = line[i]
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "!":
+            return i
+    return len(line)
+
+
+# -- declarations ------------------------------------------------------------------------------
+
+
+def _element_bytes(type_node: tree_sitter.Node | None, source: FortranOmpSource, at: Point) -> int | None:
+    if type_node is None:
+        return None
+    text = "".join(_text(type_node).lower().split())
+    base = text.split("(", 1)[0].split("*", 1)[0]
+    if base not in _DEFAULT_BYTES:
+        return None
+    kind_text = None
+    if "*" in text and "(" not in text:
+        kind_text = text.split("*", 1)[1]
+    elif "(" in text:
+        kind_text = text[text.index("(") + 1:text.rindex(")")] if ")" in text else None
+        if kind_text is not None and kind_text.startswith("kind="):
+            kind_text = kind_text[5:]
+    if kind_text is None:
+        return _DEFAULT_BYTES[base]
+    if kind_text in _REAL_KINDS:
+        return _REAL_KINDS[kind_text]
+    value = source.constants.value(kind_text, at)
+    if value is None or value not in (1, 2, 4, 8, 16):
+        return None
+    return value * 2 if base == "complex" else value
+
+
+def _first_extent(size: tree_sitter.Node | None) -> tuple[str | None, str | None]:
+    """Lower and upper bound of the first dimension of `(lo:hi, …)` / `(n, …)`."""
+    if size is None:
+        return None, None
+    items = [c for c in size.named_children if c.type != "comment"]
+    if not items:
+        return None, None
+    first = items[0]
+    if first.type == "extent_specifier":
+        parts = [c for c in first.named_children if c.type != "comment"]
+        text = _text(first)
+        if ":" not in text or len(parts) != 2:
+            return None, None
+        return _text(parts[0]), _text(parts[1])
+    text = _text(first).strip()
+    if text in ("*", ":"):
+        return None, None
+    return "1", text
+
+
+def _declarations(declaration: tree_sitter.Node, source: FortranOmpSource, unit: tree_sitter.Node
+                  ) -> list[tuple[str, Declared]]:
+    type_node = declaration.child_by_field_name("type")
+    element = _element_bytes(type_node, source, declaration.start_point)
+    dimension = None
+    for attribute in declaration.children_by_field_name("attribute"):
+        if _text(attribute).lower().startswith("dimension"):
+            dimension = next((c for c in attribute.named_children if c.type == "argument_list"), None)
+    found = []
+    for declarator in declaration.children_by_field_name("declarator"):
+        size = None
+        name_node = declarator
+        if declarator.type == "sized_declarator":
+            name_node = next((c for c in declarator.named_children if c.type == "identifier"), None)
+            size = next((c for c in declarator.named_children if c.type == "size"), None)
+        elif declarator.type == "init_declarator":
+            name_node = declarator.child_by_field_name("left")
+        if name_node is None or name_node.type != "identifier":
+            continue
+        shape = size if size is not None else dimension
+        lower, upper = _first_extent(shape)
+        found.append((_text(name_node).lower(), Declared(element, lower, upper, shape is not None)))
+    return found

@@ -1,0 +1,101 @@
+"""The OpenMP half of KL102 (accessor-mode): `map` types wider than the region's use of the data.
+
+`map(tofrom: x)` — also `map(x)`, whose type defaults to tofrom — copies `x` to the device when the
+region starts and back when it ends. If the region only reads `x`, the copy back is wasted (`to`
+suffices); if it overwrites every element of the mapped section without reading it, the copy in is
+wasted (`from` suffices). The facts say how each mapped variable is used (`OmpVariableUse`); this
+module decides, for `target` constructs and `target data` regions alike, and stays silent whenever the
+use is not fully known: a variable passed to a function or aliased, updated with `target update`,
+read-modified-written, or already mapped by an enclosing `target data` region (then the inner map
+moves nothing).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Iterator
+
+from kernlint.diagnostics import Diagnostic, Edit, Fix
+from kernlint.facts import FileFacts, Span
+from kernlint.facts.openmp import OmpConstruct, OmpVariableUse, enclosing_constructs
+
+if TYPE_CHECKING:
+    from kernlint.rule import RuleContext
+
+_HARMLESS_MODIFIERS = frozenset({"close", "present", "ompx_hold"})
+
+
+def map_findings(facts: FileFacts, ctx: "RuleContext") -> Iterator[Diagnostic]:
+    """KL102 findings for the `map` clauses of every OpenMP construct of the file."""
+    for construct in facts.omp:
+        leaves = construct.leaves
+        if construct.region is None or not construct.variables or not (
+                "target" in leaves or "target data" in leaves):
+            continue
+        outer = _mapped_outside(facts, construct)
+        for mapped in getattr(construct.directive, "map_items", ()):
+            if mapped.map_type != "tofrom" or any(m.lower() not in _HARMLESS_MODIFIERS | {"tofrom"}
+                                                  for m in mapped.modifiers):
+                continue
+            name = mapped.item.name
+            use = construct.variable(name)
+            if use is None or use.name in outer or use.escapes or use.updated or use.read_modify_writes:
+                continue
+            if use.reads and not use.writes:
+                yield _diagnostic(construct, mapped, use, "to", ctx)
+            elif use.writes and not use.reads and use.writes_cover:
+                yield _diagnostic(construct, mapped, use, "from", ctx)
+
+
+def _mapped_outside(facts: FileFacts, construct: OmpConstruct) -> set[str]:
+    """Names an enclosing `target data` region (or target construct) already maps."""
+    names: set[str] = set()
+    for outer in enclosing_constructs(facts.omp, construct.span):
+        if outer is construct or outer.region == construct.region:
+            continue
+        names |= {v.name for v in outer.variables}
+    return names
+
+
+def _diagnostic(construct: OmpConstruct, mapped, use: OmpVariableUse, suggested: str,
+                ctx: "RuleContext") -> Diagnostic:
+    clause = mapped.clause
+    written = " ".join(clause.text.split())
+    region = "target data region" if "target data" in construct.leaves else "target region"
+    if suggested == "to":
+        why = (f"the {region} only reads `{use.name}`, so copying it back to the host when the region ends "
+               f"is wasted")
+    else:
+        why = (f"the {region} overwrites every element of `{mapped.item.text}` without reading it, so copying "
+               f"the old contents to the device is wasted")
+    where = construct.locate(clause.text)
+    default = "" if any(m.lower() == "tofrom" for m in mapped.modifiers) else " (the default map type)"
+    return ctx.diagnostic(
+        where,
+        f"`{written}` maps `{use.name}` tofrom{default}, but {why}; map it `{suggested}`",
+        evidence={"variable": use.name, "map_type": "tofrom", "suggested": suggested, "reads": use.reads,
+                  "writes": use.writes, "writes_cover": use.writes_cover, "construct": construct.kind},
+        fix=_fix(ctx, where, clause, mapped, suggested),
+    )
+
+
+def _fix(ctx: "RuleContext", where: Span, clause, mapped, suggested: str) -> Fix | None:
+    """Rewrite the map type in place when the clause maps this one item and starts on `where`'s line."""
+    if len(clause.items) != 1 or where.line != where.end_line:
+        return None
+    line = ctx.source.line_text(where.line)
+    _line, column = ctx.position(where.line, where.column_byte)
+    opening = re.compile(r"map\s*\(", re.IGNORECASE).match(line, column - 1)
+    if opening is None:
+        return None
+    tofrom = re.compile(r"\s*tofrom\b", re.IGNORECASE).match(line, opening.end())
+    if tofrom is not None:
+        start, end = tofrom.end() - len("tofrom"), tofrom.end()
+        text = suggested if line[start:end].islower() else suggested.upper()
+    elif not mapped.modifiers:
+        start = end = opening.end()
+        text = f"{suggested}: "
+    else:
+        return None
+    edit = Edit(where.line, start + 1, where.line, end + 1, text)
+    return Fix(f"map `{mapped.item.name}` {suggested}", (edit,), safe=False)

@@ -1,0 +1,134 @@
+"""A sub-group block load or store in a kernel that requires sub-group size 32 (Intel GPUs).
+
+What it does
+    Flags sub-group block accesses reached from a kernel whose required sub-group size evaluates to 32
+    (`[[intel::reqd_sub_group_size(32)]]` or `[[sycl::reqd_sub_group_size(32)]]`, also through a macro,
+    a `constexpr` or a template argument the file instantiates): `sg.load(ptr)` and `sg.store(ptr, v)`
+    on a sub-group, their vector forms `sg.load<4>(ptr)`, `group_load` / `group_store` from
+    `sycl::ext::oneapi::experimental` on a sub-group, and the `intel_sub_group_block_read*` /
+    `intel_sub_group_block_write*` (`__spirv_SubgroupBlockReadINTEL`) builtins — in the kernel body or
+    in a device function of the same file that the kernel calls. Runs per target device and only for
+    Intel devices; it is silent for NVIDIA targets and when the sub-group size is not a known constant.
+    `group_load` on a work-group and loads through other objects (`atomic_ref::load`) are not flagged.
+
+Why it matters
+    Block loads and stores let the work-items of a sub-group move one contiguous chunk of memory with a
+    single block instruction instead of one gather per lane. The guide states that, at the time of
+    writing, block load/store does not work with sub-group size 32 on current Intel hardware, so a
+    kernel that uses them must explicitly request a sub-group size of 16 or smaller. Requesting 32
+    therefore either fails or loses the very instruction the code was written for; the finding is an
+    error because the guide describes the combination as not working, not merely as slow.
+
+Example
+    h.parallel_for(sycl::nd_range<1>(n, 256),
+                   [=](sycl::nd_item<1> it) [[intel::reqd_sub_group_size(32)]] {
+      auto sg = it.get_sub_group();
+      float v = sg.load(in + base);          // KL301
+      sg.store(out + base, v * 2.0f);        // KL301
+    });
+
+Fix
+    Require a sub-group size of 16 (or 8) for kernels that use block loads and stores:
+    `[[intel::reqd_sub_group_size(16)]]`, and check any code that assumed 32 lanes (shuffle distances,
+    the per-sub-group offset `sg.get_group_id() * 32`). Where 32 lanes are essential, use ordinary
+    indexed loads (`in[base + lane]`) instead of block accesses.
+
+Occupancy basis
+    Sub-group size sets how many work-items one hardware thread carries: halving it from 32 to 16
+    doubles the threads a work-group needs (work-group size / sub-group size). When the local size is a
+    known constant, the evidence gives the occupancy model's threads per work-group and Xe-core
+    occupancy at sub-group sizes 32 and 16, so the cost of the fix is visible.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+from kernlint.diagnostics import Diagnostic, Edit, Fix, Severity
+from kernlint.facts import FileFacts, KernelLaunch
+from kernlint.facts.device import SubGroupBlockAccess
+from kernlint.occupancy import compute
+from kernlint.rule import Rule, RuleContext
+
+_BAD_SIZE = 32
+
+
+class BlockLoadSubGroup32(Rule):
+    code = "KL301"
+    name = "block-load-sg32"
+    severity = Severity.ERROR
+    languages = frozenset({"sycl"})
+    needs_device = True
+
+    def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
+        device = ctx.device
+        if device is None or not getattr(device, "is_intel", False) or not facts.block_accesses:
+            return
+        reported: set[tuple[int, int]] = set()
+        for launch in facts.launches:
+            if launch.attributes.reqd_sub_group_size != _BAD_SIZE:
+                continue
+            for access in facts.block_accesses:
+                key = (access.span.start_byte, access.span.end_byte)
+                if key in reported or not launch.covers(access.span):
+                    continue
+                reported.add(key)
+                yield self._diagnostic(ctx, launch, access)
+
+    def _diagnostic(self, ctx: RuleContext, launch: KernelLaunch, access: SubGroupBlockAccess) -> Diagnostic:
+        device = ctx.device
+        kind = "store" if access.direction == "store" else "load"
+        kernel = f"kernel `{launch.name}`" if launch.name else "a kernel"
+        attribute = launch.attributes.span
+        spelled = launch.attributes.reqd_sub_group_size_text
+        required = f"requires sub-group size {_BAD_SIZE}" + (
+            f" (`{spelled}`, line {attribute.line})" if attribute is not None and spelled and spelled != "32"
+            else f" (line {attribute.line})" if attribute is not None else "")
+        where = (f"in `{access.function}`, called from {kernel} that {required}" if access.function
+                 else f"in {kernel} that {required}")
+        message = (f"sub-group block {kind} `{access.form}` {where}: block loads and stores do not work at "
+                   f"sub-group size {_BAD_SIZE} on {device.id}; require 16 or smaller "
+                   f"(`[[intel::reqd_sub_group_size(16)]]`)")
+        evidence: dict = {"sub_group_size": _BAD_SIZE, "form": access.form, "direction": access.direction,
+                          "function": access.function,
+                          "device_sub_group_sizes": list(getattr(device, "sub_group_sizes", ()) or ())}
+        evidence.update(_occupancy_at_16(device, launch))
+        related = [(attribute, "the required sub-group size")] if attribute is not None else []
+        return ctx.diagnostic(access.span, message, evidence=evidence, kernel=launch.name, related=related,
+                              fix=self._fix(ctx, launch))
+
+    @staticmethod
+    def _fix(ctx: RuleContext, launch: KernelLaunch) -> Fix | None:
+        """Replace a literal `32` in the attribute by 16 (unsafe: code may assume 32 lanes)."""
+        attribute = launch.attributes.span
+        if attribute is None or launch.attributes.reqd_sub_group_size_text != "32" \
+                or attribute.line != attribute.end_line:
+            return None
+        text = ctx.source.data[attribute.start_byte:attribute.end_byte].decode("utf-8", errors="replace")
+        match = re.search(r"\(\s*(32)\s*\)", text)
+        if match is None:
+            return None
+        line = attribute.line
+        start = attribute.column_byte + len(text[:match.start(1)].encode())
+        _, column = ctx.position(line, start)
+        return Fix("require sub-group size 16", (Edit(line, column, line, column + 2, "16"),), safe=False)
+
+
+def _occupancy_at_16(device, launch: KernelLaunch) -> dict:
+    """Threads per work-group and Xe-core occupancy at sub-group sizes 32 and 16, when the local size
+    is a known constant (the model's figures; nothing when the launch cannot be evaluated)."""
+    local = launch.local_range or launch.attributes.reqd_work_group_size
+    if local is None or not local.known:
+        return {}
+    figures: dict = {}
+    for size in (_BAD_SIZE, 16):
+        try:
+            report = compute(device, tuple(local.dims), sg=size)  # type: ignore[arg-type]
+        except ValueError:
+            return {}
+        if not report.valid:
+            return {}
+        figures[f"sg{size}"] = {"threads_per_work_group": report.threads_per_work_group,
+                                "occupancy_pct": report.occupancy_pct}
+    return {"occupancy": figures}

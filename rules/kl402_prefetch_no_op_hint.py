@@ -1,0 +1,55 @@
+"""An OpenMP prefetch with no hint, or hint 0, does nothing.
+
+What it does
+    Flags a `#pragma ompx prefetch data(…)` / `!$omp prefetch data(…)` whose `data` clause has no
+    prefetch-hint modifier, or one that evaluates to 0 (through `#define`s, `constexpr` values and
+    Fortran `parameter`s). A hint that cannot be evaluated is not reported.
+
+Why it matters
+    The hint says where the prefetched line should go: 2 prefetches into L2 only, 4 into L1 and L2.
+    The default, when no hint is written, is 0, and 0 is defined as a no-op: the directive compiles,
+    costs nothing and prefetches nothing, so the latency it was written to hide is still there. The
+    guide's kernels always pass the hint explicitly (`data(PREFETCH_HINT: b[next_tile])` with
+    `PREFETCH_HINT` 4).
+
+Example
+    #pragma ompx prefetch data(b[next]) if (next < n)          // KL402: default hint 0
+    !$omp prefetch data(0: b(next:next)) if (next <= n)        ! KL402
+
+Fix
+    Write the hint: `data(4: b[next])` for L1 and L2, `data(2: b[next])` for L2 only (try both; the
+    guide's N-body kernel uses 4).
+
+Occupancy basis
+    None: the cost is memory latency that is not hidden, not occupancy.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from kernlint.diagnostics import Diagnostic, Severity
+from kernlint.facts import FileFacts
+from kernlint.rule import Rule, RuleContext
+
+
+class PrefetchNoOpHint(Rule):
+    code = "KL402"
+    name = "prefetch-no-op-hint"
+    severity = Severity.WARNING
+    languages = frozenset({"openmp-c", "openmp-fortran", "sycl"})
+
+    def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
+        for construct in facts.omp:
+            if construct.kind != "prefetch" or construct.value("hint") != 0:
+                continue
+            written = getattr(construct.directive, "prefetch_hint", None)
+            what = (f"its hint `{written}` evaluates to 0" if written is not None
+                    else "it has no hint, and the default hint is 0")
+            data = construct.directive.clause("data")  # type: ignore[attr-defined]
+            yield ctx.diagnostic(
+                construct.locate(data.text) if data is not None else construct.span,
+                f"this prefetch does nothing: {what}, which is a no-op; write the hint in the data clause, "
+                f"4 (prefetch to L1 and L2) or 2 (L2 only), e.g. `data(4: …)`",
+                evidence={"hint": written, "value": 0},
+            )

@@ -1,0 +1,56 @@
+"""An OpenMP prefetch hint other than 0, 2 or 4.
+
+What it does
+    Flags a `#pragma ompx prefetch data(hint: …)` / `!$omp prefetch data(hint: …)` whose hint
+    evaluates (through `#define`s, `constexpr` values and Fortran `parameter`s) to anything but 0, 2
+    or 4. A hint that cannot be evaluated is not reported.
+
+Why it matters
+    Intel's prefetch extension defines exactly three hints: 0 (no-op), 2 (prefetch to L2 only) and
+    4 (prefetch to L1 and L2). Any other value is outside the extension's definition, so what the
+    compiler makes of it is not specified: it may be rejected, ignored or mapped to another cache
+    level. A common slip is writing the cache level (1, 3) instead of the hint; note that the guide's
+    own comments name the levels loosely, while its valid values are 0, 2 and 4.
+
+Example
+    #define PREFETCH_HINT 3
+    #pragma ompx prefetch data(PREFETCH_HINT: b[next]) if (next < n)     // KL403
+
+Fix
+    Use 4 to prefetch into L1 and L2, or 2 for L2 only.
+
+Occupancy basis
+    None: this is about the directive's meaning, not occupancy.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from kernlint.diagnostics import Diagnostic, Severity
+from kernlint.facts import FileFacts
+from kernlint.rule import Rule, RuleContext
+
+VALID_HINTS = (0, 2, 4)
+
+
+class PrefetchInvalidHint(Rule):
+    code = "KL403"
+    name = "prefetch-invalid-hint"
+    severity = Severity.ERROR
+    languages = frozenset({"openmp-c", "openmp-fortran", "sycl"})
+
+    def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
+        for construct in facts.omp:
+            value = construct.value("hint") if construct.kind == "prefetch" else None
+            if value is None or value in VALID_HINTS:
+                continue
+            written = getattr(construct.directive, "prefetch_hint", None)
+            shown = f"`{written}` (= {value})" if written is not None and written.strip() != str(value) else f"{value}"
+            data = construct.directive.clause("data")  # type: ignore[attr-defined]
+            yield ctx.diagnostic(
+                construct.locate(data.text) if data is not None else construct.span,
+                f"prefetch hint {shown} is not a valid hint: the extension defines 0 (no-op), 2 (prefetch to "
+                f"L2 only) and 4 (prefetch to L1 and L2); use 4 or 2",
+                evidence={"hint": written, "value": value, "valid": list(VALID_HINTS)},
+            )

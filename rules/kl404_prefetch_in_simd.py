@@ -1,0 +1,69 @@
+"""An OpenMP prefetch inside a `simd` region: every SIMD lane issues it.
+
+What it does
+    Flags a `#pragma ompx prefetch` / `!$omp prefetch` that sits inside the loop of a `simd` construct
+    (`#pragma omp simd`, `!$omp simd`, or a combined construct ending in `simd` such as
+    `target teams distribute parallel for simd`), in C, C++ and Fortran.
+
+Why it matters
+    With OpenMP's SIMD programming model on Intel GPUs (`-fopenmp-target-simd`) each EU thread runs
+    16 or 32 SIMD lanes and the `simd` loop is spread over them. The guide recommends placing the
+    prefetch *outside* the `simd` loop: then one lane issues one prefetch for the whole thread, which
+    is what a 64-byte cache line needs, and the usual `if (next % 16 == 0)` masking becomes
+    unnecessary. Inside the `simd` loop every lane issues its own prefetch instruction, so the
+    thread sends up to SIMD-width prefetches, mostly for the same cache line.
+
+Example
+    #pragma omp simd simdlen(16)
+    for (int v = 0; v < 16; ++v) {
+      bb[u + v] = b[j + u + v];
+      #pragma ompx prefetch data(4: b[j + TILE + u + v]) if (j + TILE + u + v < n)   // KL404
+    }
+
+Fix
+    Move the prefetch after the `simd` loop, at the level of the loop that steps by the SIMD width:
+
+    #pragma omp simd simdlen(16)
+    for (int v = 0; v < 16; ++v) bb[u + v] = b[j + u + v];
+    int next = j + TILE + u;
+    #pragma ompx prefetch data(4: b[next]) if (next < n)
+
+Occupancy basis
+    None: the cost is redundant prefetch instructions issued by every lane.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from kernlint.diagnostics import Diagnostic, Severity
+from kernlint.facts import FileFacts
+from kernlint.facts.openmp import enclosing_constructs
+from kernlint.rule import Rule, RuleContext
+
+
+class PrefetchInSimd(Rule):
+    code = "KL404"
+    name = "prefetch-in-simd"
+    severity = Severity.WARNING
+    languages = frozenset({"openmp-c", "openmp-fortran", "sycl"})
+
+    def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
+        for construct in facts.omp:
+            if construct.kind != "prefetch":
+                continue
+            simd = [c for c in enclosing_constructs(facts.omp, construct.span) if "simd" in c.leaves]
+            if not simd:
+                continue
+            region = simd[-1]
+            width = region.value("simdlen")
+            lanes = f"each of the {width} lanes" if width else "every SIMD lane"
+            data = construct.directive.clause("data")  # type: ignore[attr-defined]
+            yield ctx.diagnostic(
+                construct.locate(data.text) if data is not None else construct.span,
+                f"prefetch inside the `{region.kind}` region at line {region.span.line}: {lanes} issues its own "
+                f"prefetch, mostly for the same cache line; move it after the simd loop so one lane issues it "
+                f"(the guide recommends prefetching outside the scope of simd)",
+                evidence={"simd_line": region.span.line, "simdlen": width, "construct": region.kind},
+                related=[(region.span, "the simd construct")],
+            )

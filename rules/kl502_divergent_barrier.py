@@ -1,0 +1,148 @@
+"""A barrier is reached under a work-item-dependent condition: deadlock or undefined behaviour.
+
+What it does
+    Flags a work-group barrier (`it.barrier()`, `sycl::group_barrier(it.get_group())`) or sub-group
+    barrier (`sycl::group_barrier(sg)`, `sg.barrier()`) in device code that only some work-items of the
+    group reach, because it sits
+
+    * inside an `if` / `else` / `switch` / `?:` arm whose condition depends on the work-item id
+      (`if (lid < s) { …; barrier; }`, `if (gid < n) { …; barrier; }`);
+    * inside a loop whose trip count depends on the id (a grid-stride loop with a barrier in its body);
+    * in a device function of the same file that is called under such a condition (reported at the
+      call); or
+    * after an early exit under such a condition: `if (gid >= n) return;` before a barrier, or a
+      `break` / `continue` under one inside a loop that holds a barrier.
+
+    Conditions on group ids, ranges, kernel arguments and constants are uniform across the group and
+    are never flagged, and neither is a barrier that follows a divergent `if` once its paths have merged
+    (the classic tree reduction `if (lid < s) …; barrier;` is correct).
+
+Why it matters
+    A barrier blocks every work-item of the work-group (or sub-group) until all of them have reached
+    it; the guide describes it as exactly that. Work-items that skip the branch, leave the kernel early
+    or run fewer loop iterations never arrive, so the others wait forever. SYCL requires a group barrier
+    to be reached by every work-item of the group in converged control flow, and leaves anything else
+    undefined: hangs, wrong results, or results that change with the device, the driver and the
+    work-group size. A tail guard `if (gid < n)` around a barrier works only as long as the global size
+    happens to be a multiple of the work-group size.
+
+Example
+    if (gid >= n) return;                       // some work-items leave …
+    slm[lid] = in[gid];
+    sycl::group_barrier(it.get_group());        // KL502: … and never arrive here
+
+Fix
+    Keep every barrier on a path that all work-items of the group take. Guard the work, not the
+    barrier: `if (gid < n) slm[lid] = in[gid]; else slm[lid] = 0; group_barrier(g);`. In loops, run the
+    same number of iterations in every work-item (round the bound up to the work-group size and guard
+    the body's memory accesses instead).
+
+Occupancy basis
+    None: this is a correctness error, independent of the device.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from kernlint.diagnostics import Diagnostic, Severity
+from kernlint.facts import Barrier, Branch, FileFacts, Span
+from kernlint.facts.device import Reach
+from kernlint.rule import Rule, RuleContext
+
+
+class DivergentBarrier(Rule):
+    code = "KL502"
+    name = "divergent-barrier"
+    severity = Severity.ERROR
+    languages = frozenset({"sycl"})
+
+    def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
+        reported: set[tuple[int, int]] = set()
+        for barrier in facts.barriers:
+            found = self._cause(facts, barrier)
+            if found is None:
+                continue
+            branch, reach, how = found
+            at = reach.calls[0] if reach.calls else barrier.span
+            if (at.start_byte, at.end_byte) in reported:
+                continue
+            reported.add((at.start_byte, at.end_byte))
+            yield self._diagnostic(facts, ctx, barrier, branch, reach, how, at)
+
+    @staticmethod
+    def _cause(facts: FileFacts, barrier: Barrier) -> tuple[Branch, Reach, str] | None:
+        """The innermost dependent branch that guards the barrier, else an early exit that skips it."""
+        guarded: list[tuple[Branch, Reach]] = []
+        exits: list[tuple[Branch, Reach]] = []
+        for branch in facts.branches:
+            under = next((r for r in branch.reaches if r.region.contains(barrier.span)), None)
+            if under is not None:
+                guarded.append((branch, under))
+                continue
+            if branch.exit:
+                skipped = next((r for r in branch.skipped if r.region.contains(barrier.span)), None)
+                if skipped is not None:
+                    exits.append((branch, skipped))
+        if guarded:  # the innermost: fewest calls, then the smallest branch
+            branch, reach = min(guarded, key=lambda g: (len(g[1].calls), g[0].span.end_byte - g[0].span.start_byte))
+            return branch, reach, "under"
+        if exits:
+            branch, reach = min(exits, key=lambda g: (len(g[1].calls), g[0].span.end_byte - g[0].span.start_byte))
+            return branch, reach, "exit"
+        return None
+
+    def _diagnostic(self, facts: FileFacts, ctx: RuleContext, barrier: Barrier, branch: Branch, reach: Reach,
+                    how: str, at: Span) -> Diagnostic:
+        condition = " ".join(ctx.source.data[branch.condition.start_byte:branch.condition.end_byte]
+                             .decode("utf-8", errors="replace").split())
+        if len(condition) > 60:
+            condition = condition[:57] + "…"
+        scope = "sub-group" if barrier.scope == "sub-group" else "work-group"
+        what = f"{scope} barrier `{barrier.form}`"
+        source = f", id source `{branch.origin}`" if branch.origin else ""
+        where = f"`{condition}`, line {branch.condition.line}{source}"
+        if reach.calls:
+            subject = (f"this call reaches a {what} in `{reach.function or 'a device function'}` "
+                       f"(line {barrier.span.line}), and")
+            reached = "is made"
+        else:
+            subject, reached = what, "is reached"
+        if how == "exit":
+            cause = f"is skipped by the work-items that take the early `{branch.exit}` under a work-item-dependent condition ({where})"
+            fix = "guard the work instead of leaving early, so every work-item reaches the barrier"
+        elif branch.kind == "loop":
+            cause = (f"runs inside a loop whose trip count depends on the work-item id ({where}), so work-items "
+                     f"reach the barrier a different number of times")
+            fix = "give every work-item the same trip count and guard the body's memory accesses instead"
+        elif branch.kind == "switch":
+            cause = f"{reached} only by the work-items whose work-item-dependent value selects that case ({where})"
+            fix = "move the barrier out of the switch so that every work-item reaches it"
+        else:
+            side = "holds" if _in_first_arm(branch, reach) else "fails"
+            cause = f"{reached} only by the work-items for which a work-item-dependent condition {side} ({where})"
+            fix = "move the barrier out of the branch so that every work-item reaches it"
+        message = (f"{subject} {cause}: the others never arrive, so the {scope} deadlocks or behaves "
+                   f"undefined; {fix}")
+        launch = facts.launch_for(at)
+        related = [(branch.condition, "the work-item-dependent condition")]
+        if reach.calls:
+            related.append((barrier.span, "the barrier"))
+            related += [(call, "called from here") for call in reach.calls[1:]]
+        evidence = {
+            "barrier_line": barrier.span.line, "barrier": barrier.form, "scope": barrier.scope,
+            "condition_line": branch.condition.line, "dependence": branch.dependence, "reason": branch.reason,
+            "branch_kind": branch.kind, "via": "early-" + branch.exit if how == "exit" and branch.exit else how,
+            "call_lines": [c.line for c in reach.calls], "function": reach.function,
+        }
+        return ctx.diagnostic(at, message, evidence=evidence, kernel=launch.name if launch is not None else None,
+                              related=related)
+
+
+def _in_first_arm(branch: Branch, reach: Reach) -> bool:
+    """Whether the barrier is in the branch's first region (the `if` arm) rather than the `else`."""
+    if not branch.regions or branch.kind not in ("if", "else-if", "ternary"):
+        return True
+    first = branch.regions[0]
+    target = reach.region if not reach.calls else reach.calls[0]
+    return first.contains(target)

@@ -1,0 +1,477 @@
+"""Accessor-usage facts on tricky shapes, and the mode fixes of KL102/KL103/KL104 applied to source."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from kernlint.diagnostics import Edit
+from kernlint.frontends.cpp import extract
+from kernlint.rule import RuleContext
+from kernlint.source import SourceFile
+from kernlint_rules.kl102_accessor_mode import AccessorMode
+from kernlint_rules.kl103_missing_no_init import MissingNoInit
+from kernlint_rules.kl104_legacy_access_mode import LegacyAccessMode
+
+PRELUDE = "#include <sycl/sycl.hpp>\nconstexpr size_t N = 1 << 20;\n"
+
+
+def source(code: str) -> str:
+    return PRELUDE + textwrap.dedent(code)
+
+
+def facts_of(code: str):
+    return extract("t.cpp", source(code).encode())
+
+
+def uses_by_name(code: str) -> dict:
+    return {a.name: a.uses for a in facts_of(code).accessors}
+
+
+def in_kernel(body: str, accessors: str, launch: str = "sycl::range<1>(N)", param: str = "sycl::id<1> i",
+              before: str = "", buffers: str = "") -> str:
+    """A command group over buffers b0..b5 of N floats, with `accessors` and a lambda kernel `body`."""
+    declared = buffers or "".join(f"  sycl::buffer<float, 1> b{k}(v.data(), sycl::range<1>(N));\n" for k in range(6))
+    return (f"{before}\nvoid f(sycl::queue &q, std::vector<float> &v, bool flag, int reps) {{\n{declared}"
+            f"  q.submit([&](sycl::handler &h) {{\n{accessors}\n"
+            f"    h.parallel_for({launch}, [=]({param}) {{\n{body}\n    }});\n  }});\n}}\n")
+
+
+def counts(u) -> tuple:
+    return (u.reads, u.writes, u.read_modify_writes, u.atomic, u.escapes)
+
+
+# -- kinds of use ----------------------------------------------------------------------------------
+
+
+def test_reads_writes_and_read_modify_writes_are_told_apart() -> None:
+    uses = uses_by_name(in_kernel(
+        "a[i] = a[i] + 1.0f; b[i] += 2.0f; ++c[i]; d[i] = 3.0f; e[i] = a[i] * 2.0f; float x = f[i]; (void)x;",
+        "".join(f"    sycl::accessor {n}(b{k}, h, sycl::read_write);\n" for k, n in enumerate("abcdef"))))
+    assert counts(uses["a"]) == (1, 0, 1, False, False)  # the `a[i]` on the right of `a[i] = a[i] + 1` is folded in
+    assert counts(uses["b"]) == (0, 0, 1, False, False)
+    assert counts(uses["c"]) == (0, 0, 1, False, False)
+    assert counts(uses["d"]) == (0, 1, 0, False, False)
+    assert counts(uses["e"]) == (0, 1, 0, False, False) and uses["e"].only_written
+    assert counts(uses["f"]) == (1, 0, 0, False, False) and uses["f"].only_read
+
+
+def test_atomics_in_every_spelling() -> None:
+    uses = uses_by_name(in_kernel(
+        "sycl::atomic_ref<float, sycl::memory_order::relaxed, sycl::memory_scope::device> r(a[0]);\n"
+        "r += 1.0f;\n"
+        "sycl::atomic_ref<float, sycl::memory_order::relaxed, sycl::memory_scope::device>(b[i]).fetch_add(1.0f);\n"
+        "c[i].fetch_add(1);\n"
+        "float y = d[i];",
+        "".join(f"    sycl::accessor {n}(b{k}, h, sycl::read_write);\n" for k, n in enumerate("abcd"))))
+    assert uses["a"].atomic and uses["b"].atomic and uses["c"].atomic
+    assert not uses["d"].atomic and uses["d"].only_read
+
+
+@pytest.mark.parametrize("body, reason", [
+    ("float *p = a.get_pointer(); p[i] = 0.0f;", "raw pointer"),
+    ("float *p = &a[i]; *p = 0.0f;", "address"),
+    ("external(a, i);", "undefined function"),
+    ("opaque(a[i]);", "element to unknown function"),
+    ("auto copy = a; copy[i] = 1.0f;", "copy"),
+    ("float &r = a[i]; r = 1.0f;", "non-const reference"),
+    ("for (float x : a) (void)x;", "range-for"),
+    ("int a = 3; (void)a;", "shadowing declaration"),
+    ("auto g = [b = a](size_t k) { return b[k]; }; (void)g;", "init-capture"),
+])
+def test_what_the_analysis_cannot_follow_escapes(body: str, reason: str) -> None:
+    uses = uses_by_name(in_kernel(body, "    sycl::accessor a(b0, h, sycl::read_write);",
+                                  before="void external(sycl::accessor<float, 1> acc, sycl::id<1> at);"))
+    assert uses["a"].escapes, reason
+    assert not uses["a"].only_read and not uses["a"].only_written
+
+
+def test_size_queries_and_const_references_are_not_escapes() -> None:
+    uses = uses_by_name(in_kernel(
+        "const float &x = a[i]; float y = sycl::sqrt(a[i]) + std::max(a[i], 0.0f); (void)a.size(); (void)x; (void)y;",
+        "    sycl::accessor a(b0, h, sycl::read_write);"))
+    assert uses["a"].only_read and uses["a"].reads == 3
+
+
+def test_use_in_the_command_group_outside_the_kernel_escapes_but_get_range_does_not() -> None:
+    code = in_kernel("a[i] = 0.0f;", "    sycl::accessor a(b0, h, sycl::read_write);\n    auto p = a.get_pointer();",
+                     launch="a.get_range()")
+    assert uses_by_name(code)["a"].escapes
+    code = in_kernel("a[i] = 0.0f;", "    sycl::accessor a(b0, h, sycl::read_write);", launch="a.get_range()")
+    assert uses_by_name(code)["a"].covering_write is not None
+
+
+# -- helpers and functors --------------------------------------------------------------------------
+
+
+HELPERS = """
+template <typename A> float reader(const A &acc, size_t k) { return acc[k] + acc[k + 1]; }
+template <typename A> void writer(A acc, size_t k, float value) { acc[k] = value; }
+template <typename A> float forwarder(A acc, size_t k) { return reader(acc, k); }
+void typed(sycl::accessor<float, 1, sycl::access_mode::read_write> acc, size_t k) { acc[k] *= 2.0f; }
+"""
+
+
+def test_helpers_defined_in_the_file_are_followed() -> None:
+    uses = uses_by_name(in_kernel(
+        "float s = forwarder(a, i[0]); writer(b, i[0], s); typed(c, i[0]); writer(d, i[0] + 1, s);",
+        "".join(f"    sycl::accessor {n}(b{k}, h, sycl::read_write);\n" for k, n in enumerate("abcd")),
+        before=HELPERS))
+    assert uses["a"].only_read and uses["a"].reads == 2
+    assert uses["b"].only_written and uses["b"].covering_write is not None  # own index passed to the helper
+    assert counts(uses["c"])[2] == 1 and len(uses["c"].typed_sites) == 1
+    assert uses["d"].only_written and uses["d"].covering_write is None  # `i + 1` is not the own index
+
+
+def test_the_kernel_item_passed_to_a_helper_still_gives_the_own_index() -> None:
+    helper = "template <typename A> void zero(A acc, sycl::nd_item<1> item) { acc[item.get_global_id(0)] = 0.0f; }"
+    uses = uses_by_name(in_kernel("zero(b, it);", "    sycl::accessor b(b1, h, sycl::write_only);",
+                                  "sycl::nd_range<1>(N, 128)", "sycl::nd_item<1> it", before=helper))
+    assert uses["b"].covering_write is not None
+
+
+def test_helper_called_conditionally_does_not_cover() -> None:
+    uses = uses_by_name(in_kernel("if (flag) writer(b, i[0], 1.0f);",
+                                  "    sycl::accessor b(b1, h, sycl::read_write);", before=HELPERS))
+    assert uses["b"].only_written and uses["b"].covering_write is None
+
+
+FUNCTORS = """
+struct Aggregate {
+  sycl::accessor<float, 1, sycl::access_mode::read_write> in;
+  sycl::accessor<float, 1, sycl::access_mode::write> out;
+  void operator()(sycl::id<1> i) const { out[i] = in[i]; }
+};
+class WithCtor {
+ public:
+  WithCtor(float s, sycl::accessor<float, 1, sycl::access_mode::read_write> a) : scale_(s), data_(a) {}
+  void operator()(sycl::id<1> i) const { data_[i] *= scale_; }
+ private:
+  float scale_;
+  sycl::accessor<float, 1, sycl::access_mode::read_write> data_;
+};
+"""
+
+
+def test_functor_members_initialised_in_the_command_group() -> None:
+    code = PRELUDE + FUNCTORS + textwrap.dedent("""
+        void f(sycl::queue &q, std::vector<float> &v) {
+          sycl::buffer<float, 1> x(v.data(), sycl::range<1>(N));
+          sycl::buffer<float, 1> y(v.data(), sycl::range<1>(N));
+          q.submit([&](sycl::handler &h) {
+            sycl::accessor<float, 1, sycl::access_mode::read_write> in(x, h);
+            sycl::accessor<float, 1, sycl::access_mode::write> out(y, h);
+            h.parallel_for(sycl::range<1>(N), Aggregate{in, out});
+          });
+          q.submit([&](sycl::handler &h) {
+            sycl::accessor<float, 1, sycl::access_mode::read_write> a(x, h);
+            WithCtor k(0.5f, a);
+            h.parallel_for(sycl::range<1>(N), k);
+          });
+          q.submit([&](sycl::handler &h) {
+            Aggregate k{x.get_access<sycl::access_mode::read_write>(h), y.get_access<sycl::access_mode::write>(h)};
+            h.parallel_for(sycl::range<1>(N), k);
+          });
+        }
+    """)
+    accessors = extract("t.cpp", code.encode()).accessors
+    named = {a.name: a.uses for a in accessors if a.name}
+    assert named["in"].only_read and named["in"].typed_sites
+    assert named["out"].only_written and named["out"].covering_write is not None
+    assert named["a"].read_modify_writes == 1
+    unnamed = [a.uses for a in accessors if a.name is None]
+    assert [u.only_read for u in unnamed] == [True, False] and unnamed[1].only_written
+
+
+# -- coverage --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("launch, param, body", [
+    ("sycl::range<1>(N)", "sycl::id<1> i", "a[i] = 0.0f;"),
+    ("sycl::range<1>(N)", "sycl::item<1> it", "a[it.get_id()] = 0.0f;"),
+    ("N", "size_t i", "a[i] = 0.0f;"),
+    ("sycl::nd_range<1>(N, 256)", "sycl::nd_item<1> it", "a[it.get_global_id(0)] = 0.0f;"),
+    ("sycl::nd_range<1>(N, 256)", "sycl::nd_item<1> it", "const size_t g = it.get_global_id(0); a[g] = 1.0f;"),
+    ("sycl::nd_range<1>(N + 256, 256)", "sycl::nd_item<1> it", "size_t g = it.get_global_id(0); if (g < N) a[g] = 0.0f;"),
+    ("sycl::range<1>(N)", "sycl::id<1> i", "for (int k = 0; k < 3; ++k) a[i] = k;"),
+    ("sycl::range<1>(N)", "sycl::id<1> i", "do { a[i] = 1.0f; } while (flag);"),
+])
+def test_writes_that_cover_the_whole_buffer(launch: str, param: str, body: str) -> None:
+    uses = uses_by_name(in_kernel(body, "    sycl::accessor a(b0, h, sycl::write_only);", launch, param))["a"]
+    assert uses.overwrites_whole_buffer and uses.writes_at_own_index
+
+
+@pytest.mark.parametrize("launch, param, body", [
+    ("sycl::range<1>(N - 1)", "sycl::id<1> i", "a[i + 1] = 0.0f;"),
+    ("sycl::range<1>(N / 2)", "sycl::id<1> i", "a[i] = 0.0f;"),
+    ("sycl::range<1>(N)", "sycl::id<1> i", "if (flag) a[i] = 0.0f;"),
+    ("sycl::range<1>(N)", "sycl::id<1> i", "if (flag) return; a[i] = 0.0f;"),
+    ("sycl::range<1>(N)", "sycl::id<1> i", "for (int r = 0; r < reps; ++r) a[i] = r;"),
+    ("sycl::range<1>(N)", "sycl::id<1> i", "while (flag) { a[i] = 0.0f; }"),
+    ("sycl::range<1>(N)", "sycl::id<1> i", "auto z = [&]() { a[i] = 0.0f; }; z();"),
+    ("sycl::range<1>(N)", "sycl::id<1> i", "flag && (a[i] = 0.0f);"),
+    ("sycl::range<1>(N)", "sycl::id<1> i", "switch (reps) { case 0: a[i] = 0.0f; }"),
+    ("sycl::range<1>(N)", "sycl::id<1> i", "size_t j = i[0]; j += 1; a[j] = 0.0f;"),
+    ("sycl::nd_range<1>(N, 256)", "sycl::nd_item<1> it", "a[it.get_local_id(0)] = 0.0f;"),
+    ("sycl::nd_range<1>(N + 256, 256)", "sycl::nd_item<1> it",
+     "if (it.get_global_id(0) < N + 256) a[it.get_global_id(0)] = 0.0f;"),
+])
+def test_partial_or_conditional_writes_do_not_cover(launch: str, param: str, body: str) -> None:
+    uses = uses_by_name(in_kernel(body, "    sycl::accessor a(b0, h, sycl::write_only);", launch, param))["a"]
+    assert uses.writes >= 1 and uses.covering_write is None and not uses.overwrites_whole_buffer
+
+
+def test_two_dimensional_and_linear_coverage() -> None:
+    buffers = ("  sycl::buffer<float, 2> g(v.data(), sycl::range<2>(64, 128));\n"
+               "  sycl::buffer<float, 1> flat(v.data(), sycl::range<1>(64 * 128));\n")
+    accessors = "    sycl::accessor a(g, h, sycl::write_only);\n    sycl::accessor b(flat, h, sycl::write_only);\n" \
+                "    sycl::accessor c(g, h, sycl::write_only);"
+    body = ("a[it.get_id(0)][it.get_id(1)] = 0.0f; b[it.get_linear_id()] = 1.0f;"
+            " c[it.get_id(1)][it.get_id(0)] = 2.0f;")
+    uses = uses_by_name(in_kernel(body, accessors, "sycl::range<2>(64, 128)", "sycl::item<2> it", buffers=buffers))
+    assert uses["a"].covering_write is not None and uses["b"].covering_write is not None
+    assert uses["c"].covering_write is None  # transposed: dimension 1 indexes the first subscript
+
+
+def test_counting_loop_in_a_single_task_and_a_single_element() -> None:
+    code = PRELUDE + textwrap.dedent("""
+        void f(sycl::queue &q, float *p) {
+          sycl::buffer<float, 1> t(p, sycl::range<1>(4096));
+          sycl::buffer<float, 1> one(p, sycl::range<1>(1));
+          q.submit([&](sycl::handler &h) {
+            sycl::accessor a(t, h, sycl::write_only);
+            sycl::accessor b(one, h, sycl::write_only);
+            sycl::accessor c(t, h, sycl::write_only);
+            h.single_task([=]() {
+              for (int k = 0; k < 4096; ++k) a[k] = 0.0f;
+              b[0] = 1.0f;
+              for (int k = 0; k < 4095; ++k) c[k] = 0.0f;
+            });
+          });
+        }
+    """)
+    uses = {a.name: a.uses for a in extract("t.cpp", code.encode()).accessors}
+    assert uses["a"].covering_write is not None and uses["b"].covering_write is not None
+    assert uses["c"].covering_write is None
+
+
+def test_extents_compared_by_name_only_when_the_name_is_never_reassigned() -> None:
+    def covering(extra: str) -> bool:
+        code = PRELUDE + textwrap.dedent(f"""
+            void f(sycl::queue &q, float *p, size_t n) {{
+              sycl::buffer<float, 1> b(p, sycl::range<1>(n));
+              {extra}
+              q.submit([&](sycl::handler &h) {{
+                sycl::accessor a(b, h, sycl::write_only);
+                h.parallel_for(sycl::range<1>(n), [=](sycl::id<1> i) {{ a[i] = 0.0f; }});
+              }});
+            }}
+        """)
+        (accessor,) = extract("t.cpp", code.encode()).accessors
+        return accessor.uses.covering_write is not None
+
+    assert covering("")
+    assert not covering("n = n / 2;")
+
+
+def test_element_size_and_bytes() -> None:
+    uses = uses_by_name(in_kernel("a[i] = 0.0f;", "    sycl::accessor a(b0, h, sycl::write_only);"))["a"]
+    assert (uses.element_size, uses.buffer_extent.dims, uses.buffer_bytes) == (4, (1 << 20,), 4 << 20)
+
+
+# -- how the mode is spelled -----------------------------------------------------------------------
+
+
+def test_mode_syntax_forms() -> None:
+    code = PRELUDE + textwrap.dedent("""
+        template <sycl::access_mode M>
+        void f(sycl::queue &q, sycl::buffer<float, 1> &b) {
+          q.submit([&](sycl::handler &h) {
+            sycl::accessor tag(b, h, sycl::read_write);
+            sycl::accessor tag_props(b, h, sycl::read_write, sycl::property_list{});
+            sycl::accessor ctad(b, h);
+            sycl::accessor<float, 1> typed(b, h);
+            sycl::accessor<float, 1, M> templated(b, h);
+            auto legacy = b.get_access<sycl::access::mode::read_write>(h);
+            auto deflt = b.get_access(h);
+            auto dependent = b.template get_access<sycl::access_mode::read_write>(h);
+            sycl::accessor ranged(b, h, sycl::range<1>(16), sycl::read_write);
+            h.single_task([=]() {});
+          });
+        }
+    """)
+    syntax = {a.name: a.uses.syntax for a in extract("t.cpp", code.encode()).accessors}
+    assert syntax["tag"].form == "tag" and syntax["tag"].mode_is_last_argument
+    assert syntax["tag_props"].form == "tag" and not syntax["tag_props"].mode_is_last_argument
+    assert syntax["ctad"].form == "default-ctad" and syntax["ctad"].defaulted
+    assert syntax["typed"].form == "default-typed"
+    assert syntax["templated"].form == "other" and not syntax["templated"].defaulted
+    assert syntax["legacy"].form == "enum" and syntax["legacy"].get_access_template is not None
+    assert syntax["deflt"].form == "default-get-access"
+    assert syntax["dependent"].form == "enum" and syntax["dependent"].get_access_template is None
+    assert syntax["ranged"].ranged
+
+
+def test_no_uses_when_the_kernel_is_not_in_the_file_or_absent() -> None:
+    code = PRELUDE + textwrap.dedent("""
+        struct External;
+        void f(sycl::queue &q, sycl::buffer<float, 1> &b, External k) {
+          q.submit([&](sycl::handler &h) {
+            sycl::accessor a(b, h, sycl::read_write);
+            h.parallel_for(sycl::range<1>(N), k);
+          });
+          q.submit([&](sycl::handler &h) {
+            sycl::accessor c(b, h, sycl::read_write);
+            h.copy(c, nullptr);
+          });
+          sycl::host_accessor ha(b, sycl::read_write);
+        }
+    """)
+    uses = {a.name: a.uses for a in extract("t.cpp", code.encode()).accessors}
+    assert uses == {"a": None, "c": None, "ha": None}
+
+
+def test_broken_code_does_not_crash() -> None:
+    code = in_kernel("a[i] = ; b[i + ] += (;\n SYCL_EXTERNAL int x", "    sycl::accessor a(b0, h, sycl::read_write);\n"
+                     "    sycl::accessor b(b1 h sycl::read_write);")
+    facts = facts_of(code)
+    assert facts.syntax_errors
+    by_name = {a.name: a.uses for a in facts.accessors}
+    assert by_name["a"].escapes  # `a[i] = ;` is no evidence of a write
+    assert by_name["b"] is None  # a creation the parser could not read is not judged
+
+
+# -- fixes, applied to the source --------------------------------------------------------------------
+
+
+def apply(text: str, edits: tuple[Edit, ...]) -> str:
+    """Apply edits (1-based lines, 1-based character columns, end exclusive) from the last to the first."""
+    lines = text.split("\n")
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+    for edit in sorted(edits, key=lambda e: (e.line, e.column), reverse=True):
+        lo = starts[edit.line - 1] + edit.column - 1
+        hi = starts[edit.end_line - 1] + edit.end_column - 1
+        assert 0 <= lo <= hi <= len(text)
+        text = text[:lo] + edit.text + text[hi:]
+    return text
+
+
+def run_rule(rule_class, text: str) -> list:
+    facts = extract("t.cpp", text.encode())
+    ctx = RuleContext(rule_class, SourceFile("t.cpp", text.encode()), facts.language)
+    return list(rule_class().check(facts, ctx))
+
+
+def fixed_line(rule_class, text: str) -> tuple[str, object]:
+    """The one line the rule's only diagnostic's fix changes, after the change, and the fix."""
+    (diagnostic,) = run_rule(rule_class, text)
+    assert diagnostic.fix is not None, diagnostic.message
+    new = apply(text, diagnostic.fix.edits)
+    changed = [b for a, b in zip(text.splitlines(), new.splitlines()) if a != b]
+    assert len(changed) == 1 and len(text.splitlines()) == len(new.splitlines())
+    return changed[0].strip(), diagnostic.fix
+
+
+@pytest.mark.parametrize("declaration, expected", [
+    ("sycl::accessor a(b0, h, sycl::read_write);", "sycl::accessor a(b0, h, sycl::read_only);"),
+    ("sycl::accessor a(b0, h, /* é */ read_write);", "sycl::accessor a(b0, h, /* é */ read_only);"),
+    ("sycl::accessor a(b0, h);", "sycl::accessor a(b0, h, sycl::read_only);"),
+    ("auto a = b0.get_access(h);", "auto a = b0.get_access(h, sycl::read_only);"),
+    ("auto a = b0.get_access<sycl::access::mode::read_write>(h);", "auto a = b0.get_access<sycl::access::mode::read>(h);"),
+    ("sycl::accessor<float, 1, sycl::access_mode::read_write> a(b0, h);",
+     "sycl::accessor<float, 1, sycl::access_mode::read> a(b0, h);"),
+])
+def test_read_only_fix(declaration: str, expected: str) -> None:
+    text = source(in_kernel("float s = a[i] * 2.0f; (void)s;", f"    {declaration}"))
+    line, fix = fixed_line(AccessorMode, text)
+    assert line == expected and fix.safe
+    assert run_rule(AccessorMode, apply(text, fix.edits)) == []  # the fixed accessor is read-only
+
+
+@pytest.mark.parametrize("declaration, expected", [
+    ("sycl::accessor a(b0, h, sycl::read_write);", "sycl::accessor a(b0, h, sycl::write_only, sycl::no_init);"),
+    ("sycl::accessor a(b0, h);", "sycl::accessor a(b0, h, sycl::write_only, sycl::no_init);"),
+    ("auto a = b0.get_access<sycl::access_mode::read_write>(h);",
+     "auto a = b0.get_access(h, sycl::write_only, sycl::no_init);"),
+])
+def test_write_only_fix_is_unsafe_and_leaves_nothing_to_report(declaration: str, expected: str) -> None:
+    text = source(in_kernel("a[i] = 1.0f;", f"    {declaration}"))
+    line, fix = fixed_line(AccessorMode, text)
+    assert line == expected and not fix.safe
+    fixed = apply(text, fix.edits)
+    assert run_rule(AccessorMode, fixed) == [] and run_rule(MissingNoInit, fixed) == []
+
+
+def test_no_fix_when_the_type_spells_the_mode_elsewhere() -> None:
+    reader = "float reader(sycl::accessor<float, 1, sycl::access_mode::read_write> x, size_t k) { return x[k]; }"
+    text = source(in_kernel("float s = reader(a, i[0]); (void)s;", "    sycl::accessor a(b0, h, sycl::read_write);",
+                            before=reader))
+    (diagnostic,) = run_rule(AccessorMode, text)
+    assert diagnostic.fix is None and diagnostic.related
+
+
+@pytest.mark.parametrize("declaration, expected", [
+    ("sycl::accessor a(b0, h, sycl::write_only);", "sycl::accessor a(b0, h, sycl::write_only, sycl::no_init);"),
+    ("sycl::accessor a{b0, h, write_only};", "sycl::accessor a{b0, h, write_only, no_init};"),
+    ("auto a = b0.get_access<sycl::access_mode::write>(h);", "auto a = b0.get_access(h, sycl::write_only, sycl::no_init);"),
+])
+def test_no_init_fix(declaration: str, expected: str) -> None:
+    text = source(in_kernel("a[i] = 1.0f;", f"    {declaration}"))
+    line, fix = fixed_line(MissingNoInit, text)
+    assert line == expected and not fix.safe
+    assert run_rule(MissingNoInit, apply(text, fix.edits)) == []
+
+
+def test_no_init_not_fixed_when_properties_follow_the_mode() -> None:
+    text = source(in_kernel("a[i] = 1.0f;", "    sycl::accessor a(b0, h, sycl::write_only, sycl::property_list{});"))
+    (diagnostic,) = run_rule(MissingNoInit, text)
+    assert diagnostic.fix is None
+
+
+def test_kl103_severity_depends_on_host_data() -> None:
+    text = source(in_kernel("a[i] = 1.0f;", "    sycl::accessor a(b0, h, sycl::write_only);",
+                            buffers="  sycl::buffer<float, 1> b0(sycl::range<1>(N));\n"))
+    (diagnostic,) = run_rule(MissingNoInit, text)
+    assert diagnostic.severity.value == "info"
+    text = source(in_kernel("a[i] = 1.0f;", "    sycl::accessor a(b0, h, sycl::write_only);"))
+    (diagnostic,) = run_rule(MissingNoInit, text)
+    assert diagnostic.severity.value == "warning" and "4,194,304 bytes" in diagnostic.message
+
+
+@pytest.mark.parametrize("declaration, expected", [
+    ("auto a = b0.get_access<sycl::access::mode::read>(h);", "auto a = b0.get_access<sycl::access_mode::read>(h);"),
+    ("auto a = b0.get_access<sycl::access::mode::discard_write>(h);",
+     "auto a = b0.get_access(h, sycl::write_only, sycl::no_init);"),
+    ("sycl::accessor<float, 1, cl::sycl::access :: mode::read> a(b0, h);",
+     "sycl::accessor<float, 1, cl::sycl::access_mode::read> a(b0, h);"),
+])
+def test_legacy_mode_fix(declaration: str, expected: str) -> None:
+    text = source(in_kernel("float s = a[i]; (void)s;" if "read>" in declaration else "a[i] = 0.0f;",
+                            f"    {declaration}"))
+    line, fix = fixed_line(LegacyAccessMode, text)
+    assert line == expected and fix.safe
+    assert run_rule(LegacyAccessMode, apply(text, fix.edits)) == []
+
+
+def test_sub_buffers_and_iterator_ranges_have_no_known_extent() -> None:
+    buffers = ("  sycl::buffer<float, 1> whole(v.data(), sycl::range<1>(2 * N));\n"
+               "  sycl::buffer<float, 1> b0(whole, N, sycl::range<1>(N / 2));\n"
+               "  sycl::buffer<float, 1> b1(v.begin(), v.end());\n")
+    uses = uses_by_name(in_kernel("a[i] = 0.0f; c[i] = 0.0f;", "    sycl::accessor a(b0, h, sycl::write_only);\n"
+                                  "    sycl::accessor c(b1, h, sycl::write_only);", buffers=buffers))
+    assert uses["a"].only_written and uses["a"].buffer_extent is None and uses["a"].covering_write is None
+    assert uses["c"].only_written and uses["c"].covering_write is None
+
+
+def test_a_second_accessor_over_the_same_buffer_keeps_both_rules_quiet() -> None:
+    accessors = ("    sycl::accessor in(b0, h, sycl::read_only);\n    sycl::accessor out(b0, h, sycl::write_only);\n"
+                 "    sycl::accessor rw(b1, h, sycl::read_write);\n    sycl::accessor w(b1, h, sycl::write_only);")
+    text = source(in_kernel("out[i] = 2.0f * in[i]; w[i] = rw[i];", accessors))
+    uses = {a.name: a.uses for a in extract("t.cpp", text.encode()).accessors}
+    assert uses["out"].only_written and uses["out"].same_buffer_modes == ("read",)
+    assert not uses["out"].overwrites_whole_buffer  # no_init would discard what `in` reads
+    assert uses["rw"].only_read and uses["rw"].same_buffer_modes == ("write",)
+    assert run_rule(MissingNoInit, text) == [] and run_rule(AccessorMode, text) == []

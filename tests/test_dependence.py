@@ -1,0 +1,342 @@
+"""Work-item dependence: the language-neutral core (`kernlint.analysis.dependence`) through its API,
+and the SYCL C++ lowering (`cpp_dependence`, `cpp_device`) through the facts it produces."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from kernlint.analysis.dependence import (
+    Binary, Call, Component, Const, Load, Program, Seed, Select, Uniform, Unary, Var, Varying,
+)
+from kernlint.frontends.cpp import extract
+
+LID = Seed("local", "it.get_local_id(0)")
+LANE = Seed("lane", "sg.get_local_id()")
+
+
+def solved(build) -> Program:
+    program = Program()
+    build(program)
+    program.solve()
+    return program
+
+
+# -- the core: propagation ----------------------------------------------------------------------
+
+
+def test_ids_flow_through_assignments_arithmetic_and_reassignment() -> None:
+    def build(p: Program) -> None:
+        k = p.unit("k")
+        k.assign("lid", LID)
+        k.assign("pos", Binary("+", Binary("*", Var("group"), Const(256)), Var("lid")))
+        k.assign("x", Const(0))
+        k.assign("x", Var("pos"))  # a later reassignment from the id makes x dependent
+        k.assign("n2", Binary("*", Var("n"), Const(2)))
+
+    p = solved(build)
+    assert p.taint("k", Var("pos")).kind == "id"
+    assert p.taint("k", Var("x")).kind == "id"
+    assert p.taint("k", Var("n2")) is None  # kernel arguments and constants stay uniform
+    assert p.taint("k", Uniform("it.get_group(0)")) is None
+
+
+def test_loads_indexed_by_the_id_are_data_and_constant_indices_are_not() -> None:
+    def build(p: Program) -> None:
+        k = p.unit("k")
+        k.assign("i", Seed("global", "it.get_global_id(0)"))
+        k.assign("v", Load(Var("data"), Var("i")))
+        k.assign("first", Load(Var("data"), Const(0)))
+        k.assign("gid", Component(Seed("global", "it.get_global_id()"), Const(0)))
+
+    p = solved(build)
+    assert p.taint("k", Var("v")).kind == "data"
+    assert p.taint("k", Var("first")) is None
+    assert p.taint("k", Var("gid")).kind == "id"
+    assert p.taint("k", Varying("ref.fetch_add(1)")).kind == "data"
+
+
+def test_non_monotone_arithmetic_is_mixed_and_monotone_calls_keep_ids() -> None:
+    def build(p: Program) -> None:
+        k = p.unit("k")
+        k.assign("i", Seed("global", "i"))
+        k.assign("odd", Binary("%", Var("i"), Const(2)))
+        k.assign("square", Binary("*", Var("i"), Var("i")))
+        k.assign("clamped", Call("min", (Var("i"), Var("n")), monotone=True))
+        k.assign("root", Call("sqrt", (Var("i"),)))
+
+    p = solved(build)
+    assert p.taint("k", Var("odd")).kind == "mixed"
+    assert p.taint("k", Var("square")).kind == "mixed"
+    assert p.taint("k", Var("clamped")).kind == "id"
+    assert p.taint("k", Var("root")).kind == "mixed"
+
+
+def test_calls_bind_parameters_return_values_and_reference_outputs() -> None:
+    def build(p: Program) -> None:
+        helper = p.unit("helper", params=("idx", "mode", "out"))
+        helper.give_return(Binary("+", Var("idx"), Const(1)))
+        helper.assign("out", Load(Var("table"), Var("idx")))
+        helper.condition("c", Binary("==", Var("mode"), Const(2)))
+        kernel = p.unit("k")
+        kernel.assign("i", Seed("global", "it.get_global_id(0)"))
+        kernel.bind_call("helper", (Var("i"), Var("m"), Var("result")), outputs=((2, "result"),))
+        kernel.assign("next", Call("helper", (Var("i"), Var("m"), Var("result")), unit="helper"))
+
+    p = solved(build)
+    assert p.taint("helper", Var("idx")).kind == "id"
+    assert p.taint("helper", Var("mode")) is None
+    assert p.grade("helper", "c") is None
+    assert p.taint("k", Var("next")).kind == "id"
+    assert p.taint("k", Var("result")).kind == "data"
+
+
+def test_control_dependence_turns_guarded_assignments_into_flags_with_the_guard_grade() -> None:
+    def build(p: Program) -> None:
+        k = p.unit("k")
+        k.assign("lid", LID)
+        k.condition("leader", Binary("==", Var("lid"), Const(0)))
+        k.assign("is_leader", Const(1), guards=("leader",))
+        k.condition("use", Var("is_leader"))
+        k.condition("uniform", Binary("<", Var("n"), Const(4)))
+        k.assign("small", Const(1), guards=("uniform",))
+        k.condition("use_small", Var("small"))
+
+    p = solved(build)
+    grade = p.grade("k", "use")
+    assert (grade.dependence, grade.reason, grade.lanes.kind) == ("boundary", "leader", "single")
+    assert p.grade("k", "use_small") is None
+
+
+def test_nested_units_read_their_parents_variables() -> None:
+    def build(p: Program) -> None:
+        kernel = p.unit("k")
+        kernel.assign("lid", LID)
+        lam = p.unit("lambda", params=("s",), parent="k")
+        lam.condition("c", Binary("%", Var("lid"), Const(2)))
+
+    assert solved(build).grade("lambda", "c").reason == "parity"
+
+
+# -- the core: grading --------------------------------------------------------------------------
+
+
+def grade(expr, loop_varying=(), floors=None, kind="if", setup=None):
+    def build(p: Program) -> None:
+        k = p.unit("k")
+        k.assign("lid", LID)
+        k.assign("gid", Seed("global", "it.get_global_id(0)"))
+        k.assign("lane", LANE)
+        k.assign("v", Load(Var("data"), Var("gid")))
+        if setup:
+            setup(k)
+        k.condition("c", expr, loop_varying=loop_varying, kind=kind, floors=floors)
+
+    return solved(build).grade("k", "c")
+
+
+@pytest.mark.parametrize("expr,reason,lanes,taken", [
+    (Binary("==", Binary("%", Var("lid"), Const(2)), Const(0)), "parity", "split", 0.5),
+    (Binary("%", Var("gid"), Const(2)), "parity", "split", 0.5),
+    (Unary("!", Binary("%", Var("gid"), Const(2))), "parity", "split", 0.5),
+    (Binary("==", Binary("%", Var("gid"), Const(4)), Const(1)), "modulo", "fraction", 0.25),
+    (Binary("!=", Binary("%", Var("gid"), Const(4)), Const(0)), "modulo", "fraction", 0.75),
+    (Binary("&", Var("lane"), Const(1)), "bit-test", "split", 0.5),
+    (Binary(">", Var("lane"), Const(7)), "lane-range", "split", None),
+])
+def test_strong_patterns_and_their_lane_estimates(expr, reason, lanes, taken) -> None:
+    g = grade(expr)
+    assert (g.dependence, g.reason, g.lanes.kind, g.lanes.taken) == ("strong", reason, lanes, taken)
+
+
+def test_tree_reduction_step_is_strong_unless_the_bound_stays_a_multiple_of_the_sub_group() -> None:
+    step = Binary("<", Var("lid"), Var("s"))
+    g = grade(step, loop_varying={"s"})
+    assert (g.dependence, g.reason, g.lanes.kind) == ("strong", "loop-bound", "shrinking")
+    aligned = grade(step, loop_varying={"s"}, floors={"s": 32})
+    assert (aligned.dependence, aligned.reason) == ("boundary", "sub-group-aligned")
+    assert grade(step, loop_varying={"s"}, floors={"s": 8}).dependence == "strong"
+    # the same comparison with a bound fixed for the whole loop is a tail guard
+    assert grade(step).reason == "tail-guard"
+
+
+def test_tests_on_id_indexed_data_are_strong() -> None:
+    g = grade(Binary(">", Var("v"), Const(0)))
+    assert (g.dependence, g.reason, g.lanes) == ("strong", "data", None)
+
+
+@pytest.mark.parametrize("expr,reason,lanes", [
+    (Binary("<", Var("gid"), Var("n")), "tail-guard", "edge"),
+    (Binary("==", Var("lid"), Const(0)), "leader", "single"),
+    (Unary("!", Var("lid")), "leader", "single"),
+    (Binary("!=", Var("lid"), Const(0)), "all-but-one", "all-but-one"),
+    (Binary("&&", Binary(">", Var("gid"), Const(0)), Binary("<", Var("gid"), Binary("-", Var("n"), Const(1)))),
+     "range", "edge"),
+    (Binary("==", Var("lane"), Const(0)), "leader", "single"),
+])
+def test_boundary_conditions(expr, reason, lanes) -> None:
+    g = grade(expr)
+    assert (g.dependence, g.reason, g.lanes.kind) == ("boundary", reason, lanes)
+
+
+def test_uniform_conditions_have_no_grade() -> None:
+    assert grade(Binary("==", Uniform("it.get_group(0)"), Const(0))) is None
+    assert grade(Binary("<", Var("n"), Const(4)), loop_varying={"n"}) is None
+    assert grade(Var("flag")) is None
+
+
+def test_a_strong_operand_makes_a_logical_combination_strong() -> None:
+    g = grade(Binary("&&", Binary("<", Var("gid"), Var("n")), Binary(">", Var("v"), Const(0))))
+    assert (g.dependence, g.reason) == ("strong", "data")
+
+
+def test_switch_is_graded_as_a_multi_way_split() -> None:
+    g = grade(Binary("%", Var("lid"), Const(4)), kind="switch")
+    assert (g.reason, g.lanes.kind, g.lanes.taken) == ("modulo", "fraction", 0.25)
+    assert grade(Var("mode"), kind="switch") is None
+
+
+def test_ternary_value_carries_its_condition() -> None:
+    def setup(k) -> None:
+        k.assign("pick", Select(Binary("%", Var("lid"), Const(2)), Const(1), Const(0)))
+    g = grade(Var("pick"), setup=setup)
+    assert g.reason == "parity"
+
+
+# -- the C++ lowering -----------------------------------------------------------------------------
+
+
+def branches(code: str):
+    facts = extract("t.cpp", textwrap.dedent(code).encode())
+    return {(b.condition.line, b.kind): b for b in facts.branches}, facts
+
+
+def test_sycl_id_sources_and_uniform_queries() -> None:
+    found, _ = branches("""
+        void f(sycl::queue &q, float *d, int n) {
+          q.parallel_for(sycl::nd_range<1>(n, 64), [=](sycl::nd_item<1> it) {
+            auto sg = it.get_sub_group();
+            if (it.get_global_linear_id() % 2) d[0] = 1;
+            if (sg.get_local_linear_id() & 1) d[1] = 1;
+            if (it.get_group(0) % 2) d[2] = 1;
+            if (sg.get_group_id()[0] % 2) d[3] = 1;
+            if (it.get_local_range(0) % 2) d[4] = 1;
+            if (sycl::reduce_over_group(it.get_group(), d[it.get_local_id(0)], sycl::plus<>()) > 0) d[5] = 1;
+            if (sycl::ext::oneapi::experimental::this_sub_group().get_local_id()[0] % 2) d[6] = 1;
+          });
+        }
+    """)
+    assert {line for line, _ in found} == {5, 6, 11}
+    assert found[(6, "if")].origin == "sg.get_local_linear_id()"
+
+
+@pytest.mark.parametrize("param", ["sycl::item<1> it", "sycl::id<1> it", "size_t it", "auto it"])
+def test_index_parameters_of_range_launches_are_ids(param: str) -> None:
+    found, _ = branches(f"""
+        void f(sycl::queue &q, float *d, size_t n) {{
+          q.parallel_for(sycl::range<1>(n), [=]({param}) {{
+            if (it[0] % 2 == 0) d[0] = 1;
+          }});
+          q.parallel_for(n, [=]({param}) {{ if (it % 2) d[1] = 1; }});
+        }}
+    """)
+    assert found[(4, "if")].reason == "parity" and found[(6, "if")].reason == "parity"
+
+
+def test_shadowing_loop_counter_is_a_different_variable() -> None:
+    found, _ = branches("""
+        void f(sycl::queue &q, float *d, int n) {
+          q.parallel_for(sycl::nd_range<1>(n, 64), [=](sycl::nd_item<1> it) {
+            size_t i = it.get_global_id(0);
+            for (int i = 0; i < 4; ++i) { if (i % 2) d[0] += 1; }
+            if (i % 2) d[1] = 1;
+          });
+        }
+    """)
+    assert set(found) == {(6, "if")}
+
+
+def test_dependence_crosses_device_functions_in_both_directions() -> None:
+    found, facts = branches("""
+        inline size_t lane(sycl::sub_group sg) { return sg.get_local_linear_id(); }
+        inline void split(size_t v, float *d) { if (v % 4 == 0) d[v] = 0; }
+        inline void load(const float *src, size_t i, float &out) { out = src[i]; }
+        template <typename G> inline bool first(G g) { return g.get_local_linear_id() == 0; }
+        void f(sycl::queue &q, float *d, int n) {
+          q.parallel_for(sycl::nd_range<1>(n, 64), [=](sycl::nd_item<1> it) {
+            if (lane(it.get_sub_group()) % 2) d[0] = 1;
+            split(it.get_local_id(0), d);
+            split(7, d);
+            float v = 0;
+            load(d, it.get_global_id(0), v);
+            if (v > 0) d[1] = 1;
+            if (first(it.get_group())) d[2] = 1;
+          });
+        }
+    """)
+    assert found[(8, "if")].reason == "parity"
+    assert found[(3, "if")].function == "split" and found[(3, "if")].reason == "modulo"
+    assert found[(13, "if")].reason == "data"
+    assert (found[(14, "if")].dependence, found[(14, "if")].reason) == ("boundary", "leader")
+    kernel = facts.launches[0]
+    assert len(kernel.regions) == 5 and kernel.regions[0] == kernel.body
+
+
+def test_atomic_results_are_per_work_item_and_group_collectives_uniform() -> None:
+    found, _ = branches("""
+        void f(sycl::queue &q, int *counter, int *d, int n) {
+          q.parallel_for(sycl::nd_range<1>(n, 64), [=](sycl::nd_item<1> it) {
+            sycl::atomic_ref<int, sycl::memory_order::relaxed, sycl::memory_scope::device> c(counter[0]);
+            int slot = c.fetch_add(1);
+            if (slot < n) d[slot] = 1;
+            bool any = sycl::any_of_group(it.get_group(), d[it.get_global_id(0)] > 0);
+            if (any) d[0] = 2;
+          });
+        }
+    """)
+    assert set(found) == {(6, "if")} and found[(6, "if")].reason == "data"
+
+
+def test_malformed_device_code_does_not_crash() -> None:
+    facts = extract("t.cpp", b"""
+        void f(sycl::queue &q, float *d, int n) {
+          q.parallel_for(sycl::nd_range<1>(n, 64), [=](sycl::nd_item<1> it) {
+            size_t i = it.get_global_id(0)
+            if (i % 2 == ) { d[i] = ; }
+            for (;;) { if (d[i] > 0 break; }
+            switch (i % 3 { case 0: }
+          });
+        }
+    """)
+    assert facts.syntax_errors
+    assert all(b.dependence in ("strong", "boundary") for b in facts.branches)
+
+
+def test_the_module_documentation_examples_hold() -> None:
+    program = Program()
+    kernel = program.unit("k", params=())
+    kernel.assign("lid", Seed("local", "it.get_local_id(0)"))
+    kernel.assign("s", Binary("/", Var("wg"), Const(2)))
+    kernel.condition("c1", Binary("<", Var("lid"), Var("s")), loop_varying=frozenset({"s"}))
+    body = program.unit("loop")
+    body.assign("i", Seed("global", "i"))
+    body.condition("c", Binary("==", Binary("%", Var("i"), Const(2)), Const(0)))
+    program.solve()
+    grade = program.grade("k", "c1")
+    assert (grade.dependence, grade.reason, grade.lanes.kind) == ("strong", "loop-bound", "shrinking")
+    assert program.grade("loop", "c").reason == "parity"
+
+
+def test_a_lambda_that_assigns_a_captured_variable_updates_the_kernel() -> None:
+    found, _ = branches("""
+        void f(sycl::queue &q, float *x, int n) {
+          q.parallel_for(sycl::nd_range<1>(n, 64), [=](sycl::nd_item<1> it) {
+            float sum = 0;
+            auto body = [&](int k) { sum += x[k]; };
+            body(it.get_global_id(0));
+            if (sum > 0) x[0] = 1;
+          });
+        }
+    """)
+    assert found[(7, "if")].reason == "data"

@@ -1,0 +1,259 @@
+"""OpenMP facts: the same from C/C++ and Fortran, and right on the shapes rules depend on."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from kernlint.config import Config
+from kernlint.facts import FileFacts
+from kernlint.facts.openmp import Linear, enclosing_constructs
+from kernlint.frontends.cpp import extract as extract_cpp
+from kernlint.frontends.fortran import extract as extract_fortran
+from kernlint.frontends.openmp_expr import Scope, condition_shape, linear_text, parse
+from kernlint.source import SourceFile
+
+
+def c_facts(code: str) -> FileFacts:
+    return extract_cpp("t.c", textwrap.dedent(code).encode())
+
+
+def f_facts(code: str) -> FileFacts:
+    return extract_fortran(SourceFile("t.f90", textwrap.dedent(code).encode()), fixed_form=False, config=Config())
+
+
+def only(facts: FileFacts, kind: str):
+    found = [c for c in facts.omp if c.kind == kind]
+    assert len(found) == 1, [c.kind for c in facts.omp]
+    return found[0]
+
+
+NBODY_C = """
+    #define TILE 64
+    #define HINT 4
+    void k(float *c, float *a, float *b, int n1, int n2) {
+    #pragma omp target teams distribute parallel for thread_limit(1024) \\
+        map(to: a[0:n1], b[0:n2]) map(tofrom: c[0:n1])
+      for (int i = 0; i < n1; i++) {
+        float dx = 0.0f;
+        for (int j = 0; j < n2; j += TILE) {
+          for (int u = 0; u < TILE; ++u) {
+            dx += b[j + u] - a[i];
+            int next = j + TILE + u;
+            if (next % 16 == 0) {
+    #pragma ompx prefetch data(HINT: b[next]) if (next < n2)
+            }
+          }
+        }
+        c[i] = dx;
+      }
+    }
+"""
+
+NBODY_F = """
+    #define TILE 64
+    #define HINT 4
+    subroutine k(c, a, b, n1, n2)
+      integer :: n1, n2, i, j, u, next
+      real :: a(0:n1-1), b(0:n2-1), c(0:n1-1), dx
+      !$omp target teams distribute parallel do thread_limit(1024) &
+      !$omp& map(to: a, b) map(tofrom: c)
+      do i = 0, n1 - 1
+        dx = 0.0
+        do j = 0, n2 - 1, TILE
+          do u = 0, TILE - 1
+            dx = dx + b(j + u) - a(i)
+            next = j + TILE + u
+            if (mod(next, 16) .eq. 0) then
+              !$omp prefetch data(HINT: b(next:next)) if (next .lt. n2)
+            end if
+          end do
+        end do
+        c(i) = dx
+      end do
+    end subroutine
+"""
+
+
+@pytest.mark.parametrize("facts", [c_facts(NBODY_C), f_facts(NBODY_F)], ids=["c", "fortran"])
+def test_the_same_kernel_gives_the_same_facts_in_c_and_fortran(facts: FileFacts) -> None:
+    target = only(facts, "target teams distribute parallel " + ("do" if facts.language.endswith("fortran") else "for"))
+    assert target.value("thread_limit") == 1024 and target.device
+    assert [(l.index, str(l.low), str(l.high), l.step_value, l.role) for l in target.loops] == [
+        ("i", "0", "n1 - 1", 1, "parallel"), ("j", "0", "n2 - 1", 64, "sequential"),
+        ("u", "0", "63", 1, "sequential")]
+    assert target.loop is target.loops[0]
+    uses = {v.name: (v.reads, v.writes, v.read_modify_writes, v.escapes, v.writes_cover) for v in target.variables}
+    assert uses == {"a": (1, 0, 0, False, None), "b": (1, 0, 0, False, None), "c": (0, 1, 0, False, True)}
+
+    prefetch = only(facts, "prefetch")
+    assert prefetch.value("hint") == 4 and prefetch.device and prefetch.region is None
+    assert [l.index for l in prefetch.enclosing_loops] == ["i", "j", "u"]
+    (mask,) = prefetch.conditions
+    assert mask.masks == ((Linear.of({"j": 1, "u": 1}, 64), 16),) and not mask.bounds
+    assert prefetch.if_condition is not None and prefetch.if_condition.bounds[0].op == "<"
+    (item,) = prefetch.targets
+    assert (item.base, item.index, item.element_bytes, item.array_lower) == ("b", Linear.of({"j": 1, "u": 1}, 64), 4, 0)
+    assert item.array_upper == Linear.of({"n2": 1}, -1)
+    assert enclosing_constructs(facts.omp, prefetch.span) == [target]
+
+
+def test_c_association_skips_comments_pragmas_and_steps_out_of_ifdef() -> None:
+    facts = c_facts("""
+        void f(float *a, int n) {
+        #ifdef USE_GPU
+        #pragma omp target teams distribute parallel for map(tofrom: a[0:n])
+        #endif
+          // a comment
+        #pragma unroll
+          for (int i = n - 1; i >= 0; i -= 2) a[i] = 0;
+        #pragma omp target
+        #pragma omp teams
+          { a[0] = 1; }
+        #pragma omp barrier
+        }
+    """)
+    loop_construct = only(facts, "target teams distribute parallel for")
+    assert loop_construct.loop is not None and loop_construct.loop.span.line == 8
+    loop = loop_construct.loop
+    assert (str(loop.low), str(loop.high), loop.step_value, loop.step) == ("0", "n - 1", -2, "-(2)")
+    assert (loop.lower, loop.upper, loop.upper_inclusive) == ("n - 1", "0", True)
+    assert only(facts, "target").region == only(facts, "teams").region
+    assert only(facts, "barrier").region is None
+
+
+def test_c_loop_forms() -> None:
+    facts = c_facts("""
+        #define N 100
+        void f(float *a, int n) {
+        #pragma omp target teams distribute parallel for collapse(2)
+          for (int i = 0; i <= N; ++i)
+            for (int j = n; j > 0; j--)
+              a[i] = j;
+        #pragma omp target
+          {
+            for (int k = 0; n > k; k = k + 4) a[k] = 0;
+            while (n > 0) n--;
+          }
+        }
+    """)
+    collapsed = only(facts, "target teams distribute parallel for")
+    outer, inner = collapsed.loops
+    assert (str(outer.low), str(outer.high), outer.upper_inclusive, outer.role) == ("0", "100", True, "parallel")
+    assert (str(inner.low), str(inner.high), inner.step_value, inner.role) == ("1", "n", -1, "parallel")
+    # first and last values: the inner loop counts down from n to 1
+    assert (outer.lower_value, outer.upper_value, inner.lower_value, inner.upper_value) == (0, 100, None, 1)
+    block = only(facts, "target")
+    counted, loop_while = block.loops
+    assert (counted.index, str(counted.high), counted.step_value, counted.role) == ("k", "n - 1", 4, "sequential")
+    assert loop_while.index is None and loop_while.low is None
+
+
+def test_uses_reads_writes_escapes_and_coverage() -> None:
+    facts = c_facts("""
+        void g(float *p);
+        void f(float *a, float *b, float *c, float *d, float *e, float s, int n) {
+        #pragma omp target teams distribute parallel for \\
+            map(tofrom: a[0:n], b[0:n], c[0:n], d[0:n], e[1:n-1], s)
+          for (int i = 0; i < n; ++i) {
+            a[i] = s;
+            b[i] += 1;
+            if (i > 2) c[i] = 0;
+            g(d);
+            e[i] = 2;
+          }
+        }
+    """)
+    uses = {v.name: v for v in only(facts, "target teams distribute parallel for").variables}
+    assert (uses["a"].writes, uses["a"].reads, uses["a"].writes_cover) == (1, 0, True)
+    assert uses["b"].read_modify_writes == 1
+    assert uses["c"].writes == 1 and uses["c"].writes_cover is None     # conditional
+    assert uses["d"].escapes
+    assert uses["e"].writes_cover is None                               # section [1, n-1] vs loop [0, n-1]
+    assert (uses["s"].reads, uses["s"].writes) == (1, 0)
+
+
+def test_fortran_uses_whole_arrays_calls_and_target_update() -> None:
+    facts = f_facts("""
+        subroutine s(a, b, c, d, n)
+          integer :: n, i
+          real :: a(n), b(n), c(n), d(n)
+          !$omp target data map(tofrom: a, b, c, d)
+          !$omp target
+          a = 0.0
+          call smooth(b, n)
+          c(1) = sum(d)
+          !$omp end target
+          !$omp target update from(c)
+          !$omp end target data
+        end subroutine
+    """)
+    uses = {v.name: v for v in only(facts, "target data").variables}
+    assert uses["a"].writes == 1 and uses["a"].writes_cover is True
+    assert uses["b"].escapes
+    assert uses["c"].updated and uses["c"].writes_cover is None
+    assert uses["d"].reads == 1 and not uses["d"].escapes
+
+
+def test_simd_regions_and_device_loops() -> None:
+    facts = c_facts("""
+        void f(float *a, int n) {
+        #pragma omp target teams distribute parallel for
+          for (int i = 0; i < n; i += 16) {
+        #pragma omp simd simdlen(16)
+            for (int v = 0; v < 16; ++v) a[i + v] = 0;
+          }
+        }
+    """)
+    simd = only(facts, "simd")
+    assert simd.value("simdlen") == 16 and simd.loop is not None and simd.loop.role == "simd" and simd.device
+    outer = only(facts, "target teams distribute parallel for")
+    assert [l.role for l in outer.loops] == ["parallel", "simd"]
+
+
+# -- expressions ----------------------------------------------------------------------------------
+
+CONSTANTS = Scope(lambda name: {"TILE": 64, "tile": 64}.get(name))
+
+
+@pytest.mark.parametrize("text, fortran, expected", [
+    ("j + TILE + u", False, Linear.of({"j": 1, "u": 1}, 64)),
+    ("2 * (i + 1) - 3", False, Linear.of({"i": 2}, -1)),
+    ("(int)i + 1", False, Linear.of({"i": 1}, 1)),
+    ("-i + TILE / 2", False, Linear.of({"i": -1}, 32)),
+    ("i * n", False, None),
+    ("a[i]", False, None),
+    ("J + Tile - 1", True, Linear.of({"j": 1}, 63)),
+    ("2**3 * k", True, Linear.of({"k": 8})),
+    ("b(i)", True, None),
+])
+def test_linear_forms(text: str, fortran: bool, expected: Linear | None) -> None:
+    assert linear_text(text, fortran=fortran, scope=CONSTANTS) == expected
+
+
+def test_linear_substitutes_local_definitions() -> None:
+    scope = Scope(lambda _n: None, lambda name: parse("j + 8", fortran=False) if name == "next" else None)
+    assert linear_text("next + 1", fortran=False, scope=scope) == Linear.of({"j": 1}, 9)
+
+
+@pytest.mark.parametrize("text, fortran, masks, bounds, opaque", [
+    ("(x % 16) == 0", False, [16], 0, False),
+    ("!(x % 8)", False, [8], 0, False),
+    ("(x & 15) == 0", False, [16], 0, False),
+    ("x % 16 != 0", False, [], 0, False),
+    ("x < n && x % 4 == 0", False, [4], 1, False),
+    ("x < n || x % 4 == 0", False, [], 1, False),
+    ("mod(x, 16) .eq. 0 .and. x .le. n", True, [16], 1, False),
+    ("f(x) > 0", False, [], 1, True),
+])
+def test_condition_shapes(text: str, fortran: bool, masks: list[int], bounds: int, opaque: bool) -> None:
+    shape = condition_shape(text, fortran=fortran, scope=CONSTANTS)
+    assert [m for _subject, m in shape.masks] == masks
+    assert len(shape.bounds) == bounds and shape.opaque is opaque
+
+
+def test_linear_arithmetic_and_text() -> None:
+    a = Linear.of({"n": 1}, -1)
+    assert str(a) == "n - 1" and str(a + Linear.const(1)) == "n" and str(Linear.of({"i": -2}, 3)) == "-2*i + 3"
+    assert (a - a).is_constant and a.coefficient("n") == 1 and a.without("n") == Linear.const(-1)
