@@ -18,6 +18,10 @@ What it does
     constants and results of group collectives (`reduce_over_group`, `group_broadcast`) are uniform and
     never flagged. A `?:` whose arms are plain values is compiled to a select and is not flagged.
 
+    OpenMP offload code (C, C++ and Fortran) is covered the same way: the OpenMP front-end treats
+    the index of a loop shared out by `parallel for` / `parallel do` / `loop` (and
+    `omp_get_thread_num()`) as the work-item id, and an inner sequential loop's index as uniform.
+
     Boundary conditions — tail guards `i < n`, leaders `lid == 0`, halo checks `i > 0 && i < n - 1`,
     grid-stride loops — diverge in at most one sub-group per bound, or idle lanes only briefly. They are
     reported as `info` only when the option `report-boundary = true` is set.
@@ -99,6 +103,14 @@ _HINTS = {
                   "or compute both values and choose with sycl::select",
     "arithmetic": "if both paths are cheap, compute both and choose with sycl::select, min or max",
 }
+_LOOP_HINTS = {
+    "loop-bound": "even out the trip counts (pair a short and a long row in one work-item), or let a whole "
+                  "sub-group share one row so its lanes agree on the count",
+    "data": "let a sub-group cooperate on one item so its lanes share the trip count, or group items of "
+            "similar length together",
+    "arithmetic": "group work items that need similar iteration counts together, or cap the iterations per "
+                  "pass and requeue the unfinished ones",
+}
 _BOUNDARY_HINT = "padding the data to a multiple of the work-group size removes the check"
 _KIND_WORDS = {"if": "branch", "else-if": "`else if` branch", "ternary": "`?:` expression", "switch": "`switch`",
                "loop": "loop condition"}
@@ -108,7 +120,7 @@ class DivergentBranch(Rule):
     code = "KL501"
     name = "divergent-branch"
     severity = Severity.WARNING
-    languages = frozenset({"sycl"})
+    languages = frozenset({"sycl", "openmp-c", "openmp-fortran"})
     options = {"report-boundary": False}
 
     def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
@@ -144,9 +156,18 @@ class DivergentBranch(Rule):
         reasons = _LOOP_REASONS if branch.kind == "loop" else {}
         why = reasons.get(branch.reason) or _REASONS.get(branch.reason, "it depends on the work-item id")
         strong = branch.dependence == "strong"
-        lanes = branch.lanes.describe(sub_group) if branch.lanes is not None else (
-            "lanes of a sub-group take different paths, which then run one after the other")
-        hint = _HINTS.get(branch.reason, _HINTS["data"]) if strong else _BOUNDARY_HINT
+        if branch.kind == "loop":
+            lanes = "a sub-group keeps iterating until its last lane is done, with the finished lanes idle"
+        elif branch.lanes is not None:
+            lanes = branch.lanes.describe(sub_group)
+        else:
+            lanes = "lanes of a sub-group take different paths, which then run one after the other"
+        hints = {**_HINTS, **_LOOP_HINTS} if branch.kind == "loop" else _HINTS
+        hint = hints.get(branch.reason, _HINTS["data"]) if strong else _BOUNDARY_HINT
+        if ctx.language != "sycl":  # OpenMP: the same advice in its own terms
+            hint = hint.replace("sycl::select", "a conditional expression (Fortran `merge`)").replace(
+                "a sub-group collective", "a reduction clause").replace(
+                "the group algorithms (reduce_over_group, inclusive_scan_over_group)", "reduction and scan clauses")
         where = f" in `{branch.function}`" if branch.function else ""
         origin = f" (id source `{branch.origin}`)" if branch.origin else ""
         message = (f"{_KIND_WORDS.get(branch.kind, 'branch')} `{condition}`{where} diverges within sub-groups: "

@@ -60,37 +60,30 @@ class DivergentBarrier(Rule):
     def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
         reported: set[tuple[int, int]] = set()
         for barrier in facts.barriers:
-            found = self._cause(facts, barrier)
-            if found is None:
-                continue
-            branch, reach, how = found
-            at = reach.calls[0] if reach.calls else barrier.span
-            if (at.start_byte, at.end_byte) in reported:
-                continue
-            reported.add((at.start_byte, at.end_byte))
-            yield self._diagnostic(facts, ctx, barrier, branch, reach, how, at)
+            for at, (branch, reach, how) in self._causes(facts, barrier).items():
+                if at in reported:
+                    continue  # a call site that reaches several barriers: reported once
+                reported.add(at)
+                location = reach.calls[0] if reach.calls else barrier.span
+                yield self._diagnostic(facts, ctx, barrier, branch, reach, how, location)
 
     @staticmethod
-    def _cause(facts: FileFacts, barrier: Barrier) -> tuple[Branch, Reach, str] | None:
-        """The innermost dependent branch that guards the barrier, else an early exit that skips it."""
-        guarded: list[tuple[Branch, Reach]] = []
-        exits: list[tuple[Branch, Reach]] = []
+    def _causes(facts: FileFacts, barrier: Barrier) -> dict[tuple[int, int], tuple[Branch, Reach, str]]:
+        """For each place that leads to the barrier (the barrier itself, or a call in a branch), the
+        innermost dependent branch that guards it; else an early exit that skips the barrier."""
+        guarded: dict[tuple[int, int], tuple[Branch, Reach, str]] = {}
+        exits: dict[tuple[int, int], tuple[Branch, Reach, str]] = {}
         for branch in facts.branches:
-            under = next((r for r in branch.reaches if r.region.contains(barrier.span)), None)
-            if under is not None:
-                guarded.append((branch, under))
-                continue
+            for reach in branch.reaches:
+                if reach.region.contains(barrier.span):
+                    _keep_innermost(guarded, branch, reach, "under", barrier)
             if branch.exit:
-                skipped = next((r for r in branch.skipped if r.region.contains(barrier.span)), None)
-                if skipped is not None:
-                    exits.append((branch, skipped))
-        if guarded:  # the innermost: fewest calls, then the smallest branch
-            branch, reach = min(guarded, key=lambda g: (len(g[1].calls), g[0].span.end_byte - g[0].span.start_byte))
-            return branch, reach, "under"
-        if exits:
-            branch, reach = min(exits, key=lambda g: (len(g[1].calls), g[0].span.end_byte - g[0].span.start_byte))
-            return branch, reach, "exit"
-        return None
+                for reach in branch.skipped:
+                    if reach.region.contains(barrier.span):
+                        _keep_innermost(exits, branch, reach, "exit", barrier)
+        if guarded:
+            return guarded
+        return exits
 
     def _diagnostic(self, facts: FileFacts, ctx: RuleContext, barrier: Barrier, branch: Branch, reach: Reach,
                     how: str, at: Span) -> Diagnostic:
@@ -137,6 +130,15 @@ class DivergentBarrier(Rule):
         }
         return ctx.diagnostic(at, message, evidence=evidence, kernel=launch.name if launch is not None else None,
                               related=related)
+
+
+def _keep_innermost(causes: dict, branch: Branch, reach: Reach, how: str, barrier: Barrier) -> None:
+    location = reach.calls[0] if reach.calls else barrier.span
+    key = (location.start_byte, location.end_byte)
+    size = branch.span.end_byte - branch.span.start_byte
+    current = causes.get(key)
+    if current is None or size < current[0].span.end_byte - current[0].span.start_byte:
+        causes[key] = (branch, reach, how)
 
 
 def _in_first_arm(branch: Branch, reach: Reach) -> bool:

@@ -7,7 +7,11 @@ import textwrap
 
 import pytest
 
+from kernlint.cli import make_setup
+from kernlint.config import load_config
 from kernlint.diagnostics import Severity
+from kernlint.discovery import discover
+from kernlint.engine import analyse_file
 from kernlint.frontends.cpp import extract
 from kernlint.occupancy import load_device
 from kernlint.rule import RuleContext
@@ -107,6 +111,16 @@ def test_kl501_reports_boundary_conditions_as_info_only_when_asked() -> None:
     assert [(d.line, d.severity) for d in found] == [(5, Severity.WARNING), (6, Severity.INFO)]
 
 
+def test_kl501_boundary_option_comes_from_configuration(tmp_path) -> None:
+    (tmp_path / "kernlint.toml").write_text('select = ["KL501"]\n[rules.KL501]\n"report-boundary" = true\n')
+    source = tmp_path / "k.cpp"
+    source.write_text(textwrap.dedent(BRANCHY))
+    setup = make_setup(load_config(tmp_path / "kernlint.toml"), use_cache=False)
+    entries, _ = discover([str(source)], setup.config)
+    found = analyse_file(entries[0], setup).diagnostics
+    assert [(d.line, d.severity) for d in found] == [(5, Severity.WARNING), (6, Severity.INFO)]
+
+
 def test_kl501_reports_an_else_if_chain_once_unless_its_head_is_uniform() -> None:
     found = run(DivergentBranch, """
         void f(sycl::queue &q, float *d, int n, int mode) {
@@ -178,6 +192,24 @@ def test_kl502_reports_calls_that_reach_a_barrier_and_early_exits() -> None:
     assert sorted(by_line) == [7, 11]
     assert by_line[7].evidence["call_lines"] == [7, 3] and by_line[7].evidence["function"] == "wait_all"
     assert by_line[11].evidence["via"] == "early-return"
+
+
+def test_kl502_reports_every_divergent_call_of_a_synchronising_helper() -> None:
+    found = run(DivergentBarrier, """
+        inline void exchange(sycl::nd_item<1> it, float *slm) { slm[0] = 1; it.barrier(); slm[1] = 2; it.barrier(); }
+        void f(sycl::queue &q, float *d, int n) {
+          q.parallel_for(sycl::nd_range<1>(n, 64), [=](sycl::nd_item<1> it) {
+            size_t lid = it.get_local_id(0);
+            if (lid < 8) exchange(it, d);
+            exchange(it, d);
+            if (d[lid] > 0) {
+              if (lid % 2) exchange(it, d);
+            }
+          });
+        }
+    """)
+    assert lines(found) == [6, 9]
+    assert found[1].evidence["condition_line"] == 9  # the innermost condition
 
 
 def test_kl502_loops_with_id_dependent_trip_counts_and_breaks() -> None:

@@ -257,3 +257,84 @@ def test_linear_arithmetic_and_text() -> None:
     a = Linear.of({"n": 1}, -1)
     assert str(a) == "n - 1" and str(a + Linear.const(1)) == "n" and str(Linear.of({"i": -2}, 3)) == "-2*i + 3"
     assert (a - a).is_constant and a.coefficient("n") == 1 and a.without("n") == Linear.const(-1)
+
+
+# -- divergence (Branch facts for KL501) ----------------------------------------------------------
+
+DIVERGENT_C = """
+    #include <omp.h>
+    void k(float *a, const float *w, int n, int m) {
+    #pragma omp target teams distribute parallel for map(tofrom: a[0:n])
+      for (int i = 0; i < n; ++i) {
+        if (i % 2 == 0) a[i] = 0;
+        if (i < m) a[i] += 1;
+        for (int k = 0; k < m; ++k) if (k % 2) a[i] += w[k];
+        for (int k = 0; k < i; ++k) a[i] += 1;
+        if (w[i] > 0) a[i] = 1;
+      }
+    #pragma omp target teams
+    #pragma omp parallel
+      {
+        int tid = omp_get_thread_num();
+        if (tid & 1) a[tid] = 0;
+        if (omp_get_team_num() == 0) a[0] = 1;
+      }
+    }
+"""
+
+DIVERGENT_F = """
+    subroutine k(a, w, n, m)
+      use omp_lib
+      integer :: n, m, i, kk, tid
+      real :: a(n), w(n)
+      !$omp target teams distribute parallel do map(tofrom: a)
+      do i = 1, n
+        if (mod(i, 2) == 0) a(i) = 0
+        if (i < m) a(i) = a(i) + 1
+        do kk = 1, m
+          if (mod(kk, 2) == 1) a(i) = a(i) + w(kk)
+        end do
+        do kk = 1, i
+          a(i) = a(i) + 1
+        end do
+        if (w(i) > 0) a(i) = 1
+      end do
+      !$omp target teams
+      !$omp parallel private(tid)
+      tid = omp_get_thread_num()
+      if (iand(tid, 1) == 1) a(tid) = 0
+      if (omp_get_team_num() == 0) a(1) = 1
+      !$omp end parallel
+      !$omp end target teams
+    end subroutine
+"""
+
+
+@pytest.mark.parametrize("facts", [c_facts(DIVERGENT_C), f_facts(DIVERGENT_F)], ids=["c", "fortran"])
+def test_branch_facts_grade_the_same_in_c_and_fortran(facts: FileFacts) -> None:
+    graded = [(b.kind, b.dependence, b.reason, b.origin) for b in facts.branches]
+    assert graded[:4] == [("if", "strong", "parity", "i"), ("if", "boundary", "tail-guard", "i"),
+                          ("loop", "strong", "loop-bound", "i"), ("if", "strong", "data", "i")]
+    (thread,) = graded[4:]
+    assert thread[1] == "strong" and thread[3] == "omp_get_thread_num()"
+    # the sequential loop's own test `k % 2` and the team-id test are uniform: no facts
+    assert len(facts.branches) == 5
+
+
+def test_simd_model_makes_the_simd_index_the_lane_and_aligned_tiles_uniform() -> None:
+    facts = c_facts("""
+        void k(float *a, int n) {
+        #pragma omp target teams distribute parallel for map(tofrom: a[0:n])
+          for (int i = 0; i < n; i += 16) {
+            if (i % 32 == 0) a[i] = 0;
+        #pragma omp simd simdlen(16)
+            for (int v = 0; v < 16; ++v) if (v % 2) a[i + v] = 1;
+          }
+        #pragma omp target teams distribute parallel for map(tofrom: a[0:n])
+          for (int t = 0; t < n; t += 32) {
+            if ((t + 32) % 16 == 0) a[t] = 0;
+            if (t % 64 == 0) a[t] = 1;
+          }
+        }
+    """)
+    assert [(b.condition.line, b.origin) for b in facts.branches] == [(7, "v"), (12, "t")]

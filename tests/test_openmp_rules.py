@@ -235,3 +235,50 @@ def test_kl201_thread_limit(limit: str, step: str, simd: str, device: str, expec
         (finding,) = found
         assert finding.severity.value == "warning" and finding.evidence["clamped_to"] == expected
         assert "clamps" in finding.message and finding.device == device
+
+
+@pytest.mark.parametrize("directive, expected", [
+    ("omp target teams distribute paralel for", "did you mean 'parallel'"),
+    ("omp parallel for shedule(static)", "did you mean 'schedule'"),
+    ("omp target map(tofrom: a[0:n)", "does not parse"),
+    ("omp paralel for", "unknown OpenMP directive 'paralel'"),
+    ("omp target teams ompx_bare thread_limit(64)", None),
+    ("omp target teams distribute parallel for nontemporal(a)", None),
+])
+def test_kl406_malformed_and_mistyped_directives(directive: str, expected: str | None) -> None:
+    code = f"""
+        void k(float *a, int n) {{
+        #pragma {directive}
+          for (int i = 0; i < n; ++i) a[i] = 0;
+        }}
+    """
+    found = run(code, select="KL406")
+    if expected is None:
+        assert found == []
+    else:
+        (finding,) = found
+        assert finding.line == 3 and expected in finding.message
+
+
+def test_kl501_reports_openmp_branches_in_both_languages() -> None:
+    c_code = """
+        void k(float *a, int n) {
+        #pragma omp target teams distribute parallel for map(tofrom: a[0:n])
+          for (int i = 0; i < n; ++i)
+            if (i % 2) a[i] = 0;
+        }
+    """
+    f_code = """
+        subroutine k(a, n)
+          integer :: n, i
+          real :: a(n)
+          !$omp target teams distribute parallel do map(tofrom: a)
+          do i = 1, n
+            if (mod(i, 2) == 1) a(i) = 0
+          end do
+        end subroutine
+    """
+    (c_finding,) = run(c_code, select="KL501")
+    (f_finding,) = run(f_code, "k.f90", select="KL501")
+    assert (c_finding.line, f_finding.line) == (5, 7)
+    assert c_finding.evidence["reason"] == f_finding.evidence["reason"] == "parity"

@@ -56,7 +56,7 @@ void near_misses(float *a, float *b, float *c, float *d, float *e, int n) {
     b[i] = 0.0f;                       /* half the section: the rest must be copied in */
 #pragma omp target teams distribute parallel for map(tofrom: c[0:n])
   for (int i = 0; i < n; ++i)
-    if (i % 3 == 0) c[i] = 1.0f;       /* conditional write */
+    if (i % 3 == 0) c[i] = 1.0f;       /* conditional write (and divergent) expect: KL501 */
 #pragma omp target map(tofrom: d[0:n])
   helper(d, n);                        /* passed on: unknown use */
 #pragma omp target data map(tofrom: e[0:n])

@@ -55,7 +55,7 @@ contains
     integer :: i
     !$omp target teams distribute parallel do map(tofrom: p)
     do i = 1, n
-      if (p(i) > 0.0) p(i) = 0.0
+      if (p(i) > 0.0) p(i) = 0.0 ! expect: KL501
     end do
     !$omp target teams distribute parallel do map(tofrom: q)
     do i = 2, n

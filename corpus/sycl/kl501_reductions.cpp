@@ -129,3 +129,35 @@ void row_sums(sycl::queue &q, const float *m, float *sums, int rows, int cols) {
     sums[col] = acc;
   });
 }
+
+// The tree spread over device functions: the step receives the loop's stride as a parameter, so its
+// comparison still moves every iteration; the barrier helper is called on every path.
+template <typename T>
+inline void tree_step(T *slm, int lid, int stride) {
+  if (lid < stride) // expect: KL501
+    slm[lid] += slm[lid + stride];
+}
+
+inline void wait_group(sycl::nd_item<1> it) { sycl::group_barrier(it.get_group()); }
+
+inline void leader_store(const float *slm, float *out, sycl::nd_item<1> it) {
+  if (it.get_local_linear_id() == 0)
+    out[it.get_group_linear_id()] = slm[0];
+}
+
+void tree_with_helpers(sycl::queue &q, const float *in, float *partial, size_t n) {
+  q.submit([&](sycl::handler &h) {
+    sycl::local_accessor<float, 1> scratch(sycl::range<1>(kGroup), h);
+    h.parallel_for(sycl::nd_range<1>(n, kGroup), [=](sycl::nd_item<1> it) {
+      const int lid = it.get_local_id(0);
+      float *slm = &scratch[0];
+      slm[lid] = in[it.get_global_id(0)];
+      wait_group(it);
+      for (int stride = kGroup / 2; stride > 0; stride >>= 1) {
+        tree_step(slm, lid, stride);
+        wait_group(it);
+      }
+      leader_store(slm, partial, it);
+    });
+  });
+}

@@ -406,13 +406,13 @@ class Program:
         condition = unit.conditions.get(condition_key)
         if condition is None:
             return None
-        evaluator = _Evaluator(self, unit, condition.loop_varying, condition.kind == "loop", condition.floors)
+        evaluator = _Evaluator(self, unit, condition.loop_varying, condition.floors)
         return evaluator.grade_switch(condition.expr) if condition.kind == "switch" else evaluator.grade(condition.expr)
 
     def grade_expr(self, unit_key: Hashable, expr: Expr, loop_varying: Iterable[str] = (),
-                   loop: bool = False) -> Grade | None:
+                   floors: Mapping[str, int] | None = None) -> Grade | None:
         """The grade of an ad-hoc condition evaluated in `unit_key`."""
-        return _Evaluator(self, self.units[unit_key], frozenset(loop_varying), loop).grade(expr)
+        return _Evaluator(self, self.units[unit_key], frozenset(loop_varying), floors).grade(expr)
 
 
 # -- evaluation and grading ----------------------------------------------------------------------
@@ -434,11 +434,10 @@ class _Evaluator:
     """Evaluates taints and grades in one unit under one loop context."""
 
     def __init__(self, program: Program, unit: Unit, loop_varying: frozenset[str] = frozenset(),
-                 loop: bool = False, floors: Mapping[str, int] | None = None) -> None:
+                 floors: Mapping[str, int] | None = None) -> None:
         self.program = program
         self.unit = unit
         self.loop_varying = loop_varying
-        self.loop = loop
         self.floors = floors or {}
 
     # -- taint ----------------------------------------------------------------------------------

@@ -1,9 +1,9 @@
 """Facts about device code: divergent branches and sub-group block accesses.
 
-Owned by the device-code analysis (`kernlint/frontends/cpp_device.py`). A `Branch` is a conditional in
-device code whose condition depends on the work-item id, graded by how it splits a sub-group's lanes
-(`kernlint.analysis.dependence` decides). Uniform conditions (group ids, kernel arguments, constants)
-produce no fact at all.
+Owned by the device-code analysis (`kernlint/frontends/cpp_device.py`; the OpenMP front-end builds
+`Branch` facts for offload regions too). A `Branch` is a conditional in device code whose condition
+depends on the work-item id, graded by how it splits a sub-group's lanes (`kernlint.analysis.dependence`
+decides). Uniform conditions (group ids, kernel arguments, constants) produce no fact at all.
 """
 
 from __future__ import annotations

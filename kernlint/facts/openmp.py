@@ -210,6 +210,7 @@ class OmpConstruct:
     append_at: Span | None = None
     append_limit: int | None = None
     locations: tuple[tuple[str, Span], ...] = ()  # clause and list-item texts -> the line holding them
+    problem: Span | None = None  # for a directive that does not parse: where it goes wrong
 
     def locate(self, text: str) -> Span:
         """Where a clause or list item of this directive is written (its physical line, which matters

@@ -25,3 +25,7 @@ def warm_up() -> None:
 
     for grammar, query_file in (("cpp", "cpp"), ("cpp", "cpp_symbols"), ("cpp", "cpp_accessors"), ("fortran", "fortran")):
         treesitter.query(grammar, query_file)
+    from kernlint.frontends.openmp_facts import QUERIES  # the OpenMP layer's queries (issue 5)
+
+    for grammar, query_file in QUERIES:
+        treesitter.query(grammar, query_file)

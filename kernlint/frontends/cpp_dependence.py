@@ -605,6 +605,8 @@ def condition_of(node: Node) -> Node | None:
     condition = node.child_by_field_name("condition")
     if condition is not None and condition.type == "condition_clause":
         return condition.child_by_field_name("value") or next(iter(named(condition)), None)
+    if condition is not None and condition.type == "parenthesized_expression" and named(condition):
+        return named(condition)[0]  # do { … } while (cond);
     return condition
 
 

@@ -58,7 +58,9 @@ def analyse_device_code(frontend: "CppFrontend", launches: list[KernelLaunch]) -
     if not graph.scans:
         return DeviceCode(with_regions)
     dependence = CppDependence(graph.unit_sources(), graph.callees, frontend.constants.value)
-    return DeviceCode(with_regions, tuple(_branches(graph, dependence)), tuple(_block_accesses(graph, dependence)))
+    branches = sorted(_branches(graph, dependence), key=lambda b: (b.span.start_byte, b.span.end_byte))
+    accesses = sorted(_block_accesses(graph, dependence), key=lambda a: a.span.start_byte)
+    return DeviceCode(with_regions, tuple(branches), tuple(accesses))
 
 
 def _span(node: Node) -> Span:

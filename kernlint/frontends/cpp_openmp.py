@@ -48,11 +48,6 @@ def openmp_facts(frontend: "CppFrontend", pragmas: tuple[Pragma, ...]
     return constructs, openmp_branches(constructs, source)
 
 
-def openmp_constructs(frontend: "CppFrontend", pragmas: tuple[Pragma, ...]) -> tuple[OmpConstruct, ...]:
-    """Every `#pragma omp` / `#pragma ompx` of the file as an OmpConstruct."""
-    return openmp_facts(frontend, pragmas)[0]
-
-
 def _text(node: tree_sitter.Node | None) -> str:
     return node.text.decode("utf-8", errors="replace") if node is not None and node.text is not None else ""
 
@@ -76,6 +71,8 @@ class CppOmpSource:
         self._assigned: dict[tuple[int, int], dict[str, list[int]]] = {}
         self._declarations: dict[tuple[int, int], dict[str, list[tuple[int, tree_sitter.Node, tree_sitter.Node]]]] = {}
         self._lines: tuple[list[str], list[int]] | None = None
+        self._values: dict[tuple[str, int], int | None] = {}
+        self._definitions: dict[tuple[str, int], Expr | None] = {}
 
     # -- directives ----------------------------------------------------------------------------
 
@@ -126,7 +123,7 @@ class CppOmpSource:
         while end > node.start_byte and self.data[end - 1:end] in (b"\n", b"\r", b" ", b"\t"):
             end -= 1
         line_start = self.data.rfind(b"\n", 0, end) + 1
-        end_line = self.data.count(b"\n", 0, end) + 1
+        end_line = node.start_point[0] + 1 + self.data.count(b"\n", node.start_byte, end)
         return Span(node.start_byte, end, node.start_point[0] + 1, node.start_point[1], end_line, end - line_start)
 
     def _append_at(self, span: Span) -> Span:
@@ -151,13 +148,22 @@ class CppOmpSource:
     # -- meaning of names ----------------------------------------------------------------------
 
     def value(self, text: str, at_byte: int) -> int | None:
-        return self.frontend.constants.value(text, at_byte)
+        key = (text, at_byte)
+        if key not in self._values:
+            self._values[key] = self.frontend.constants.value(text, at_byte)
+        return self._values[key]
 
     def scope(self, at_byte: int) -> Scope:
-        return _CppScope(self, at_byte).scope()
+        return Scope(lambda name: self.value(name, at_byte), lambda name: self.definition(name, at_byte))
 
     def definition(self, name: str, at_byte: int) -> Expr | None:
         """The initialiser of a local defined once (`int next = j + TILE + u;`), when never reassigned."""
+        key = (name, at_byte)
+        if key not in self._definitions:
+            self._definitions[key] = self._definition(name, at_byte)
+        return self._definitions[key]
+
+    def _definition(self, name: str, at_byte: int) -> Expr | None:
         definition = self.frontend.constants.definition(name, at_byte)
         if definition is None or definition.kind != "var" or not definition.value_text:
             return None
@@ -271,8 +277,6 @@ class CppOmpSource:
         index, lower = _for_init(node.child_by_field_name("initializer"))
         compare, upper = _for_condition(node.child_by_field_name("condition"), index)
         step = _for_step(node.child_by_field_name("update"), index)
-        if index is None or compare is None or step is None:
-            return RawLoop(_span(node), body_span, index, lower, upper, compare, step if index else None, "for")
         return RawLoop(_span(node), body_span, index, lower, upper, compare, step, "for")
 
     # -- device code ---------------------------------------------------------------------------
@@ -300,18 +304,6 @@ class CppOmpSource:
                 pointers[name] = declared is None or declared.is_array
             found.append(_classify(ident, name, node, pointers[name]))
         return [a for a in found if a is not None]
-
-
-class _CppScope:
-    """A Scope bound to one position (constants and substitutable locals there)."""
-
-    def __init__(self, source: CppOmpSource, at_byte: int) -> None:
-        self.source = source
-        self.at = at_byte
-
-    def scope(self) -> Scope:
-        return Scope(lambda name: self.source.value(name, self.at),
-                     lambda name: self.source.definition(name, self.at))
 
 
 # -- association -------------------------------------------------------------------------------
@@ -483,17 +475,15 @@ def _classify(ident: tree_sitter.Node, name: str, region: tree_sitter.Node, poin
     elif parent.type == "pointer_expression" and _text(parent.child_by_field_name("operator")) == "*":
         access = parent
         dims = 1
-    elif parent.type == "field_expression" and parent.child_by_field_name("argument") == ident:
-        return None  # `x.f` / `x->f` of a mapped aggregate: not followed
-    elif parent.type in ("call_expression",) and parent.child_by_field_name("function") == ident:
+    elif parent.type == "call_expression" and parent.child_by_field_name("function") == ident:
         return None  # a function that happens to share the name
-    elif parent.type in ("declaration", "init_declarator", "parameter_declaration") and \
-            parent.child_by_field_name("declarator") == ident:
-        return None  # a local that shadows the name
-    kind = _use_kind(access, ident, pointer)
     loop, conditional = _context(access, region)
-    whole = False
-    return Access(name, kind, _span(access), index, dims, whole, loop, conditional)
+    if (parent.type == "field_expression" and parent.child_by_field_name("argument") == ident) or (
+            parent.type in ("declaration", "init_declarator", "parameter_declaration")
+            and parent.child_by_field_name("declarator") == ident):
+        # members of a mapped aggregate, or a local that shadows the name: not followed
+        return Access(name, "escape", _span(access), None, 0, False, loop, conditional)
+    return Access(name, _use_kind(access, ident, pointer), _span(access), index, dims, False, loop, conditional)
 
 
 def _subscript_text(indices: tree_sitter.Node | None) -> str | None:
@@ -519,8 +509,6 @@ def _use_kind(access: tree_sitter.Node, ident: tree_sitter.Node, pointer: bool) 
                 "==", "!=", "<", ">", "<=", ">="):
             return "read"
         return "escape"  # a bare pointer or array: passed on, aliased or used in arithmetic
-    if parent.type == "argument_list" and access is ident and pointer:
-        return "escape"
     return "read"
 
 

@@ -16,6 +16,7 @@ from kernlint.frontends.cpp import blank_disabled_blocks
 from kernlint.frontends.fortran_constants import FortranConstants
 from kernlint.frontends.fortran_openmp import FortranOmpSource
 from kernlint.frontends.fortran_source import LineMap, looks_fixed_form, normalise_fixed
+from kernlint.frontends.openmp_dependence import openmp_branches
 from kernlint.frontends.openmp import scan_fortran_directives
 from kernlint.frontends.openmp_facts import build_constructs
 from kernlint.source import SourceFile
@@ -39,11 +40,13 @@ def extract(source: SourceFile, *, fixed_form: bool, config: Config) -> FileFact
                     node.start_point[1], node.end_point[0] + 1, node.end_point[1])
 
     captures = treesitter.captures("fortran", "fortran", root)
-    omp = ()
+    omp: tuple = ()
+    branches: tuple = ()
     if directives:
         constants = FortranConstants(root, dict(config.defines))
         omp_source = FortranOmpSource(root, lines, code_lines, linemap, constants, directives, fixed)
         omp = build_constructs(omp_source)
+        branches = openmp_branches(omp, omp_source)
     pragmas = tuple(Pragma(construct.span, "omp " + text) for construct, (_s, _e, text) in zip(omp, directives))
     targets = [c.region for c in omp if c.region is not None and "target" in c.leaves]
     loops = []
@@ -56,7 +59,7 @@ def extract(source: SourceFile, *, fixed_form: bool, config: Config) -> FileFact
         loops.append(Loop(loop_span, kind, side))
     errors = tuple(span(n) for n in captures.get("error", []))
     return FileFacts(path=source.path, language="openmp-fortran", loops=tuple(loops), pragmas=pragmas,
-                     omp=omp, syntax_errors=errors)
+                     branches=branches, omp=omp, syntax_errors=errors)
 
 
 def _live(directive: tuple[int, int, str], code_lines: list[str]) -> bool:

@@ -14,8 +14,9 @@ import tree_sitter
 from kernlint.facts import Span
 from kernlint.frontends import treesitter
 from kernlint.frontends.fortran_constants import FortranConstants
-from kernlint.frontends.fortran_source import LineMap
+from kernlint.frontends.fortran_source import LineMap, code_end
 from kernlint.frontends.openmp import OmpDirective, OmpParseError, parse_directive
+from kernlint.frontends.openmp_dependence import RawAssign, RawBranch
 from kernlint.frontends.openmp_expr import Expr, Scope, linear_text, parse
 from kernlint.frontends.openmp_facts import (
     Access, Declared, Located, RawCondition, RawLoop, has_region, is_loop_construct, locate_text,
@@ -106,7 +107,7 @@ class FortranOmpSource:
     def _append_at(self, end: int) -> tuple[Span, int]:
         line = self.lines[end - 1]
         indent = len(line) - len(line.lstrip())
-        code = line[:_comment_start(line, indent + 5)].rstrip()
+        code = line[:code_end(line, indent + 5)].rstrip()
         column = len(code.encode("utf-8"))
         return self.span((end - 1, column), (end - 1, column)), (72 if self.fixed_form else 132)
 
@@ -275,6 +276,82 @@ class FortranOmpSource:
             compare = ">=" if value is not None and value < 0 else ("<=" if value is not None and value > 0 else None)
         return RawLoop(self.node_span(node), body, index, lower, upper, compare, step, "do")
 
+    # -- device code ---------------------------------------------------------------------------
+
+    def is_array(self, name: str, at_byte: int) -> bool:
+        declared = self.declared(name, at_byte)
+        return declared is not None and declared.is_array
+
+    def device_code(self, region: Span) -> list[RawAssign | RawBranch]:
+        """Assignments and conditionals of one device region, in source order (see openmp_dependence)."""
+        start = (region.line - 1, region.column_byte)
+        end = (region.end_line - 1, region.end_column_byte)
+        cursor = tree_sitter.QueryCursor(treesitter.query("fortran", "fortran_device"))
+        cursor.set_point_range(start, end)
+        assigns: list[tuple[tree_sitter.Node, RawAssign]] = []
+        branches: list[tuple[tree_sitter.Node, tree_sitter.Node | None, str]] = []
+        loops: list[tree_sitter.Node] = []
+        for _i, match in cursor.matches(self.root):
+            node = next(iter(match[k][0] for k in ("assign", "if", "elseif", "switch", "loop") if k in match))
+            if not (start <= node.start_point and node.end_point <= end):
+                continue
+            if "assign" in match:
+                assigns.append((node, RawAssign(_text(match["name"][0]).lower(), _text(match["value"][0]),
+                                                self.node_span(node), self._guards(node, start))))
+            elif "loop" in match:
+                loops.append(node)
+            else:
+                kind = next(k for k in ("if", "elseif", "switch") if k in match)
+                branches.append((node, match["condition"][0], kind))
+        items: list[tuple[tree_sitter.Point, RawAssign | RawBranch]] = [(n.start_point, a) for n, a in assigns]
+        for node in loops:
+            raw = self._raw_loop(node)
+            statement = node.named_children[0] if node.named_children else None
+            if raw.index is not None and raw.lower is not None and statement is not None:
+                items.append((node.start_point, RawAssign(raw.index, raw.lower, self.node_span(statement),
+                                                          self._guards(node, start))))
+            if raw.index is not None and raw.upper is not None and raw.compare is not None:
+                control = next((c for c in statement.named_children if c.type == "loop_control_expression"),
+                               statement) if statement is not None else None
+                text, condition = f"{raw.index} {raw.compare} ({raw.upper})", control
+            else:
+                loop_while = next((c for c in statement.named_children if c.type == "while_statement"), None) \
+                    if statement is not None else None
+                condition = next((c for c in loop_while.named_children if c.type == "parenthesized_expression"),
+                                 None) if loop_while is not None else None
+                text = _text(condition)
+            if condition is not None and statement is not None:
+                branches.append((node, condition, "loop:" + text))
+        for node, condition, kind in branches:
+            assert condition is not None
+            around = [a for a in _ancestors_within(node, start, include_self=True) if a.type == "do_loop"]
+            varying = sorted({a.name for n, a in assigns for loop in around
+                              if loop.start_byte <= n.start_byte and n.end_byte <= loop.end_byte}
+                             | {self._raw_loop(loop).index or "" for loop in around} - {""})
+            text = kind[5:] if kind.startswith("loop:") else _text(condition)
+            region_span = self.span(condition.end_point, node.end_point)
+            items.append((node.start_point, RawBranch(
+                self.node_span(node), self.node_span(condition), text,
+                {"if": "if", "elseif": "else-if", "switch": "switch"}.get(kind, "loop"), (region_span,),
+                self._guards(node, start), tuple(varying),
+                self.node_span(node.parent) if kind == "elseif" and node.parent is not None else None)))
+        return [item for _p, item in sorted(items, key=lambda pair: pair[0])]
+
+    def _guards(self, node: tree_sitter.Node, start: Point) -> tuple[Span, ...]:
+        """The conditionals (and loops) inside the region whose guarded part holds `node`."""
+        found: list[Span] = []
+        child = node
+        current = node.parent
+        while current is not None and current.start_point >= start and current.type not in _UNITS:
+            if current.type in ("if_statement", "elseif_clause", "select_case_statement") and \
+                    child.type not in ("parenthesized_expression", "selector"):
+                found.append(self.node_span(current))  # (an else-if also runs under its if's test)
+            elif current.type == "do_loop" and child.type != "do_statement":
+                found.append(self.node_span(current))
+            child = current
+            current = current.parent
+        return tuple(found[::-1])
+
     # -- uses ----------------------------------------------------------------------------------
 
     def accesses(self, region: Span, names: frozenset[str]) -> list[Access]:
@@ -347,6 +424,16 @@ class FortranOmpSource:
 # -- association -------------------------------------------------------------------------------
 
 
+def _ancestors_within(node: tree_sitter.Node, start: Point, include_self: bool = False) -> list[tree_sitter.Node]:
+    found = [node] if include_self else []
+    current = node.parent
+    while current is not None and current.start_point >= start and current.type not in _UNITS:
+        found.append(current)
+        current = current.parent
+    return found
+
+
+
 def _matching_end(parsed: list[tuple[int, int, OmpDirective | OmpParseError]], position: int) -> int | None:
     """The 1-based first line of the `end` directive closing the block directive at `position`."""
     kind = parsed[position][2].kind  # type: ignore[union-attr]
@@ -373,20 +460,6 @@ def _associated_loops(loop: tree_sitter.Node, depth: int) -> list[tree_sitter.No
             break
         loops.append(inner[0])
     return loops
-
-
-def _comment_start(line: str, start: int) -> int:
-    quote = ""
-    for i in range(start, len(line)):
-        ch = line[i]
-        if quote:
-            if ch == quote:
-                quote = ""
-        elif ch in "'\"":
-            quote = ch
-        elif ch == "!":
-            return i
-    return len(line)
 
 
 # -- declarations ------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ _SENTINELS = ("c$omp", "*$omp", "!$omp", "c$acc", "*$acc", "!$acc")
 _C_WORD_AT_1 = re.compile(r"(?i)(call|contains|character|close|common|complex|continue|cycle|case)\b[ \t(]")
 
 
-def _code_end(line: str, start: int = 0) -> int:
+def code_end(line: str, start: int = 0) -> int:
     """Where the code of a line ends: before a `!` comment outside character literals."""
     quote = ""
     for i in range(start, len(line)):
@@ -73,7 +73,7 @@ def looks_fixed_form(text: str, by_extension: bool) -> bool:
             return False
         if indent < 5 and (stripped[0].isalpha() or stripped[0] in "&_"):
             return False
-        code = line[:_code_end(line, 6)].rstrip()
+        code = line[:code_end(line, 6)].rstrip()
         previous_ampersand = code.endswith("&") and len(code) > 6
     return True
 
@@ -110,7 +110,7 @@ def normalise_fixed(text: str) -> str:
         if continuation and last_code is not None:
             previous = out[last_code]
             body = previous.rstrip("\r")
-            cut = _code_end(body, 6 if len(body) > 6 else 0)
+            cut = code_end(body, 6 if len(body) > 6 else 0)
             code = body[:cut].rstrip()
             if not code.endswith("&"):
                 out[last_code] = code + "&" + body[len(code):] + previous[len(body):]

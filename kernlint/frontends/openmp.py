@@ -15,9 +15,10 @@ Typical use::
 
 from __future__ import annotations
 
+import difflib
 import re
 
-from kernlint.frontends.openmp_clauses import ClauseBuilder
+from kernlint.frontends.openmp_clauses import SPECS, ClauseBuilder
 from kernlint.frontends.openmp_lex import LexFailure, analyse, is_ident_char
 from kernlint.frontends.openmp_model import (
     MAP_MODIFIERS,
@@ -129,7 +130,24 @@ class _Parser:
             language="fortran" if self.fortran else "c",
             extension=extension,
             arguments=arguments,
+            warnings=self._suspicious(kind, clauses),
         )
+
+    def _suspicious(self, kind: str, clauses: list[OmpClause]) -> tuple[str, ...]:
+        """Unknown clause names that look like mistakes rather than vendor extensions."""
+        found = []
+        for clause in clauses:
+            name = clause.name.lower()
+            if name in SPECS or name.startswith(("ompx_", "ext_")):
+                continue
+            if name in self.tables.words:
+                found.append(f"'{clause.name}' is part of a directive name, not a clause: the directive "
+                             f"reads as '{kind}' followed by clauses")
+                continue
+            close = difflib.get_close_matches(name, self.tables.vocabulary, n=1, cutoff=0.8)
+            if close:
+                found.append(f"unknown clause '{clause.name}' (did you mean '{close[0]}'?)")
+        return tuple(found)
 
     def _sentinel(self) -> bool:
         """Skip a leading sentinel if the caller left it in; True for the `ompx` extension."""

@@ -23,7 +23,7 @@ from typing import Callable, Protocol
 from kernlint.analysis import dependence as dep
 from kernlint.facts import Span
 from kernlint.facts.device import Branch, Reach
-from kernlint.facts.openmp import OmpConstruct, OmpLoop
+from kernlint.facts.openmp import OmpConstruct
 from kernlint.frontends import openmp_expr as ex
 
 _WORKSHARING = frozenset({"for", "do", "loop"})
@@ -70,6 +70,9 @@ class DeviceSource(Protocol):
     def is_array(self, name: str, at_byte: int) -> bool:
         """Whether `name` is declared as an array (Fortran `a(i)` is then a load, not a call)."""
 
+    def scope(self, at_byte: int) -> ex.Scope:
+        """Constants and substitutable local definitions at `at_byte`."""
+
 
 def openmp_branches(constructs: tuple[OmpConstruct, ...], source: DeviceSource) -> tuple[Branch, ...]:
     """`Branch` facts for the id-dependent conditions of every device parallel region."""
@@ -77,21 +80,31 @@ def openmp_branches(constructs: tuple[OmpConstruct, ...], source: DeviceSource) 
     if not regions:
         return ()
     program = dep.Program()
+    shared = _shared_out_loops(constructs)
+    simd_loops = [c for c in constructs if "simd" in c.leaves and not set(c.leaves) & _WORKSHARING
+                  and c.loop is not None and c.loop.index]
     pending: list[tuple[Span, RawBranch]] = []
     for construct in regions:
         assert construct.region is not None
         unit = program.unit(construct.region)
-        lanes = _simd_lanes(construct, constructs)
+        lanes = _simd_lanes(construct, simd_loops)
         for loop in construct.loops:
             if loop.index is None:
                 continue
             if lanes is not None and loop.role in ("simd", "parallel-simd") and loop.index in lanes:
                 unit.assign(loop.index, dep.Seed("lane", loop.index))
-            elif lanes is None and _shared_out(loop, constructs):
+            elif lanes is None and loop.span in shared:
                 unit.assign(loop.index, dep.Seed("global", loop.index))
-        lower = _Lowering(source, unit, construct.region.start_byte)
+        statements = source.device_code(construct.region)
+        seeded = {loop.index: loop.step_value for loop in construct.loops if loop.index and
+                  lanes is None and loop.span in shared}
+        assigned = {s.name for s in statements if isinstance(s, RawAssign)}
+        uniform = {loop.index for loop in construct.loops if loop.index and loop.role == "sequential"
+                   and loop.low is not None and not loop.low.names & (set(seeded) | assigned)}
+        read = _all_names(statements, source.fortran)
+        lower = _Lowering(source, unit, seeded, uniform | {n for n in read if n not in assigned})
         skip = {loop.span for loop in construct.loops if loop.role != "sequential"}
-        for statement in source.device_code(construct.region):
+        for statement in statements:
             if isinstance(statement, RawAssign):
                 value = lower.expr(statement.value, statement.span.start_byte) if statement.value else dep.Const()
                 unit.assign(statement.name, value, statement.guards, statement.compound)
@@ -126,38 +139,66 @@ def _parallel_regions(constructs: tuple[OmpConstruct, ...]) -> list[OmpConstruct
     return chosen
 
 
-def _shared_out(loop: OmpLoop, constructs: tuple[OmpConstruct, ...]) -> bool:
-    """Whether a worksharing construct (not a bare `distribute`) applies to this loop: it is the
-    construct's loop, or one collapsed into it."""
+def _shared_out_loops(constructs: tuple[OmpConstruct, ...]) -> set[Span]:
+    """The loops a worksharing construct (not a bare `distribute`) applies to: each construct's own
+    loop and the loops collapsed into it."""
+    found: set[Span] = set()
     for construct in constructs:
         owned = construct.loop
         if owned is None or not set(construct.leaves) & _WORKSHARING:
             continue
-        if owned.span == loop.span or (loop.role in ("parallel", "parallel-simd") and owned.span.contains(loop.span)):
-            return True
-    return False
+        found.add(owned.span)
+        found |= {l.span for l in construct.loops
+                  if l.role in ("parallel", "parallel-simd") and owned.span.contains(l.span)}
+    return found
 
 
-def _simd_lanes(construct: OmpConstruct, constructs: tuple[OmpConstruct, ...]) -> set[str] | None:
+def _simd_lanes(construct: OmpConstruct, simd_loops: list[OmpConstruct]) -> set[str] | None:
     """With the SIMD programming model (the parallel loop steps by an inner simdlen), the simd loops'
     indices, which are the lanes; None otherwise."""
     steps = {l.step_value for l in construct.loops if l.role in ("parallel", "parallel-simd")}
-    lanes: set[str] = set()
-    for inner in constructs:
-        if "simd" in inner.leaves and not set(inner.leaves) & _WORKSHARING and construct.encloses(inner.span) \
-                and inner.loop is not None and inner.loop.index and inner.value("simdlen") in steps:
-            lanes.add(inner.loop.index)
-    return lanes or None
+    lanes = {inner.loop.index for inner in simd_loops  # type: ignore[union-attr]
+             if construct.encloses(inner.span) and inner.value("simdlen") in steps}
+    return lanes or None  # type: ignore[return-value]
+
+
+def _all_names(statements: list[RawAssign | RawBranch], fortran: bool) -> set[str]:
+    """Every name the statements read (to tell region-local values from uniform inputs)."""
+    names: set[str] = set()
+    for statement in statements:
+        text = statement.value if isinstance(statement, RawAssign) else statement.text
+        names |= ex.names_in(text or "", fortran=fortran)
+    return names
 
 
 class _Lowering:
-    """From the OpenMP expression tree to the dependence analysis' expressions."""
+    """From the OpenMP expression tree to the dependence analysis' expressions.
 
-    def __init__(self, source: DeviceSource, unit: dep.Unit, at: int) -> None:
+    `seeded` maps the work-item loop indices to their (constant) steps, `uniform` holds names known
+    to be the same in every work-item: `(i + c) % m` is uniform when `i` steps by a multiple of `m`
+    (a tile loop `for (t = 0; t < n; t += 32)` tested with `% 16`), which the shared analysis cannot
+    know, so such a remainder is lowered as a uniform value.
+    """
+
+    def __init__(self, source: DeviceSource, unit: dep.Unit, seeded: dict[str, int | None],
+                 uniform: set[str]) -> None:
         self.source = source
         self.fortran = source.fortran
         self.unit = unit
-        self.at = at
+        self.seeded = seeded
+        self.uniform = uniform
+
+    def _aligned_remainder(self, node: ex.Binary, at: int) -> bool:
+        scope = self.source.scope(at)
+        modulus = ex.linear(node.right, scope)
+        subject = ex.linear(node.left, scope)
+        if modulus is None or not modulus.is_constant or modulus.constant < 2 or subject is None:
+            return False
+        m = modulus.constant
+        ids = [(name, c) for name, c in subject.terms if name in self.seeded]
+        if not ids or any(n not in self.seeded and n not in self.uniform for n, _c in subject.terms):
+            return False
+        return all(self.seeded[n] is not None and (c * self.seeded[n]) % m == 0 for n, c in ids)  # type: ignore
 
     def expr(self, text: str, at: int) -> dep.Expr:
         return self.convert(ex.parse(text, fortran=self.fortran), at)
@@ -175,6 +216,8 @@ class _Lowering:
                 return dep.Load(convert(node.operand))
             return convert(node.operand)  # ++x, x++: the value of x
         if isinstance(node, ex.Binary):
+            if node.op == "%" and self._aligned_remainder(node, at):
+                return dep.Uniform("aligned remainder")
             if node.op == "**":
                 return dep.Call("**", (convert(node.left), convert(node.right)))
             return dep.Binary(node.op, convert(node.left), convert(node.right))

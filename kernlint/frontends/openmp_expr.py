@@ -367,6 +367,11 @@ def _fold(op: str, a: int, b: int) -> int | None:
     return table[op]() if op in table else None
 
 
+def names_in(text: str, *, fortran: bool) -> set[str]:
+    """The identifiers of an expression's text (lower-cased in Fortran, as in every fact)."""
+    return {m.group().lower() if fortran else m.group() for m in re.finditer(r"[A-Za-z_]\w*", text)}
+
+
 def linear_text(text: str, *, fortran: bool, scope: Scope) -> Linear | None:
     return linear(parse(text, fortran=fortran), scope)
 

@@ -9,6 +9,7 @@ here, once, so the facts cannot differ between the languages.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass, replace
 from typing import Protocol
 
@@ -23,6 +24,10 @@ from kernlint.frontends.openmp_names import STANDALONE
 #: Leaves that make a construct's associated loop run in parallel or vectorised.
 _PARALLEL_LEAVES = frozenset({"for", "do", "distribute", "loop", "taskloop"})
 _LOOP_LEAVES = _PARALLEL_LEAVES | {"simd"}
+#: The query files of the OpenMP layer, compiled up front by `kernlint.frontends.warm_up`.
+QUERIES = (("cpp", "cpp_openmp_loops"), ("cpp", "cpp_openmp_uses"), ("cpp", "cpp_openmp_decls"),
+           ("cpp", "cpp_openmp_device"), ("fortran", "fortran_constants"), ("fortran", "fortran_loops"),
+           ("fortran", "fortran_uses"), ("fortran", "fortran_decls"), ("fortran", "fortran_device"))
 #: Expression clauses whose constant value rules may need.
 _VALUE_CLAUSES = ("thread_limit", "num_teams", "num_threads", "simdlen", "safelen", "collapse")
 
@@ -150,7 +155,8 @@ def locate_text(lines: list[str], starts: list[int], span: Span, text: str, fold
         wanted = wanted.lower()
     if not wanted:
         return None
-    for attempt in (wanted, wanted[:max(1, min(len(wanted), wanted.find("(") + 1 or 8))]):
+    opening = wanted.find("(")
+    for attempt in (wanted, wanted[:opening + 1] if opening > 0 else wanted[:8]):
         for number in range(span.line, min(span.end_line, len(lines)) + 1):
             line = lines[number - 1]
             kept = [i for i, ch in enumerate(line) if not ch.isspace()]
@@ -203,11 +209,17 @@ class _Builder:
                 self.roles[loop] = ("parallel-simd" if simd_now else "parallel") if parallel_now else (
                     "simd" if simd_now else "sequential")
         self._loop_cache: dict[Span, OmpLoop] = {}
+        self._target_starts, self._target_ends = _disjoint(self.targets)
+        self._updates = [(o.span, o.directive) for o in located if isinstance(o.directive, OmpDirective)
+                         and o.directive.kind == "target update"]
+        self._mapping = [o for o in located if o.region is not None and isinstance(o.directive, OmpDirective)
+                         and o.directive.has("map")]
 
     # -- pieces ------------------------------------------------------------------------------
 
     def in_target(self, span: Span) -> bool:
-        return any(region.contains(span) for region in self.targets)
+        at = bisect_right(self._target_starts, span.start_byte) - 1
+        return at >= 0 and span.end_byte <= self._target_ends[at]
 
     def loop(self, raw: RawLoop) -> OmpLoop:
         cached = self._loop_cache.get(raw.span)
@@ -228,10 +240,12 @@ class _Builder:
 
     def construct(self, item: Located) -> OmpConstruct:
         directive = item.directive
+        on_device = self.in_target(item.span) or (item.region is not None and self.in_target(item.region))
         base = OmpConstruct(item.span, directive, region=item.region, append_at=item.append_at,
-                            append_limit=item.append_limit, device=self.in_target(item.span))
+                            append_limit=item.append_limit, device=on_device)
         if not isinstance(directive, OmpDirective):
-            return base
+            snippet = directive.text[max(0, directive.column - 1):][:16]
+            return replace(base, problem=self.source.locate(item.span, snippet) if snippet.strip() else None)
         at = item.span.start_byte
         leaves = set(directive.leaves)
         loops: tuple[OmpLoop, ...] = ()
@@ -293,8 +307,7 @@ class _Builder:
     def array_upper(self, base: str, span: Span) -> Linear | None:
         """The last valid index of an array at `span`: from the map clause of an enclosing construct
         (innermost first), else from the array's declaration."""
-        enclosing = [o for o in self.located if o.region is not None and o.region.contains(span)
-                     and isinstance(o.directive, OmpDirective)]
+        enclosing = [o for o in self._mapping if o.region.contains(span)]  # type: ignore[union-attr]
         for outer in sorted(enclosing, key=lambda o: o.region.end_byte - o.region.start_byte):  # type: ignore
             for mapped in outer.directive.map_items:  # type: ignore[union-attr]
                 if fold_name(mapped.item.name, self.fortran) == base and mapped.item.dims:
@@ -336,14 +349,9 @@ class _Builder:
         return tuple(uses)
 
     def updated_names(self, region: Span) -> frozenset[str]:
-        names = set()
-        for other in self.located:
-            directive = other.directive
-            if isinstance(directive, OmpDirective) and directive.kind == "target update" \
-                    and region.contains(other.span):
-                names |= {fold_name(i.name, self.fortran) for c in directive.clauses
-                          if c.name in ("to", "from") for i in c.items}
-        return frozenset(names)
+        return frozenset(fold_name(i.name, self.fortran) for span, directive in self._updates
+                         if region.contains(span) for c in directive.clauses if c.name in ("to", "from")
+                         for i in c.items)
 
     def section_range(self, item, at: int) -> tuple[Linear, Linear] | None:
         """The first and last index a map item covers, when it is one-dimensional and known."""
@@ -400,6 +408,19 @@ class _Builder:
             if index != Linear.name(loop.index) or (loop.low, loop.high) != wanted:
                 return None
         return True
+
+
+def _disjoint(regions: list[Span]) -> tuple[list[int], list[int]]:
+    """Regions merged into sorted disjoint byte intervals (starts, ends), for bisection."""
+    starts: list[int] = []
+    ends: list[int] = []
+    for region in sorted(regions, key=lambda r: r.start_byte):
+        if ends and region.start_byte <= ends[-1]:
+            ends[-1] = max(ends[-1], region.end_byte)
+        else:
+            starts.append(region.start_byte)
+            ends.append(region.end_byte)
+    return starts, ends
 
 
 def _simple_name(name: str) -> bool:

@@ -109,7 +109,9 @@ class OmpMapItem:
 class OmpDirective:
     """A parsed directive.  `kind` is the normalised name ("target teams distribute parallel
     for", "end target" ...); `arguments` is a directive-level parenthesised list (`critical(n)`,
-    `declare target(a, b)`, `flush(x)`); `extension` is True for the `ompx` sentinel.
+    `declare target(a, b)`, `flush(x)`); `extension` is True for the `ompx` sentinel; `warnings`
+    name clauses that are probably mistakes (unknown names close to a known clause or directive
+    word, such as `paralel`, or a directive word in clause position).
     """
 
     kind: str
@@ -120,6 +122,7 @@ class OmpDirective:
     language: Literal["c", "fortran"]
     extension: bool = False
     arguments: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()  # likely mistakes that still parse, e.g. a misspelt clause
 
     def has(self, name: str) -> bool:
         """Whether a clause of this name is present."""

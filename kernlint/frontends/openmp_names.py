@@ -105,6 +105,11 @@ class _Tables:
             for kind, leaves in list(self.leaves.items()):
                 if kind not in STANDALONE:
                     self.leaves["end " + kind] = leaves
+        #: Every word of a directive name, and those words plus clause names (to spot misspellings).
+        self.words = frozenset(w for kind in self.leaves for w in kind.split(" "))
+        from kernlint.frontends.openmp_clauses import SPECS  # the clause table imports this module
+
+        self.vocabulary = sorted(self.words | set(SPECS))
         self.trie: dict[str, dict] = {}
         for kind in self.leaves:
             node = self.trie

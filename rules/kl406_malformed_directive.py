@@ -1,0 +1,67 @@
+"""An OpenMP directive that does not parse: a misspelt name, unbalanced parentheses, a clause
+without its argument.
+
+What it does
+    Reports every `#pragma omp` / `#pragma ompx` (C/C++) and `!$omp` / `c$omp` / `*$omp` (Fortran,
+    continuations joined) that kernlint's OpenMP parser cannot read, with the parser's reason: an
+    unknown directive name (`#pragma omp paralel for`), a missing `)` or `]`, an empty argument or
+    list item, a clause that requires an argument written without one (`thread_limit`), a map type
+    without its colon that leaves the list empty, and the like. Directives kernlint does not analyse
+    but that are well formed (`declare variant`, `metadirective`, `requires`, vendor clauses such as
+    `ompx_bare`) are not reported.
+
+Why it matters
+    A malformed directive is either rejected by the compiler or, worse, ignored: compilers skip
+    pragmas they do not recognise (often with only an optional warning), so a misspelt
+    `parallel for` or `target teams` leaves the loop running serially on the host, and every
+    other check kernlint makes on that directive (prefetch guards, map types, thread limits) is
+    silently skipped as well.
+
+Example
+    #pragma omp target teams distribute paralel for map(to: a[0:n])    // KL406: unknown directive
+    !$omp prefetch data(4: b(i:i)                                      ! KL406: missing ')'
+
+Fix
+    Correct the directive as the message says.
+
+Occupancy basis
+    None.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from kernlint.diagnostics import Diagnostic, Severity
+from kernlint.facts import FileFacts
+from kernlint.rule import Rule, RuleContext
+
+
+class MalformedDirective(Rule):
+    code = "KL406"
+    name = "malformed-directive"
+    severity = Severity.WARNING
+    languages = frozenset({"openmp-c", "openmp-fortran", "sycl"})
+
+    def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
+        for construct in facts.omp:
+            directive = construct.directive
+            text = " ".join(str(getattr(directive, "text", "")).split())
+            if len(text) > 60:
+                text = text[:57] + "…"
+            if not construct.parsed:
+                problem = getattr(directive, "message", "unreadable directive")
+                yield ctx.diagnostic(
+                    construct.problem or construct.span,
+                    f"this OpenMP directive does not parse ({problem}): `{text}`; compilers reject it or skip "
+                    f"it silently, and kernlint cannot check it either",
+                    evidence={"problem": problem, "column": getattr(directive, "column", None)},
+                )
+            elif getattr(directive, "warnings", ()):
+                problems = "; ".join(directive.warnings)  # type: ignore[attr-defined]
+                yield ctx.diagnostic(
+                    construct.span,
+                    f"this OpenMP directive is probably mistyped ({problems}): `{text}`; compilers ignore "
+                    f"unknown clauses or reject them, so the directive does not do what it says",
+                    evidence={"problem": problems, "read_as": construct.kind},
+                )
