@@ -55,7 +55,7 @@ class UnguardedPrefetch(Rule):
     code = "KL401"
     name = "unguarded-prefetch"
     severity = Severity.WARNING
-    languages = frozenset({"openmp-c", "openmp-fortran", "sycl"})
+    languages = frozenset({"openmp-c", "openmp-fortran", "sycl", "cpp"})  # `cpp`: a file with only `ompx` pragmas
 
     def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
         for construct in facts.omp:

@@ -37,7 +37,7 @@ class PrefetchNoOpHint(Rule):
     code = "KL402"
     name = "prefetch-no-op-hint"
     severity = Severity.WARNING
-    languages = frozenset({"openmp-c", "openmp-fortran", "sycl"})
+    languages = frozenset({"openmp-c", "openmp-fortran", "sycl", "cpp"})  # `cpp`: a file with only `ompx` pragmas
 
     def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
         for construct in facts.omp:

@@ -38,7 +38,7 @@ class PrefetchInvalidHint(Rule):
     code = "KL403"
     name = "prefetch-invalid-hint"
     severity = Severity.ERROR
-    languages = frozenset({"openmp-c", "openmp-fortran", "sycl"})
+    languages = frozenset({"openmp-c", "openmp-fortran", "sycl", "cpp"})  # `cpp`: a file with only `ompx` pragmas
 
     def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
         for construct in facts.omp:

@@ -46,7 +46,7 @@ class PrefetchInSimd(Rule):
     code = "KL404"
     name = "prefetch-in-simd"
     severity = Severity.WARNING
-    languages = frozenset({"openmp-c", "openmp-fortran", "sycl"})
+    languages = frozenset({"openmp-c", "openmp-fortran", "sycl", "cpp"})  # `cpp`: a file with only `ompx` pragmas
 
     def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
         for construct in facts.omp:

@@ -51,7 +51,7 @@ class PrefetchEveryElement(Rule):
     code = "KL405"
     name = "prefetch-every-element"
     severity = Severity.INFO
-    languages = frozenset({"openmp-c", "openmp-fortran", "sycl"})
+    languages = frozenset({"openmp-c", "openmp-fortran", "sycl", "cpp"})  # `cpp`: a file with only `ompx` pragmas
     needs_device = True
 
     def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:

@@ -1,5 +1,4 @@
-"""An OpenMP directive that does not parse: a misspelt name, unbalanced parentheses, a clause
-without its argument.
+"""An OpenMP directive that does not parse, or parses only because a word in it is misspelt.
 
 What it does
     Reports every `#pragma omp` / `#pragma ompx` (C/C++) and `!$omp` / `c$omp` / `*$omp` (Fortran,
@@ -41,7 +40,7 @@ class MalformedDirective(Rule):
     code = "KL406"
     name = "malformed-directive"
     severity = Severity.WARNING
-    languages = frozenset({"openmp-c", "openmp-fortran", "sycl"})
+    languages = frozenset({"openmp-c", "openmp-fortran", "sycl", "cpp"})  # `cpp`: a file with only `ompx` pragmas
 
     def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
         for construct in facts.omp:

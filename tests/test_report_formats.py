@@ -414,7 +414,7 @@ def test_text_location_frame_notes_and_fix(project: Path) -> None:
         "   |      ^",
         " 3 |   for (int i = 0; i < n; ++i) {",
     ]
-    assert lines[5] == "  occupancy: 57.1% (limit: threads, 2 work-groups per xe-core)"
+    assert lines[5] == "  occupancy: 57.1% (limit: threads, 2 work-groups per Xe-core)"
     start = lines.index(f"{A_PATH}:4:5: KL101 [warning] buffer built 100% of iterations, costly: hoist it")
     assert lines[start + 1:start + 8] == [
         "second line",
@@ -540,3 +540,15 @@ def test_formats_and_unknown_format(project: Path) -> None:
         assert rendered(fmt, run_result())
     with pytest.raises(ValueError, match="xml"):
         rendered("xml", run_result())
+
+
+def test_occupancy_line_singular_and_invalid_launches() -> None:
+    from kernlint.report.text import occupancy_line
+
+    assert occupancy_line({"occupancy": {"occupancy_pct": 57.14, "limiter": "threads", "work_groups_per_unit": 1,
+                                         "unit": "sm", "valid": True}}) == \
+        "occupancy: 57.1% (limit: threads, 1 work-group per SM)"
+    assert occupancy_line({"occupancy": {"valid": False, "error": "1024 work-items exceed 512", "occupancy_pct": 0,
+                                         "limiter": "work-group-size"}}) == \
+        "occupancy: the launch cannot run (1024 work-items exceed 512)"
+

@@ -12,6 +12,9 @@ contains
     integer :: i
     !$omp target teams distribute parallel do map(to: src) map(from: dst)
     do i = 1, n
+      dst(i) = 0.5 * &
+               src(i) + &   ! a continued statement before the findings
+               0.5
       !$omp prefetch data(HINT: src(i:i))
       !$omp prefetch data(HINT: src(i+AHEAD:i+AHEAD)) ! expect: KL401
       !$omp prefetch data(HINT: src(i+AHEAD:i+AHEAD)) if (i + AHEAD <= n)

@@ -100,6 +100,7 @@ class OmpLoop:
     step_value: int | None
     role: str = "sequential"
     device: bool = False  # inside a target region
+    kind: str = "for"  # for (counted: C `for`, Fortran `do i = …`) | while | do (C do-while) | range-for
 
     @property
     def lower_value(self) -> int | None:

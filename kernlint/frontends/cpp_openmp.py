@@ -457,14 +457,13 @@ def _classify(ident: tree_sitter.Node, name: str, region: tree_sitter.Node, poin
         return None
     access = ident
     index: str | None = None
-    dims = 0
     if parent.type == "subscript_expression" and parent.child_by_field_name("argument") == ident:
         access = parent
         while access.parent is not None and access.parent.type == "subscript_expression" \
                 and access.parent.child_by_field_name("argument") == access:
             access = access.parent
         node = access
-        dims = 0
+        dims = 0  # subscripts of `x[i][j]`: only a one-dimensional index is kept
         while node.type == "subscript_expression":
             dims += 1
             if node.child_by_field_name("argument") == ident:
@@ -474,7 +473,6 @@ def _classify(ident: tree_sitter.Node, name: str, region: tree_sitter.Node, poin
             index = None
     elif parent.type == "pointer_expression" and _text(parent.child_by_field_name("operator")) == "*":
         access = parent
-        dims = 1
     elif parent.type == "call_expression" and parent.child_by_field_name("function") == ident:
         return None  # a function that happens to share the name
     loop, conditional = _context(access, region)
@@ -482,8 +480,8 @@ def _classify(ident: tree_sitter.Node, name: str, region: tree_sitter.Node, poin
             parent.type in ("declaration", "init_declarator", "parameter_declaration")
             and parent.child_by_field_name("declarator") == ident):
         # members of a mapped aggregate, or a local that shadows the name: not followed
-        return Access(name, "escape", _span(access), None, 0, False, loop, conditional)
-    return Access(name, _use_kind(access, ident, pointer), _span(access), index, dims, False, loop, conditional)
+        return Access(name, "escape", _span(access), None, False, loop, conditional)
+    return Access(name, _use_kind(access, ident, pointer), _span(access), index, False, loop, conditional)
 
 
 def _subscript_text(indices: tree_sitter.Node | None) -> str | None:

@@ -53,8 +53,10 @@ def extract(source: SourceFile, *, fixed_form: bool, config: Config) -> FileFact
     for node in sorted(captures.get("loop", []), key=lambda n: n.start_byte):
         loop_span = span(node)
         statement = node.named_children[0] if node.named_children else None
-        kind = "while" if statement is not None and any(c.type == "while_statement"
-                                                        for c in statement.named_children) else "do"
+        # a counted `do i = …` is a `for` loop in the language-neutral facts; `do while` and a bare
+        # `do … exit` loop are `while` loops (`do` means C's do-while)
+        counted = statement is not None and any(c.type == "loop_control_expression" for c in statement.named_children)
+        kind = "for" if counted else "while"
         side = "device" if any(region.contains(loop_span) for region in targets) else "host"
         loops.append(Loop(loop_span, kind, side))
     errors = tuple(span(n) for n in captures.get("error", []))

@@ -262,9 +262,7 @@ class FortranOmpSource:
         control = next((c for c in statement.named_children if c.type == "loop_control_expression"), None) \
             if statement is not None else None
         if control is None:
-            kind = "while" if statement is not None and any(
-                c.type == "while_statement" for c in statement.named_children) else "do"
-            return RawLoop(self.node_span(node), body, None, None, None, None, None, kind)
+            return RawLoop(self.node_span(node), body, None, None, None, None, None, "while")
         parts = [c for c in control.named_children if c.type != "comment"]
         index = _text(parts[0]).lower() if parts and parts[0].type == "identifier" else None
         lower = _text(parts[1]) if len(parts) > 1 else None
@@ -274,7 +272,7 @@ class FortranOmpSource:
         if step is not None:
             value = self.value(step, self.linemap.offset(*control.start_point))
             compare = ">=" if value is not None and value < 0 else ("<=" if value is not None and value > 0 else None)
-        return RawLoop(self.node_span(node), body, index, lower, upper, compare, step, "do")
+        return RawLoop(self.node_span(node), body, index, lower, upper, compare, step, "for")
 
     # -- device code ---------------------------------------------------------------------------
 
@@ -375,14 +373,12 @@ class FortranOmpSource:
             return None
         access = ident
         index = None
-        dims = 0
         section_all = False
         if parent.type == "call_expression" and parent.named_children and parent.named_children[0] == ident:
             access = parent
             arguments = next((c for c in parent.named_children if c.type == "argument_list"), None)
             items = [c for c in arguments.named_children if c.type != "comment"] if arguments is not None else []
-            dims = len(items)
-            if dims == 1 and items[0].type != "extent_specifier":
+            if len(items) == 1 and items[0].type != "extent_specifier":
                 index = _text(items[0])
             section_all = bool(items) and all(i.type == "extent_specifier" and _text(i).strip() == ":"
                                               for i in items)
@@ -405,7 +401,7 @@ class FortranOmpSource:
         elif holder is not None and holder.type == "keyword_argument":
             kind = "escape"
         loop, conditional = self._context(access)
-        return Access(name, kind, self.node_span(access), index, dims, whole, loop, conditional)
+        return Access(name, kind, self.node_span(access), index, whole, loop, conditional)
 
     def _context(self, access: tree_sitter.Node) -> tuple[Span | None, bool]:
         conditional = False

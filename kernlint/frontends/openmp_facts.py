@@ -59,7 +59,7 @@ class RawLoop:
     upper: str | None
     compare: str | None
     step: str | None  # signed step as an expression (`1`, `-1`, `TILE`, `-(2)`); None for 1
-    kind: str = "for"  # for | do | while | range-for
+    kind: str = "for"  # for (counted: C `for`, Fortran `do i = …`) | while | do (C do-while) | range-for
 
 
 @dataclass(frozen=True)
@@ -75,8 +75,8 @@ class RawCondition:
 class Access:
     """One use of a mapped variable in a region.
 
-    kind: read | write | rmw | escape. `index` is the first subscript as written (None for a bare
-    name or a multi-dimensional element); `whole` marks a write of the whole array (`a = 0`,
+    kind: read | write | rmw | escape. `index` is the subscript as written (None for a bare name or
+    a multi-dimensional element); `whole` marks a write of the whole array (`a = 0`,
     `a(:) = 0`); `loop` is the innermost loop around the use inside the region and `conditional`
     whether an `if`/`case`/`where` sits between the use and that loop (or the region).
     """
@@ -85,7 +85,6 @@ class Access:
     kind: str
     span: Span
     index: str | None = None
-    dims: int = 0
     whole: bool = False
     loop: Span | None = None
     conditional: bool = False
@@ -448,5 +447,5 @@ def _loop_fact(raw: RawLoop, source: OmpSource, fortran: bool, role: str, device
     return OmpLoop(
         span=raw.span, body=raw.body, index=raw.index, lower=raw.lower, upper=raw.upper,
         upper_inclusive=raw.compare in ("<=", ">="), step=step_text, low=low, high=high,
-        step_value=step_value, role=role, device=device,
+        step_value=step_value, role=role, device=device, kind=raw.kind,
     )

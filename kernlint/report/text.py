@@ -88,6 +88,9 @@ def code_frame(diagnostic: Diagnostic, sources: SourceLines) -> "Text | None":
     return frame
 
 
+_UNIT_NAMES = {"xe-core": "Xe-core", "sm": "SM"}
+
+
 def _occupancy_figures(evidence: dict[str, Any]) -> dict[str, Any] | None:
     """The occupancy model's figures, whether a rule put them at the top level or under `occupancy`."""
     keys = ("occupancy_pct", "limiter", "work_groups_per_unit")
@@ -102,13 +105,18 @@ def occupancy_line(evidence: dict[str, Any]) -> str | None:
     figures = _occupancy_figures(evidence)
     if figures is None:
         return None
+    if figures.get("valid") is False:
+        error = figures.get("error")
+        return f"occupancy: the launch cannot run ({error})" if error else "occupancy: the launch cannot run"
     pct = figures.get("occupancy_pct")
     head = f"occupancy: {pct:.1f}%" if isinstance(pct, (int, float)) else "occupancy:"
     details = []
     if figures.get("limiter") is not None:
         details.append(f"limit: {figures['limiter']}")
-    if figures.get("work_groups_per_unit") is not None:
-        details.append(f"{figures['work_groups_per_unit']} work-groups per {figures.get('unit') or 'unit'}")
+    groups = figures.get("work_groups_per_unit")
+    if groups is not None:
+        unit = _UNIT_NAMES.get(figures.get("unit"), figures.get("unit") or "unit")
+        details.append(f"{groups} work-group{'' if groups == 1 else 's'} per {unit}")
     return f"{head} ({', '.join(details)})" if details else head
 
 
