@@ -84,6 +84,7 @@ def test_the_same_kernel_gives_the_same_facts_in_c_and_fortran(facts: FileFacts)
         ("i", "0", "n1 - 1", 1, "parallel"), ("j", "0", "n2 - 1", 64, "sequential"),
         ("u", "0", "63", 1, "sequential")]
     assert target.loop is target.loops[0]
+    assert [(l.kind, l.side) for l in facts.loops] == [("for", "device")] * 3
     uses = {v.name: (v.reads, v.writes, v.read_modify_writes, v.escapes, v.writes_cover) for v in target.variables}
     assert uses == {"a": (1, 0, 0, False, None), "b": (1, 0, 0, False, None), "c": (0, 1, 0, False, True)}
 

@@ -204,6 +204,7 @@ class CppFrontend:
         language = self._language(launches, pragmas)
         errors = tuple(span_of(n) for n in groups.get("error", []))
         omp, omp_branches = openmp_facts(self, pragmas)
+        targets = [c.region for c in omp if c.region is not None and "target" in c.leaves]  # OpenMP device code
         return FileFacts(
             path=self.path,
             language=language,
@@ -212,7 +213,9 @@ class CppFrontend:
             accessors=tuple(accessors),
             local_allocations=tuple(locals_),
             barriers=tuple(sorted((b[0] for b in barriers), key=lambda b: b.span.start_byte)),
-            loops=tuple(Loop(span_of(n), kind, "device" if in_device(n) else "host") for kind, n in loops),
+            loops=tuple(Loop(span_of(n), kind, "device" if in_device(n) or any(
+                r.start_byte <= n.start_byte and n.end_byte <= r.end_byte for r in targets) else "host")
+                for kind, n in loops),
             queues=tuple(queues),
             pragmas=pragmas,
             branches=device.branches + omp_branches,
