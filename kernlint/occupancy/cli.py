@@ -124,7 +124,10 @@ def run_devices(args: argparse.Namespace) -> int:
 def _console() -> Console:
     from rich.console import Console
 
-    return Console(highlight=False, markup=False, emoji=False)
+    console = Console(highlight=False, markup=False, emoji=False)
+    if not console.is_terminal:  # piped: do not cut device names at an imaginary 80 columns
+        console = Console(highlight=False, markup=False, emoji=False, width=140)
+    return console
 
 
 def _dims(dims: tuple[int, ...]) -> str:
