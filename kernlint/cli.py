@@ -19,8 +19,8 @@ from kernlint.config import (
     Config, ConfigError, find_config, load_config, parse_codes, parse_defines, parse_severity,
     validate_rule_options,
 )
-from kernlint.diagnostics import FileResult, FileStatus, RunResult, Severity
-from kernlint.discovery import SourceEntry, discover, family_of
+from kernlint.diagnostics import Diagnostic, FileResult, FileStatus, RunResult, Severity
+from kernlint.discovery import DiscoveryProblem, SourceEntry, discover, family_of
 from kernlint.engine import EngineSetup, analyse_source, run
 from kernlint.output import write_atomically
 
@@ -163,7 +163,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         result = _check_stdin(args.stdin_filename, setup)
     else:
         entries, problems = discover(args.paths or ["."], config, force_exclude=args.force_exclude)
-        unreadable = [FileResult(p.path, None, FileStatus.ERROR, p.message, ()) for p in problems]
+        unreadable = [_problem_result(p) for p in problems]
         result = run(entries, setup, jobs=args.jobs, progress=_progress(len(entries)), extra_files=unreadable)
         if args.diff:
             return _show_diff(result, args.unsafe_fixes)
@@ -186,6 +186,13 @@ def cmd_check(args: argparse.Namespace) -> int:
         return EXIT_OK
     failing = config.fail_on.rank
     return EXIT_FINDINGS if any(d.severity.rank >= failing for d in result.diagnostics) else EXIT_OK
+
+
+def _problem_result(problem: DiscoveryProblem) -> FileResult:
+    """A path that could not be walked is a KL000 error; a named file kernlint does not read, a note."""
+    severity = Severity.INFO if problem.skipped else Severity.ERROR
+    return FileResult(problem.path, None, FileStatus.ERROR, problem.message,
+                      (Diagnostic.parse_error(problem.path, f"{problem.message}", severity),))
 
 
 def _analysed_digests(result: RunResult) -> dict[str, str]:

@@ -81,6 +81,14 @@ class Diagnostic:
     fix: Fix | None = None
     related: tuple[Related, ...] = ()
 
+    @classmethod
+    def parse_error(cls, path: str, message: str, severity: Severity = Severity.ERROR, line: int = 1,
+                    column: int = 1, internal: bool = False) -> "Diagnostic":
+        """A KL000 finding: the file could not be read or analysed (or an internal error hit it)."""
+        return cls(path=path, line=line, column=column, end_line=line, end_column=column, code="KL000",
+                   name="parse-error", severity=severity, message=message,
+                   evidence={"internal": True} if internal else {})
+
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.column, self.code, self.device or "")
 

@@ -24,10 +24,12 @@ class SourceEntry:
 
 @dataclass(frozen=True)
 class DiscoveryProblem:
-    """A path that could not be walked (missing, unreadable directory)."""
+    """A path that could not be walked (missing, unreadable directory), or a file named on the
+    command line that kernlint does not read (`skipped`)."""
 
     path: str
     message: str
+    skipped: bool = False
 
 
 def family_of(path: str) -> tuple[str, bool] | None:
@@ -58,7 +60,8 @@ def discover(paths: list[str], config: Config,
         elif os.path.exists(raw) or os.path.islink(raw):
             family = family_of(raw)
             if family is None:
-                problems.append(DiscoveryProblem(raw, "not a C, C++ or Fortran source file (by extension); skipped"))
+                problems.append(DiscoveryProblem(raw, "not a C, C++ or Fortran source file (by extension); skipped",
+                                                 skipped=True))
             else:
                 entries.setdefault(raw, SourceEntry(raw, *family))
         else:

@@ -128,7 +128,10 @@ def test_missing_path_on_command_line_does_not_stop_the_run(tmp_path: Path) -> N
     code, report = run_json(str(tmp_path / "good.cpp"), str(tmp_path / "nope.cpp"))
     statuses = {Path(f["path"]).name: f["status"] for f in report["files"]}
     assert statuses == {"good.cpp": "ok", "nope.cpp": "error"}
-    assert [d["code"] for d in report["diagnostics"]] == ["KL101"] and code == 1
+    found = sorted((Path(d["path"]).name, d["code"], d["severity"]) for d in report["diagnostics"])
+    assert found == [("good.cpp", "KL101", "warning"), ("nope.cpp", "KL000", "error")] and code == 1
+    alone = run_json(str(tmp_path / "nope.cpp"))
+    assert alone[0] == 1 and "no such file or directory" in alone[1]["diagnostics"][0]["message"]
 
 
 def test_many_files_in_a_process_pool_keep_order_and_results(tmp_path: Path) -> None:
@@ -148,5 +151,7 @@ def test_many_files_in_a_process_pool_keep_order_and_results(tmp_path: Path) -> 
 def test_entry_for_unknown_family_file_named_explicitly(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("hello")
     entries, problems = discover([str(tmp_path / "notes.txt")], Config(root=str(tmp_path)))
-    assert entries == [] and "not a C, C++ or Fortran source" in problems[0].message
+    assert entries == [] and "not a C, C++ or Fortran source" in problems[0].message and problems[0].skipped
+    code, report = run_json(str(tmp_path / "notes.txt"))
+    assert code == 0 and [(d["code"], d["severity"]) for d in report["diagnostics"]] == [("KL000", "info")]
     assert SourceEntry("x.cpp", "cpp").family == "cpp"
