@@ -12,6 +12,7 @@ KL201 (`thread_limit`) can call it with the size it evaluated.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from math import prod
 from typing import Any
 
@@ -271,6 +272,19 @@ def occupancy(device: DeviceProfile, dims: tuple[int, ...], sg: SubGroup | None,
               barrier: bool = False, global_dims: tuple[int, ...] | None = None) -> OccupancyReport | None:
     """The model's report for this launch shape, or None for values the model rejects as malformed
     (a zero or negative size evaluated from the source): a rule then stays silent."""
+    shape = (device, tuple(dims), sg, slm_bytes, barrier, tuple(global_dims) if global_dims is not None else None)
+    try:
+        hash(shape)
+    except TypeError:  # a plugin's device profile that cannot be a cache key
+        return _occupancy.__wrapped__(*shape)
+    return _occupancy(*shape)
+
+
+@lru_cache(maxsize=1024)
+def _occupancy(device: DeviceProfile, dims: tuple[int, ...], sg: SubGroup | None, slm_bytes: int, barrier: bool,
+               global_dims: tuple[int, ...] | None) -> OccupancyReport | None:
+    """`occupancy`, once per launch shape and device: several rules ask about the same launch, and
+    reports are immutable."""
     try:
         return compute(device, wg=dims, sg=sg.model_sg if sg is not None else None, slm_bytes=slm_bytes,
                        barrier=barrier, global_size=global_dims)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from kernlint.config import Config
 from kernlint.discovery import SourceEntry
 from kernlint.facts import FileFacts
@@ -19,13 +21,16 @@ def extract_facts(entry: SourceEntry, source: SourceFile, config: Config) -> Fil
     return cpp.extract(source.path, source.data, config.include_dirs, dict(config.defines))
 
 
-def warm_up() -> None:
-    """Compile every query now (in the parent), so forked workers start with them ready."""
+def warm_up(families: Iterable[str] = ("c", "cpp", "fortran")) -> None:
+    """Compile now (in the parent) every query the front-ends of `families` run, so forked workers
+    start with them ready; queries of a language the run does not read are left alone."""
     from kernlint.frontends import treesitter
+    from kernlint.frontends.cpp import FILE_QUERIES
 
-    for grammar, query_file in (("cpp", "cpp"), ("cpp", "cpp_symbols"), ("cpp", "cpp_accessors"), ("fortran", "fortran")):
-        treesitter.query(grammar, query_file)
-    from kernlint.frontends.openmp_facts import QUERIES  # the OpenMP layer's queries (issue 5)
-
-    for grammar, query_file in QUERIES:
-        treesitter.query(grammar, query_file)
+    wanted = set(families)
+    if wanted & {"c", "cpp"}:
+        treesitter.combined_query("cpp", FILE_QUERIES)
+    for query_file in treesitter.query_files():
+        grammar = "fortran" if query_file.startswith("fortran") else "cpp"
+        if query_file not in FILE_QUERIES and (grammar in wanted or grammar == "cpp" and "c" in wanted):
+            treesitter.query(grammar, query_file)

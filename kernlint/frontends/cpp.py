@@ -8,7 +8,9 @@ decides how loops, buffers and barriers are classified.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
+from typing import Callable
 
 import tree_sitter
 
@@ -102,6 +104,23 @@ def _method_field(call: tree_sitter.Node) -> tree_sitter.Node | None:
     return field
 
 
+def _inside_any(regions: list[Span]) -> Callable[[tree_sitter.Node], bool]:
+    """A test of whether a node lies inside one of `regions` (spans of nodes, so nested or disjoint),
+    by bisection over the outermost ones."""
+    starts: list[int] = []
+    ends: list[int] = []
+    for region in sorted(regions, key=lambda r: (r.start_byte, -r.end_byte)):
+        if not ends or region.end_byte > ends[-1]:  # not nested in the previous outermost region
+            starts.append(region.start_byte)
+            ends.append(region.end_byte)
+
+    def inside(node: tree_sitter.Node) -> bool:
+        at = bisect_right(starts, node.start_byte) - 1
+        return at >= 0 and node.end_byte <= ends[at]
+
+    return inside
+
+
 def _last_word(text: str) -> str:
     return re.split(r"::|\.", text.strip())[-1].strip()
 
@@ -130,6 +149,11 @@ class _Kernel:
     name: str | None
 
 
+#: Query files run over the whole file, together in one walk of the tree: the front-end's own, the
+#: symbol table of constant evaluation and the device-function index.
+FILE_QUERIES = ("cpp", "cpp_symbols", "cpp_device_index")
+
+
 class CppFrontend:
     """Extracts facts from one parsed C/C++ file."""
 
@@ -139,8 +163,12 @@ class CppFrontend:
         self.data = data
         self.tree = treesitter.parser("cpp").parse(blank_disabled_blocks(data))
         self.root = self.tree.root_node
+        self.file_matches = treesitter.matches_by_file("cpp", FILE_QUERIES, self.root)
+        symbols = treesitter.as_captures(self.file_matches["cpp_symbols"])
         self._includes: list[str] = []
-        self.constants = CppConstants(self.root, path, include_dirs, defines, includes=self._includes)
+        self.constants = CppConstants(self.root, path, include_dirs, defines, includes=self._includes,
+                                      symbols=symbols)
+        self._assigned = symbols.get("assigned.name", [])
         self._functors: dict[str, tree_sitter.Node] = {}
 
     # -- driver ------------------------------------------------------------------------------
@@ -151,7 +179,7 @@ class CppFrontend:
         frees: list[tuple[tree_sitter.Node, tree_sitter.Node]] = []
         decls: list[tree_sitter.Node] = []
         loops: list[tuple[str, tree_sitter.Node]] = []
-        for _index, match in treesitter.matches("cpp", "cpp", self.root):
+        for _index, match in self.file_matches["cpp"]:
             if "member.call" in match:
                 members.append((_text(match["member.name"][0]), match["member.call"][0]))
             elif "free.call" in match:
@@ -172,11 +200,7 @@ class CppFrontend:
         found = [self._launch(method, call) for method, call in members if method in _LAUNCH_METHODS]
         device = analyse_device_code(self, [launch for launch in found if launch is not None])
         launches = device.launches
-        device_spans = sorted({region for launch in launches for region in launch.regions},
-                              key=lambda s: s.start_byte)
-
-        def in_device(node: tree_sitter.Node) -> bool:
-            return any(s.start_byte <= node.start_byte and node.end_byte <= s.end_byte for s in device_spans)
+        in_device = _inside_any([region for launch in launches for region in launch.regions])
 
         constructions = [c for c in (self._construction_from_decl(d) for d in decls) if c] + \
                         [c for c in (self._construction_from_call(n, t) for n, t in frees) if c]
@@ -204,7 +228,7 @@ class CppFrontend:
         language = self._language(launches, pragmas)
         errors = tuple(span_of(n) for n in groups.get("error", []))
         omp, omp_branches = openmp_facts(self, pragmas)
-        targets = [c.region for c in omp if c.region is not None and "target" in c.leaves]  # OpenMP device code
+        in_target = _inside_any([c.region for c in omp if c.region is not None and "target" in c.leaves])
         return FileFacts(
             path=self.path,
             language=language,
@@ -213,8 +237,7 @@ class CppFrontend:
             accessors=tuple(accessors),
             local_allocations=tuple(locals_),
             barriers=tuple(sorted((b[0] for b in barriers), key=lambda b: b.span.start_byte)),
-            loops=tuple(Loop(span_of(n), kind, "device" if in_device(n) or any(
-                r.start_byte <= n.start_byte and n.end_byte <= r.end_byte for r in targets) else "host")
+            loops=tuple(Loop(span_of(n), kind, "device" if in_device(n) or in_target(n) else "host")
                 for kind, n in loops),
             queues=tuple(queues),
             pragmas=pragmas,
@@ -394,6 +417,12 @@ class CppFrontend:
             return None
         definition = self.constants.definition(_text(node), node.start_byte)
         return definition.type_text if definition is not None and definition.kind == "var" else None
+
+    def assigned_names(self, node: tree_sitter.Node) -> set[str]:
+        """Names written inside `node` by an assignment (`=`, `+=`, …) or `++`/`--`, read from the
+        symbol query's captures rather than by walking `node` again."""
+        return {_text(n) for n in self._assigned if node.start_byte <= n.start_byte and n.end_byte <= node.end_byte
+                and n.parent is not None and n.parent.type in ("assignment_expression", "update_expression")}
 
     def _init_text(self, name: str, at_byte: int) -> str | None:
         definition = self.constants.definition(name, at_byte)

@@ -16,6 +16,7 @@ compared by value, or by identical text when every name in it is never reassigne
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Iterable
 
@@ -109,6 +110,22 @@ def _captures(node: Node) -> dict[str, list[Node]]:
     return {name: sorted(nodes, key=lambda n: n.start_byte) for name, nodes in found.items()}
 
 
+def _captures_in_block(captures: dict[str, list[Node]], block: Node) -> dict[str, list[Node]]:
+    """What `_captures(block)` returns, for a block inside a subtree whose `captures` are known: the
+    nodes strictly between its braces (a block's descendants start after its `{`)."""
+    lo, hi = block.start_byte, block.end_byte
+    found = {}
+    for name, nodes in captures.items():
+        inside = [n for n in nodes[bisect_right(nodes, lo, key=_start):] if n.start_byte < hi and n.end_byte <= hi]
+        if inside:
+            found[name] = inside
+    return found
+
+
+def _start(node: Node) -> int:
+    return node.start_byte
+
+
 # -- the work-item's own index ---------------------------------------------------------------------
 
 
@@ -165,14 +182,24 @@ class _Analysis:
         self._assigned_in: dict[int, tuple[set[str], str]] = {}
         self._helper_stack: set[tuple[int, int]] = set()
         self._captured: dict[int, dict[str, list[Node]]] = {}
+        self._regions: list[tuple[Node, dict[str, list[Node]]]] = []  # what `_captured` holds, by node
         self._launch_texts_at: dict[int, tuple[str, ...] | None] = {}
         self._buffer_at: dict[int, tuple[Buffer | None, tuple[str, ...] | None, int | None]] = {}
 
     def _caps(self, node: Node) -> dict[str, list[Node]]:
-        """The query's captures in `node` (each subtree is queried once)."""
-        if node.id not in self._captured:
-            self._captured[node.id] = _captures(node)
-        return self._captured[node.id]
+        """The query's captures in `node`. Each subtree is queried once, and a block inside a subtree
+        already queried (a kernel body in its command group, a loop body in a kernel) is read from
+        that subtree's captures instead of walking it again."""
+        found = self._captured.get(node.id)
+        if found is None:
+            outer = min((region for region in self._regions if region[0].start_byte <= node.start_byte
+                         and node.end_byte <= region[0].end_byte),
+                        key=lambda region: region[0].end_byte - region[0].start_byte, default=None) \
+                if node.type == "compound_statement" else None
+            found = _captures(node) if outer is None else _captures_in_block(outer[1], node)
+            self._captured[node.id] = found
+            self._regions.append((node, found))
+        return found
 
     # -- driver ------------------------------------------------------------------------------
 
@@ -189,6 +216,8 @@ class _Analysis:
             return accessor  # a creation the parser could not read has no mode to judge
         found = _Found()
         bound_args: list[Node] = []
+        if accessor.name:
+            self._caps(group)  # needed for the uses outside the kernels; queried first, the kernels' blocks reuse it
         for launch in launches:
             if launch.body_kind == "lambda" and accessor.name:
                 self._lambda_kernel(launch, accessor.name, found)
@@ -924,8 +953,7 @@ class _Analysis:
         while function.parent is not None and function.type != "function_definition":
             function = function.parent
         if function.id not in self._assigned_in:
-            caps = self._caps(function)
-            self._assigned_in[function.id] = ({_text(n) for n in caps.get("assigned", [])}, _text(function))
+            self._assigned_in[function.id] = (self.fe.assigned_names(function), _text(function))
         assigned, body = self._assigned_in[function.id]
         for name in set(re.findall(r"[A-Za-z_]\w*", text)) - {"size"}:
             if name in assigned or re.search(rf"\b{re.escape(name)}\s*(\.|->)\s*({_CONTAINER_MUTATORS})\s*\(", body):

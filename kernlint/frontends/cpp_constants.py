@@ -3,7 +3,8 @@
 Known values come from, in order of precedence: configured `defines` (as `-D`), object-like `#define`s
 of the file and of its quoted includes, `const`/`constexpr` variables, locals assigned exactly once
 before use, and template non-type parameters whose every instantiation in the file agrees. Everything
-else is unknown. The table is built lazily: files that never need a value never pay for it.
+else is unknown. The table is built lazily: files that never need a value never pay for it, and the
+bindings of a name are read from the tree only when that name is first looked up (most names never are).
 """
 
 from __future__ import annotations
@@ -86,16 +87,24 @@ class CppConstants:
 
     def __init__(self, root: tree_sitter.Node, path: str | None, include_dirs: tuple[str, ...] = (),
                  defines: dict[str, str] | None = None, _visited: frozenset[str] = frozenset(),
-                 includes: list[str] | None = None) -> None:
+                 includes: list[str] | None = None, symbols: dict[str, list[tree_sitter.Node]] | None = None
+                 ) -> None:
         self._root = root
-        self._includes = includes  # quoted include names, when the caller's own query already found them
+        # What the caller's own queries already found: quoted include names, the symbol query's captures.
+        self._includes = includes
+        self._symbols = symbols
         self._path = path
         self._include_dirs = include_dirs
         self._defines = dict(defines or {})
         self._visited = _visited | ({os.path.abspath(path)} if path else set())
         self._defs: dict[str, list[Definition]] | None = None
-        self._assigned: dict[str, list[int]] = {}
-        self._instantiations: dict[str, list[tuple[int, list[str]]]] = {}
+        # Bindings found by the query but not yet read, by name: (kind, node, declarator or index).
+        self._pending: dict[str, list[tuple[str, tree_sitter.Node, object]]] = {}
+        self._assigned_nodes: list[tree_sitter.Node] = []
+        self._assigned: dict[str, list[int]] | None = None
+        self._instantiation_nodes: list[tree_sitter.Node] = []
+        self._instantiations: dict[str, list[tuple[int, list[str]]]] | None = None
+        self._names: dict[bytes, str] = {}
         self.dependencies: list[str] = []
 
     # -- public --------------------------------------------------------------------------------
@@ -115,47 +124,83 @@ class CppConstants:
     def file_scope_definitions(self) -> list[Definition]:
         """Macros and namespace-scope variables, which is what an including file can see."""
         self._ensure()
+        for name in list(self._pending):
+            self._definitions(name)
         assert self._defs is not None
         return [d for defs in self._defs.values() for d in defs if d.scope == (0, 1 << 62) and d.kind in ("macro", "var")]
 
     # -- table ---------------------------------------------------------------------------------
 
     def _ensure(self) -> None:
+        """Run the symbol query and index what it found by name; `_definitions` reads a name's bindings."""
         if self._defs is not None:
             return
         self._defs = {}
         for name, value in self._defines.items():
             self._add(Definition(name, "macro", -1, (0, 1 << 62), True, None, value))
-        captures = treesitter.captures("cpp", "cpp_symbols", self._root)
+        captures = self._symbols if self._symbols is not None else treesitter.captures("cpp", "cpp_symbols", self._root)
+        self._symbols = None
         self._collect_includes()
-        # Pair each name with the value of its own node: capture lists are not in document order, and
-        # valueless macros capture a name without a value, so zipping the two lists mismatches them.
+        # Bindings of a name keep the order below (macros, valueless macros, variables, parameters,
+        # template parameters), which is the order `_visible` breaks ties in.
+        pending = self._pending
         for name_node in captures.get("macro.name", []):
-            value_node = name_node.parent.child_by_field_name("value") if name_node.parent is not None else None
-            if value_node is not None:
-                self._add_macro(_text(name_node), _text(value_node).strip(), name_node.start_byte)
+            pending.setdefault(self._name(name_node), []).append(("macro", name_node, None))
         for node in captures.get("macro.empty", []):
             name = node.child_by_field_name("name")
             if name is not None:
-                self._add_macro(_text(name), "", node.start_byte)
+                pending.setdefault(self._name(name), []).append(("macro.empty", node, None))
         for decl in captures.get("var.decl", []):
-            self._add_variable(decl)
-        for node in captures.get("param.name", []):
-            if node.parent is not None and node.parent.parent is not None \
-                    and node.parent.parent.type == "template_parameter_list":
-                continue  # template parameters are bound below, by their instantiations
-            self._add(Definition(_text(node), "param", node.start_byte, _scope_of(node, owner_only=True), False,
-                                 None, None))
-        for node in captures.get("assigned.name", []):
-            self._assigned.setdefault(_text(node), []).append(node.start_byte)
-        for template in captures.get("tparam.template", []):
-            self._add_template_parameters(template)
-        for name_node in captures.get("inst.name", []):
-            args = name_node.parent.child_by_field_name("arguments") if name_node.parent is not None else None
-            if args is None:
+            if decl.child_by_field_name("type") is None:
                 continue
-            arguments = [_text(a) for a in args.named_children if a.type != "comment"]
-            self._instantiations.setdefault(_text(name_node), []).append((args.start_byte, arguments))
+            for declarator in decl.children_by_field_name("declarator"):
+                name_node = declarator.child_by_field_name("declarator") if declarator.type != "field_identifier" else declarator
+                if name_node is not None and name_node.type in ("identifier", "field_identifier"):
+                    pending.setdefault(self._name(name_node), []).append(("var", decl, declarator))
+        for node in captures.get("param.name", []):
+            pending.setdefault(self._name(node), []).append(("param", node, None))
+        for template in captures.get("tparam.template", []):
+            params = template.child_by_field_name("parameters")
+            if params is None:
+                continue
+            for index, param in enumerate(p for p in params.named_children if p.type != "comment"):
+                if param.type not in ("parameter_declaration", "optional_parameter_declaration"):
+                    continue
+                name = param.child_by_field_name("declarator")
+                if name is not None and name.type == "identifier":
+                    pending.setdefault(self._name(name), []).append(("tparam", template, (index, param)))
+        self._assigned_nodes = captures.get("assigned.name", [])
+        self._instantiation_nodes = captures.get("inst.name", [])
+
+    def _name(self, node: tree_sitter.Node) -> str:
+        """`_text(node)` for an identifier, decoded once per distinct spelling."""
+        raw = node.text
+        name = self._names.get(raw) if raw is not None else ""
+        if name is None:
+            name = self._names[raw] = raw.decode("utf-8", errors="replace")
+        return name
+
+    def _definitions(self, name: str) -> list[Definition]:
+        """Every binding of `name`, reading the pending ones from the tree on first use."""
+        assert self._defs is not None
+        for kind, node, extra in self._pending.pop(name, ()):
+            if kind == "macro":
+                value_node = node.parent.child_by_field_name("value") if node.parent is not None else None
+                if value_node is not None:
+                    self._add_macro(name, _text(value_node).strip(), node.start_byte)
+            elif kind == "macro.empty":
+                self._add_macro(name, "", node.start_byte)
+            elif kind == "var":
+                self._add_variable(name, node, extra)
+            elif kind == "param":
+                if node.parent is not None and node.parent.parent is not None \
+                        and node.parent.parent.type == "template_parameter_list":
+                    continue  # template parameters are bound below, by their instantiations
+                self._add(Definition(name, "param", node.start_byte, _scope_of(node, owner_only=True), False,
+                                     None, None))
+            else:
+                self._add_template_parameter(name, node, *extra)
+        return self._defs.get(name, [])
 
     def _add(self, definition: Definition) -> None:
         assert self._defs is not None
@@ -166,43 +211,29 @@ class CppConstants:
             return  # a configured -D wins over the file's own default
         self._add(Definition(name, "macro", start, (0, 1 << 62), True, None, value))
 
-    def _add_variable(self, decl: tree_sitter.Node) -> None:
+    def _add_variable(self, name: str, decl: tree_sitter.Node, declarator: tree_sitter.Node) -> None:
         type_node = decl.child_by_field_name("type")
-        if type_node is None:
+        if declarator.type == "field_identifier":
+            value_node = decl.child_by_field_name("default_value")
+        elif declarator.type == "function_declarator":
+            value_node = declarator.child_by_field_name("parameters")
+        else:
+            value_node = declarator.child_by_field_name("value")
+        if value_node is None or type_node is None:
             return
-        for declarator in decl.children_by_field_name("declarator"):
-            name_node = declarator.child_by_field_name("declarator") if declarator.type != "field_identifier" else declarator
-            if name_node is None or name_node.type not in ("identifier", "field_identifier"):
-                continue
-            if declarator.type == "field_identifier":
-                value_node = decl.child_by_field_name("default_value")
-            elif declarator.type == "function_declarator":
-                value_node = declarator.child_by_field_name("parameters")
-            else:
-                value_node = declarator.child_by_field_name("value")
-            if value_node is None:
-                continue
-            type_text = _text(type_node)
-            value_text = _text(value_node)
-            if value_node.type in ("argument_list", "parameter_list", "initializer_list"):
-                value_text = f"{type_text}{value_text}"  # T x(args) / T x{args}: a construction of T
-            self._add(Definition(_text(name_node), "var", decl.start_byte, _scope_of(decl),
-                                 _is_const(type_node, decl), type_text, value_text))
+        type_text = _text(type_node)
+        value_text = _text(value_node)
+        if value_node.type in ("argument_list", "parameter_list", "initializer_list"):
+            value_text = f"{type_text}{value_text}"  # T x(args) / T x{args}: a construction of T
+        self._add(Definition(name, "var", decl.start_byte, _scope_of(decl), _is_const(type_node, decl), type_text,
+                             value_text))
 
-    def _add_template_parameters(self, template: tree_sitter.Node) -> None:
-        params = template.child_by_field_name("parameters")
-        entity = _template_entity(template)
-        if params is None:
-            return
-        for index, param in enumerate(p for p in params.named_children if p.type != "comment"):
-            if param.type not in ("parameter_declaration", "optional_parameter_declaration"):
-                continue
-            name = param.child_by_field_name("declarator")
-            if name is None or name.type != "identifier":
-                continue
-            default = param.child_by_field_name("default_value")
-            self._add(Definition(_text(name), "tparam", template.start_byte, (template.start_byte, template.end_byte),
-                                 True, None, None, index, entity, _text(default) if default is not None else None))
+    def _add_template_parameter(self, name: str, template: tree_sitter.Node, index: int,
+                                param: tree_sitter.Node) -> None:
+        default = param.child_by_field_name("default_value")
+        self._add(Definition(name, "tparam", template.start_byte, (template.start_byte, template.end_byte),
+                             True, None, None, index, _template_entity(template),
+                             _text(default) if default is not None else None))
 
     def _collect_includes(self) -> None:
         """Import macros and namespace-scope constants from quoted includes."""
@@ -237,9 +268,8 @@ class CppConstants:
     # -- resolution ----------------------------------------------------------------------------
 
     def _visible(self, name: str, at_byte: int) -> Definition | None:
-        assert self._defs is not None
         best: Definition | None = None
-        for definition in self._defs.get(name, ()):
+        for definition in self._definitions(name):
             if definition.kind == "macro":
                 continue
             lo, hi = definition.scope
@@ -257,14 +287,13 @@ class CppConstants:
 
     def _resolve(self, name: str, at_byte: int, depth: int) -> int | None:
         self._ensure()
-        assert self._defs is not None
         short = name.split("::")[-1]
-        macros = {d.value_text for d in self._defs.get(name, ()) if d.kind == "macro"}
+        macros = {d.value_text for d in self._definitions(name) if d.kind == "macro"}
         if macros:
             return self._eval(macros.pop(), at_byte, depth) if len(macros) == 1 else None
         definition = self._visible(short, at_byte)
         if definition is None and "::" in name:
-            candidates = [d for d in self._defs.get(short, ()) if d.kind == "var" and d.is_const]
+            candidates = [d for d in self._definitions(short) if d.kind == "var" and d.is_const]
             definition = candidates[0] if len({d.value_text for d in candidates}) == 1 else None
         if definition is None:
             return None
@@ -278,15 +307,31 @@ class CppConstants:
         return self._eval(definition.value_text or "", max(definition.start_byte, 0), depth)
 
     def _reassigned(self, definition: Definition) -> bool:
+        if self._assigned is None:
+            self._assigned = {}
+            for node in self._assigned_nodes:
+                self._assigned.setdefault(self._name(node), []).append(node.start_byte)
         lo, hi = definition.scope
         return any(lo <= pos < hi and pos > definition.start_byte for pos in self._assigned.get(definition.name, ()))
+
+    def _instantiations_of(self, entity: str) -> list[tuple[int, list[str]]]:
+        """(position, argument texts) of every `entity<…>` written in the file."""
+        if self._instantiations is None:
+            self._instantiations = {}
+            for name_node in self._instantiation_nodes:
+                args = name_node.parent.child_by_field_name("arguments") if name_node.parent is not None else None
+                if args is None:
+                    continue
+                arguments = [_text(a) for a in args.named_children if a.type != "comment"]
+                self._instantiations.setdefault(self._name(name_node), []).append((args.start_byte, arguments))
+        return self._instantiations.get(entity, [])
 
     def _template_argument(self, definition: Definition, depth: int) -> int | None:
         """A template parameter is known when every instantiation in the file passes the same value."""
         if definition.template_entity is None:
             return None
         values: set[int | None] = set()
-        for site, arguments in self._instantiations.get(definition.template_entity, ()):
+        for site, arguments in self._instantiations_of(definition.template_entity):
             lo, hi = definition.scope
             if lo <= site < hi:
                 continue  # a use inside the template itself
@@ -308,9 +353,14 @@ def _load_header(path: str, include_dirs: tuple[str, ...], visited: frozenset[st
         stat = Path(path).stat()
         key = (path, stat.st_size, stat.st_mtime_ns)
         if key not in _HEADER_CACHE:
+            from kernlint.frontends.cpp import FILE_QUERIES  # the front-end's own walk, with its compiled query
+
             data = Path(path).read_bytes()
-            tree = treesitter.parser("cpp").parse(data)
-            _HEADER_CACHE[key] = CppConstants(tree.root_node, path, include_dirs, None, visited)
+            root = treesitter.parser("cpp").parse(data).root_node
+            found = treesitter.matches_by_file("cpp", FILE_QUERIES, root)
+            includes = [_text(match["include.path"][0]) for _pattern, match in found["cpp"] if "include.path" in match]
+            _HEADER_CACHE[key] = CppConstants(root, path, include_dirs, None, visited, includes=includes,
+                                              symbols=treesitter.as_captures(found["cpp_symbols"]))
         return _HEADER_CACHE[key]
     except OSError:
         return None

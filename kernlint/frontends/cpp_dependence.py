@@ -91,6 +91,27 @@ def owner_of(node: Node) -> Node | None:
     return parent
 
 
+class Owners:
+    """`owner_of` for many nodes of the same code. Ancestors a walk passes get the same owner, so
+    they are remembered: the nodes of one block share one walk up to their unit."""
+
+    def __init__(self) -> None:
+        self._known: dict[int, Node | None] = {}  # node id -> its owner
+
+    def __call__(self, node: Node) -> Node | None:
+        passed = []
+        owner = node.parent
+        while owner is not None and owner.type not in _UNIT_TYPES:
+            if owner.id in self._known:
+                owner = self._known[owner.id]
+                break
+            passed.append(owner.id)
+            owner = owner.parent
+        for node_id in passed:
+            self._known[node_id] = owner
+        return owner
+
+
 def callee_name(function: Node | None) -> str:
     """The bare name a call's function node names: `f`, `ns::f`, `f<T>`, `obj.f`, `obj.template f<N>`."""
     node = function
@@ -191,6 +212,7 @@ class CppDependence:
         self._constants: dict[tuple[str, Key], int | None] = {}
         self._owners: dict[str, Key] = {}  # variable key -> the unit that declares it
         self._contexts: dict[Key, _Context] = {u.key: _Context(u) for u in units}
+        self._call_parts: dict[int, tuple[Node | None, str, list[Node]]] = {}
         self.program = Program()
         for context in self._contexts.values():
             self._declare(context)
@@ -211,6 +233,13 @@ class CppDependence:
         return self._constants[(name, unit)]
 
     # -- queries ------------------------------------------------------------------------------
+
+    def parts(self, call: Node) -> tuple[Node | None, str, list[Node]]:
+        """`call_parts(call)`, read once per call: every pass over the units asks again."""
+        found = self._call_parts.get(call.id)
+        if found is None:
+            found = self._call_parts[call.id] = call_parts(call)
+        return found
 
     def grade(self, node: Node) -> Grade | None:
         """The grade of a condition statement/expression registered by `_lower_unit`."""
@@ -318,7 +347,7 @@ class CppDependence:
             return self._lookup_handle(context, text_of(node))
         if node.type != "call_expression":
             return None
-        receiver, name, args = call_parts(node)
+        receiver, name, args = self.parts(node)
         if receiver is not None:
             kind = self._handle(receiver, context)
             if kind in ("item", "group") and name == "get_sub_group":
@@ -334,7 +363,7 @@ class CppDependence:
             changed = False
             for context in self._contexts.values():
                 for call in context.source.nodes.get("call", []):
-                    _receiver, _name, args = call_parts(call)
+                    _receiver, _name, args = self.parts(call)
                     for callee in self._resolve(call):
                         target = self._contexts.get(callee)
                         if target is None:
@@ -402,7 +431,7 @@ class CppDependence:
                     varying = self._varying_at(call, context)
                     if not varying:
                         continue
-                    _receiver, _name, args = call_parts(call)
+                    _receiver, _name, args = self.parts(call)
                     for target in targets:
                         for index, arg in enumerate(args[:len(target.params)]):
                             param = target.params[index][0]
@@ -445,7 +474,7 @@ class CppDependence:
             callees = [k for k in self._resolve(call) if k in self._contexts]
             if not callees:
                 continue
-            _receiver, _name, args = call_parts(call)
+            _receiver, _name, args = self.parts(call)
             lowered = [self._lower(arg, context) for arg in args]
             for callee in callees:
                 target = self._contexts[callee]
@@ -554,7 +583,7 @@ class CppDependence:
 
     def _lower_call(self, node: Node, context: _Context, depth: int) -> Expr:
         lower = lambda n: self._lower(n, context, depth + 1)  # noqa: E731
-        receiver, name, args = call_parts(node)
+        receiver, name, args = self.parts(node)
         function = node.child_by_field_name("function") if node.type == "call_expression" else None
         text = text_of(node)
         if receiver is not None:

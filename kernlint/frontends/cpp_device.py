@@ -24,7 +24,7 @@ from kernlint.facts import Branch, KernelLaunch, Span, SubGroupBlockAccess
 from kernlint.facts.device import Reach
 from kernlint.frontends import treesitter
 from kernlint.frontends.cpp_dependence import (
-    CppDependence, Key, UnitSource, call_parts, callee_name, condition_of, key_of, owner_of, text_of,
+    CppDependence, Key, Owners, UnitSource, call_parts, callee_name, condition_of, key_of, text_of,
 )
 
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ class DeviceCode:
 def analyse_device_code(frontend: "CppFrontend", launches: list[KernelLaunch]) -> DeviceCode:
     if not launches:
         return DeviceCode(())
-    graph = _DeviceGraph(frontend.root, launches)
+    graph = _DeviceGraph(frontend.root, launches, frontend.file_matches["cpp_device_index"])
     with_regions = tuple(replace(launch, regions=regions) for launch, regions in zip(launches, graph.launch_regions))
     if not graph.scans:
         return DeviceCode(with_regions)
@@ -80,12 +80,13 @@ def _contains(outer: Node, inner: Node) -> bool:
 
 
 class _FunctionIndex:
-    """Function definitions and stored lambdas of the file, by name."""
+    """Function definitions and stored lambdas of the file, by name (from the matches of
+    `queries/cpp_device_index.scm` over the file)."""
 
-    def __init__(self, root: Node) -> None:
+    def __init__(self, matches: list[treesitter.Match]) -> None:
         self.by_name: dict[str, list[tuple[Node, bool]]] = {}  # name -> [(definition, is member)]
         self.lambda_names: dict[Key, str] = {}
-        for _pattern, match in treesitter.matches("cpp", "cpp_device_index", root):
+        for _pattern, match in matches:
             if "lambda" in match:
                 lam, name = match["lambda"][0], text_of(match["lambda.name"][0])
                 self.by_name.setdefault(name, []).append((lam, False))
@@ -130,8 +131,9 @@ def _visible_at(lam: Node, call: Node) -> bool:
 class _DeviceGraph:
     """The device code reached from each kernel, and its call edges."""
 
-    def __init__(self, root: Node, launches: list[KernelLaunch]) -> None:
+    def __init__(self, root: Node, launches: list[KernelLaunch], index_matches: list[treesitter.Match]) -> None:
         self.root = root
+        self._index_matches = index_matches
         self.scans: dict[Key, dict[str, list[Node]]] = {}  # region root -> its captures (nested lambdas too)
         self.roots: dict[Key, Node] = {}
         self.kernels: dict[Key, tuple[str, str] | None] = {}  # kernel root -> (index parameter, handle kind)
@@ -141,6 +143,7 @@ class _DeviceGraph:
         self._call_starts: list[int] | None = None  # calls that reach device functions, by position
         self._call_list: list[tuple[Node, list[Key]]] = []
         self._index: _FunctionIndex | None = None
+        self.owner = Owners()  # the unit (lambda or function) around a node
         self.launch_regions: list[tuple[Span, ...]] = [self._reach_kernel(launch) for launch in launches]
 
     def _kernel_root(self, launch: KernelLaunch) -> Node | None:
@@ -195,7 +198,7 @@ class _DeviceGraph:
         edge = (call.start_byte, call.end_byte, call.type)
         if edge not in self._edges:
             if self._index is None:
-                self._index = _FunctionIndex(self.root)
+                self._index = _FunctionIndex(self._index_matches)
             found = [d for d in self._index.resolve(call) if not _contains(d, call)]
             self._edges[edge] = [key_of(d) for d in found]
             for definition in found:
@@ -216,12 +219,12 @@ class _DeviceGraph:
             root = self.roots[key]
             sources[key] = UnitSource(key, root, None, {}, self.kernels.get(key))
             for lam in captures.get("lambda", []):
-                owner = owner_of(lam)
+                owner = self.owner(lam)
                 sources.setdefault(key_of(lam), UnitSource(key_of(lam), lam, key_of(owner) if owner is not None else key,
                                                            {}))
             for name, nodes in captures.items():
                 for node in nodes:
-                    owner = owner_of(node)
+                    owner = self.owner(node)
                     target = sources.get(key_of(owner)) if owner is not None else None
                     if target is not None:
                         target.nodes.setdefault(name, []).append(node)
@@ -278,7 +281,7 @@ def _branches(graph: _DeviceGraph, dependence: CppDependence) -> Iterable[Branch
                     continue
                 regions = _guarded_regions(node)
                 exit_kind, skipped = _early_exit(graph, captures, node, regions)
-                owner = owner_of(node)
+                owner = graph.owner(node)
                 yield Branch(
                     span=_span(node), condition=_span(condition), kind=_branch_kind(node),
                     dependence=grade.dependence, reason=grade.reason, regions=tuple(_span(r) for r in regions),
@@ -319,9 +322,9 @@ def _early_exit(graph: _DeviceGraph, captures: dict[str, list[Node]], node: Node
     """A `return`, `break` or `continue` under the branch that leaves code around it, and that code."""
     if node.type not in ("if_statement", "switch_statement") or not regions:
         return None, ()
-    owner = owner_of(node)
+    owner = graph.owner(node)
     for jump in captures.get("return", []) + captures.get("jump", []):
-        if not any(_contains(r, jump) for r in regions) or owner_of(jump) != owner:
+        if not any(_contains(r, jump) for r in regions) or graph.owner(jump) != owner:
             continue
         if jump.type == "return_statement":
             body = _body(owner) if owner is not None else None
@@ -374,7 +377,7 @@ def _block_accesses(graph: _DeviceGraph, dependence: CppDependence) -> Iterable[
             if access is None or (call.start_byte, call.end_byte) in seen:
                 continue
             seen.add((call.start_byte, call.end_byte))
-            owner = owner_of(call)
+            owner = graph.owner(call)
             function = graph.names.get(key_of(owner)) if owner is not None and key_of(owner) not in graph.kernels else None
             yield replace(access, function=function)
 
@@ -384,7 +387,7 @@ def _block_access(call: Node, dependence: CppDependence) -> SubGroupBlockAccess 
         left = call.child_by_field_name("left")
         if left is None or left.type != "binary_expression":
             return None
-    receiver, name, args = call_parts(call)
+    receiver, name, args = dependence.parts(call)
     builtin = _BLOCK_BUILTIN.match(name)
     if builtin:
         direction = "store" if (builtin.group("a") or builtin.group("b") or "").lower() == "write" else "load"

@@ -21,8 +21,8 @@ from kernlint.frontends.openmp import OmpDirective, join_c_pragma, parse_directi
 from kernlint.frontends.openmp_dependence import RawAssign, RawBranch, openmp_branches
 from kernlint.frontends.openmp_expr import Expr, Scope, parse
 from kernlint.frontends.openmp_facts import (
-    Access, Declared, Located, RawCondition, RawLoop, build_constructs, has_region, is_loop_construct,
-    locate_text,
+    Access, Declared, Located, RawCondition, RawLoop, TextLocator, build_constructs, has_region,
+    is_loop_construct,
 )
 
 if TYPE_CHECKING:
@@ -70,7 +70,9 @@ class CppOmpSource:
         self.nodes: dict[Span, tree_sitter.Node] = {}  # region spans and directive spans -> nodes
         self._assigned: dict[tuple[int, int], dict[str, list[int]]] = {}
         self._declarations: dict[tuple[int, int], dict[str, list[tuple[int, tree_sitter.Node, tree_sitter.Node]]]] = {}
-        self._lines: tuple[list[str], list[int]] | None = None
+        self._locator: TextLocator | None = None
+        self._ancestor_lists: dict[Span, list[tree_sitter.Node]] = {}
+        self._raw_loops: dict[int, RawLoop] = {}
         self._values: dict[tuple[str, int], int | None] = {}
         self._definitions: dict[tuple[str, int], Expr | None] = {}
 
@@ -136,14 +138,14 @@ class CppOmpSource:
         return Span(offset, offset, span.end_line, column, span.end_line, column)
 
     def locate(self, span: Span, text: str) -> Span | None:
-        if self._lines is None:
+        if self._locator is None:
             text_lines = self.data.decode("utf-8", errors="replace").split("\n")
             starts, offset = [], 0
             for line in self.data.split(b"\n"):
                 starts.append(offset)
                 offset += len(line) + 1
-            self._lines = (text_lines, starts)
-        return locate_text(self._lines[0], self._lines[1], span, text, fold=False)
+            self._locator = TextLocator(text_lines, starts, fold=False)
+        return self._locator.locate(span, text)
 
     # -- meaning of names ----------------------------------------------------------------------
 
@@ -259,16 +261,26 @@ class CppOmpSource:
         return found[::-1]
 
     def _ancestors(self, span: Span) -> list[tree_sitter.Node]:
-        """Enclosing nodes of a directive up to its function (innermost first)."""
-        node = self.nodes.get(span)
-        out = []
-        parent = node.parent if node is not None else None
-        while parent is not None and parent.type not in _FUNCTION_TYPES:
-            out.append(parent)
-            parent = parent.parent
-        return out
+        """Enclosing nodes of a directive up to its function (innermost first); asked for the loops
+        and again for the conditions around it, so walked once."""
+        found = self._ancestor_lists.get(span)
+        if found is None:
+            node = self.nodes.get(span)
+            found = self._ancestor_lists[span] = []
+            parent = node.parent if node is not None else None
+            while parent is not None and parent.type not in _FUNCTION_TYPES:
+                found.append(parent)
+                parent = parent.parent
+        return found
 
     def _raw_loop(self, node: tree_sitter.Node) -> RawLoop:
+        """A loop read once: nested regions and the directives inside them see the same loops."""
+        found = self._raw_loops.get(node.id)
+        if found is None:
+            found = self._raw_loops[node.id] = self._read_loop(node)
+        return found
+
+    def _read_loop(self, node: tree_sitter.Node) -> RawLoop:
         body = node.child_by_field_name("body")
         body_span = _span(body) if body is not None else None
         if node.type != "for_statement":
@@ -295,9 +307,10 @@ class CppOmpSource:
             return []
         found = []
         pointers: dict[str, bool] = {}
+        wanted = {name.encode(): name for name in names}  # compared as bytes: most identifiers are other names
         for ident in treesitter.captures("cpp", "cpp_openmp_uses", node).get("use", []):
-            name = _text(ident)
-            if name not in names:
+            name = wanted.get(ident.text)
+            if name is None:
                 continue
             if name not in pointers:
                 declared = self.declared(name, ident.start_byte)
@@ -534,6 +547,8 @@ def _context(access: tree_sitter.Node, region: tree_sitter.Node) -> tuple[Span |
 
 def _strip_c_comment(line: str) -> str:
     """`line` up to its first `//` or `/*` outside string literals."""
+    if "/" not in line:
+        return line
     quote = ""
     i = 0
     while i < len(line):

@@ -14,12 +14,16 @@ from kernlint.facts import Extent
 
 _RANGE_CALL = re.compile(r"^(?:::)?(?:(?:cl::)?sycl::)?(?P<kind>nd_range|range)\s*(?:<[^<>]*>)?\s*(?P<open>[({])", re.S)
 
+_BRACKETS = re.compile(r"[][(){}]")
 ValueAt = Callable[[str], "int | None"]
 InitOf = Callable[[str], "str | None"]
 
 
 def split_top_level(text: str, separator: str = ",") -> list[str]:
     """Split on `separator` outside brackets, braces, parentheses and template angle brackets."""
+    if not _BRACKETS.search(text):  # nothing nests: a plain split says the same
+        parts = [part.strip() for part in text.split(separator)]
+        return parts if len(parts) > 1 or parts[0] else []
     parts: list[str] = []
     depth = 0
     current: list[str] = []

@@ -19,7 +19,7 @@ from kernlint.frontends.openmp import OmpDirective, OmpParseError, parse_directi
 from kernlint.frontends.openmp_dependence import RawAssign, RawBranch
 from kernlint.frontends.openmp_expr import Expr, Scope, linear_text, parse
 from kernlint.frontends.openmp_facts import (
-    Access, Declared, Located, RawCondition, RawLoop, has_region, is_loop_construct, locate_text,
+    Access, Declared, Located, RawCondition, RawLoop, TextLocator, has_region, is_loop_construct,
 )
 
 Point = tuple[int, int]
@@ -58,6 +58,8 @@ class FortranOmpSource:
         self.directives = directives
         self.fixed_form = fixed_form
         self._units: dict[tuple[int, int], dict] = {}
+        self._locator = TextLocator(lines, linemap.starts, fold=True)
+        self._raw_loops: dict[int, RawLoop] = {}
 
     # -- positions -----------------------------------------------------------------------------
 
@@ -133,7 +135,7 @@ class FortranOmpSource:
         return None
 
     def locate(self, span: Span, text: str) -> Span | None:
-        return locate_text(self.lines, self.linemap.starts, span, text, fold=True)
+        return self._locator.locate(span, text)
 
     # -- meaning of names ----------------------------------------------------------------------
 
@@ -254,6 +256,13 @@ class FortranOmpSource:
         return found[::-1]
 
     def _raw_loop(self, node: tree_sitter.Node) -> RawLoop:
+        """A loop read once: nested regions and the directives inside them see the same loops."""
+        found = self._raw_loops.get(node.id)
+        if found is None:
+            found = self._raw_loops[node.id] = self._read_loop(node)
+        return found
+
+    def _read_loop(self, node: tree_sitter.Node) -> RawLoop:
         statement = next((c for c in node.named_children if c.type == "do_statement"), None)
         end = next((c for c in node.named_children if c.type.startswith("end_do")), None)
         body = None

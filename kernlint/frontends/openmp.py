@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import difflib
 import re
+from dataclasses import replace
+from functools import lru_cache
 
 from kernlint.frontends.openmp_clauses import SPECS, ClauseBuilder
 from kernlint.frontends.openmp_lex import LexFailure, analyse, is_ident_char
@@ -65,10 +67,21 @@ def parse_directive(text: str, *, language: str, line: int = 1, end_line: int | 
     (Fortran) is accepted and skipped.  `language` is "c" (also C++) or "fortran".  Columns in
     results and errors are 1-based offsets into `text` as given.
     """
+    parsed = _parse_text(text, language)
+    end_line = line if end_line is None else end_line
+    if isinstance(parsed, OmpDirective):
+        return replace(parsed, line=line, end_line=end_line)
+    return replace(parsed, line=line)
+
+
+@lru_cache(maxsize=4096)
+def _parse_text(text: str, language: str) -> OmpDirective | OmpParseError:
+    """The parse of `text` at line 1. Directive texts repeat within and across files, and the result
+    depends only on the text (lines are stamped on by `parse_directive`), so each is parsed once."""
     try:
-        return _parse(text, language, line, line if end_line is None else end_line)
+        return _parse(text, language, 1, 1)
     except Exception as exc:  # pragma: no cover - last-resort guard; tests assert it never fires
-        return OmpParseError(f"internal parser error: {exc!r}", line, 1, str(text))
+        return OmpParseError(f"internal parser error: {exc!r}", 1, 1, str(text))
 
 
 def _parse(text: str, language: str, line: int, end_line: int) -> OmpDirective | OmpParseError:

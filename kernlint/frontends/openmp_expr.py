@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable, Union
 
 from kernlint.analysis.consteval import parse_int_literal
@@ -267,8 +268,10 @@ def _describe(expr: Expr) -> str:
     return expr.name if isinstance(expr, Name) else "?"
 
 
+@lru_cache(maxsize=8192)
 def parse(text: str, *, fortran: bool) -> Expr:
-    """The expression tree of `text`; Opaque(text) when it cannot be read."""
+    """The expression tree of `text`; Opaque(text) when it cannot be read. The tree is immutable and
+    the same texts (bounds, subscripts, conditions) are read again and again, so each is parsed once."""
     try:
         parser = _Parser(_tokens(text, fortran), fortran)
         expr = parser.expression()

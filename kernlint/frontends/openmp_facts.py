@@ -10,7 +10,7 @@ here, once, so the facts cannot differ between the languages.
 from __future__ import annotations
 
 from bisect import bisect_right
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Protocol
 
 from kernlint.facts.model import Span
@@ -24,10 +24,6 @@ from kernlint.frontends.openmp_names import STANDALONE
 #: Leaves that make a construct's associated loop run in parallel or vectorised.
 _PARALLEL_LEAVES = frozenset({"for", "do", "distribute", "loop", "taskloop"})
 _LOOP_LEAVES = _PARALLEL_LEAVES | {"simd"}
-#: The query files of the OpenMP layer, compiled up front by `kernlint.frontends.warm_up`.
-QUERIES = (("cpp", "cpp_openmp_loops"), ("cpp", "cpp_openmp_uses"), ("cpp", "cpp_openmp_decls"),
-           ("cpp", "cpp_openmp_device"), ("fortran", "fortran_constants"), ("fortran", "fortran_loops"),
-           ("fortran", "fortran_uses"), ("fortran", "fortran_decls"), ("fortran", "fortran_device"))
 #: Expression clauses whose constant value rules may need.
 _VALUE_CLAUSES = ("thread_limit", "num_teams", "num_threads", "simdlen", "safelen", "collapse")
 
@@ -145,31 +141,53 @@ class OmpSource(Protocol):
         """The physical line of directive `span` that holds `text` (a clause or list item)."""
 
 
-def locate_text(lines: list[str], starts: list[int], span: Span, text: str, fold: bool) -> Span | None:
-    """The line of `span` (1-based lines into `lines`, byte offsets of line starts in `starts`) that
-    holds `text`, compared without blanks (and without case when `fold`); a text broken over lines is
-    located on the line where it starts. The span covers the text on that line."""
-    wanted = "".join(text.split())
-    if fold:
-        wanted = wanted.lower()
-    if not wanted:
-        return None
-    opening = wanted.find("(")
-    for attempt in (wanted, wanted[:opening + 1] if opening > 0 else wanted[:8]):
-        for number in range(span.line, min(span.end_line, len(lines)) + 1):
-            line = lines[number - 1]
+class TextLocator:
+    """Finds the physical line of a directive that holds a clause or list-item text.
+
+    `lines` are the file's lines (a span's 1-based line numbers index them) and `starts` the byte
+    offset at which each begins. Texts are compared without blanks (and without case when `fold`); a
+    text broken over lines is located on the line where it starts, and the span covers the text on
+    that line. A directive's clauses and items are all looked up on the same few lines, so each
+    line's blank-free form is computed once.
+    """
+
+    def __init__(self, lines: list[str], starts: list[int], fold: bool) -> None:
+        self.lines = lines
+        self.starts = starts
+        self.fold = fold
+        self._squashed: dict[int, tuple[list[int], str]] = {}
+
+    def _line(self, number: int) -> tuple[list[int], str]:
+        """Offsets of the non-blank characters of line `number`, and those characters (folded)."""
+        found = self._squashed.get(number)
+        if found is None:
+            line = self.lines[number - 1]
             kept = [i for i, ch in enumerate(line) if not ch.isspace()]
             squashed = "".join(line[i] for i in kept)
-            at = (squashed.lower() if fold else squashed).find(attempt)
-            if at < 0:
-                continue
-            first = kept[at]
-            last = kept[min(at + len(wanted), len(kept)) - 1] + 1
-            column = len(line[:first].encode("utf-8"))
-            end_column = len(line[:last].encode("utf-8"))
-            base = starts[number - 1]
-            return Span(base + column, base + end_column, number, column, number, end_column)
-    return None
+            found = self._squashed[number] = (kept, squashed.lower() if self.fold else squashed)
+        return found
+
+    def locate(self, span: Span, text: str) -> Span | None:
+        wanted = "".join(text.split())
+        if self.fold:
+            wanted = wanted.lower()
+        if not wanted:
+            return None
+        opening = wanted.find("(")
+        for attempt in (wanted, wanted[:opening + 1] if opening > 0 else wanted[:8]):
+            for number in range(span.line, min(span.end_line, len(self.lines)) + 1):
+                kept, squashed = self._line(number)
+                at = squashed.find(attempt)
+                if at < 0:
+                    continue
+                line = self.lines[number - 1]
+                first = kept[at]
+                last = kept[min(at + len(wanted), len(kept)) - 1] + 1
+                column = len(line[:first].encode("utf-8"))
+                end_column = len(line[:last].encode("utf-8"))
+                base = self.starts[number - 1]
+                return Span(base + column, base + end_column, number, column, number, end_column)
+        return None
 
 
 def build_constructs(source: OmpSource) -> tuple[OmpConstruct, ...]:
@@ -240,11 +258,11 @@ class _Builder:
     def construct(self, item: Located) -> OmpConstruct:
         directive = item.directive
         on_device = self.in_target(item.span) or (item.region is not None and self.in_target(item.region))
-        base = OmpConstruct(item.span, directive, region=item.region, append_at=item.append_at,
-                            append_limit=item.append_limit, device=on_device)
         if not isinstance(directive, OmpDirective):
             snippet = directive.text[max(0, directive.column - 1):][:16]
-            return replace(base, problem=self.source.locate(item.span, snippet) if snippet.strip() else None)
+            return OmpConstruct(item.span, directive, region=item.region, append_at=item.append_at,
+                                append_limit=item.append_limit, device=on_device,
+                                problem=self.source.locate(item.span, snippet) if snippet.strip() else None)
         at = item.span.start_byte
         leaves = set(directive.leaves)
         loops: tuple[OmpLoop, ...] = ()
@@ -264,8 +282,11 @@ class _Builder:
             values += (("hint", self.source.value(hint, at) if hint is not None else 0),)
         texts = {c.text for c in directive.clauses} | {i.text for c in directive.clauses for i in c.items}
         locations = tuple((t, found) for t in sorted(texts) if (found := self.source.locate(item.span, t)))
-        return replace(
-            base,
+        return OmpConstruct(
+            item.span, directive,
+            region=item.region,
+            append_at=item.append_at,
+            append_limit=item.append_limit,
             locations=locations,
             loop=associated,
             loops=loops,
@@ -275,7 +296,7 @@ class _Builder:
             values=values,
             variables=self.variables(item, directive, loops) if item.region is not None else (),
             targets=self.prefetch_targets(item, directive) if directive.kind == "prefetch" else (),
-            device=base.device or "target" in leaves,
+            device=on_device or "target" in leaves,
         )
 
     # -- prefetch ------------------------------------------------------------------------------

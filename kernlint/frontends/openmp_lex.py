@@ -194,6 +194,8 @@ def _name_before(text: str, offset: int) -> str:
 
 def squash_spaces(text: str) -> str:
     """Collapse whitespace runs outside string literals to one blank and trim the ends."""
+    if '"' not in text and "'" not in text:
+        return " ".join(text.split())
     out: list[str] = []
     quote = ""
     pending_space = False

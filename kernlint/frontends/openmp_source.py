@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from kernlint.frontends.openmp_lex import squash_spaces
 
@@ -18,6 +19,8 @@ _PRAGMA_OP = re.compile(r'_Pragma\s*\(\s*(L?)"((?:[^"\\]|\\.)*)"\s*\)', re.DOTAL
 
 def _strip_c_comments(text: str) -> str:
     """Replace C comments by one blank, leaving string and character literals alone."""
+    if "/" not in text:
+        return text
     out: list[str] = []
     i, n = 0, len(text)
     while i < n:
@@ -44,6 +47,7 @@ def _strip_c_comments(text: str) -> str:
     return "".join(out)
 
 
+@lru_cache(maxsize=4096)  # pragma texts repeat within and across files
 def join_c_pragma(raw: str) -> str:
     """Logical text of one `#pragma` ("omp target map(...)"), as the C preprocessor sees it.
 

@@ -1,15 +1,20 @@
 """tree-sitter languages, parsers and compiled queries, created once per process.
 
 Compiling a query costs far more than running it, so every query file is compiled on first use and
-kept; parsers are reused across files.
+kept; parsers are reused across files. Running a query costs a walk of the tree, about as much as
+parsing it: query files that always run over the whole file are run together, as one query
+(`matches_by_file`), so that walk happens once.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from functools import lru_cache
 from importlib import resources
 
 import tree_sitter
+
+Match = tuple[int, dict[str, list[tree_sitter.Node]]]
 
 
 @lru_cache(maxsize=None)
@@ -29,16 +34,63 @@ def parser(name: str) -> tree_sitter.Parser:
     return tree_sitter.Parser(language(name))
 
 
+def query_files() -> list[str]:
+    """The names of the query files (package data), for compiling them up front."""
+    folder = resources.files("kernlint.frontends").joinpath("queries")
+    return sorted(entry.name[:-4] for entry in folder.iterdir() if entry.name.endswith(".scm"))
+
+
+def _source(query_file: str) -> str:
+    return resources.files("kernlint.frontends").joinpath("queries").joinpath(f"{query_file}.scm").read_text("utf-8")
+
+
 @lru_cache(maxsize=None)
 def query(grammar: str, query_file: str) -> tree_sitter.Query:
     """The compiled query from `queries/<query_file>.scm` (package data)."""
-    source = resources.files("kernlint.frontends").joinpath("queries").joinpath(f"{query_file}.scm").read_text("utf-8")
-    return tree_sitter.Query(language(grammar), source)
+    return tree_sitter.Query(language(grammar), _source(query_file))
 
 
-def matches(grammar: str, query_file: str, node: tree_sitter.Node) -> list[tuple[int, dict[str, list[tree_sitter.Node]]]]:
+@lru_cache(maxsize=None)
+def combined_query(grammar: str, names: tuple[str, ...]) -> tuple[tree_sitter.Query, tuple[tuple[str, int], ...]]:
+    """One query made of several query files, and for each of its patterns the file it comes from
+    with its index in that file."""
+    texts = [_source(name) for name in names]
+    starts = []
+    offset = 0
+    for text in texts:
+        starts.append(offset)
+        offset += len(text.encode("utf-8")) + 1
+    compiled = tree_sitter.Query(language(grammar), "\n".join(texts))
+    files = [names[bisect_right(starts, compiled.start_byte_for_pattern(p)) - 1] for p in range(compiled.pattern_count)]
+    first: dict[str, int] = {}
+    for pattern, name in enumerate(files):
+        first.setdefault(name, pattern)
+    return compiled, tuple((name, pattern - first[name]) for pattern, name in enumerate(files))
+
+
+def matches(grammar: str, query_file: str, node: tree_sitter.Node) -> list[Match]:
     return tree_sitter.QueryCursor(query(grammar, query_file)).matches(node)
 
 
 def captures(grammar: str, query_file: str, node: tree_sitter.Node) -> dict[str, list[tree_sitter.Node]]:
     return tree_sitter.QueryCursor(query(grammar, query_file)).captures(node)
+
+
+def matches_by_file(grammar: str, names: tuple[str, ...], node: tree_sitter.Node) -> dict[str, list[Match]]:
+    """The matches of several query files in `node`, found in one walk: query file -> its matches,
+    each with the pattern's index in its own file."""
+    compiled, owners = combined_query(grammar, names)
+    found: dict[str, list[Match]] = {name: [] for name in names}
+    for pattern, match in tree_sitter.QueryCursor(compiled).matches(node):
+        name, index = owners[pattern]
+        found[name].append((index, match))
+    return found
+
+
+def as_captures(found: list[Match]) -> dict[str, list[tree_sitter.Node]]:
+    """Matches turned into what `captures` returns: capture name -> every node captured under it."""
+    result: dict[str, list[tree_sitter.Node]] = {}
+    for _pattern, match in found:
+        for name, nodes in match.items():
+            result.setdefault(name, []).extend(nodes)
+    return result

@@ -1,18 +1,19 @@
-; Symbol table for constant evaluation. Run only when an identifier must be resolved.
+; Symbol table for constant evaluation, run over the whole file together with cpp.scm (one walk).
+; Only captures that Python reads are named: each one costs a node object per match.
 
-(preproc_def name: (identifier) @macro.name value: (preproc_arg) @macro.value)
+(preproc_def name: (identifier) @macro.name value: (preproc_arg))
 (preproc_def name: (identifier) @macro.name !value) @macro.empty
 
 (declaration
-  type: (_) @var.type
-  declarator: (init_declarator declarator: (identifier) @var.name value: (_) @var.value)) @var.decl
+  type: (_)
+  declarator: (init_declarator declarator: (identifier) value: (_))) @var.decl
 (declaration
-  type: (_) @var.type
-  declarator: (function_declarator declarator: (identifier) @var.name parameters: (parameter_list) @var.value)) @var.decl
+  type: (_)
+  declarator: (function_declarator declarator: (identifier) parameters: (parameter_list))) @var.decl
 (field_declaration
-  type: (_) @var.type
-  declarator: (field_identifier) @var.name
-  default_value: (_) @var.value) @var.decl
+  type: (_)
+  declarator: (field_identifier)
+  default_value: (_)) @var.decl
 
 (parameter_declaration declarator: (identifier) @param.name)
 (parameter_declaration declarator: (_ (identifier) @param.name))
@@ -25,9 +26,9 @@
 
 (template_declaration
   parameters: (template_parameter_list
-    [(parameter_declaration declarator: (identifier) @tparam.name)
-     (optional_parameter_declaration declarator: (identifier) @tparam.name)])) @tparam.template
+    [(parameter_declaration declarator: (identifier))
+     (optional_parameter_declaration declarator: (identifier))])) @tparam.template
 
-(template_function name: (identifier) @inst.name arguments: (template_argument_list) @inst.args)
-(template_type name: (type_identifier) @inst.name arguments: (template_argument_list) @inst.args)
-(template_method name: (field_identifier) @inst.name arguments: (template_argument_list) @inst.args)
+(template_function name: (identifier) @inst.name arguments: (template_argument_list))
+(template_type name: (type_identifier) @inst.name arguments: (template_argument_list))
+(template_method name: (field_identifier) @inst.name arguments: (template_argument_list))
