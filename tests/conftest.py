@@ -29,6 +29,24 @@ def run_json(*args: str, cwd: Path | None = None) -> tuple[int, dict]:
     return proc.returncode, json.loads(proc.stdout)
 
 
+def run_rule(rule_class, code: str, device: str | None = "xe-hpc", path: str = "t.cpp", **options) -> list:
+    """One rule's diagnostics on `code` (dedented) for one device, with options merged over its defaults:
+    the front-end and the rule exactly as the engine runs them, without the engine around them."""
+    import textwrap
+
+    from kernlint.frontends.cpp import extract
+    from kernlint.occupancy import load_device
+    from kernlint.rule import RuleContext
+    from kernlint.source import SourceFile
+
+    data = textwrap.dedent(code).encode()
+    facts = extract(path, data)
+    profile = load_device(device) if rule_class.needs_device and device else None
+    ctx = RuleContext(rule_class, SourceFile(path, data), facts.language, profile,
+                      {**rule_class.options, **options})
+    return list(rule_class().check(facts, ctx))
+
+
 @pytest.fixture
 def kernlint():
     return run_kernlint

@@ -7,15 +7,13 @@ import textwrap
 
 import pytest
 
+from conftest import run_rule
 from kernlint.cli import make_setup
 from kernlint.config import load_config
 from kernlint.diagnostics import Severity
 from kernlint.discovery import discover
 from kernlint.engine import analyse_file
 from kernlint.frontends.cpp import extract
-from kernlint.occupancy import load_device
-from kernlint.rule import RuleContext
-from kernlint.source import SourceFile
 from kernlint_rules.kl301_block_load_sg32 import BlockLoadSubGroup32
 from kernlint_rules.kl501_divergent_branch import DivergentBranch
 from kernlint_rules.kl502_divergent_barrier import DivergentBarrier
@@ -25,13 +23,7 @@ def facts_of(code: str):
     return extract("t.cpp", textwrap.dedent(code).encode())
 
 
-def run(rule_class, code: str, device: str | None = "xe-hpc", **options):
-    data = textwrap.dedent(code).encode()
-    facts = extract("t.cpp", data)
-    profile = load_device(device) if rule_class.needs_device and device else None
-    ctx = RuleContext(rule_class, SourceFile("t.cpp", data), facts.language, profile,
-                      {**rule_class.options, **options})
-    return list(rule_class().check(facts, ctx))
+run = run_rule
 
 
 def lines(diagnostics) -> list[int]:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import run_rule
 from kernlint.cli import make_setup
 from kernlint.config import ConfigError, load_config
 from kernlint.diagnostics import Severity
@@ -16,8 +17,6 @@ from kernlint.engine import analyse_file
 from kernlint.frontends.cpp import extract
 from kernlint.launch_checks import work_group_too_large
 from kernlint.occupancy import compute, load_device
-from kernlint.rule import RuleContext
-from kernlint.source import SourceFile
 from kernlint_rules.kl201_work_group_too_large import WorkGroupTooLarge
 from kernlint_rules.kl202_low_occupancy import LowOccupancy
 from kernlint_rules.kl203_partial_sub_group import PartialSubGroup
@@ -31,14 +30,7 @@ ALL_RULES = (WorkGroupTooLarge, LowOccupancy, PartialSubGroup, UnsupportedSubGro
              LaunchTooSmall, QueueInLoop, NdRangeNotDivisible)
 
 
-def run(rule_class, code: str, device: str | None = "xe-hpc", **options):
-    """The rule's diagnostics on `code` for one device, with options merged over its defaults."""
-    data = textwrap.dedent(code).encode()
-    facts = extract("t.cpp", data)
-    profile = load_device(device) if rule_class.needs_device and device else None
-    ctx = RuleContext(rule_class, SourceFile("t.cpp", data), facts.language, profile,
-                      {**rule_class.options, **options})
-    return list(rule_class().check(facts, ctx))
+run = run_rule
 
 
 def barrier_kernel(local: str, sg: int | None = None, global_: str = "{64, 64, 128}") -> str:
