@@ -54,11 +54,7 @@ class EngineSetup:
         return f"{self.config.fingerprint()}|{rules}|{devices}"
 
 
-def _kl000(path: str, message: str, severity: Severity = Severity.ERROR, line: int = 1, column: int = 1,
-           internal: bool = False) -> Diagnostic:
-    return Diagnostic(path=path, line=line, column=column, end_line=line, end_column=column, code="KL000",
-                      name="parse-error", severity=severity, message=message,
-                      evidence={"internal": True} if internal else {})
+_kl000 = Diagnostic.parse_error
 
 
 def _error_result(entry: SourceEntry, message: str, internal: bool = False) -> FileResult:
