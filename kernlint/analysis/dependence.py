@@ -55,7 +55,7 @@ and a call to a function the program does not hold is as dependent as its argume
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Hashable, Iterable, Mapping, Sequence, Union
+from typing import Hashable, Iterable, Iterator, Mapping, Sequence, Union
 
 from kernlint.facts.device import LaneEstimate
 
@@ -155,17 +155,15 @@ LOGICAL = frozenset({"&&", "||"})
 _MIRROR = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 
 
-def names_in(expr: Expr | None) -> set[str]:
-    """Every variable name an expression reads."""
-    found: set[str] = set()
-    stack = [expr]
+def sub_expressions(expressions: Iterable[Expr | None]) -> Iterator[Expr]:
+    """Every node of the expression trees, each tree walked once (iteratively: no recursion limit)."""
+    stack = list(expressions)
     while stack:
         node = stack.pop()
         if node is None:
             continue
-        if isinstance(node, Var):
-            found.add(node.name)
-        elif isinstance(node, (Load, Component)):
+        yield node
+        if isinstance(node, (Load, Component)):
             stack += [node.base, node.index]
         elif isinstance(node, Unary):
             stack.append(node.operand)
@@ -175,7 +173,11 @@ def names_in(expr: Expr | None) -> set[str]:
             stack += [node.cond, node.then, node.other]
         elif isinstance(node, Call):
             stack += list(node.args)
-    return found
+
+
+def names_in(expr: Expr | None) -> set[str]:
+    """Every variable name an expression reads."""
+    return {node.name for node in sub_expressions((expr,)) if isinstance(node, Var)}
 
 
 # -- dependence and grades -----------------------------------------------------------------------
@@ -642,23 +644,7 @@ class _Evaluator:
 
 def _called_units(expressions: Iterable[Expr | None]) -> set[Hashable]:
     """Units whose results the expressions read (`Call(unit=…)`)."""
-    found: set[Hashable] = set()
-    stack = list(expressions)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, Call):
-            if node.unit is not None:
-                found.add(node.unit)
-            stack += list(node.args)
-        elif isinstance(node, (Load, Component)):
-            stack += [node.base, node.index]
-        elif isinstance(node, Unary):
-            stack.append(node.operand)
-        elif isinstance(node, Binary):
-            stack += [node.left, node.right]
-        elif isinstance(node, Select):
-            stack += [node.cond, node.then, node.other]
-    return found
+    return {node.unit for node in sub_expressions(expressions) if isinstance(node, Call) and node.unit is not None}
 
 
 def _complement(lanes: LaneEstimate) -> LaneEstimate:
