@@ -1,7 +1,8 @@
 """kernlint's built-in rules, registered through the `kernlint` entry point like any plugin.
 
 Every `kl*.py` module in this package is a rule module; its `Rule` subclasses are registered. Adding a
-rule is adding a module.
+rule is adding a module. Other modules hold logic several rules share (`launch_checks`: launch
+configuration against a device; `omp_maps`, `omp_launch`: the OpenMP halves of KL102 and KL201).
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ What it does
     OpenMP offload (C, C++, Fortran): the same two cases for `map(tofrom: x)` and `map(x)` on `target`
     and `target data` constructs: a region that only reads `x` needs `map(to: x)`, one that overwrites
     the whole mapped section without reading it needs `map(from: x)`. That half is decided in
-    `kernlint/omp_maps.py` and is just as silent when a use is not fully known.
+    `rules/omp_maps.py` and is just as silent when a use is not fully known.
 
 Why it matters
     The mode tells the runtime which copies it must make. A read_write accessor marks the buffer as
@@ -65,7 +65,7 @@ from typing import Iterator
 from kernlint.diagnostics import Diagnostic, Edit, Fix, Severity
 from kernlint.facts import Accessor, FileFacts, Span
 from kernlint.facts.accessor_uses import AccessorUses
-from kernlint.omp_maps import map_findings
+from kernlint_rules.omp_maps import map_findings
 from kernlint.rule import Rule, RuleContext
 
 
@@ -145,7 +145,7 @@ class AccessorMode(Rule):
                 yield self._read_only(accessor, uses, defaulted, ctx)
             elif uses.overwrites_whole_buffer:
                 yield self._write_only(accessor, uses, defaulted, ctx)
-        yield from map_findings(facts, ctx)  # OpenMP `map` clauses (kernlint/omp_maps.py)
+        yield from map_findings(facts, ctx)  # OpenMP `map` clauses (rules/omp_maps.py)
 
     @staticmethod
     def _evidence(accessor: Accessor, uses: AccessorUses, suggested: str) -> dict:

@@ -9,7 +9,7 @@ What it does
     template arguments instantiated in the file. When one dimension is unknown but the known ones
     already exceed the maximum, the launch is still reported; a size that cannot be evaluated is not.
     OpenMP offload `thread_limit` clauses are checked against the same device limit
-    (`kernlint.launch_checks.work_group_too_large`, used by `kernlint/omp_launch.py`); there the
+    (`kernlint_rules.launch_checks.work_group_too_large`, used by `rules/omp_launch.py`); there the
     runtime clamps the team size instead of failing, so those findings are warnings.
 
 Why it matters
@@ -46,8 +46,8 @@ from typing import Iterator
 
 from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import FileFacts
-from kernlint.launch_checks import occupancy, supported_sub_group, work_group_sizes, work_group_too_large
-from kernlint.omp_launch import thread_limit_findings
+from kernlint_rules.launch_checks import occupancy, supported_sub_group, work_group_sizes, work_group_too_large
+from kernlint_rules.omp_launch import thread_limit_findings
 from kernlint.rule import Rule, RuleContext
 
 
@@ -82,4 +82,4 @@ class WorkGroupTooLarge(Rule):
                     evidence=evidence, kernel=launch.name,
                 )
                 break  # one finding per launch: a second size would be the same failure
-        yield from thread_limit_findings(facts, ctx)  # OpenMP `thread_limit` (kernlint/omp_launch.py)
+        yield from thread_limit_findings(facts, ctx)  # OpenMP `thread_limit` (rules/omp_launch.py)

@@ -62,7 +62,7 @@ from typing import Iterator
 
 from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import FileFacts
-from kernlint.launch_checks import (
+from kernlint_rules.launch_checks import (
     SubGroup, kb, occupancy, pct, supported_sub_group, unit_binding, unit_word, work_group,
 )
 from kernlint.occupancy import DeviceProfile, OccupancyReport

@@ -52,7 +52,7 @@ from typing import Iterator
 
 from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import FileFacts
-from kernlint.launch_checks import (
+from kernlint_rules.launch_checks import (
     global_items, occupancy, pct, supported_sub_group, unit_binding, unit_word, work_group,
 )
 from kernlint.rule import Rule, RuleContext

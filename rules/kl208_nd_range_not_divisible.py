@@ -35,7 +35,7 @@ from typing import Iterator
 
 from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import FileFacts
-from kernlint.launch_checks import work_group
+from kernlint_rules.launch_checks import work_group
 from kernlint.rule import Rule, RuleContext
 
 

@@ -15,7 +15,7 @@ from kernlint.diagnostics import Severity
 from kernlint.discovery import discover
 from kernlint.engine import analyse_file
 from kernlint.frontends.cpp import extract
-from kernlint.launch_checks import work_group_too_large
+from kernlint_rules.launch_checks import work_group_too_large
 from kernlint.occupancy import compute, load_device
 from kernlint_rules.kl201_work_group_too_large import WorkGroupTooLarge
 from kernlint_rules.kl202_low_occupancy import LowOccupancy

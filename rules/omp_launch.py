@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Iterator
 from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import FileFacts
 from kernlint.facts.openmp import OmpConstruct
-from kernlint.launch_checks import work_group_too_large
+from kernlint_rules.launch_checks import work_group_too_large
 
 if TYPE_CHECKING:
     from kernlint.rule import RuleContext
