@@ -165,7 +165,8 @@ class DivergentBranch(Rule):
         hints = {**_HINTS, **_LOOP_HINTS} if branch.kind == "loop" else _HINTS
         hint = hints.get(branch.reason, _HINTS["data"]) if strong else _BOUNDARY_HINT
         if ctx.language != "sycl":  # OpenMP: the same advice in its own terms
-            hint = hint.replace("sycl::select", "a conditional expression (Fortran `merge`)").replace(
+            chooser = "`merge`" if ctx.language == "openmp-fortran" else "a conditional expression (`?:`)"
+            hint = hint.replace("sycl::select", chooser).replace(
                 "a sub-group collective", "a reduction clause").replace(
                 "the group algorithms (reduce_over_group, inclusive_scan_over_group)", "reduction and scan clauses")
         where = f" in `{branch.function}`" if branch.function else ""

@@ -282,3 +282,22 @@ def test_kl501_reports_openmp_branches_in_both_languages() -> None:
     (f_finding,) = run(f_code, "k.f90", select="KL501")
     assert (c_finding.line, f_finding.line) == (5, 7)
     assert c_finding.evidence["reason"] == f_finding.evidence["reason"] == "parity"
+
+
+def test_divergence_advice_is_worded_for_each_language() -> None:
+    """OpenMP findings never recommend SYCL APIs: C gets `?:`, Fortran gets `merge`."""
+    import json
+    import subprocess
+    import sys
+
+    from conftest import REPO
+
+    proc = subprocess.run([sys.executable, "-m", "kernlint", "corpus/openmp", "--select", "KL501", "--format", "json",
+                           "--no-cache"], cwd=REPO, capture_output=True, text=True, timeout=300)
+    findings = json.loads(proc.stdout)["diagnostics"]
+    assert findings and not any("sycl::" in d["message"] for d in findings)
+    fortran = [d for d in findings if d["language"] == "openmp-fortran"]
+    c_like = [d for d in findings if d["language"] == "openmp-c"]
+    assert fortran and c_like
+    assert not any("`?:`" in d["message"] for d in fortran)
+    assert not any("`merge`" in d["message"] for d in c_like)
