@@ -11,7 +11,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable
 
-from kernlint.diagnostics import Diagnostic, Fix, Related, RuleInfo, Severity
+from kernlint.diagnostics import Diagnostic, Edit, Fix, Related, RuleInfo, Severity
 from kernlint.facts import FileFacts, Span
 from kernlint.source import SourceFile
 
@@ -82,6 +82,23 @@ class RuleContext:
 
     def position(self, line: int, column_byte: int) -> tuple[int, int]:
         return line, self.source.char_column(line, column_byte)
+
+    def edit_bytes(self, line: int, start_byte: int, end_byte: int, text: str) -> Edit:
+        """An edit replacing byte columns [start, end) of one line: fixes are computed on the
+        parser's bytes and must be written in the characters users (and SPEC §4) count."""
+        _, column = self.position(line, start_byte)
+        _, end_column = self.position(line, end_byte)
+        return Edit(line, column, line, end_column, text)
+
+    def replace(self, span: Span, text: str) -> Edit:
+        """An edit replacing the whole of `span` by `text`."""
+        line, column = self.position(span.line, span.column_byte)
+        end_line, end_column = self.position(span.end_line, span.end_column_byte)
+        return Edit(line, column, end_line, end_column, text)
+
+    def insert_after(self, span: Span, text: str) -> Edit:
+        """An edit inserting `text` right after `span`."""
+        return self.edit_bytes(span.end_line, span.end_column_byte, span.end_column_byte, text)
 
     def _related(self, span: Span, message: str) -> Related:
         line, column = self.position(span.line, span.column_byte)

@@ -59,70 +59,16 @@ Occupancy basis
 
 from __future__ import annotations
 
-import re
 from typing import Iterator
 
 from kernlint.diagnostics import Diagnostic, Edit, Fix, Severity
-from kernlint.facts import Accessor, FileFacts, Span
+from kernlint.facts import Accessor, FileFacts
 from kernlint.facts.accessor_uses import AccessorUses
-from kernlint_rules.omp_maps import map_findings
 from kernlint.rule import Rule, RuleContext
-
-
-def cost_phrase(uses: AccessorUses, direction: str) -> str:
-    """`a needless device-to-host copy of 4,096 bytes`, or without the size when it is unknown."""
-    size = uses.buffer_bytes
-    if size is not None:
-        return f"a needless {direction} copy of {size:,} bytes"
-    return "a needless copy back to the host" if direction == "device-to-host" else "a needless copy to the device"
-
-
-def tag_prefix(spelling: str | None) -> str:
-    """The namespace a SYCL 2020 tag was written with (`sycl::`, `cl::sycl::`, nothing)."""
-    if spelling and re.fullmatch(r"\s*(?:(?:::)?(?:cl\s*::\s*)?sycl\s*::\s*)?\w+\s*", spelling) \
-            and not re.search(r"\baccess(_mode)?\b", spelling):
-        return re.sub(r"\s+", "", spelling.strip()[: spelling.strip().rfind(_last_word(spelling))])
-    return "sycl::"
-
-
-def _last_word(text: str) -> str:
-    words = re.findall(r"\w+", text)
-    return words[-1] if words else ""
-
-
-def replace_last_word(ctx: RuleContext, span: Span, word: str, text: str) -> Edit | None:
-    """Replace `word` where `span` (one line) ends with it, after checking the source says so."""
-    if span.line != span.end_line:
-        return None
-    start = span.end_column_byte - len(word.encode())
-    if ctx.source.line_bytes(span.line)[start:span.end_column_byte] != word.encode():
-        return None
-    line, column = ctx.position(span.line, start)
-    _, end_column = ctx.position(span.line, span.end_column_byte)
-    return Edit(line, column, line, end_column, text)
-
-
-def insert_after(ctx: RuleContext, span: Span, text: str) -> Edit:
-    line, column = ctx.position(span.end_line, span.end_column_byte)
-    return Edit(line, column, line, column, text)
-
-
-def delete(ctx: RuleContext, span: Span) -> Edit:
-    line, column = ctx.position(span.line, span.column_byte)
-    end_line, end_column = ctx.position(span.end_line, span.end_column_byte)
-    return Edit(line, column, end_line, end_column, "")
-
-
-def tags_instead_of_template(ctx: RuleContext, uses: AccessorUses, tags: str) -> tuple[Edit, ...] | None:
-    """`get_access<mode>(h)` → `get_access(h, <tags>)`, when that is exactly how it is written."""
-    syntax = uses.syntax
-    if syntax is None or syntax.get_access_template is None or syntax.handler is None:
-        return None
-    return delete(ctx, syntax.get_access_template), insert_after(ctx, syntax.handler, f", {tags}")
-
-
-def describe(accessor: Accessor) -> str:
-    return f"accessor `{accessor.name}`" if accessor.name else "this accessor"
+from kernlint_rules.accessor_checks import (
+    buffer_evidence, cost_phrase, describe, replace_last_word, tag_prefix, tags_instead_of_template,
+)
+from kernlint_rules.omp_maps import map_findings
 
 
 class AccessorMode(Rule):
@@ -149,11 +95,8 @@ class AccessorMode(Rule):
 
     @staticmethod
     def _evidence(accessor: Accessor, uses: AccessorUses, suggested: str) -> dict:
-        return {"accessor": accessor.name, "buffer": accessor.buffer, "mode": accessor.mode or "read_write (default)",
-                "suggested": suggested, "reads": uses.reads, "writes": uses.writes,
-                "read_modify_writes": uses.read_modify_writes, "bytes": uses.buffer_bytes,
-                "extent": list(uses.buffer_extent.dims) if uses.buffer_extent else None,
-                "element_size": uses.element_size, "buffer_has_host_data": uses.buffer_has_host_data,
+        return {**buffer_evidence(accessor, uses), "mode": accessor.mode or "read_write (default)",
+                "suggested": suggested, "reads": uses.reads, "read_modify_writes": uses.read_modify_writes,
                 "typed_sites": [s.line for s in uses.typed_sites]}
 
     def _read_only(self, accessor: Accessor, uses: AccessorUses, defaulted: bool, ctx: RuleContext) -> Diagnostic:
@@ -180,7 +123,7 @@ class AccessorMode(Rule):
         elif syntax.form == "enum" and accessor.mode_span is not None:
             edit = replace_last_word(ctx, accessor.mode_span, "read_write", "read")
         elif syntax.form in ("default-ctad", "default-get-access") and syntax.handler is not None:
-            edit = insert_after(ctx, syntax.handler, ", sycl::read_only")
+            edit = ctx.insert_after(syntax.handler, ", sycl::read_only")
         if edit is None:
             return None
         return Fix("declare the accessor read-only", (edit,), safe=True)
@@ -210,7 +153,7 @@ class AccessorMode(Rule):
         elif syntax.form == "enum":
             edits = tags_instead_of_template(ctx, uses, "sycl::write_only, sycl::no_init")
         elif syntax.form in ("default-ctad", "default-get-access") and syntax.handler is not None:
-            edits = (insert_after(ctx, syntax.handler, ", sycl::write_only, sycl::no_init"),)
+            edits = (ctx.insert_after(syntax.handler, ", sycl::write_only, sycl::no_init"),)
         if not edits:
             return None
         return Fix("declare the accessor write-only with no_init (discards the old contents)", edits, safe=False)

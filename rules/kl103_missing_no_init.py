@@ -59,7 +59,7 @@ from kernlint.facts import Accessor, FileFacts
 from kernlint.facts.accessor_uses import AccessorUses
 from kernlint.rule import Rule, RuleContext
 
-from .kl102_accessor_mode import cost_phrase, describe, insert_after, tag_prefix, tags_instead_of_template
+from kernlint_rules.accessor_checks import buffer_evidence, cost_phrase, describe, tag_prefix, tags_instead_of_template
 
 
 class MissingNoInit(Rule):
@@ -84,10 +84,7 @@ class MissingNoInit(Rule):
                 accessor.span,
                 f"{describe(accessor)} is write-only and the kernel overwrites every element, but without "
                 f"no_init {when} ({cost_phrase(uses, 'host-to-device')}); add sycl::no_init",
-                evidence={"accessor": accessor.name, "buffer": accessor.buffer, "bytes": uses.buffer_bytes,
-                          "extent": list(uses.buffer_extent.dims) if uses.buffer_extent else None,
-                          "element_size": uses.element_size, "buffer_has_host_data": uses.buffer_has_host_data,
-                          "writes": uses.writes},
+                evidence=buffer_evidence(accessor, uses),
                 kernel=uses.kernel_name,
                 severity=Severity.INFO if uses.buffer_has_host_data is False else None,
                 fix=self._fix(accessor, uses, ctx), related=related)
@@ -99,7 +96,7 @@ class MissingNoInit(Rule):
             return None
         edits: tuple[Edit, ...] | None = None
         if syntax.form == "tag" and syntax.mode_is_last_argument and accessor.mode_span is not None:
-            edits = (insert_after(ctx, accessor.mode_span, f", {tag_prefix(accessor.mode_spelling)}no_init"),)
+            edits = (ctx.insert_after(accessor.mode_span, f", {tag_prefix(accessor.mode_spelling)}no_init"),)
         elif syntax.form == "enum":
             edits = tags_instead_of_template(ctx, uses, "sycl::write_only, sycl::no_init")
         if not edits:

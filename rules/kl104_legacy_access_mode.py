@@ -42,11 +42,11 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from kernlint.diagnostics import Diagnostic, Edit, Fix, Severity
+from kernlint.diagnostics import Diagnostic, Fix, Severity
 from kernlint.facts import Accessor, FileFacts
 from kernlint.rule import Rule, RuleContext
 
-from .kl102_accessor_mode import tags_instead_of_template
+from kernlint_rules.accessor_checks import tags_instead_of_template
 
 _LEGACY = re.compile(r"\baccess\s*::\s*mode\b")
 _SYCL2020 = {
@@ -103,7 +103,5 @@ class LegacyAccessMode(Rule):
             return None
         start = span.column_byte + len(accessor.mode_spelling[:legacy.start()].encode())
         end = span.column_byte + len(accessor.mode_spelling[:legacy.end()].encode())
-        line, column = ctx.position(span.line, start)
-        _, end_column = ctx.position(span.line, end)
-        edit = Edit(line, column, line, end_column, "access_mode")
+        edit = ctx.edit_bytes(span.line, start, end, "access_mode")
         return Fix("use the SYCL 2020 name access_mode", (edit,), safe=True)

@@ -45,7 +45,7 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from kernlint.diagnostics import Diagnostic, Edit, Fix, Severity
+from kernlint.diagnostics import Diagnostic, Fix, Severity
 from kernlint.facts import FileFacts, KernelLaunch
 from kernlint.facts.device import SubGroupBlockAccess
 from kernlint.occupancy import compute
@@ -109,10 +109,8 @@ class BlockLoadSubGroup32(Rule):
         match = re.search(r"\(\s*(32)\s*\)", text)
         if match is None:
             return None
-        line = attribute.line
         start = attribute.column_byte + len(text[:match.start(1)].encode())
-        _, column = ctx.position(line, start)
-        return Fix("require sub-group size 16", (Edit(line, column, line, column + 2, "16"),), safe=False)
+        return Fix("require sub-group size 16", (ctx.edit_bytes(attribute.line, start, start + 2, "16"),), safe=False)
 
 
 def _occupancy_at_16(device, launch: KernelLaunch) -> dict:

@@ -45,7 +45,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from kernlint.diagnostics import Diagnostic, Edit, Fix, Severity
+from kernlint.diagnostics import Diagnostic, Fix, Severity
 from kernlint.facts import FileFacts
 from kernlint.facts.openmp import Linear, OmpCondition, OmpConstruct, OmpLoop, OmpPrefetchTarget
 from kernlint.rule import Rule, RuleContext
@@ -202,4 +202,4 @@ def _fix(construct: OmpConstruct, guard: str, ctx: RuleContext) -> Fix | None:
     _line, column = ctx.position(at.line, at.column_byte)
     if construct.append_limit is not None and column - 1 + len(text) > construct.append_limit:
         return None
-    return Fix(f"guard the prefetch with `{guard}`", (Edit(at.line, column, at.line, column, text),), safe=False)
+    return Fix(f"guard the prefetch with `{guard}`", (ctx.insert_after(at, text),), safe=False)
