@@ -31,7 +31,7 @@ _SYCL_CLASSES = frozenset({"buffer", "accessor", "host_accessor", "local_accesso
 _MODE_WORDS = {
     "read": "read", "write": "write", "read_write": "read_write", "discard_write": "discard_write",
     "discard_read_write": "discard_read_write", "atomic": "atomic",
-    "read_only": "read", "write_only": "write", "read_write_tag": "read_write",
+    "read_only": "read", "write_only": "write",
 }
 _TARGET_WORDS = {"local": "local", "constant_buffer": "constant", "host_buffer": "host", "global_buffer": "device",
                  "device": "device", "host_task": "host"}
@@ -487,6 +487,10 @@ class CppFrontend:
         return Buffer(span_of(c.node), c.name, c.form, has_host_data, in_device, extent)
 
     def _mode_from_words(self, nodes: list[tree_sitter.Node]) -> tuple[str | None, tree_sitter.Node | None, str | None, tuple[str, ...]]:
+        """(mode, the node that spells it, target, properties) from an accessor's template and
+        constructor arguments. A mode or target word counts when it is qualified as one
+        (`access::mode::read`, `access_mode::read`, `access::target::local`) or is a short tag
+        (`sycl::read_only`); the same word deep inside another expression does not."""
         mode = target = None
         mode_node = None
         properties: list[str] = []
@@ -501,7 +505,7 @@ class CppFrontend:
                 continue
             if "property_list" in words or "no_init" in text:
                 continue
-            if last in _MODE_WORDS and ("mode" in words or "access_mode" in words or last.endswith(("_only",))
+            if last in _MODE_WORDS and ("mode" in words or "access_mode" in words or last.endswith("_only")
                                         or last == "read_write" or len(words) <= 3):
                 mode, mode_node = _MODE_WORDS[last], node
             elif last in _TARGET_WORDS and ("target" in words or len(words) <= 3):
