@@ -56,7 +56,8 @@ def one_pass(paths: list[str]) -> list[tuple[str, int, float, float]]:
     from kernlint.config import Config
     from kernlint.discovery import SourceEntry, discover, family_of
     from kernlint.engine import analyse_file, analyse_source
-    from kernlint.frontends import treesitter, warm_up
+    from kernlint.frontends import warm_up
+    from kernlint.frontends.common import treesitter
 
     setup = make_setup(Config(root=paths[0]), use_cache=False)
     entries, _ = discover(paths, setup.config)

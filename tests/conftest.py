@@ -34,7 +34,7 @@ def run_rule(rule_class, code: str, device: str | None = "xe-hpc", path: str = "
     the front-end and the rule exactly as the engine runs them, without the engine around them."""
     import textwrap
 
-    from kernlint.frontends.cpp import extract
+    from kernlint.frontends.cpp.frontend import extract
     from kernlint.occupancy import load_device
     from kernlint.rule import RuleContext
     from kernlint.source import SourceFile

@@ -7,7 +7,7 @@ import textwrap
 import pytest
 
 from kernlint.diagnostics import Edit
-from kernlint.frontends.cpp import extract
+from kernlint.frontends.cpp.frontend import extract
 from kernlint.rule import RuleContext
 from kernlint.source import SourceFile
 from kernlint_rules.kl102_accessor_mode import AccessorMode

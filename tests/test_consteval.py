@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, strategies as st
 
 from kernlint.analysis.consteval import evaluate, parse_int_literal
-from kernlint.frontends import treesitter
-from kernlint.frontends.cpp_constants import CppConstants
+from kernlint.frontends.common import treesitter
+from kernlint.frontends.cpp.constants import CppConstants
 
 
 @pytest.mark.parametrize("text,value", [

@@ -10,7 +10,7 @@ import pytest
 from kernlint.analysis.dependence import (
     Binary, Call, Component, Const, Load, Program, Seed, Select, Uniform, Unary, Var, Varying,
 )
-from kernlint.frontends.cpp import extract
+from kernlint.frontends.cpp.frontend import extract
 
 LID = Seed("local", "it.get_local_id(0)")
 LANE = Seed("lane", "sg.get_local_id()")

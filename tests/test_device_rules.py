@@ -13,7 +13,7 @@ from kernlint.config import load_config
 from kernlint.diagnostics import Severity
 from kernlint.discovery import discover
 from kernlint.engine import analyse_file
-from kernlint.frontends.cpp import extract
+from kernlint.frontends.cpp.frontend import extract
 from kernlint_rules.kl301_block_load_sg32 import BlockLoadSubGroup32
 from kernlint_rules.kl501_divergent_branch import DivergentBranch
 from kernlint_rules.kl502_divergent_barrier import DivergentBarrier

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
-from kernlint.frontends.cpp import extract
+from kernlint.frontends.cpp.frontend import extract
 
 
 def facts_of(code: str, **kwargs):

@@ -14,7 +14,7 @@ from kernlint.config import ConfigError, load_config
 from kernlint.diagnostics import Severity
 from kernlint.discovery import discover
 from kernlint.engine import analyse_file
-from kernlint.frontends.cpp import extract
+from kernlint.frontends.cpp.frontend import extract
 from kernlint_rules.launch_checks import work_group_too_large
 from kernlint.occupancy import compute, load_device
 from kernlint_rules.kl201_work_group_too_large import WorkGroupTooLarge

@@ -9,9 +9,9 @@ import pytest
 from kernlint.config import Config
 from kernlint.facts import FileFacts
 from kernlint.facts.openmp import Linear, enclosing_constructs
-from kernlint.frontends.cpp import extract as extract_cpp
-from kernlint.frontends.fortran import extract as extract_fortran
-from kernlint.frontends.openmp_expr import Scope, condition_shape, linear_text, parse
+from kernlint.frontends.cpp.frontend import extract as extract_cpp
+from kernlint.frontends.fortran.frontend import extract as extract_fortran
+from kernlint.frontends.openmp.expr import Scope, condition_shape, linear_text, parse
 from kernlint.source import SourceFile
 
 

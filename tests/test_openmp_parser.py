@@ -1,4 +1,4 @@
-"""Tests for the shared OpenMP directive parser (kernlint.frontends.openmp)."""
+"""Tests for the shared OpenMP directive parser (kernlint.frontends.openmp.directives)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kernlint.frontends.openmp import (
+from kernlint.frontends.openmp.directives import (
     OmpClause,
     OmpDirective,
     OmpParseError,

@@ -1,6 +1,6 @@
 """Facts about OpenMP offload constructs, the same from C/C++ and Fortran. Owned by the OpenMP layer.
 
-A front-end parses each directive (`kernlint.frontends.openmp`), associates it with the loop or block
+A front-end parses each directive (`kernlint.frontends.openmp.directives`), associates it with the loop or block
 that follows it and describes that code in the neutral terms below: loops with their bounds, the
 conditions around a directive, integer-linear index expressions and how each mapped variable is used.
 Names in Fortran facts are lower-cased (the language ignores case); C keeps its spelling. Expressions
@@ -197,7 +197,7 @@ class OmpConstruct:
     """
 
     span: Span
-    directive: object  # kernlint.frontends.openmp.OmpDirective | OmpParseError
+    directive: object  # kernlint.frontends.openmp.directives.OmpDirective | OmpParseError
     region: Span | None = None
     loop: OmpLoop | None = None
     loops: tuple[OmpLoop, ...] = ()

@@ -13,10 +13,10 @@ from kernlint.source import SourceFile
 def extract_facts(entry: SourceEntry, source: SourceFile, config: Config) -> FileFacts:
     """Run the front-end that reads `entry`'s language; the file is parsed exactly once."""
     if entry.family == "fortran":
-        from kernlint.frontends import fortran
+        from kernlint.frontends.fortran import frontend as fortran
 
         return fortran.extract(source, fixed_form=entry.fixed_form, config=config)
-    from kernlint.frontends import cpp
+    from kernlint.frontends.cpp import frontend as cpp
 
     return cpp.extract(source.path, source.data, config.include_dirs, dict(config.defines))
 
@@ -24,8 +24,8 @@ def extract_facts(entry: SourceEntry, source: SourceFile, config: Config) -> Fil
 def warm_up(families: Iterable[str] = ("c", "cpp", "fortran")) -> None:
     """Compile now (in the parent) every query the front-ends of `families` run, so forked workers
     start with them ready; queries of a language the run does not read are left alone."""
-    from kernlint.frontends import treesitter
-    from kernlint.frontends.cpp import FILE_QUERIES
+    from kernlint.frontends.common import treesitter
+    from kernlint.frontends.cpp.frontend import FILE_QUERIES
 
     wanted = set(families)
     if wanted & {"c", "cpp"}:

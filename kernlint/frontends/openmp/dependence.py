@@ -24,7 +24,7 @@ from kernlint.analysis import dependence as dep
 from kernlint.facts import Span
 from kernlint.facts.device import Branch, Reach
 from kernlint.facts.openmp import OmpConstruct
-from kernlint.frontends import openmp_expr as ex
+from kernlint.frontends.openmp import expr as ex
 
 _WORKSHARING = frozenset({"for", "do", "loop"})
 _THREAD_SEEDS = frozenset({"omp_get_thread_num"})

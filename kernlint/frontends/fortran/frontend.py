@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from kernlint.config import Config
 from kernlint.facts import FileFacts, Loop, Pragma, Span
-from kernlint.frontends import treesitter
-from kernlint.frontends.cpp import blank_disabled_blocks
-from kernlint.frontends.fortran_constants import FortranConstants
-from kernlint.frontends.fortran_openmp import FortranOmpSource
-from kernlint.frontends.fortran_source import LineMap, looks_fixed_form, normalise_fixed
-from kernlint.frontends.openmp_dependence import openmp_branches
-from kernlint.frontends.openmp import scan_fortran_directives
-from kernlint.frontends.openmp_facts import build_constructs
+from kernlint.frontends.common import treesitter
+from kernlint.frontends.common.preprocess import blank_disabled_blocks
+from kernlint.frontends.fortran.constants import FortranConstants
+from kernlint.frontends.fortran.openmp import FortranOmpSource
+from kernlint.frontends.fortran.source import LineMap, looks_fixed_form, normalise_fixed
+from kernlint.frontends.openmp.dependence import openmp_branches
+from kernlint.frontends.openmp.directives import scan_fortran_directives
+from kernlint.frontends.openmp.facts import build_constructs
 from kernlint.source import SourceFile
 
 

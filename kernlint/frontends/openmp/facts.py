@@ -17,9 +17,9 @@ from kernlint.facts.model import Span
 from kernlint.facts.openmp import (
     Linear, OmpCondition, OmpConstruct, OmpLoop, OmpPrefetchTarget, OmpVariableUse,
 )
-from kernlint.frontends.openmp_expr import Scope, condition_shape, linear_text
-from kernlint.frontends.openmp_model import OmpDirective, OmpParseError
-from kernlint.frontends.openmp_names import STANDALONE
+from kernlint.frontends.openmp.expr import Scope, condition_shape, linear_text
+from kernlint.frontends.openmp.model import OmpDirective, OmpParseError
+from kernlint.frontends.openmp.names import STANDALONE
 
 #: Leaves that make a construct's associated loop run in parallel or vectorised.
 _PARALLEL_LEAVES = frozenset({"for", "do", "distribute", "loop", "taskloop"})

@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from kernlint.frontends.openmp_lex import squash_spaces
+from kernlint.frontends.openmp.lex import squash_spaces
 
 _SPLICE = re.compile(r"\\[ \t]*(?:\r\n|\n|\r)")
 _PRAGMA = re.compile(r"#\s*pragma\b\s*")

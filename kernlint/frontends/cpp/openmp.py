@@ -16,17 +16,17 @@ import tree_sitter
 
 from kernlint.analysis.consteval import ARITHMETIC_SIZES
 from kernlint.facts import Branch, OmpConstruct, Pragma, Span
-from kernlint.frontends import treesitter
-from kernlint.frontends.openmp import OmpDirective, join_c_pragma, parse_directive
-from kernlint.frontends.openmp_dependence import RawAssign, RawBranch, openmp_branches
-from kernlint.frontends.openmp_expr import Expr, Scope, parse
-from kernlint.frontends.openmp_facts import (
+from kernlint.frontends.common import treesitter
+from kernlint.frontends.openmp.directives import OmpDirective, join_c_pragma, parse_directive
+from kernlint.frontends.openmp.dependence import RawAssign, RawBranch, openmp_branches
+from kernlint.frontends.openmp.expr import Expr, Scope, parse
+from kernlint.frontends.openmp.facts import (
     Access, Declared, Located, RawCondition, RawLoop, TextLocator, build_constructs, has_region,
     is_loop_construct,
 )
 
 if TYPE_CHECKING:
-    from kernlint.frontends.cpp import CppFrontend
+    from kernlint.frontends.cpp.frontend import CppFrontend
 
 _SKIPPED_SIBLINGS = frozenset({"comment", "preproc_call", "preproc_else", "preproc_elif", "preproc_elifdef"})
 _PREPROC_BLOCKS = frozenset({"preproc_ifdef", "preproc_if", "preproc_else", "preproc_elif", "preproc_elifdef"})

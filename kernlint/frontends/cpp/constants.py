@@ -16,7 +16,7 @@ from pathlib import Path
 import tree_sitter
 
 from kernlint.analysis.consteval import evaluate
-from kernlint.frontends import treesitter
+from kernlint.frontends.common import treesitter
 
 _SCOPE_TYPES = frozenset({
     "translation_unit", "compound_statement", "for_statement", "for_range_loop", "field_declaration_list",
@@ -353,7 +353,7 @@ def _load_header(path: str, include_dirs: tuple[str, ...], visited: frozenset[st
         stat = Path(path).stat()
         key = (path, stat.st_size, stat.st_mtime_ns)
         if key not in _HEADER_CACHE:
-            from kernlint.frontends.cpp import FILE_QUERIES  # the front-end's own walk, with its compiled query
+            from kernlint.frontends.cpp.frontend import FILE_QUERIES  # the front-end's own walk, with its compiled query
 
             data = Path(path).read_bytes()
             root = treesitter.parser("cpp").parse(data).root_node

@@ -12,13 +12,13 @@ from __future__ import annotations
 import tree_sitter
 
 from kernlint.facts import Span
-from kernlint.frontends import treesitter
-from kernlint.frontends.fortran_constants import FortranConstants
-from kernlint.frontends.fortran_source import LineMap, code_end
-from kernlint.frontends.openmp import OmpDirective, OmpParseError, parse_directive
-from kernlint.frontends.openmp_dependence import RawAssign, RawBranch
-from kernlint.frontends.openmp_expr import Expr, Scope, linear_text, parse
-from kernlint.frontends.openmp_facts import (
+from kernlint.frontends.common import treesitter
+from kernlint.frontends.fortran.constants import FortranConstants
+from kernlint.frontends.fortran.source import LineMap, code_end
+from kernlint.frontends.openmp.directives import OmpDirective, OmpParseError, parse_directive
+from kernlint.frontends.openmp.dependence import RawAssign, RawBranch
+from kernlint.frontends.openmp.expr import Expr, Scope, linear_text, parse
+from kernlint.frontends.openmp.facts import (
     Access, Declared, Located, RawCondition, RawLoop, TextLocator, has_region, is_loop_construct,
 )
 

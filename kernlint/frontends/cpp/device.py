@@ -22,13 +22,13 @@ import tree_sitter
 
 from kernlint.facts import Branch, KernelLaunch, Span, SubGroupBlockAccess
 from kernlint.facts.device import Reach
-from kernlint.frontends import treesitter
-from kernlint.frontends.cpp_dependence import (
+from kernlint.frontends.common import treesitter
+from kernlint.frontends.cpp.dependence import (
     CppDependence, Key, Owners, UnitSource, call_parts, callee_name, condition_of, key_of, text_of,
 )
 
 if TYPE_CHECKING:
-    from kernlint.frontends.cpp import CppFrontend
+    from kernlint.frontends.cpp.frontend import CppFrontend
 
 Node = tree_sitter.Node
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import tree_sitter
 
 from kernlint.analysis.consteval import evaluate
-from kernlint.frontends import treesitter
+from kernlint.frontends.common import treesitter
 
 _KIND_SUFFIX = re.compile(r"\b(\d+)_(?:[A-Za-z]\w*|\d+)\b")
 _UNITS = frozenset({"subroutine", "function", "program", "module", "submodule", "module_procedure"})

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from kernlint.frontends.openmp_names import leaves_of
+from kernlint.frontends.openmp.names import leaves_of
 
 #: Map types; a `map` clause without one maps `tofrom`.
 MAP_TYPES = frozenset({"to", "from", "tofrom", "alloc", "release", "delete", "storage"})

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from kernlint.frontends.openmp_lex import is_ident_char
+from kernlint.frontends.openmp.lex import is_ident_char
 
 Leaves = tuple[str, ...]
 
@@ -107,7 +107,7 @@ class _Tables:
                     self.leaves["end " + kind] = leaves
         #: Every word of a directive name, and those words plus clause names (to spot misspellings).
         self.words = frozenset(w for kind in self.leaves for w in kind.split(" "))
-        from kernlint.frontends.openmp_clauses import SPECS  # the clause table imports this module
+        from kernlint.frontends.openmp.clauses import SPECS  # the clause table imports this module
 
         self.vocabulary = sorted(self.words | set(SPECS))
         self.trie: dict[str, dict] = {}

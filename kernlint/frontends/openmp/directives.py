@@ -20,9 +20,9 @@ import re
 from dataclasses import replace
 from functools import lru_cache
 
-from kernlint.frontends.openmp_clauses import SPECS, ClauseBuilder
-from kernlint.frontends.openmp_lex import LexFailure, analyse, is_ident_char
-from kernlint.frontends.openmp_model import (
+from kernlint.frontends.openmp.clauses import SPECS, ClauseBuilder
+from kernlint.frontends.openmp.lex import LexFailure, analyse, is_ident_char
+from kernlint.frontends.openmp.model import (
     MAP_MODIFIERS,
     MAP_TYPES,
     OmpClause,
@@ -32,8 +32,8 @@ from kernlint.frontends.openmp_model import (
     OmpParseError,
     OmpSection,
 )
-from kernlint.frontends.openmp_names import DIRECTIVE_ARGUMENTS, match_directive, tables
-from kernlint.frontends.openmp_source import join_c_pragma, scan_fortran_directives
+from kernlint.frontends.openmp.names import DIRECTIVE_ARGUMENTS, match_directive, tables
+from kernlint.frontends.openmp.source import join_c_pragma, scan_fortran_directives
 
 __all__ = [
     "MAP_MODIFIERS",

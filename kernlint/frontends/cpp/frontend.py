@@ -19,12 +19,13 @@ from kernlint.facts import (
     Pragma, QueueConstruction, Span,
 )
 from kernlint.analysis.consteval import ARITHMETIC_SIZES
-from kernlint.frontends import treesitter
-from kernlint.frontends.cpp_accessors import analyse_accessor_uses
-from kernlint.frontends.cpp_constants import CppConstants
-from kernlint.frontends.cpp_device import analyse_device_code
-from kernlint.frontends.cpp_openmp import openmp_facts
-from kernlint.frontends.cpp_ranges import evaluate_nd_range, evaluate_range
+from kernlint.frontends.common import treesitter
+from kernlint.frontends.common.preprocess import blank_disabled_blocks
+from kernlint.frontends.cpp.accessors import analyse_accessor_uses
+from kernlint.frontends.cpp.constants import CppConstants
+from kernlint.frontends.cpp.device import analyse_device_code
+from kernlint.frontends.cpp.openmp import openmp_facts
+from kernlint.frontends.cpp.ranges import evaluate_nd_range, evaluate_range
 
 _LAUNCH_METHODS = frozenset({"parallel_for", "single_task", "parallel_for_work_group"})
 _SYCL_CLASSES = frozenset({"buffer", "accessor", "host_accessor", "local_accessor", "queue"})
@@ -36,36 +37,6 @@ _MODE_WORDS = {
 _TARGET_WORDS = {"local": "local", "constant_buffer": "constant", "host_buffer": "host", "global_buffer": "device",
                  "device": "device", "host_task": "host"}
 _SYCL_USAGE = re.compile(rb"\bsycl\b|\bparallel_for\b|\bsingle_task\b")
-
-
-_IF0 = re.compile(rb"^[ \t]*#[ \t]*if[ \t]+0\b", re.M)
-_CONDITIONAL = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b", re.M)
-
-
-def blank_disabled_blocks(data: bytes) -> bytes:
-    """Replace the body of every `#if 0` block with spaces (newlines kept, so every byte offset and
-    line number stays the same). Dead code is neither a fact nor a syntax error."""
-    if not _IF0.search(data):
-        return data
-    out = bytearray(data)
-    position = 0
-    while (start := _IF0.search(data, position)) is not None:
-        depth = 0
-        end = len(data)
-        for directive in _CONDITIONAL.finditer(data, start.end()):
-            word = directive.group(1)
-            if word in (b"if", b"ifdef", b"ifndef"):
-                depth += 1
-            elif word == b"endif" and depth > 0:
-                depth -= 1
-            elif depth == 0:  # #else / #elif / #endif of the `#if 0` itself
-                end = directive.start()
-                break
-        body_start = data.find(b"\n", start.end())
-        if body_start != -1 and body_start < end:
-            out[body_start:end] = re.sub(rb"[^\n]", b" ", data[body_start:end])
-        position = max(end, start.end())
-    return bytes(out)
 
 
 def _text(node: tree_sitter.Node | None) -> str:

@@ -25,11 +25,11 @@ import tree_sitter
 from kernlint.analysis.consteval import ARITHMETIC_SIZES
 from kernlint.facts import Accessor, Buffer, Extent, KernelLaunch, Span
 from kernlint.facts.accessor_uses import AccessorUse, AccessorUses, ModeSyntax
-from kernlint.frontends import treesitter
-from kernlint.frontends.cpp_ranges import evaluate_range
+from kernlint.frontends.common import treesitter
+from kernlint.frontends.cpp.ranges import evaluate_range
 
 if TYPE_CHECKING:
-    from kernlint.frontends.cpp import CppFrontend
+    from kernlint.frontends.cpp.frontend import CppFrontend
 
 Node = tree_sitter.Node
 
