@@ -52,18 +52,20 @@ C$OMP TARGET TEAMS DISTRIBUTE PARALLEL DO MAP(TOFROM: X)
 
 def one_pass(paths: list[str]) -> list[tuple[str, int, float, float]]:
     """(path, bytes, parse seconds, analysis seconds) of each file, analysed once in this process."""
-    from kernlint.cli import make_setup
     from kernlint.config import Config
     from kernlint.discovery import SourceEntry, discover, family_of
     from kernlint.engine import analyse_file, analyse_source
     from kernlint.frontends import warm_up
     from kernlint.frontends.common import treesitter
+    from kernlint.session import make_setup
 
     setup = make_setup(Config(root=paths[0]), use_cache=False)
     entries, _ = discover(paths, setup.config)
     warm_up()
     for name, data in WARM_UP.items():
-        analyse_source(SourceEntry(name, *family_of(name)), data, setup)
+        family = family_of(name)
+        assert family is not None, name
+        analyse_source(SourceEntry(name, *family), data, setup)
     rows = []
     for entry in entries:
         data = Path(entry.path).read_bytes()

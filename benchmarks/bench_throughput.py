@@ -15,10 +15,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from kernlint.cli import make_setup
 from kernlint.config import Config
 from kernlint.discovery import discover
 from kernlint.engine import run
+from kernlint.session import make_setup
 
 TEMPLATE = """#include <sycl/sycl.hpp>
 #include <vector>
@@ -263,7 +263,7 @@ int main(int argc, char **argv) {{
   report("output", out);
   return 0;
 }}
-"""
+"""  # noqa: E501 (a realistic, long offload pragma)
 
 
 def generate(directory: Path, files: int, functions_per_file: int, density: str = "dense") -> int:

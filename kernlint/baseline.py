@@ -14,10 +14,10 @@ from pathlib import Path
 from kernlint import __version__
 from kernlint.config import ConfigError
 from kernlint.diagnostics import Diagnostic
-from kernlint.fingerprint import fingerprint
 from kernlint.output import write_atomically
 from kernlint.report._paths import display_path
 from kernlint.report._source import SourceLines
+from kernlint.report.fingerprint import fingerprint
 
 FORMAT_VERSION = 1
 
@@ -40,15 +40,36 @@ def write_baseline(path: Path, diagnostics: list[Diagnostic], root: str) -> int:
 
 
 def read_baseline(path: Path) -> Counter[str]:
+    """The fingerprints `path` records, counted; anything but a baseline this version wrote is a
+    `ConfigError` that says what is wrong with it."""
     try:
         document = json.loads(path.read_text("utf-8"))
-        if document.get("version") != FORMAT_VERSION:
-            raise ValueError(f"unsupported baseline version {document.get('version')!r}")
-        return Counter(entry["fingerprint"] for entry in document["findings"])
     except FileNotFoundError:
         raise ConfigError(f"{path}: baseline not found; create it with --baseline {path} --update-baseline") from None
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise ConfigError(f"{path}: not a kernlint baseline: {exc}") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{path}: not a kernlint baseline: it is a directory") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read baseline: {getattr(exc, 'strerror', None) or exc}") from None
+    except ValueError as exc:
+        raise ConfigError(f"{path}: not a kernlint baseline: invalid JSON ({exc})") from None
+    return Counter(_recorded_fingerprints(document, path))
+
+
+def _recorded_fingerprints(document: object, path: Path) -> list[str]:
+    def broken(what: str) -> ConfigError:
+        return ConfigError(f"{path}: not a kernlint baseline: {what}; re-create it with --update-baseline")
+
+    if not isinstance(document, dict):
+        raise broken(f"expected a JSON object, found {type(document).__name__}")
+    if document.get("version") != FORMAT_VERSION:
+        raise broken(f"unsupported baseline version {document.get('version')!r}")
+    findings = document.get("findings")
+    if not isinstance(findings, list):
+        raise broken("'findings' must be a list")
+    prints = [entry.get("fingerprint") if isinstance(entry, dict) else None for entry in findings]
+    if not all(isinstance(fp, str) for fp in prints):
+        raise broken("every entry of 'findings' must be an object with a string 'fingerprint'")
+    return prints
 
 
 def new_findings(diagnostics: list[Diagnostic], baseline: Counter[str], root: str) -> list[Diagnostic]:

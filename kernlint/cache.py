@@ -11,6 +11,7 @@ from pathlib import Path
 
 from kernlint import __version__
 from kernlint.diagnostics import Diagnostic, FileResult, FileStatus
+from kernlint.reading import ReadProblem, read_regular
 
 CACHE_DIR = ".kernlint_cache"
 
@@ -21,8 +22,8 @@ def digest(data: bytes) -> str:
 
 def _file_digest(path: str) -> str | None:
     try:
-        return digest(Path(path).read_bytes())
-    except OSError:
+        return digest(read_regular(path))
+    except ReadProblem:
         return None
 
 

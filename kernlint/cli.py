@@ -10,19 +10,30 @@ import argparse
 import io
 import os
 import sys
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from kernlint import __version__
 from kernlint.config import (
-    Config, ConfigError, find_config, load_config, parse_codes, parse_defines, parse_severity,
-    validate_rule_options,
+    Config,
+    ConfigError,
+    find_config,
+    load_config,
+    parse_codes,
+    parse_defines,
+    parse_severity,
+    validate_codes,
 )
 from kernlint.diagnostics import Diagnostic, FileResult, FileStatus, RunResult, Severity
 from kernlint.discovery import DiscoveryProblem, SourceEntry, discover, family_of
 from kernlint.engine import EngineSetup, analyse_source, run
-from kernlint.output import write_atomically
+from kernlint.limits import DEFAULT_TIMEOUT_S, worker_count
+from kernlint.output import WriteError, check_writable, reader_may_leave, write_atomically
+from kernlint.plugins import load_plugins
+from kernlint.session import known_codes, make_setup
 
 SUBCOMMANDS = ("check", "rule", "occupancy", "devices", "lsp")
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -46,7 +57,11 @@ def build_parser() -> argparse.ArgumentParser:
                        help="apply exclude patterns to files named on the command line too (for pre-commit)")
     check.add_argument("--frontend", choices=("tree-sitter", "clang"), default="tree-sitter")
     check.add_argument("-p", dest="compile_db", metavar="DIR", help="directory of compile_commands.json (clang)")
-    check.add_argument("--jobs", "-j", type=int, metavar="N", help="worker processes (default: all cores)")
+    check.add_argument("--jobs", "-j", type=_jobs, metavar="N",
+                       help="worker processes (default or 0: one per CPU; capped at the CPU count)")
+    check.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT_S, metavar="SECONDS",
+                       help=f"time limit per file (default {DEFAULT_TIMEOUT_S:g}; 0: none); "
+                            "a file over it is a KL000 and the run goes on")
     check.add_argument("--no-cache", action="store_true", help="do not read or write .kernlint_cache/")
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     check.add_argument("--fail-on", choices=("error", "warning", "info"), help="lowest severity that fails")
@@ -80,7 +95,36 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _jobs(text: str) -> int:
+    """`--jobs`: a count of workers, 0 for one per CPU."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} is negative; give a number of workers, or 0 for one per CPU")
+    return value
+
+
+def _seconds(text: str) -> float:
+    """`--timeout`: seconds, 0 for no limit."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text} is not a number of seconds; 0 turns the limit off")
+    return value
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    code = EXIT_OK  # also what a command whose reader left before it finished returns
+    with reader_may_leave():
+        code = _run(argv)
+    return code
+
+
+def _run(argv: Sequence[str] | None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if not args_list or (args_list[0] not in SUBCOMMANDS and args_list[0] not in ("-h", "--help", "--version")):
         args_list.insert(0, "check")
@@ -91,7 +135,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(exc.code or 0)
     try:
         return int(args.func(args))
-    except ConfigError as exc:
+    except (ConfigError, WriteError) as exc:
         print(f"kernlint: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
@@ -101,24 +145,26 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 # -- check -------------------------------------------------------------------------------------
 
-def effective_config(args: argparse.Namespace) -> Config:
-    """The configuration file's settings with the command line's overrides applied."""
+def effective_config(args: argparse.Namespace, known: frozenset[str]) -> Config:
+    """The configuration file's settings with the command line's overrides applied; every code either
+    names must be one of `known`."""
     path = Path(args.config) if args.config else find_config(Path.cwd())
     config = load_config(path)
+    validate_codes(config, known)  # before the command line can replace them: a typo in the file is still one
     updates: dict[str, Any] = {}
     if args.device:
         updates["devices"] = tuple(args.device)
     if args.select:
         # A command-line selection replaces the file's whole selection (its ignores included),
         # as in ruff: what the user just typed is what runs.
-        updates["select"] = parse_codes(args.select, "--select")
+        updates["select"] = parse_codes(args.select, "--select", known)
         updates["ignore"] = ()
         updates["extend_select"] = ()
     if args.extend_select:
         updates["extend_select"] = updates.get("extend_select", config.extend_select) + \
-            parse_codes(args.extend_select, "--extend-select")
+            parse_codes(args.extend_select, "--extend-select", known)
     if args.ignore:
-        updates["ignore"] = updates.get("ignore", config.ignore) + parse_codes(args.ignore, "--ignore")
+        updates["ignore"] = updates.get("ignore", config.ignore) + parse_codes(args.ignore, "--ignore", known)
     if args.fail_on:
         updates["fail_on"] = parse_severity(args.fail_on, "--fail-on")
     if args.define:
@@ -128,64 +174,63 @@ def effective_config(args: argparse.Namespace) -> Config:
     return replace(config, **updates)
 
 
-def make_setup(config: Config, use_cache: bool = True) -> EngineSetup:
-    """Load plugins and devices and pick the rules to run; problems with plugins are warnings."""
-    from kernlint.occupancy import DeviceError, load_device
-    from kernlint.plugins import load_plugins
-
-    plugins = load_plugins()
-    for error in plugins.errors:
-        print(f"kernlint: warning: {error}", file=sys.stderr)
-    validate_rule_options(config, plugins.rules)
-    provided = {getattr(d, "id", None): d for d in plugins.devices if not isinstance(d, (str, os.PathLike))}
-    devices = []
-    for device_id in config.devices:
-        if device_id in provided:
-            devices.append(provided[device_id])
-            continue
-        try:
-            devices.append(load_device(device_id))
-        except DeviceError as exc:
-            raise ConfigError(str(exc)) from None
-    rules = tuple(rule for code, rule in sorted(plugins.rules.items())
-                  if config.is_selected(code, rule.enabled_by_default))
-    return EngineSetup(config, rules, tuple(devices), use_cache, tuple(plugins.errors))
-
-
 def cmd_check(args: argparse.Namespace) -> int:
-    if args.frontend == "clang":
-        print("kernlint: warning: the clang front-end is not available yet; using tree-sitter", file=sys.stderr)
-    config = effective_config(args)
-    setup = make_setup(config, use_cache=not args.no_cache)
+    # Everything that can be found wrong without analysing is checked first: a mistake costs no run.
     if args.update_baseline and not args.baseline:
         raise ConfigError("--update-baseline needs --baseline FILE")
+    if args.frontend == "clang":
+        print("kernlint: warning: the clang front-end is not available yet; using tree-sitter", file=sys.stderr)
+    plugins = load_plugins()
+    config = effective_config(args, known_codes(plugins))
+    setup = make_setup(config, use_cache=not args.no_cache, plugins=plugins, timeout_s=args.timeout or None)
+    if args.output:
+        check_writable(Path(args.output), "the report")
+    baseline = _prepare_baseline(args)
+    jobs, note = worker_count(args.jobs)
+    if note and not args.stdin_filename:
+        print(f"kernlint: note: {note}", file=sys.stderr)
+    fixes_failed = False
     if args.stdin_filename:
         result = _check_stdin(args.stdin_filename, setup)
     else:
         entries, problems = discover(args.paths or ["."], config, force_exclude=args.force_exclude)
         unreadable = [_problem_result(p) for p in problems]
-        result = run(entries, setup, jobs=args.jobs, progress=_progress(len(entries)), extra_files=unreadable)
+        result = run(entries, setup, jobs=jobs, progress=_progress(len(entries)), extra_files=unreadable)
         if args.diff:
             return _show_diff(result, args.unsafe_fixes)
         if args.fix:
-            result = _apply_fixes(result, args.unsafe_fixes, lambda: run(
-                entries, setup, jobs=args.jobs, extra_files=unreadable))
+            result, fixes_failed = _apply_fixes(result, args.unsafe_fixes, lambda: run(
+                entries, setup, jobs=jobs, extra_files=unreadable))
     if args.baseline:
-        from kernlint.baseline import new_findings, read_baseline, write_baseline
+        from kernlint.baseline import new_findings, write_baseline
 
         if args.update_baseline:
             count = write_baseline(Path(args.baseline), list(result.diagnostics), os.getcwd())
             print(f"kernlint: recorded {count} finding(s) in {args.baseline}", file=sys.stderr)
             return EXIT_OK
-        kept = new_findings(list(result.diagnostics), read_baseline(Path(args.baseline)), os.getcwd())
+        kept = new_findings(list(result.diagnostics), baseline, os.getcwd())
         result = replace(result, diagnostics=tuple(kept))
-    _report(args, result)
-    if any(d.evidence.get("internal") for d in result.diagnostics):
+    with reader_may_leave():  # a reader that has what it wanted still gets the exit code of the findings
+        _report(args, result)
+    if fixes_failed or any(d.evidence.get("internal") for d in result.diagnostics):
         return EXIT_ERROR
     if args.exit_zero:
         return EXIT_OK
     failing = config.fail_on.rank
     return EXIT_FINDINGS if any(d.severity.rank >= failing for d in result.diagnostics) else EXIT_OK
+
+
+def _prepare_baseline(args: argparse.Namespace) -> Counter[str]:
+    """The recorded findings `--baseline` names (read now, so a missing or broken baseline stops the
+    run before any analysis), or, with `--update-baseline`, a check that the file can be written."""
+    if not args.baseline:
+        return Counter()
+    if args.update_baseline:
+        check_writable(Path(args.baseline), "the baseline")
+        return Counter()
+    from kernlint.baseline import read_baseline
+
+    return read_baseline(Path(args.baseline))
 
 
 def _problem_result(problem: DiscoveryProblem) -> FileResult:
@@ -200,27 +245,32 @@ def _analysed_digests(result: RunResult) -> dict[str, str]:
 
 
 def _show_diff(result: RunResult, unsafe: bool) -> int:
-    """`--diff`: print what `--fix` would change; exit 1 when there is something to change."""
+    """`--diff`: print what `--fix` would change; exit 1 when there is something to change, 2 when a
+    file with fixes could not be read."""
     from kernlint.fixes import fix_files
 
     fixed, problems = fix_files(list(result.diagnostics), _analysed_digests(result), unsafe=unsafe, write=False)
-    for file_fix in fixed:
-        sys.stdout.write(file_fix.diff())
+    with reader_may_leave():
+        for file_fix in fixed:
+            sys.stdout.write(file_fix.diff())
     for problem in problems:
-        print(f"kernlint: {problem}", file=sys.stderr)
+        print(f"kernlint: error: {problem}", file=sys.stderr)
     count = sum(len(f.applied) for f in fixed)
     print(f"kernlint: {count} fix(es) would be applied in {len(fixed)} file(s)", file=sys.stderr)
+    if problems:
+        return EXIT_ERROR
     return EXIT_FINDINGS if fixed else EXIT_OK
 
 
-def _apply_fixes(result: RunResult, unsafe: bool, rerun) -> RunResult:
+def _apply_fixes(result: RunResult, unsafe: bool, rerun: Callable[[], RunResult]) -> tuple[RunResult, bool]:
     """`--fix`: apply the fixes atomically, say what changed, and re-analyse so the report shows the
-    remaining findings at their new positions."""
+    remaining findings at their new positions. A file that cannot be fixed (unreadable, changed, not
+    writable) is named and skipped; the others are fixed, and the second value says it happened."""
     from kernlint.fixes import fix_files
 
     fixed, problems = fix_files(list(result.diagnostics), _analysed_digests(result), unsafe=unsafe, write=True)
     for problem in problems:
-        print(f"kernlint: {problem}", file=sys.stderr)
+        print(f"kernlint: error: {problem}", file=sys.stderr)
     for file_fix in fixed:
         codes = ", ".join(sorted({d.code for d in file_fix.applied}))
         print(f"kernlint: fixed {len(file_fix.applied)} finding(s) in {file_fix.path} ({codes})", file=sys.stderr)
@@ -228,8 +278,8 @@ def _apply_fixes(result: RunResult, unsafe: bool, rerun) -> RunResult:
         unsafe_left = sum(1 for d in result.diagnostics if d.fix is not None and not d.fix.safe)
         if unsafe_left and not unsafe:
             print(f"kernlint: {unsafe_left} unsafe fix(es) available with --unsafe-fixes", file=sys.stderr)
-        return result
-    return rerun()
+        return result, bool(problems)
+    return rerun(), bool(problems)
 
 
 def _check_stdin(name: str, setup: EngineSetup) -> RunResult:

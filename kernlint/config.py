@@ -6,11 +6,13 @@ what is accepted, which the CLI turns into exit code 2.
 
 from __future__ import annotations
 
+import difflib
 import fnmatch
 import hashlib
 import json
 import os
-from dataclasses import dataclass, field, replace
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -147,6 +149,10 @@ def _parse_table(table: dict[str, Any], path: Path) -> Config:
     updates: dict[str, Any] = {}
     if "device" in table:
         updates["devices"] = tuple(_str_list(table["device"], where, "device", allow_str=True))
+        if not updates["devices"]:
+            raise ConfigError(f"{where}: key 'device' is empty, which would turn off every device rule; "
+                              f"name at least one, e.g. device = [\"{DEFAULT_DEVICE}\"] (`kernlint devices` "
+                              "lists them)")
     for key, attr in (("select", "select"), ("ignore", "ignore"), ("extend-select", "extend_select")):
         if key in table:
             updates[attr] = tuple(_codes(_str_list(table[key], where, key, allow_str=True), where, key))
@@ -188,14 +194,41 @@ def _str_list(value: Any, where: str, key: str, allow_str: bool = False) -> list
 
 def _codes(values: list[str], where: str, key: str) -> list[str]:
     for value in values:
-        if not (value.startswith("KL") and value[2:].isdigit() or value == "KL") and value != "ALL":
+        if not ((value.startswith("KL") and value[2:].isdigit()) or value == "KL") and value != "ALL":
             raise ConfigError(f"{where}: key {key!r}: {value!r} is not a rule code or prefix such as KL101 or KL2")
     return ["KL" if v == "ALL" else v for v in values]
 
 
-def parse_codes(text: str, option: str) -> tuple[str, ...]:
-    """A comma list of codes/prefixes from the command line."""
-    return tuple(_codes([p.strip() for p in text.split(",") if p.strip()], "command line", option))
+def parse_codes(text: str, option: str, known: Collection[str] | None = None) -> tuple[str, ...]:
+    """A comma list of codes/prefixes from the command line (each naming a rule in `known`, if given)."""
+    codes = tuple(_codes([p.strip() for p in text.split(",") if p.strip()], "command line", option))
+    if known is not None:
+        check_known_codes(codes, known, option)
+    return codes
+
+
+def check_known_codes(values: Iterable[str], known: Collection[str], where: str) -> None:
+    """Every code or prefix in `values` must name at least one rule in `known` (the plugins' codes):
+    `KL999` or `KL9` selects nothing, so it is a typo, and a did-you-mean saves a trip to the docs."""
+    candidates = sorted({*known, *(code[:3] for code in known)})  # the codes and their families (KL1)
+    for value in values:
+        if any(code.startswith(value) for code in known):
+            continue
+        # A code with a character too many (KL1012) most likely means the code it starts with.
+        extended = [code for code in known if value.startswith(code)]
+        close = extended[:1] or difflib.get_close_matches(value, candidates, n=1)
+        hint = f"; did you mean {close[0]}?" if close else ""
+        raise ConfigError(f"{where}: {value!r} matches no rule code{hint} (`kernlint rule` lists them)")
+
+
+def validate_codes(config: Config, known: Collection[str]) -> None:
+    """Check the codes a configuration file names (select, ignore, per-file-ignores) against `known`."""
+    where = config.path or "configuration"
+    for key, values in (("select", config.select or ()), ("extend-select", config.extend_select),
+                        ("ignore", config.ignore)):
+        check_known_codes(values, known, f"{where}: key {key!r}")
+    for glob, values in config.per_file_ignores:
+        check_known_codes(values, known, f"{where}: key 'per-file-ignores.{glob}'")
 
 
 def parse_severity(value: Any, where: str) -> Severity:

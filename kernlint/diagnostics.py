@@ -7,7 +7,7 @@ sent across processes and rendered by any reporter without knowing which rule pr
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field, asdict
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 
@@ -46,7 +46,7 @@ class Fix:
         return {"description": self.description, "safe": self.safe, "edits": [asdict(e) for e in self.edits]}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Fix":
+    def from_json(cls, data: dict[str, Any]) -> Fix:
         return cls(data["description"], tuple(Edit(**e) for e in data["edits"]), data.get("safe", True))
 
 
@@ -83,7 +83,7 @@ class Diagnostic:
 
     @classmethod
     def parse_error(cls, path: str, message: str, severity: Severity = Severity.ERROR, line: int = 1,
-                    column: int = 1, internal: bool = False) -> "Diagnostic":
+                    column: int = 1, internal: bool = False) -> Diagnostic:
         """A KL000 finding: the file could not be read or analysed (or an internal error hit it)."""
         return cls(path=path, line=line, column=column, end_line=line, end_column=column, code="KL000",
                    name="parse-error", severity=severity, message=message,
@@ -113,7 +113,7 @@ class Diagnostic:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Diagnostic":
+    def from_json(cls, data: dict[str, Any]) -> Diagnostic:
         return cls(
             path=data["path"], line=data["line"], column=data["column"],
             end_line=data["end_line"], end_column=data["end_column"],
@@ -154,13 +154,15 @@ class FileResult:
 
 @dataclass(frozen=True)
 class RuleInfo:
-    """What reporters need to describe a rule (SARIF `tool.driver.rules`, `kernlint rule`)."""
+    """What reporters need to describe a rule (SARIF `tool.driver.rules`, `kernlint rule`, the
+    README's rules table)."""
 
     code: str
     name: str
     severity: Severity
     summary: str
     doc: str
+    needs_device: bool = False  # runs once per target device
 
 
 @dataclass(frozen=True)

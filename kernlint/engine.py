@@ -12,11 +12,12 @@ import os
 import sys
 import time
 import traceback
+from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from multiprocessing.context import BaseContext
-from typing import Any, Iterable
+from typing import Any
 
 from kernlint import __version__
 from kernlint.cache import ResultCache, digest
@@ -24,18 +25,17 @@ from kernlint.config import Config
 from kernlint.diagnostics import Diagnostic, FileResult, FileStatus, RuleInfo, RunResult, Severity
 from kernlint.discovery import SourceEntry
 from kernlint.frontends import extract_facts, warm_up
+from kernlint.limits import DEFAULT_TIMEOUT_S, FileTimeout, exit_with_parent, time_limit, worker_count
+from kernlint.reading import ReadProblem, read_regular
 from kernlint.rule import Rule, RuleContext
 from kernlint.source import SourceFile
 from kernlint.suppression import apply_suppressions, parse_suppressions
 
-# Larger files are reported, not parsed: generated sources of this size hold no hand-written kernels
-# and would dominate a run's time.
-MAX_FILE_BYTES = 16 * 1024 * 1024
-_SERIAL_THRESHOLD = 4
+_SERIAL_THRESHOLD = 4  # below this many files a process pool costs more than it saves
 PARSE_ERROR_RULE = RuleInfo(
     "KL000", "parse-error", Severity.ERROR, "A file could not be read or analysed (reported, never fatal).",
     "A file could not be read or analysed (reported, never fatal).\n\nkernlint reports unreadable, binary, "
-    "oversized and undecodable files, and internal errors, as KL000 for that file and goes on with the rest.")  # below this many files a process pool costs more than it saves
+    "oversized and undecodable files, and internal errors, as KL000 for that file and goes on with the rest.")
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,7 @@ class EngineSetup:
     devices: tuple[Any, ...]  # DeviceProfile objects
     use_cache: bool = True
     plugin_errors: tuple[str, ...] = field(default=())
+    timeout_s: float | None = DEFAULT_TIMEOUT_S  # per file; None: no limit
 
     def context_key(self) -> str:
         rules = ",".join(f"{r.code}:{r.__module__}" for r in self.rules)
@@ -57,13 +58,23 @@ class EngineSetup:
 _kl000 = Diagnostic.parse_error
 
 
-def _error_result(entry: SourceEntry, message: str, internal: bool = False) -> FileResult:
+def _error_result(entry: SourceEntry, message: str, internal: bool = False,
+                  severity: Severity = Severity.ERROR) -> FileResult:
     return FileResult(entry.path, None, FileStatus.ERROR, message,
-                      (_kl000(entry.path, message, internal=internal),))
+                      (_kl000(entry.path, message, severity, internal=internal),))
 
 
 def analyse_source(entry: SourceEntry, data: bytes, setup: EngineSetup) -> FileResult:
-    """Analyse one file's bytes (already read); never raises."""
+    """Analyse one file's bytes (already read) within the setup's time limit; never raises."""
+    try:
+        with time_limit(setup.timeout_s):
+            return _analyse(entry, data, setup)
+    except FileTimeout:
+        return _error_result(entry, f"analysis took longer than the {setup.timeout_s:g} s limit per file "
+                                    "(--timeout); not analysed")
+
+
+def _analyse(entry: SourceEntry, data: bytes, setup: EngineSetup) -> FileResult:
     path = entry.path
     if b"\0" in data[:8192]:
         return _error_result(entry, f"binary file (NUL byte at offset {data.index(0)}); not analysed")
@@ -113,14 +124,10 @@ def analyse_source(entry: SourceEntry, data: bytes, setup: EngineSetup) -> FileR
 def analyse_file(entry: SourceEntry, setup: EngineSetup) -> FileResult:
     """Read and analyse one file (with the cache); never raises."""
     try:
-        size = os.path.getsize(entry.path)
-        if size > MAX_FILE_BYTES:
-            return _error_result(entry, f"file is {size / 2**20:.1f} MiB, over kernlint's "
-                                        f"{MAX_FILE_BYTES // 2**20} MiB limit; not analysed")
-        with open(entry.path, "rb") as handle:
-            data = handle.read()
-    except OSError as exc:
-        return _error_result(entry, f"cannot read file: {exc.strerror or exc}")
+        data = read_regular(entry.path)
+    except ReadProblem as problem:
+        # Not a source file at all (a FIFO, a device) is a note; a file that cannot be read, an error.
+        return _error_result(entry, str(problem), severity=Severity.INFO if problem.skipped else Severity.ERROR)
     content_digest = digest(data)
     cache = ResultCache(setup.config.root, setup.context_key()) if setup.use_cache else None
     key = cache.key(entry.path, entry.family, content_digest) if cache else ""
@@ -138,8 +145,9 @@ def analyse_file(entry: SourceEntry, setup: EngineSetup) -> FileResult:
 _WORKER_SETUP: EngineSetup | None = None
 
 
-def _init_worker(setup: EngineSetup) -> None:
+def _init_worker(setup: EngineSetup, parent: int) -> None:
     global _WORKER_SETUP
+    exit_with_parent(parent)
     _WORKER_SETUP = setup
 
 
@@ -150,8 +158,9 @@ def _analyse_in_worker(entry: SourceEntry) -> FileResult:
 
 def analyse_files(entries: list[SourceEntry], setup: EngineSetup, jobs: int | None = None,
                   progress: Any = None) -> list[FileResult]:
-    """Analyse every entry, in order, in parallel when it pays; `progress(n)` is called per file."""
-    jobs = max(1, jobs or os.cpu_count() or 1)
+    """Analyse every entry, in order, in parallel when it pays; `progress(n)` is called per file.
+    `jobs` None or 0 means one worker per CPU; more workers than CPUs are never started."""
+    jobs, _note = worker_count(jobs)
     results: list[FileResult] = []
     tick = progress or (lambda _n: None)
     if jobs == 1 or len(entries) < _SERIAL_THRESHOLD:
@@ -168,7 +177,7 @@ def analyse_files(entries: list[SourceEntry], setup: EngineSetup, jobs: int | No
     gc.freeze()
     try:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=_pool_context(), initializer=_init_worker,
-                                 initargs=(setup,)) as pool:
+                                 initargs=(setup, os.getpid())) as pool:
             for result in pool.map(_analyse_in_worker, entries, chunksize=chunk):
                 results.append(result)
                 tick(1)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from kernlint.cache import digest
 from kernlint.diagnostics import Diagnostic, Fix
-from kernlint.output import write_atomically
+from kernlint.output import WriteError, write_atomically
 
 
 @dataclass
@@ -56,7 +56,7 @@ def apply_edits(text: str, fixes: list[tuple[Diagnostic, Fix]]) -> tuple[str, li
             skipped.append(diagnostic)
             continue
         if any(lo > hi or hi > len(text) for lo, hi, _ in ranges) or any(
-                lo < t_hi and t_lo < hi or lo == hi == t_lo for lo, hi, _ in ranges for t_lo, t_hi in taken):
+                (lo < t_hi and t_lo < hi) or lo == hi == t_lo for lo, hi, _ in ranges for t_lo, t_hi in taken):
             skipped.append(diagnostic)
             continue
         taken.extend((lo, hi) for lo, hi, _ in ranges)
@@ -97,7 +97,11 @@ def fix_files(diagnostics: list[Diagnostic], analysed: dict[str, str], *, unsafe
         if fixed == original:
             continue
         if write:
-            write_atomically(Path(path), fixed)
+            try:
+                write_atomically(Path(path), fixed)
+            except WriteError as exc:  # one file that cannot be written must not stop the others
+                problems.append(f"{path}: not fixed: {exc.reason}")
+                continue
         results.append(FileFix(path, original, fixed, applied, skipped))
     return results, problems
 

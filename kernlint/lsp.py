@@ -20,6 +20,7 @@ from kernlint.config import ConfigError, find_config, load_config
 from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.discovery import SourceEntry, family_of
 from kernlint.engine import EngineSetup, analyse_source
+from kernlint.session import make_setup
 
 DEBOUNCE_SECONDS = 0.3
 _SEVERITY = {Severity.ERROR: types.DiagnosticSeverity.Error, Severity.WARNING: types.DiagnosticSeverity.Warning,
@@ -48,8 +49,6 @@ class KernlintServer(LanguageServer):
 
     def setup_for(self, path: str) -> EngineSetup:
         """The engine setup of the project `path` belongs to (its nearest config), made once."""
-        from kernlint.cli import make_setup
-
         config_path = find_config(Path(path).parent if os.path.isabs(path) else Path.cwd())
         key = str(config_path)
         if key not in self.setups:

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import inspect
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Iterable
+from typing import Any, ClassVar
 
 from kernlint.diagnostics import Diagnostic, Edit, Fix, Related, RuleInfo, Severity
 from kernlint.facts import FileFacts, Span
@@ -35,7 +36,7 @@ class Rule:
     # Rules about the suppression comments themselves run after suppression, with `ctx.suppressions`.
     after_suppression: ClassVar[bool] = False
 
-    def check(self, facts: FileFacts, ctx: "RuleContext") -> Iterable[Diagnostic]:  # pragma: no cover
+    def check(self, facts: FileFacts, ctx: RuleContext) -> Iterable[Diagnostic]:  # pragma: no cover
         raise NotImplementedError
 
     @classmethod
@@ -51,7 +52,18 @@ class Rule:
 
     @classmethod
     def info(cls) -> RuleInfo:
-        return RuleInfo(cls.code, cls.name, cls.severity, cls.summary(), cls.documentation())
+        return RuleInfo(cls.code, cls.name, cls.severity, cls.summary(), cls.documentation(), cls.needs_device)
+
+
+def rules_markdown(infos: Iterable[RuleInfo]) -> str:
+    """The rules as a Markdown table, one row each: the README's rules table is this, generated from
+    the rules' own metadata so it cannot drift from them (tests/test_readme.py checks it)."""
+    rows = ["| code | name | severity | per device | what it flags |", "|---|---|---|---|---|"]
+    for info in infos:
+        summary = info.summary.replace("|", "\\|")
+        rows.append(f"| {info.code} | {info.name} | {info.severity.value} | {'yes' if info.needs_device else ''} "
+                    f"| {summary} |")
+    return "\n".join(rows) + "\n"
 
 
 @dataclass

@@ -3,8 +3,6 @@ how to rewrite its mode in the spelling the source already uses."""
 
 from __future__ import annotations
 
-import re
-
 from kernlint.diagnostics import Edit
 from kernlint.facts import Accessor, Span
 from kernlint.facts.accessor_uses import AccessorUses
@@ -19,17 +17,10 @@ def cost_phrase(uses: AccessorUses, direction: str) -> str:
     return "a needless copy back to the host" if direction == "device-to-host" else "a needless copy to the device"
 
 
-def tag_prefix(spelling: str | None) -> str:
-    """The namespace a SYCL 2020 tag was written with (`sycl::`, `cl::sycl::`, nothing)."""
-    if spelling and re.fullmatch(r"\s*(?:(?:::)?(?:cl\s*::\s*)?sycl\s*::\s*)?\w+\s*", spelling) \
-            and not re.search(r"\baccess(_mode)?\b", spelling):
-        return re.sub(r"\s+", "", spelling.strip()[: spelling.strip().rfind(_last_word(spelling))])
-    return "sycl::"
-
-
-def _last_word(text: str) -> str:
-    words = re.findall(r"\w+", text)
-    return words[-1] if words else ""
+def tag_prefix(accessor: Accessor) -> str:
+    """The namespace to write a new tag with: the one the accessor's mode tag was written with
+    (`sycl::`, `cl::sycl::`, nothing), `sycl::` when its mode is not a tag."""
+    return accessor.mode_namespace if accessor.mode_namespace is not None else "sycl::"
 
 
 def replace_last_word(ctx: RuleContext, span: Span, word: str, text: str) -> Edit | None:

@@ -66,7 +66,12 @@ from kernlint.facts import Accessor, FileFacts
 from kernlint.facts.accessor_uses import AccessorUses
 from kernlint.rule import Rule, RuleContext
 from kernlint_rules.accessor_checks import (
-    buffer_evidence, cost_phrase, describe, replace_last_word, tag_prefix, tags_instead_of_template,
+    buffer_evidence,
+    cost_phrase,
+    describe,
+    replace_last_word,
+    tag_prefix,
+    tags_instead_of_template,
 )
 from kernlint_rules.omp_maps import map_findings
 
@@ -147,7 +152,7 @@ class AccessorMode(Rule):
             return None
         edits: tuple[Edit, ...] | None = None
         if syntax.form == "tag" and accessor.mode_span is not None and syntax.mode_is_last_argument:
-            prefix = tag_prefix(accessor.mode_spelling)
+            prefix = tag_prefix(accessor)
             edit = replace_last_word(ctx, accessor.mode_span, "read_write", f"write_only, {prefix}no_init")
             edits = (edit,) if edit else None
         elif syntax.form == "enum":

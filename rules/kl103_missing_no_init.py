@@ -58,7 +58,6 @@ from kernlint.diagnostics import Diagnostic, Edit, Fix, Severity
 from kernlint.facts import Accessor, FileFacts
 from kernlint.facts.accessor_uses import AccessorUses
 from kernlint.rule import Rule, RuleContext
-
 from kernlint_rules.accessor_checks import buffer_evidence, cost_phrase, describe, tag_prefix, tags_instead_of_template
 
 
@@ -96,7 +95,7 @@ class MissingNoInit(Rule):
             return None
         edits: tuple[Edit, ...] | None = None
         if syntax.form == "tag" and syntax.mode_is_last_argument and accessor.mode_span is not None:
-            edits = (ctx.insert_after(accessor.mode_span, f", {tag_prefix(accessor.mode_spelling)}no_init"),)
+            edits = (ctx.insert_after(accessor.mode_span, f", {tag_prefix(accessor)}no_init"),)
         elif syntax.form == "enum":
             edits = tags_instead_of_template(ctx, uses, "sycl::write_only, sycl::no_init")
         if not edits:

@@ -39,16 +39,13 @@ Occupancy basis
 
 from __future__ import annotations
 
-import re
 from typing import Iterator
 
 from kernlint.diagnostics import Diagnostic, Fix, Severity
 from kernlint.facts import Accessor, FileFacts
 from kernlint.rule import Rule, RuleContext
-
 from kernlint_rules.accessor_checks import tags_instead_of_template
 
-_LEGACY = re.compile(r"\baccess\s*::\s*mode\b")
 _SYCL2020 = {
     "read": "sycl::access_mode::read (or the tag sycl::read_only)",
     "write": "sycl::access_mode::write (or the tag sycl::write_only)",
@@ -73,20 +70,20 @@ class LegacyAccessMode(Rule):
             if accessor.target != "device" or accessor.form == "get_host_access" or spelling is None \
                     or accessor.mode not in _SYCL2020:
                 continue
-            legacy = _LEGACY.search(spelling)
+            legacy = accessor.mode_enum_span is not None  # `access::mode`, renamed `access_mode`
             if not legacy and accessor.mode not in ("discard_write", "discard_read_write", "atomic"):
                 continue
-            written = re.sub(r"\s+", "", spelling)
+            written = "".join(spelling.split())  # for the message: `sycl :: access` reads as `sycl::access`
             yield ctx.diagnostic(
                 accessor.span,
                 f"`{written}` is a SYCL 1.2.1 access mode, deprecated in SYCL 2020: write "
                 f"{_SYCL2020[accessor.mode]}",
                 evidence={"accessor": accessor.name, "mode": accessor.mode, "spelling": written},
                 kernel=accessor.uses.kernel_name if accessor.uses else None,
-                fix=self._fix(accessor, legacy, ctx))
+                fix=self._fix(accessor, ctx))
 
     @staticmethod
-    def _fix(accessor: Accessor, legacy: re.Match | None, ctx: RuleContext) -> Fix | None:
+    def _fix(accessor: Accessor, ctx: RuleContext) -> Fix | None:
         span = accessor.mode_span
         if span is None or accessor.mode_spelling is None:
             return None
@@ -96,12 +93,10 @@ class LegacyAccessMode(Rule):
                 return None
             edits = tags_instead_of_template(ctx, uses, _DISCARD_TAGS[accessor.mode])
             return Fix(f"use {_DISCARD_TAGS[accessor.mode]}", edits, safe=True) if edits else None
-        if legacy is None or accessor.mode == "atomic" or span.line != span.end_line:
+        enumeration = accessor.mode_enum_span
+        if enumeration is None or accessor.mode == "atomic" or span.line != span.end_line:
             return None
         source = ctx.source.line_bytes(span.line)[span.column_byte:span.end_column_byte]
         if source.decode("utf-8", errors="replace") != accessor.mode_spelling:
             return None
-        start = span.column_byte + len(accessor.mode_spelling[:legacy.start()].encode())
-        end = span.column_byte + len(accessor.mode_spelling[:legacy.end()].encode())
-        edit = ctx.edit_bytes(span.line, start, end, "access_mode")
-        return Fix("use the SYCL 2020 name access_mode", (edit,), safe=True)
+        return Fix("use the SYCL 2020 name access_mode", (ctx.replace(enumeration, "access_mode"),), safe=True)

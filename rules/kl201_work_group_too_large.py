@@ -46,9 +46,9 @@ from typing import Iterator
 
 from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import FileFacts
+from kernlint.rule import Rule, RuleContext
 from kernlint_rules.launch_checks import occupancy, supported_sub_group, work_group_sizes, work_group_too_large
 from kernlint_rules.omp_launch import thread_limit_findings
-from kernlint.rule import Rule, RuleContext
 
 
 class WorkGroupTooLarge(Rule):

@@ -62,11 +62,18 @@ from typing import Iterator
 
 from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import FileFacts
-from kernlint_rules.launch_checks import (
-    SubGroup, kb, occupancy, pct, supported_sub_group, unit_binding, unit_word, work_group,
-)
 from kernlint.occupancy import DeviceProfile, OccupancyReport
 from kernlint.rule import Rule, RuleContext
+from kernlint_rules.launch_checks import (
+    SubGroup,
+    kb,
+    occupancy,
+    pct,
+    supported_sub_group,
+    unit_binding,
+    unit_word,
+    work_group,
+)
 
 
 class LowOccupancy(Rule):

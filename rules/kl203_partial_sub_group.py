@@ -39,8 +39,8 @@ from typing import Iterator
 
 from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import FileFacts
-from kernlint_rules.launch_checks import occupancy, pct, supported_sub_group, work_group
 from kernlint.rule import Rule, RuleContext
+from kernlint_rules.launch_checks import occupancy, pct, supported_sub_group, work_group
 
 
 class PartialSubGroup(Rule):

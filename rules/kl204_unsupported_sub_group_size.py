@@ -35,8 +35,8 @@ from typing import Iterator
 
 from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import FileFacts, Span
-from kernlint_rules.launch_checks import occupancy, sub_group, work_group
 from kernlint.rule import Rule, RuleContext
+from kernlint_rules.launch_checks import occupancy, sub_group, work_group
 
 
 class UnsupportedSubGroupSize(Rule):

@@ -41,9 +41,9 @@ from typing import Iterator
 
 from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import FileFacts, Span
-from kernlint_rules.launch_checks import kb, local_memory, occupancy, supported_sub_group, unit_word, work_group
 from kernlint.occupancy import DeviceProfile
 from kernlint.rule import Rule, RuleContext
+from kernlint_rules.launch_checks import kb, local_memory, occupancy, supported_sub_group, unit_word, work_group
 
 
 class LocalMemoryTooLarge(Rule):

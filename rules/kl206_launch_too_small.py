@@ -52,10 +52,16 @@ from typing import Iterator
 
 from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import FileFacts
-from kernlint_rules.launch_checks import (
-    global_items, occupancy, pct, supported_sub_group, unit_binding, unit_word, work_group,
-)
 from kernlint.rule import Rule, RuleContext
+from kernlint_rules.launch_checks import (
+    global_items,
+    occupancy,
+    pct,
+    supported_sub_group,
+    unit_binding,
+    unit_word,
+    work_group,
+)
 
 
 class LaunchTooSmall(Rule):
@@ -89,9 +95,9 @@ class LaunchTooSmall(Rule):
             groups = report.total_work_groups or 0
             wave = math.ceil(units * per_unit.work_groups_per_unit)
             nvidia = device.vendor == "nvidia"
-            threads = (per_unit.threads_per_work_group or 0) // (device.warp_size if nvidia else 1)  # type: ignore[attr-defined]
+            threads = (per_unit.threads_per_work_group or 0) // (device.warp_size if nvidia else 1)
             slot, slots = ("warp", "warp slots") if nvidia else ("thread", "hardware threads")
-            capacity = units * (device.max_warps_per_sm if nvidia else device.threads_per_xe_core)  # type: ignore[attr-defined]
+            capacity = units * (device.max_warps_per_sm if nvidia else device.threads_per_xe_core)
             unit = unit_word(report.unit, plural=True)
             group_word = "block" if nvidia else "work-group"
             yield ctx.diagnostic(

@@ -37,30 +37,14 @@ Occupancy basis
 
 from __future__ import annotations
 
-import re
 from typing import Iterator
 
 from kernlint.diagnostics import Diagnostic, Severity
-from kernlint.facts import FileFacts, QueueConstruction
+from kernlint.facts import FileFacts
 from kernlint.rule import Rule, RuleContext
 
 _LOOP_WORDS = {"for": "`for` loop", "range-for": "range-based `for` loop", "while": "`while` loop",
                "do": "`do … while` loop"}
-_CONTEXT = re.compile(r"context|\bctx\b")
-# What a queue constructor takes besides a context: selectors, devices, properties, handlers.
-_NOT_CONTEXT = re.compile(r"selector|\bdevice\b|get_device\s*\(|propert|in_order|enable_profiling|"
-                          r"exception|async_handler|^\[")
-
-
-def _new_context(queue: QueueConstruction) -> bool:
-    """Whether this construction certainly creates its own context (no context, no queue copy)."""
-    for text, declared in zip(queue.arguments, queue.argument_types or (None,) * len(queue.arguments)):
-        words = f"{text} {declared or ''}"
-        if _CONTEXT.search(words) or (declared is not None and re.search(r"\bqueue\b", declared)):
-            return False
-        if not _NOT_CONTEXT.search(text) and not (declared and _NOT_CONTEXT.search(declared)):
-            return False  # something kernlint cannot classify: stay silent
-    return True
 
 
 class QueueInLoop(Rule):
@@ -72,7 +56,7 @@ class QueueInLoop(Rule):
     def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
         for queue in facts.queues:
             loop = facts.innermost_loop(queue.span, side="host")
-            if loop is None or not _new_context(queue):
+            if loop is None or not queue.creates_context:
                 continue
             what = f"sycl::queue `{queue.name}`" if queue.name else "a temporary sycl::queue"
             yield ctx.diagnostic(

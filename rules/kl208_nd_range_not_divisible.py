@@ -35,8 +35,8 @@ from typing import Iterator
 
 from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import FileFacts
-from kernlint_rules.launch_checks import work_group
 from kernlint.rule import Rule, RuleContext
+from kernlint_rules.launch_checks import work_group
 
 
 class NdRangeNotDivisible(Rule):

@@ -42,7 +42,6 @@ Occupancy basis
 
 from __future__ import annotations
 
-import re
 from typing import Iterator
 
 from kernlint.diagnostics import Diagnostic, Fix, Severity
@@ -101,16 +100,12 @@ class BlockLoadSubGroup32(Rule):
     @staticmethod
     def _fix(ctx: RuleContext, launch: KernelLaunch) -> Fix | None:
         """Replace a literal `32` in the attribute by 16 (unsafe: code may assume 32 lanes)."""
-        attribute = launch.attributes.span
-        if attribute is None or launch.attributes.reqd_sub_group_size_text != "32" \
+        attributes = launch.attributes
+        attribute, size = attributes.span, attributes.reqd_sub_group_size_span
+        if attribute is None or size is None or attributes.reqd_sub_group_size_text != "32" \
                 or attribute.line != attribute.end_line:
             return None
-        text = ctx.source.data[attribute.start_byte:attribute.end_byte].decode("utf-8", errors="replace")
-        match = re.search(r"\(\s*(32)\s*\)", text)
-        if match is None:
-            return None
-        start = attribute.column_byte + len(text[:match.start(1)].encode())
-        return Fix("require sub-group size 16", (ctx.edit_bytes(attribute.line, start, start + 2, "16"),), safe=False)
+        return Fix("require sub-group size 16", (ctx.replace(size, "16"),), safe=False)
 
 
 def _occupancy_at_16(device, launch: KernelLaunch) -> dict:

@@ -41,12 +41,13 @@ class PrefetchNoOpHint(Rule):
 
     def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
         for construct in facts.omp:
-            if construct.kind != "prefetch" or construct.value("hint") != 0:
+            directive = construct.directive
+            if directive is None or directive.kind != "prefetch" or construct.value("hint") != 0:
                 continue
-            written = getattr(construct.directive, "prefetch_hint", None)
+            written = directive.prefetch_hint
             what = (f"its hint `{written}` evaluates to 0" if written is not None
                     else "it has no hint, and the default hint is 0")
-            data = construct.directive.clause("data")  # type: ignore[attr-defined]
+            data = directive.clause("data")
             yield ctx.diagnostic(
                 construct.locate(data.text) if data is not None else construct.span,
                 f"this prefetch does nothing: {what}, which is a no-op; write the hint in the data clause, "

@@ -42,12 +42,13 @@ class PrefetchInvalidHint(Rule):
 
     def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
         for construct in facts.omp:
-            value = construct.value("hint") if construct.kind == "prefetch" else None
-            if value is None or value in VALID_HINTS:
+            directive = construct.directive
+            value = construct.value("hint") if directive is not None and directive.kind == "prefetch" else None
+            if directive is None or value is None or value in VALID_HINTS:
                 continue
-            written = getattr(construct.directive, "prefetch_hint", None)
+            written = directive.prefetch_hint
             shown = f"`{written}` (= {value})" if written is not None and written.strip() != str(value) else f"{value}"
-            data = construct.directive.clause("data")  # type: ignore[attr-defined]
+            data = directive.clause("data")
             yield ctx.diagnostic(
                 construct.locate(data.text) if data is not None else construct.span,
                 f"prefetch hint {shown} is not a valid hint: the extension defines 0 (no-op), 2 (prefetch to "

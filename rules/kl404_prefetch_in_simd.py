@@ -50,7 +50,8 @@ class PrefetchInSimd(Rule):
 
     def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
         for construct in facts.omp:
-            if construct.kind != "prefetch":
+            directive = construct.directive
+            if directive is None or directive.kind != "prefetch":
                 continue
             simd = [c for c in enclosing_constructs(facts.omp, construct.span) if "simd" in c.leaves]
             if not simd:
@@ -58,7 +59,7 @@ class PrefetchInSimd(Rule):
             region = simd[-1]
             width = region.value("simdlen")
             lanes = f"each of the {width} lanes" if width else "every SIMD lane"
-            data = construct.directive.clause("data")  # type: ignore[attr-defined]
+            data = directive.clause("data")
             yield ctx.diagnostic(
                 construct.locate(data.text) if data is not None else construct.span,
                 f"prefetch inside the `{region.kind}` region at line {region.span.line}: {lanes} issues its own "

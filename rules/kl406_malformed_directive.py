@@ -44,23 +44,25 @@ class MalformedDirective(Rule):
 
     def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
         for construct in facts.omp:
-            directive = construct.directive
-            text = " ".join(str(getattr(directive, "text", "")).split())
-            if len(text) > 60:
-                text = text[:57] + "…"
-            if not construct.parsed:
-                problem = getattr(directive, "message", "unreadable directive")
+            error, directive = construct.error, construct.directive
+            if error is not None:
                 yield ctx.diagnostic(
                     construct.problem or construct.span,
-                    f"this OpenMP directive does not parse ({problem}): `{text}`; compilers reject it or skip "
-                    f"it silently, and kernlint cannot check it either",
-                    evidence={"problem": problem, "column": getattr(directive, "column", None)},
+                    f"this OpenMP directive does not parse ({error.message}): `{_shown(error.text)}`; compilers "
+                    f"reject it or skip it silently, and kernlint cannot check it either",
+                    evidence={"problem": error.message, "column": error.column},
                 )
-            elif getattr(directive, "warnings", ()):
-                problems = "; ".join(directive.warnings)  # type: ignore[attr-defined]
+            elif directive is not None and directive.warnings:
+                problems = "; ".join(directive.warnings)
                 yield ctx.diagnostic(
                     construct.span,
-                    f"this OpenMP directive is probably mistyped ({problems}): `{text}`; compilers ignore "
-                    f"unknown clauses or reject them, so the directive does not do what it says",
+                    f"this OpenMP directive is probably mistyped ({problems}): `{_shown(directive.text)}`; "
+                    f"compilers ignore unknown clauses or reject them, so the directive does not do what it says",
                     evidence={"problem": problems, "read_as": construct.kind},
                 )
+
+
+def _shown(text: str) -> str:
+    """The directive's text for a message: blanks collapsed, cut at 60 characters."""
+    text = " ".join(text.split())
+    return text[:57] + "…" if len(text) > 60 else text

@@ -37,11 +37,12 @@ def thread_limit_findings(facts: FileFacts, ctx: "RuleContext") -> Iterator[Diag
         if finding is None:
             continue
         maximum = finding.maximum
-        clause = getattr(construct.directive, "clause", lambda _n: None)("thread_limit")
-        written = f"thread_limit({clause.expr})" if clause is not None else f"thread_limit({limit})"
+        clause = construct.directive.clause("thread_limit") if construct.directive is not None else None
+        expr = clause.expr if clause is not None else None
+        written = f"thread_limit({expr if expr is not None else limit})"
+        shown = written if expr is not None and expr.strip() == str(limit) else f"{written} = {limit}"
         if width:
             threads = max(1, maximum // width)
-            shown = written if clause is not None and clause.expr.strip() == str(limit) else f"{written} = {limit}"
             message = (f"{shown} in the OpenMP SIMD model counts EU threads, not work-items: with "
                        f"simdlen({width}) a team (work-group) asks for {limit} × {width} = {items} work-items, "
                        f"above the maximum of {maximum} on {device.id}; the runtime clamps it to {threads} "
@@ -49,7 +50,6 @@ def thread_limit_findings(facts: FileFacts, ctx: "RuleContext") -> Iterator[Diag
                        f"than written; use thread_limit({maximum} / {width}) or less")
             clamp = threads
         else:
-            shown = written if clause is not None and clause.expr.strip() == str(limit) else f"{written} = {limit}"
             message = (f"{shown} asks for {limit} work-items per team (work-group), above the maximum of "
                        f"{maximum} on {device.id}; the runtime clamps it to {maximum}, so the kernel runs with "
                        f"other work-groups than written; use thread_limit({maximum}) or less")

@@ -12,12 +12,12 @@ moves nothing).
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Iterator
 
-from kernlint.diagnostics import Diagnostic, Edit, Fix
-from kernlint.facts import FileFacts, Span
+from kernlint.diagnostics import Diagnostic, Fix
+from kernlint.facts import FileFacts
 from kernlint.facts.openmp import OmpConstruct, OmpVariableUse, enclosing_constructs
+from kernlint.facts.openmp_directive import OmpMapItem
 
 if TYPE_CHECKING:
     from kernlint.rule import RuleContext
@@ -28,12 +28,12 @@ _HARMLESS_MODIFIERS = frozenset({"close", "present", "ompx_hold"})
 def map_findings(facts: FileFacts, ctx: "RuleContext") -> Iterator[Diagnostic]:
     """KL102 findings for the `map` clauses of every OpenMP construct of the file."""
     for construct in facts.omp:
-        leaves = construct.leaves
-        if construct.region is None or not construct.variables or not (
-                "target" in leaves or "target data" in leaves):
+        directive = construct.directive
+        if directive is None or construct.region is None or not construct.variables or not (
+                "target" in directive.leaves or "target data" in directive.leaves):
             continue
         outer = _mapped_outside(facts, construct)
-        for mapped in getattr(construct.directive, "map_items", ()):
+        for mapped in directive.map_items:
             if mapped.map_type != "tofrom" or any(m.lower() not in _HARMLESS_MODIFIERS | {"tofrom"}
                                                   for m in mapped.modifiers):
                 continue
@@ -57,7 +57,7 @@ def _mapped_outside(facts: FileFacts, construct: OmpConstruct) -> set[str]:
     return names
 
 
-def _diagnostic(construct: OmpConstruct, mapped, use: OmpVariableUse, suggested: str,
+def _diagnostic(construct: OmpConstruct, mapped: OmpMapItem, use: OmpVariableUse, suggested: str,
                 ctx: "RuleContext") -> Diagnostic:
     clause = mapped.clause
     written = " ".join(clause.text.split())
@@ -75,27 +75,21 @@ def _diagnostic(construct: OmpConstruct, mapped, use: OmpVariableUse, suggested:
         f"`{written}` maps `{use.name}` tofrom{default}, but {why}; map it `{suggested}`",
         evidence={"variable": use.name, "map_type": "tofrom", "suggested": suggested, "reads": use.reads,
                   "writes": use.writes, "writes_cover": use.writes_cover, "construct": construct.kind},
-        fix=_fix(ctx, where, clause, mapped, suggested),
+        fix=_fix(ctx, construct, mapped, suggested),
     )
 
 
-def _fix(ctx: "RuleContext", where: Span, clause, mapped, suggested: str) -> Fix | None:
-    """Rewrite the map type in place when the clause maps this one item and starts on `where`'s line."""
-    if len(clause.items) != 1 or where.line != where.end_line:
+def _fix(ctx: "RuleContext", construct: OmpConstruct, mapped: OmpMapItem, suggested: str) -> Fix | None:
+    """Rewrite the map type in place (`tofrom` written first in the clause), or insert one into a clause
+    that has none, when the clause maps this one item."""
+    clause = mapped.clause
+    site = construct.map_type(clause.text)
+    if len(clause.items) != 1 or site is None:
         return None
-    line = ctx.source.line_text(where.line)
-    _line, column = ctx.position(where.line, where.column_byte)
-    opening = re.compile(r"map\s*\(", re.IGNORECASE).match(line, column - 1)
-    if opening is None:
-        return None
-    tofrom = re.compile(r"\s*tofrom\b", re.IGNORECASE).match(line, opening.end())
-    if tofrom is not None:
-        start, end = tofrom.end() - len("tofrom"), tofrom.end()
-        text = suggested if line[start:end].islower() else suggested.upper()
+    if site.word is not None and site.written is not None and site.written.lower() == "tofrom":
+        edit = ctx.replace(site.word, suggested if site.written.islower() else suggested.upper())
     elif not mapped.modifiers:
-        start = end = opening.end()
-        text = f"{suggested}: "
+        edit = ctx.replace(site.inside, f"{suggested}: ")
     else:
         return None
-    edit = Edit(where.line, start + 1, where.line, end + 1, text)
     return Fix(f"map `{mapped.item.name}` {suggested}", (edit,), safe=False)

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -29,8 +30,9 @@ def run_json(*args: str, cwd: Path | None = None) -> tuple[int, dict]:
     return proc.returncode, json.loads(proc.stdout)
 
 
-def run_rule(rule_class, code: str, device: str | None = "xe-hpc", path: str = "t.cpp", **options) -> list:
-    """One rule's diagnostics on `code` (dedented) for one device, with options merged over its defaults:
+def run_rule(rule_class, code: str, device: str | None = "xe-hpc", path: str = "t.cpp",
+             options: dict[str, Any] | None = None) -> list:
+    """One rule's diagnostics on `code` (dedented) for one device, with `options` merged over its defaults:
     the front-end and the rule exactly as the engine runs them, without the engine around them."""
     import textwrap
 
@@ -43,7 +45,7 @@ def run_rule(rule_class, code: str, device: str | None = "xe-hpc", path: str = "
     facts = extract(path, data)
     profile = load_device(device) if rule_class.needs_device and device else None
     ctx = RuleContext(rule_class, SourceFile(path, data), facts.language, profile,
-                      {**rule_class.options, **options})
+                      {**rule_class.options, **(options or {})})
     return list(rule_class().check(facts, ctx))
 
 

@@ -54,7 +54,7 @@ def test_default_command_and_path(tmp_path: Path) -> None:
 
 def test_json_output_matches_spec_shape(tmp_path: Path) -> None:
     project(tmp_path)
-    code, report = run_json("src", cwd=tmp_path)
+    _code, report = run_json("src", cwd=tmp_path)
     assert list(report) == ["version", "tool", "devices", "files", "diagnostics", "summary"]
     assert report["version"] == 1 and report["tool"]["name"] == "kernlint" and report["devices"] == ["xe-hpc"]
     assert [f["path"] for f in report["files"]] == ["src/bad.cpp", "src/good.cpp"]

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, strategies as st
 
-from kernlint.analysis.consteval import evaluate, parse_int_literal
+from kernlint.analysis.consteval import evaluate, parse_int_literal, type_size
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.cpp.constants import CppConstants
 
@@ -28,6 +28,23 @@ def test_literal_expressions(text: str, value: int) -> None:
 ])
 def test_unknown_stays_unknown(text: str) -> None:
     assert evaluate(text) is None
+
+
+@pytest.mark.parametrize("spelling,size", [
+    ("float", 4), ("const float", 4), ("volatile const double", 8), ("std::size_t", 8), ("::std::int64_t", 8),
+    ("sycl::half", 2), ("cl::sycl::half", 2), ("std :: uint8_t", 1), ("unsigned  int", 4), ("std::byte", 1),
+    ("const unsigned long long", 8), ("float4", None), ("const MyStruct", None), ("float *", None),
+])
+def test_type_size_normalises_the_spelling(spelling: str, size: int | None) -> None:
+    """Every analysis sizes element types through one function, so `const float` is 4 bytes everywhere."""
+    assert type_size(spelling) == size
+
+
+@pytest.mark.parametrize("text,value", [
+    ("sizeof(const float)", 4), ("sizeof(std::byte)", 1), ("sizeof(sycl::half) * 2", 4), ("sizeof(unsigned int)", 4),
+])
+def test_sizeof_uses_type_size(text: str, value: int) -> None:
+    assert evaluate(text) == value
 
 
 def test_resolver_supplies_identifiers() -> None:

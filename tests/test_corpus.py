@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from corpus_annotations import corpus_files, expected, pinned_devices
 from conftest import CORPUS, REPO, run_json
-from kernlint.cli import make_setup
+from corpus_annotations import corpus_files, expected, pinned_devices
 from kernlint.config import Config
 from kernlint.discovery import discover
 from kernlint.engine import analyse_file
+from kernlint.session import make_setup
 
 CASES = [(path, device) for path in corpus_files(CORPUS)
          for device in pinned_devices(path.read_text("utf-8", errors="replace"))]

@@ -8,7 +8,20 @@ import textwrap
 import pytest
 
 from kernlint.analysis.dependence import (
-    Binary, Call, Component, Const, Load, Program, Seed, Select, Uniform, Unary, Var, Varying,
+    Binary,
+    Call,
+    Component,
+    Const,
+    Expr,
+    Grade,
+    Load,
+    Program,
+    Seed,
+    Select,
+    Unary,
+    Uniform,
+    Var,
+    Varying,
 )
 from kernlint.frontends.cpp.frontend import extract
 
@@ -21,6 +34,19 @@ def solved(build) -> Program:
     build(program)
     program.solve()
     return program
+
+
+def kind_of(program: Program, unit: str, expr: Expr) -> str | None:
+    """The taint kind of `expr` in `unit`; None when it stays uniform."""
+    taint = program.taint(unit, expr)
+    return taint.kind if taint else None
+
+
+def graded(program: Program, unit: str, condition: str) -> Grade:
+    """The grade of a condition the test expects to depend on the work-item."""
+    grade = program.grade(unit, condition)
+    assert grade is not None, f"{condition} in {unit} is graded uniform"
+    return grade
 
 
 # -- the core: propagation ----------------------------------------------------------------------
@@ -36,8 +62,8 @@ def test_ids_flow_through_assignments_arithmetic_and_reassignment() -> None:
         k.assign("n2", Binary("*", Var("n"), Const(2)))
 
     p = solved(build)
-    assert p.taint("k", Var("pos")).kind == "id"
-    assert p.taint("k", Var("x")).kind == "id"
+    assert kind_of(p, "k", Var("pos")) == "id"
+    assert kind_of(p, "k", Var("x")) == "id"
     assert p.taint("k", Var("n2")) is None  # kernel arguments and constants stay uniform
     assert p.taint("k", Uniform("it.get_group(0)")) is None
 
@@ -51,10 +77,10 @@ def test_loads_indexed_by_the_id_are_data_and_constant_indices_are_not() -> None
         k.assign("gid", Component(Seed("global", "it.get_global_id()"), Const(0)))
 
     p = solved(build)
-    assert p.taint("k", Var("v")).kind == "data"
+    assert kind_of(p, "k", Var("v")) == "data"
     assert p.taint("k", Var("first")) is None
-    assert p.taint("k", Var("gid")).kind == "id"
-    assert p.taint("k", Varying("ref.fetch_add(1)")).kind == "data"
+    assert kind_of(p, "k", Var("gid")) == "id"
+    assert kind_of(p, "k", Varying("ref.fetch_add(1)")) == "data"
 
 
 def test_non_monotone_arithmetic_is_mixed_and_monotone_calls_keep_ids() -> None:
@@ -67,10 +93,10 @@ def test_non_monotone_arithmetic_is_mixed_and_monotone_calls_keep_ids() -> None:
         k.assign("root", Call("sqrt", (Var("i"),)))
 
     p = solved(build)
-    assert p.taint("k", Var("odd")).kind == "mixed"
-    assert p.taint("k", Var("square")).kind == "mixed"
-    assert p.taint("k", Var("clamped")).kind == "id"
-    assert p.taint("k", Var("root")).kind == "mixed"
+    assert kind_of(p, "k", Var("odd")) == "mixed"
+    assert kind_of(p, "k", Var("square")) == "mixed"
+    assert kind_of(p, "k", Var("clamped")) == "id"
+    assert kind_of(p, "k", Var("root")) == "mixed"
 
 
 def test_calls_bind_parameters_return_values_and_reference_outputs() -> None:
@@ -85,11 +111,11 @@ def test_calls_bind_parameters_return_values_and_reference_outputs() -> None:
         kernel.assign("next", Call("helper", (Var("i"), Var("m"), Var("result")), unit="helper"))
 
     p = solved(build)
-    assert p.taint("helper", Var("idx")).kind == "id"
+    assert kind_of(p, "helper", Var("idx")) == "id"
     assert p.taint("helper", Var("mode")) is None
     assert p.grade("helper", "c") is None
-    assert p.taint("k", Var("next")).kind == "id"
-    assert p.taint("k", Var("result")).kind == "data"
+    assert kind_of(p, "k", Var("next")) == "id"
+    assert kind_of(p, "k", Var("result")) == "data"
 
 
 def test_control_dependence_turns_guarded_assignments_into_flags_with_the_guard_grade() -> None:
@@ -104,8 +130,8 @@ def test_control_dependence_turns_guarded_assignments_into_flags_with_the_guard_
         k.condition("use_small", Var("small"))
 
     p = solved(build)
-    grade = p.grade("k", "use")
-    assert (grade.dependence, grade.reason, grade.lanes.kind) == ("boundary", "leader", "single")
+    grade = graded(p, "k", "use")
+    assert (grade.dependence, grade.reason, grade.lanes and grade.lanes.kind) == ("boundary", "leader", "single")
     assert p.grade("k", "use_small") is None
 
 
@@ -116,7 +142,7 @@ def test_nested_units_read_their_parents_variables() -> None:
         lam = p.unit("lambda", params=("s",), parent="k")
         lam.condition("c", Binary("%", Var("lid"), Const(2)))
 
-    assert solved(build).grade("lambda", "c").reason == "parity"
+    assert graded(solved(build), "lambda", "c").reason == "parity"
 
 
 # -- the core: grading --------------------------------------------------------------------------
@@ -323,9 +349,9 @@ def test_the_module_documentation_examples_hold() -> None:
     body.assign("i", Seed("global", "i"))
     body.condition("c", Binary("==", Binary("%", Var("i"), Const(2)), Const(0)))
     program.solve()
-    grade = program.grade("k", "c1")
-    assert (grade.dependence, grade.reason, grade.lanes.kind) == ("strong", "loop-bound", "shrinking")
-    assert program.grade("loop", "c").reason == "parity"
+    grade = graded(program, "k", "c1")
+    assert (grade.dependence, grade.reason, grade.lanes and grade.lanes.kind) == ("strong", "loop-bound", "shrinking")
+    assert graded(program, "loop", "c").reason == "parity"
 
 
 def test_a_lambda_that_assigns_a_captured_variable_updates_the_kernel() -> None:

@@ -8,12 +8,12 @@ import textwrap
 import pytest
 
 from conftest import run_rule
-from kernlint.cli import make_setup
 from kernlint.config import load_config
 from kernlint.diagnostics import Severity
 from kernlint.discovery import discover
 from kernlint.engine import analyse_file
 from kernlint.frontends.cpp.frontend import extract
+from kernlint.session import make_setup
 from kernlint_rules.kl301_block_load_sg32 import BlockLoadSubGroup32
 from kernlint_rules.kl501_divergent_branch import DivergentBranch
 from kernlint_rules.kl502_divergent_barrier import DivergentBarrier
@@ -46,8 +46,8 @@ def test_device_code_follows_calls_and_leaves_host_code_out() -> None:
             sync(it);
           });
         }
-    """)
-    kernel = next(l for l in facts.launches if l.span.line == 8)
+    """)  # noqa: E501 (one-line host helper)
+    kernel = next(launch for launch in facts.launches if launch.span.line == 8)
     covered = sorted(region.line for region in kernel.regions)
     assert covered == [2, 3, 4, 7, 8]  # sync, twice, outer, the stored lambda, the body
     assert [b.span.line for b in facts.barriers] == [2]
@@ -99,7 +99,7 @@ def test_kl501_warns_on_strong_divergence_with_a_lane_estimate() -> None:
 
 
 def test_kl501_reports_boundary_conditions_as_info_only_when_asked() -> None:
-    found = run(DivergentBranch, BRANCHY, **{"report-boundary": True})
+    found = run(DivergentBranch, BRANCHY, options={"report-boundary": True})
     assert [(d.line, d.severity) for d in found] == [(5, Severity.WARNING), (6, Severity.INFO)]
 
 

@@ -33,12 +33,10 @@ def diag(line: int, fix: Fix) -> Diagnostic:
 
 def test_apply_edits_in_order_and_skips_overlaps() -> None:
     text = "abc\ndef\nghi\n"
-    first = diag(1, Fix("f1", (Edit(1, 2, 1, 3, "B"),)))
-    second = diag(3, Fix("f2", (Edit(3, 1, 3, 4, "GHI"), Edit(1, 1, 1, 1, ">"))))
-    overlapping = diag(1, Fix("f3", (Edit(1, 1, 1, 4, "zzz"),)))
-    deleting = diag(2, Fix("f4", (Edit(2, 1, 3, 1, ""),)))
-    out, applied, skipped = apply_edits(text, [(first, first.fix), (second, second.fix),
-                                               (overlapping, overlapping.fix), (deleting, deleting.fix)])
+    fixes = [Fix("f1", (Edit(1, 2, 1, 3, "B"),)), Fix("f2", (Edit(3, 1, 3, 4, "GHI"), Edit(1, 1, 1, 1, ">"))),
+             Fix("f3", (Edit(1, 1, 1, 4, "zzz"),)), Fix("f4", (Edit(2, 1, 3, 1, ""),))]
+    first, second, overlapping, deleting = (diag(line, fix) for line, fix in zip((1, 3, 1, 2), fixes))
+    out, applied, skipped = apply_edits(text, list(zip((first, second, overlapping, deleting), fixes)))
     assert out == ">aBc\nGHI\n"
     assert applied == [first, second, deleting] and skipped == [overlapping]
 

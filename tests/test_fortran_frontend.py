@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from kernlint.config import Config
 from kernlint.facts import FileFacts
 from kernlint.frontends.common import treesitter
-from kernlint.frontends.fortran.frontend import extract
 from kernlint.frontends.fortran.constants import FortranConstants
+from kernlint.frontends.fortran.frontend import extract
 from kernlint.frontends.fortran.source import LineMap, looks_fixed_form, normalise_fixed
 from kernlint.source import SourceFile
 

@@ -124,6 +124,20 @@ def test_local_memory_sizes() -> None:
     assert not facts.accessors
 
 
+def test_local_memory_element_spellings() -> None:
+    """Element types are sized however they are qualified (the same `type_size` as everywhere else)."""
+    facts = facts_of("""
+        void l(cl::sycl::handler &h) {
+          cl::sycl::accessor<cl::sycl::half, 1, cl::sycl::access::mode::read_write, cl::sycl::access::target::local>
+              halves(cl::sycl::range<1>(32), h);
+          sycl::local_accessor<std::uint16_t, 1> shorts(sycl::range<1>(8), h);
+          sycl::local_accessor<float4, 1> vectors(sycl::range<1>(8), h);
+        }
+    """)
+    sizes = {a.name: a.bytes for a in facts.local_allocations}
+    assert sizes == {"halves": 32 * 2, "shorts": 8 * 2, "vectors": None}
+
+
 def test_loops_are_classified_host_or_device() -> None:
     facts = facts_of("""
         void m(sycl::queue &q) {

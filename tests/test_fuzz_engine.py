@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from conftest import CORPUS, REPO
 from corpus_annotations import corpus_files
-from kernlint.cli import make_setup
 from kernlint.config import Config
 from kernlint.discovery import SourceEntry, family_of
 from kernlint.engine import analyse_source
+from kernlint.session import make_setup
 
 SEEDS = [(p, p.read_bytes()) for p in corpus_files(CORPUS)]
 SETUP = make_setup(Config(root=str(REPO), devices=("xe-hpc", "gen9", "h100")), use_cache=False)

@@ -9,14 +9,13 @@ from pathlib import Path
 import pytest
 
 from conftest import run_rule
-from kernlint.cli import make_setup
 from kernlint.config import ConfigError, load_config
 from kernlint.diagnostics import Severity
 from kernlint.discovery import discover
 from kernlint.engine import analyse_file
 from kernlint.frontends.cpp.frontend import extract
-from kernlint_rules.launch_checks import work_group_too_large
 from kernlint.occupancy import compute, load_device
+from kernlint.session import make_setup
 from kernlint_rules.kl201_work_group_too_large import WorkGroupTooLarge
 from kernlint_rules.kl202_low_occupancy import LowOccupancy
 from kernlint_rules.kl203_partial_sub_group import PartialSubGroup
@@ -25,6 +24,7 @@ from kernlint_rules.kl205_local_memory_too_large import LocalMemoryTooLarge
 from kernlint_rules.kl206_launch_too_small import LaunchTooSmall
 from kernlint_rules.kl207_queue_in_loop import QueueInLoop
 from kernlint_rules.kl208_nd_range_not_divisible import NdRangeNotDivisible
+from kernlint_rules.launch_checks import work_group_too_large
 
 ALL_RULES = (WorkGroupTooLarge, LowOccupancy, PartialSubGroup, UnsupportedSubGroupSize, LocalMemoryTooLarge,
              LaunchTooSmall, QueueInLoop, NdRangeNotDivisible)
@@ -109,10 +109,10 @@ def test_kl202_reproduces_the_guides_57_percent(device, local):
 
 def test_kl202_threshold_is_an_option():
     r4, r2 = barrier_kernel("{1, 4, 128}", sg=8), barrier_kernel("{1, 2, 128}", sg=8)
-    assert run(LowOccupancy, r4, "xe-lp", **{"min-occupancy-pct": 57.0}) == []
-    assert len(run(LowOccupancy, r4, "xe-lp", **{"min-occupancy-pct": 58.0})) == 1
+    assert run(LowOccupancy, r4, "xe-lp", options={"min-occupancy-pct": 57.0}) == []
+    assert len(run(LowOccupancy, r4, "xe-lp", options={"min-occupancy-pct": 58.0})) == 1
     assert run(LowOccupancy, r2, "xe-lp") == []  # 85.7 %: the guide's acceptable R = 2
-    (diagnostic,) = run(LowOccupancy, r2, "xe-lp", **{"min-occupancy-pct": 90})
+    (diagnostic,) = run(LowOccupancy, r2, "xe-lp", options={"min-occupancy-pct": 90})
     assert diagnostic.evidence["threshold_pct"] == 90.0
     assert diagnostic.evidence["occupancy"]["occupancy_pct"] == pytest.approx(600 / 7)
 
@@ -256,7 +256,7 @@ def test_kl206_vector_add2_of_one_group_is_2_4_percent_of_xe_lp():
 
 
 def test_kl206_threshold_and_full_waves():
-    assert run(LaunchTooSmall, VECTOR_ADD2.replace("GROUPS", "1"), "xe-lp", **{"min-gpu-occupancy-pct": 2.0}) == []
+    assert run(LaunchTooSmall, VECTOR_ADD2.replace("GROUPS", "1"), "xe-lp", options={"min-gpu-occupancy-pct": 2.0}) == []
     assert run(LaunchTooSmall, VECTOR_ADD2.replace("GROUPS", "12"), "xe-lp") == []  # 28.6 %
     assert len(run(LaunchTooSmall, VECTOR_ADD2.replace("GROUPS", "8"), "xe-lp")) == 1  # 19 %
     assert run(LaunchTooSmall, VECTOR_ADD2.replace("GROUPS", "44"), "xe-lp") == []  # more than a wave
@@ -344,4 +344,5 @@ def test_launch_sizes_from_macros_and_templates_are_stable():
     """).encode()
     for _ in range(5):
         (launch,) = extract("t.cpp", code).launches
-        assert launch.global_range.dims == (192, 64) and launch.local_range.dims == (2, 64)
+        assert launch.global_range is not None and launch.global_range.dims == (192, 64)
+        assert launch.local_range is not None and launch.local_range.dims == (2, 64)

@@ -38,6 +38,7 @@ class Client:
 
     def _read(self) -> None:
         stream = self.process.stdout
+        assert stream is not None
         while True:
             header = b""
             while not header.endswith(b"\r\n\r\n"):
@@ -51,13 +52,15 @@ class Client:
 
     def send(self, payload: dict) -> None:
         body = json.dumps({"jsonrpc": "2.0", **payload}).encode()
-        self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        self.process.stdin.flush()
+        stdin = self.process.stdin
+        assert stdin is not None
+        stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        stdin.flush()
 
-    def notify(self, method: str, params: dict) -> None:
+    def notify(self, method: str, params: dict | None) -> None:
         self.send({"method": method, "params": params})
 
-    def request(self, method: str, params: dict, timeout: float = 30) -> dict:
+    def request(self, method: str, params: dict | None, timeout: float = 30) -> dict:
         self.next_id += 1
         self.send({"id": self.next_id, "method": method, "params": params})
         return self.wait(lambda m: m.get("id") == self.next_id and "method" not in m, timeout)
@@ -79,7 +82,7 @@ class Client:
         return message["params"]["diagnostics"]
 
     def _stderr(self) -> str:
-        if self.process.poll() is None:
+        if self.process.poll() is None or self.process.stderr is None:
             return "(server still running)"
         return self.process.stderr.read().decode(errors="replace")
 

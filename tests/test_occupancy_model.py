@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kernlint.occupancy import NvidiaProfile, compute, load_device
+from kernlint.occupancy import IntelProfile, NvidiaProfile, compute, load_device
 from kernlint.occupancy.model_nvidia import max_active_blocks
 
 KB = 1024
@@ -52,7 +52,7 @@ def test_malformed_inputs_raise(kwargs: dict, message: str) -> None:
 
 def test_unsupported_sub_group_is_an_invalid_launch() -> None:
     rep = compute(load_device("xe-hpc"), wg=256, sg=8)
-    assert not rep.valid and rep.limiter == "sub-group-size" and "32, 16" in rep.error
+    assert not rep.valid and rep.limiter == "sub-group-size" and "32, 16" in (rep.error or "")
     nv = compute(_h100(), wg=256, sg=16)
     assert not nv.valid and nv.limiter == "sub-group-size"
 
@@ -89,7 +89,9 @@ def test_fractional_xe_cores() -> None:
     """The calculator's 24-XVE gen12 has 1.5 Xe-cores; one wave is then 1.5 x 7 groups."""
     from dataclasses import replace
 
-    dev = replace(load_device("xe-lp"), xve_count=24)
+    xe_lp = load_device("xe-lp")
+    assert isinstance(xe_lp, IntelProfile)
+    dev = replace(xe_lp, xve_count=24)
     rep = compute(dev, wg=512, sg=32, global_size=512 * 21)
     assert rep.waves == 2.0 and rep.peak_occupancy_pct == 100.0
 
@@ -98,7 +100,7 @@ def test_product_divisibility_when_ranks_differ() -> None:
     dev = load_device("xe-lp")
     assert compute(dev, wg=(8, 8), sg=16, global_size=4096).valid
     rep = compute(dev, wg=(8, 8), sg=16, global_size=4000)
-    assert not rep.valid and rep.limiter == "global-size" and "4000" in rep.error
+    assert not rep.valid and rep.limiter == "global-size" and "4000" in (rep.error or "")
 
 
 # --- NVIDIA specifics (worked examples of nvidia-occupancy-model.md) --------------------------------
@@ -138,18 +140,18 @@ def test_runtime_ignores_small_attribute_but_the_launch_fails() -> None:
     """Not opted in and dynamic > attribute: the API answers 13 blocks, the launch is refused."""
     assert max_active_blocks(_h100(), 64, 10, 0, 16 * KB, max_dynamic_smem=0).active_blocks == 13
     rep = compute(_h100(), wg=64, regs=10, slm_bytes=16 * KB, max_dynamic_slm_bytes=0)
-    assert not rep.valid and rep.limiter == "slm" and "MaxDynamicSharedMemorySize" in rep.error
+    assert not rep.valid and rep.limiter == "slm" and "MaxDynamicSharedMemorySize" in (rep.error or "")
 
 
 def test_h100_refused_launches() -> None:
     dev = _h100()
     over = compute(dev, wg=1025)
-    assert not over.valid and over.limiter == "work-group-size" and "1024" in over.error
+    assert not over.valid and over.limiter == "work-group-size" and "1024" in (over.error or "")
     bound = compute(dev, wg=256, regs=32, kernel_max_threads=128)
     assert max_active_blocks(dev, 256, 32).active_blocks == 8  # the API still answers
-    assert not bound.valid and "launch bound of 128" in bound.error
+    assert not bound.valid and "launch bound of 128" in (bound.error or "")
     regs = compute(dev, wg=800, regs=80)
-    assert not regs.valid and regs.limiter == "registers" and "at most 768 threads" in regs.error
+    assert not regs.valid and regs.limiter == "registers" and "at most 768 threads" in (regs.error or "")
     assert compute(dev, wg=32, slm_bytes=232448).valid
     smem = compute(dev, wg=32, slm_bytes=232449)
     assert not smem.valid and smem.limiter == "slm"

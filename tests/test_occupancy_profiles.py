@@ -77,7 +77,7 @@ def test_variants_inherit_from_their_base() -> None:
 
 
 def test_unknown_id() -> None:
-    with pytest.raises(DeviceError, match="unknown device 'xe-9000'.*xe-lp"):
+    with pytest.raises(DeviceError, match=r"unknown device 'xe-9000'.*xe-lp"):
         load_device("xe-9000")
     assert issubclass(DeviceError, ValueError)
 

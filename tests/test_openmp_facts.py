@@ -7,7 +7,7 @@ import textwrap
 import pytest
 
 from kernlint.config import Config
-from kernlint.facts import FileFacts
+from kernlint.facts import FileFacts, Span
 from kernlint.facts.openmp import Linear, enclosing_constructs
 from kernlint.frontends.cpp.frontend import extract as extract_cpp
 from kernlint.frontends.fortran.frontend import extract as extract_fortran
@@ -122,6 +122,42 @@ def test_c_association_skips_comments_pragmas_and_steps_out_of_ifdef() -> None:
     assert (loop.lower, loop.upper, loop.upper_inclusive) == ("n - 1", "0", True)
     assert only(facts, "target").region == only(facts, "teams").region
     assert only(facts, "barrier").region is None
+
+
+def _written(code: bytes, span: Span) -> str:
+    return code[span.start_byte:span.end_byte].decode()
+
+
+def test_map_types_say_where_a_fix_edits_the_type() -> None:
+    """`map_types` locate each map clause's type on its own physical line: the written word when it
+    comes first, else just inside the parenthesis; a continued directive keeps each clause's line."""
+    c_code = textwrap.dedent("""\
+        void f(float *a, float *b, float *c, int n) {
+        #pragma omp target map(tofrom: a[0:n]) \\
+            map( b[0:n]) map(always, tofrom: c[0:n])
+          for (int i = 0; i < n; i++) a[i] = b[i] + c[i];
+        }
+    """).encode()
+    construct = only(extract_cpp("t.c", c_code), "target")
+    first, second, third = construct.map_types
+    assert (first.word.line, _written(c_code, first.word), first.written) == (2, "tofrom", "tofrom")
+    assert (second.inside.line, second.word, c_code[second.inside.start_byte:][:3]) == (3, None, b" b[")
+    assert third.word is None  # `always` comes first: no in-place rewrite
+    assert construct.map_type(construct.directive.clause("map").text) == first
+    f_code = textwrap.dedent("""\
+        subroutine s(a, n)
+          real :: a(n)
+          !$OMP TARGET MAP(TOFROM: a)
+          a = 0
+          !$OMP END TARGET
+        end subroutine
+    """).encode()
+    (fortran,) = [c for c in extract_fortran(SourceFile("t.f90", f_code), fixed_form=False, config=Config()).omp
+                  if c.kind == "target"]
+    (site,) = fortran.map_types
+    clause = fortran.directive.clause("map") if fortran.directive is not None else None
+    assert clause is not None and site.word is not None
+    assert (_written(f_code, site.word), site.written, clause.modifiers) == ("TOFROM", "TOFROM", ("tofrom",))
 
 
 def test_c_loop_forms() -> None:

@@ -6,15 +6,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kernlint.frontends.openmp.directives import (
-    OmpClause,
-    OmpDirective,
-    OmpParseError,
-    _parse,
-    join_c_pragma,
-    parse_directive,
-    scan_fortran_directives,
-)
+from kernlint.facts.openmp_directive import OmpClause, OmpDirective, OmpParseError
+from kernlint.frontends.openmp.directives import _parse, join_c_pragma, parse_directive, scan_fortran_directives
 
 
 def ok(text: str, language: str = "c", **kw: int) -> OmpDirective:

@@ -77,7 +77,7 @@ def test_kl401_next_tile_in_c_and_fortran(code: str, path: str, guard: str, line
     assert "Intel Data Center GPU Max" in finding.message and "fault" in finding.message
     assert finding.evidence["loop"] == "j" and finding.evidence["reaches"] == "n + 63"
     (edit,) = finding.fix.edits
-    assert not finding.fix.safe and edit.text.strip() in (f"if (next < n)", "if (nxt < n)")
+    assert not finding.fix.safe and edit.text.strip() in ("if (next < n)", "if (nxt < n)")
     assert run(code.replace("{guard}", guard), path, select="KL401") == []
 
 

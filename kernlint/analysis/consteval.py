@@ -15,16 +15,30 @@ from typing import Callable
 
 Resolver = Callable[[str], "int | None"]
 
-# sizeof() of arithmetic types on the LP64 targets SYCL and OpenMP offload compile for.
-ARITHMETIC_SIZES: dict[str, int] = {
-    "char": 1, "signed char": 1, "unsigned char": 1, "bool": 1, "int8_t": 1, "uint8_t": 1, "std::byte": 1,
+# sizeof() of arithmetic types on the LP64 targets SYCL and OpenMP offload compile for, by the name
+# `type_size` reduces a spelling to.
+_ARITHMETIC_SIZES: dict[str, int] = {
+    "char": 1, "signed char": 1, "unsigned char": 1, "bool": 1, "int8_t": 1, "uint8_t": 1, "byte": 1,
     "short": 2, "unsigned short": 2, "short int": 2, "int16_t": 2, "uint16_t": 2,
-    "half": 2, "sycl::half": 2, "_Float16": 2, "bfloat16": 2,
+    "half": 2, "_Float16": 2, "bfloat16": 2,
     "int": 4, "unsigned": 4, "unsigned int": 4, "signed": 4, "int32_t": 4, "uint32_t": 4, "float": 4,
     "long": 8, "unsigned long": 8, "long int": 8, "long long": 8, "unsigned long long": 8,
     "int64_t": 8, "uint64_t": 8, "size_t": 8, "ptrdiff_t": 8, "double": 8, "intptr_t": 8, "uintptr_t": 8,
     "long double": 16,
 }
+
+_CV_QUALIFIERS = re.compile(r"\b(?:const|volatile)\b")
+_SCOPE = re.compile(r"\s*::\s*")
+_NAMESPACE = re.compile(r"^(?:::)?(?:std|sycl|cl::sycl)::")
+
+
+def type_size(type_text: str) -> int | None:
+    """sizeof() of an arithmetic type however it is spelled (`const float`, `std::size_t`,
+    `sycl::half`, `unsigned  int`), or None for any other type."""
+    name = " ".join(_CV_QUALIFIERS.sub(" ", type_text).split())
+    name = _NAMESPACE.sub("", _SCOPE.sub("::", name))
+    return _ARITHMETIC_SIZES.get(name)
+
 
 _TOKEN = re.compile(
     r"""
@@ -194,11 +208,10 @@ class _Parser:
         while self.peek() not in (("op", ")"), None):
             words.append(self.take()[1])
         self.expect(")")
-        type_name = " ".join(w for w in words if w not in ("const", "volatile"))
-        type_name = type_name.removeprefix("std::")
-        if type_name in ARITHMETIC_SIZES:
-            return ARITHMETIC_SIZES[type_name]
-        raise _Unknown(f"sizeof({type_name})")
+        size = type_size(" ".join(words))
+        if size is None:
+            raise _Unknown(f"sizeof({' '.join(words)})")
+        return size
 
     def _looks_like_cast(self) -> bool:
         """`(size_t)x`, `(unsigned int)x`: a parenthesised run of type words followed by an operand."""

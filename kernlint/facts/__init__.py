@@ -5,11 +5,13 @@ works the same whichever parser ran. Spans are byte ranges plus 1-based line num
 them into character columns only when a diagnostic is reported.
 """
 
+from kernlint.facts.accessor_uses import AccessorUses
+from kernlint.facts.base import Extent, Span
+from kernlint.facts.device import Branch, SubGroupBlockAccess
 from kernlint.facts.model import (
     Accessor,
     Barrier,
     Buffer,
-    Extent,
     FileFacts,
     KernelAttributes,
     KernelLaunch,
@@ -17,10 +19,7 @@ from kernlint.facts.model import (
     Loop,
     Pragma,
     QueueConstruction,
-    Span,
 )
-from kernlint.facts.accessor_uses import AccessorUses
-from kernlint.facts.device import Branch, SubGroupBlockAccess
 from kernlint.facts.openmp import OmpConstruct
 
 __all__ = [

@@ -2,20 +2,21 @@
 writes overwrite the whole buffer, and where its mode is spelled (so a rule can offer a fix that only
 changes the mode tag).
 
-Owned by the accessor-usage analysis (`kernlint/frontends/cpp_accessors.py`)."""
+Owned by the accessor-usage analysis of the C++ front-end (`kernlint.frontends.cpp`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kernlint.facts.model import Extent, Span
+from kernlint.facts.base import Extent, Span
+from kernlint.facts.kinds import AccessorUseKind, ModeSyntaxForm
 
 
 @dataclass(frozen=True, slots=True)
 class AccessorUse:
     """One reference to the accessor's data in device code."""
 
-    kind: str  # read | write | read_modify_write | atomic | escape
+    kind: AccessorUseKind
     span: Span
     detail: str = ""  # e.g. "passed to unknown function `f`", "address taken"
 
@@ -27,10 +28,11 @@ class ModeSyntax:
     `form` is one of: `tag` (CTAD with a SYCL 2020 tag such as `sycl::read_write`), `enum` (an
     `access::mode` / `access_mode` value in template arguments), `default-ctad` (`sycl::accessor a(b, h)`:
     no mode, no template arguments), `default-get-access` (`b.get_access(h)`), `default-typed`
-    (`sycl::accessor<T, 1> a(b, h)`), or `other` (a mode the analysis could not read, e.g. a template
+    (`sycl::accessor<T, 1> a(b, h)`), `default-other` (no mode written, but arguments the analysis does
+    not read, so no fix can place one), or `other` (a mode the analysis could not read, e.g. a template
     parameter: the accessor's mode is then unknown, not defaulted)."""
 
-    form: str
+    form: ModeSyntaxForm
     handler: Span | None = None  # the handler argument (a defaulted mode's tag is inserted after it)
     mode_is_last_argument: bool = False  # a tag with nothing after it (properties can be appended)
     get_access_template: Span | None = None  # `<…>` of `get_access<mode>(h)` when that is the whole spelling
@@ -102,5 +104,5 @@ class AccessorUses:
         total = self.buffer_extent.total if self.buffer_extent is not None else None
         return total * self.element_size if total is not None and self.element_size is not None else None
 
-    def first(self, *kinds: str) -> AccessorUse | None:
+    def first(self, *kinds: AccessorUseKind) -> AccessorUse | None:
         return next((u for u in self.uses if u.kind in kinds), None)

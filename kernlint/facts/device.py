@@ -1,7 +1,7 @@
 """Facts about device code: divergent branches and sub-group block accesses.
 
-Owned by the device-code analysis (`kernlint/frontends/cpp_device.py`; the OpenMP front-end builds
-`Branch` facts for offload regions too). A `Branch` is a conditional in device code whose condition
+Owned by the device-code analysis of the C++ front-end (`kernlint.frontends.cpp`; the OpenMP layer builds
+`Branch` facts for offload regions too, from C and Fortran). A `Branch` is a conditional in device code whose condition
 depends on the work-item id, graded by how it splits a sub-group's lanes (`kernlint.analysis.dependence`
 decides). Uniform conditions (group ids, kernel arguments, constants) produce no fact at all.
 """
@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kernlint.facts.model import Span
+from kernlint.facts.base import Span
+from kernlint.facts.kinds import BlockDirection, BranchExit, BranchKind, BranchReason, Dependence, LaneKind
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +28,7 @@ class LaneEstimate:
     `taken` is the fraction of lanes on the guarded path when it is known without the sub-group size.
     """
 
-    kind: str
+    kind: LaneKind
     taken: float | None = None
 
     def describe(self, sub_group_size: int | None = None) -> str:
@@ -72,18 +73,19 @@ class Reach:
 
 @dataclass(frozen=True, slots=True)
 class Branch:
-    """A conditional in device code whose condition depends on the work-item id."""
+    """A conditional in device code whose condition depends on the work-item id; `reason` says why it
+    diverges (the words are explained at `kernlint.facts.kinds.BranchReason`)."""
 
     span: Span  # the whole statement or expression
     condition: Span
-    kind: str  # if | else-if | ternary | switch | loop
-    dependence: str  # strong | boundary
-    reason: str  # parity | modulo | bit-test | loop-bound | data | arithmetic | call | leader | all-but-one | tail-guard | range
+    kind: BranchKind
+    dependence: Dependence
+    reason: BranchReason
     regions: tuple[Span, ...] = ()  # the code that runs under the condition
     lanes: LaneEstimate | None = None
     origin: str | None = None  # the id source (or id-indexed load) the condition depends on, as written
     reaches: tuple[Reach, ...] = ()  # `regions` plus the bodies of device functions called from them
-    exit: str | None = None  # return | break | continue: the guarded code jumps out early
+    exit: BranchExit | None = None  # the guarded code jumps out early
     skipped: tuple[Reach, ...] = ()  # with `exit`: the code the jump skips (rest of the function, the loop)
     head: Span | None = None  # else-if: the `if` statement that starts the chain
     select_like: bool = False  # a ?: whose arms are plain values: compiled to a select, no branch
@@ -96,5 +98,5 @@ class SubGroupBlockAccess:
 
     span: Span
     form: str  # as written, e.g. "sg.load<4>", "group_load", "intel_sub_group_block_read"
-    direction: str = "load"  # load | store
+    direction: BlockDirection = "load"
     function: str | None = None  # the device function it is in, when not in a kernel body

@@ -3,47 +3,27 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from math import prod
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # each analysis owns the module of its facts
-    from kernlint.facts.accessor_uses import AccessorUses
-    from kernlint.facts.device import Branch, SubGroupBlockAccess
-    from kernlint.facts.openmp import OmpConstruct
-
-
-@dataclass(frozen=True, slots=True)
-class Span:
-    """A source range: byte offsets for containment tests, 1-based lines and 0-based byte columns."""
-
-    start_byte: int
-    end_byte: int
-    line: int
-    column_byte: int
-    end_line: int
-    end_column_byte: int
-
-    def contains(self, other: "Span") -> bool:
-        return self.start_byte <= other.start_byte and other.end_byte <= self.end_byte
-
-    def contains_byte(self, offset: int) -> bool:
-        return self.start_byte <= offset < self.end_byte
-
-
-@dataclass(frozen=True, slots=True)
-class Extent:
-    """An evaluated 1-3 dimensional size such as a `range<3>`; a dimension is None when not constant."""
-
-    dims: tuple[int | None, ...]
-    text: str
-
-    @property
-    def known(self) -> bool:
-        return bool(self.dims) and all(d is not None for d in self.dims)
-
-    @property
-    def total(self) -> int | None:
-        return prod(self.dims) if self.known else None  # type: ignore[arg-type]
+from kernlint.facts.accessor_uses import AccessorUses
+from kernlint.facts.base import Extent, Span
+from kernlint.facts.device import Branch, SubGroupBlockAccess
+from kernlint.facts.kinds import (
+    AccessMode,
+    AccessorForm,
+    AccessTarget,
+    BarrierScope,
+    BufferForm,
+    IndexType,
+    KernelBodyKind,
+    Language,
+    LaunchApi,
+    LaunchVia,
+    LoopKind,
+    QueueArgument,
+    RangeKind,
+    Side,
+)
+from kernlint.facts.openmp import OmpConstruct
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,24 +35,25 @@ class KernelAttributes:
     reqd_work_group_size: Extent | None = None
     kernel_args_restrict: bool = False
     span: Span | None = None
+    reqd_sub_group_size_span: Span | None = None  # the size argument as written, for a fix that changes it
 
 
 @dataclass(frozen=True, slots=True)
 class KernelLaunch:
     """A `parallel_for` / `single_task` / `parallel_for_work_group` launch."""
 
-    api: str  # parallel_for | single_task | parallel_for_work_group
-    via: str  # handler | queue
+    api: LaunchApi
+    via: LaunchVia
     span: Span
     name: str | None  # kernel name template argument or functor type
-    range_kind: str | None  # range | nd_range | scalar | None (single_task / unknown)
+    range_kind: RangeKind | None  # None for single_task or when unknown
     global_range: Extent | None
     local_range: Extent | None
     attributes: KernelAttributes
     body: Span | None  # lambda body or functor operator() body
-    body_kind: str | None  # lambda | functor | None
+    body_kind: KernelBodyKind | None
     index_param: str | None  # the lambda/operator() parameter name (`it`, `i`, …)
-    index_type: str | None  # nd_item | item | id | group | h_item | integral | None
+    index_type: IndexType | None
     command_group: Span | None  # the enclosing `submit` lambda, when launched through a handler
     function: str | None  # the enclosing function's name
     # The kernel body plus the bodies of functions it calls (defined in the file): its device code.
@@ -89,7 +70,7 @@ class Buffer:
 
     span: Span
     name: str | None
-    form: str  # declaration | auto | ctad | temporary
+    form: BufferForm
     has_host_data: bool | None  # constructed over host memory (copy in/out) or from a range only
     in_device_code: bool
     extent: Extent | None = None  # the buffer's range, when it is written in the construction
@@ -102,26 +83,32 @@ class Accessor:
     span: Span
     name: str | None
     buffer: str | None
-    mode: str | None  # read | write | read_write | discard_write | discard_read_write | atomic | None (default)
+    mode: AccessMode | None  # None: not written (the default)
     mode_spelling: str | None  # as written, e.g. "sycl::access::mode::read_write" or "sycl::read_only"
     mode_span: Span | None  # where the mode is written, for fixes
-    form: str  # constructor | get_access | host_accessor | get_host_access
+    form: AccessorForm
     properties: tuple[str, ...]  # e.g. ("no_init",)
-    target: str  # device | host | local | constant
+    target: AccessTarget
     command_group: Span | None
     uses: AccessorUses | None = None  # how the kernel uses it; None when not analysed
+    # Where the mode's spelling names the SYCL 1.2.1 enumeration `access::mode` (renamed `access_mode`
+    # in SYCL 2020), within `mode_span`; None when it does not.
+    mode_enum_span: Span | None = None
+    # The namespace a SYCL 2020 tag is qualified with as written (`sycl::`, `cl::sycl::`, "" when
+    # unqualified); None when the mode is not a plain tag (`access::mode::read`, `access_mode::read`).
+    mode_namespace: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class LocalAllocation:
-    """Work-group local memory: `local_accessor`, target::local accessors, `group_local_memory`."""
+    """Work-group local memory: a `local_accessor`, or an accessor with the `target::local` target."""
 
     span: Span
     name: str | None
     element_type: str | None
     extent: Extent | None
     bytes: int | None
-    form: str
+    form: str  # the class constructed: `local_accessor`, or `accessor` for a target::local accessor
     command_group: Span | None
 
 
@@ -130,8 +117,8 @@ class Barrier:
     """A work-group or sub-group barrier in device code."""
 
     span: Span
-    form: str  # item.barrier | group_barrier | omp barrier | …
-    scope: str  # work-group | sub-group | unknown
+    form: str  # as called: `item.barrier`, `sg.barrier`, `group_barrier`
+    scope: BarrierScope
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,8 +126,8 @@ class Loop:
     """A loop with its kind and whether it runs on the host or inside a kernel."""
 
     span: Span
-    kind: str  # for | range-for | while | do
-    side: str  # host | device
+    kind: LoopKind
+    side: Side
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,8 +137,14 @@ class QueueConstruction:
     span: Span
     name: str | None
     arguments: tuple[str, ...] = ()  # the constructor arguments as written
-    # The declared type of each argument that names a variable of the file (None otherwise).
-    argument_types: tuple[str | None, ...] = ()
+    # What each argument supplies, read from its text and, for a variable of the file, its declared type.
+    argument_kinds: tuple[QueueArgument, ...] = ()
+
+    @property
+    def creates_context(self) -> bool:
+        """Whether the construction certainly creates a context of its own: every argument is known
+        and none supplies a context (or a queue whose context it would share)."""
+        return all(kind in ("selector", "device", "property", "handler") for kind in self.argument_kinds)
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,7 +160,7 @@ class FileFacts:
     """All facts of one translation unit, plus the syntax-error regions the parser reported."""
 
     path: str
-    language: str  # sycl | openmp-c | cpp | openmp-fortran
+    language: Language
     launches: tuple[KernelLaunch, ...] = ()
     buffers: tuple[Buffer, ...] = ()
     accessors: tuple[Accessor, ...] = ()
@@ -189,7 +182,7 @@ class FileFacts:
                 return launch
         return None
 
-    def innermost_loop(self, span: Span, side: str = "host") -> Loop | None:
+    def innermost_loop(self, span: Span, side: Side = "host") -> Loop | None:
         """The innermost loop of the given side that contains `span`."""
         best: Loop | None = None
         for loop in self.loops:

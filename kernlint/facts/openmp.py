@@ -1,7 +1,7 @@
 """Facts about OpenMP offload constructs, the same from C/C++ and Fortran. Owned by the OpenMP layer.
 
-A front-end parses each directive (`kernlint.frontends.openmp.directives`), associates it with the loop or block
-that follows it and describes that code in the neutral terms below: loops with their bounds, the
+A front-end parses each directive (into `kernlint.facts.openmp_directive`), associates it with the loop or
+block that follows it and describes that code in the neutral terms below: loops with their bounds, the
 conditions around a directive, integer-linear index expressions and how each mapped variable is used.
 Names in Fortran facts are lower-cased (the language ignores case); C keeps its spelling. Expressions
 are also kept as written, for messages and fixes.
@@ -12,7 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from kernlint.facts.model import Span
+from kernlint.facts.base import Span
+from kernlint.facts.kinds import Comparison, LoopKind, LoopRole
+from kernlint.facts.openmp_directive import OmpDirective, OmpParseError
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,9 +100,9 @@ class OmpLoop:
     low: Linear | None
     high: Linear | None
     step_value: int | None
-    role: str = "sequential"
+    role: LoopRole = "sequential"
     device: bool = False  # inside a target region
-    kind: str = "for"  # for (counted: C `for`, Fortran `do i = …`) | while | do (C do-while) | range-for
+    kind: LoopKind = "for"
 
     @property
     def lower_value(self) -> int | None:
@@ -125,7 +127,7 @@ class OmpBound:
     """One relational test of a condition (`next_tile < n2`, `next .lt. n2`), sides as linear forms."""
 
     left: Linear | None
-    op: str  # < <= > >=
+    op: Comparison
     right: Linear | None
     text: str
 
@@ -182,22 +184,38 @@ class OmpVariableUse:
 
 
 @dataclass(frozen=True, slots=True)
+class OmpMapType:
+    """Where the map type of a `map` clause is written, on the line where the clause starts, for a fix
+    that changes it.
+
+    `inside` is a zero-width span just past the clause's `(`, where a type can be inserted (`map(a)`);
+    `word` spans the map type when it is the clause's first modifier and on that line (`map(tofrom: a)`),
+    and `written` is that word as spelled (Fortran modifiers are lower-cased in `OmpClause`, not here).
+    """
+
+    clause: str  # the clause's text, `OmpClause.text`
+    inside: Span
+    word: Span | None = None
+    written: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class OmpConstruct:
     """One OpenMP directive with what it applies to.
 
-    `directive` is the parser's result (an `OmpDirective`, or an `OmpParseError` for malformed text).
-    `region` is the associated loop or block (None for standalone directives such as `prefetch`);
-    `loop` the associated loop of a loop construct, and `loops` every loop in the region (the
-    associated one first). `enclosing_loops` and `conditions` are the loops and conditions around the
-    directive itself (outermost first), `if_condition` its own `if` clause. `values` are the evaluated
-    expression clauses (`thread_limit`, `simdlen`, … and the prefetch `hint`), None when not constant.
-    `append_at` is a zero-width span where a clause can be appended to the directive, and
+    `directive` is the parsed directive, None when its text does not parse: `error` then says why
+    and `problem` where. `region` is the associated loop or block (None for standalone directives such
+    as `prefetch`); `loop` the associated loop of a loop construct, and `loops` every loop in the region
+    (the associated one first). `enclosing_loops` and `conditions` are the loops and conditions around
+    the directive itself (outermost first), `if_condition` its own `if` clause. `values` are the
+    evaluated expression clauses (`thread_limit`, `simdlen`, … and the prefetch `hint`), None when not
+    constant. `append_at` is a zero-width span where a clause can be appended to the directive, and
     `append_limit` the last column text may reach on that line (72 in fixed-form Fortran, 132 in free
     form, None in C).
     """
 
     span: Span
-    directive: object  # kernlint.frontends.openmp.directives.OmpDirective | OmpParseError
+    directive: OmpDirective | None
     region: Span | None = None
     loop: OmpLoop | None = None
     loops: tuple[OmpLoop, ...] = ()
@@ -211,25 +229,27 @@ class OmpConstruct:
     append_at: Span | None = None
     append_limit: int | None = None
     locations: tuple[tuple[str, Span], ...] = ()  # clause and list-item texts -> the line holding them
+    error: OmpParseError | None = None
     problem: Span | None = None  # for a directive that does not parse: where it goes wrong
+    map_types: tuple[OmpMapType, ...] = ()  # where each `map` clause's type is written, when found
 
     def locate(self, text: str) -> Span:
         """Where a clause or list item of this directive is written (its physical line, which matters
         for directives continued over several lines); the directive's span when not found."""
         return next((span for written, span in self.locations if written == text), self.span)
 
+    def map_type(self, clause: str) -> OmpMapType | None:
+        """Where the map type of the `map` clause with text `clause` is written, None when not found."""
+        return next((found for found in self.map_types if found.clause == clause), None)
+
     @property
     def kind(self) -> str | None:
         """The normalised directive name, None for a directive that did not parse."""
-        return getattr(self.directive, "kind", None)
+        return self.directive.kind if self.directive is not None else None
 
     @property
     def leaves(self) -> tuple[str, ...]:
-        return tuple(getattr(self.directive, "leaves", ()))
-
-    @property
-    def parsed(self) -> bool:
-        return self.kind is not None
+        return self.directive.leaves if self.directive is not None else ()
 
     def value(self, name: str) -> int | None:
         """The evaluated value of an expression clause (or `hint`), None if absent or not constant."""

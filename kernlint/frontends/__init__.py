@@ -25,7 +25,7 @@ def warm_up(families: Iterable[str] = ("c", "cpp", "fortran")) -> None:
     """Compile now (in the parent) every query the front-ends of `families` run, so forked workers
     start with them ready; queries of a language the run does not read are left alone."""
     from kernlint.frontends.common import treesitter
-    from kernlint.frontends.cpp.frontend import FILE_QUERIES
+    from kernlint.frontends.cpp.scan import FILE_QUERIES
 
     wanted = set(families)
     if wanted & {"c", "cpp"}:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeGuard
 
 from kernlint.occupancy.profiles import DeviceProfile, IntelProfile, NvidiaProfile
 
@@ -54,16 +55,17 @@ def _product(dims: tuple[int, ...]) -> int:
     return out
 
 
-def _is_int(v: object) -> bool:
+def _is_int(v: object) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
 def extent(value: Extent, what: str) -> tuple[int, ...]:
     """``512`` -> ``(512,)``; ``(8, 8, 4)`` stays; anything else is a ValueError naming ``what``."""
-    dims = (value,) if _is_int(value) else tuple(value) if isinstance(value, Sequence) else ()
-    if not 1 <= len(dims) <= 3 or not all(_is_int(d) and d > 0 for d in dims):
+    dims: tuple[object, ...] = (value,) if _is_int(value) else tuple(value) if isinstance(value, Sequence) else ()
+    sizes = tuple(d for d in dims if _is_int(d) and d > 0)
+    if not 1 <= len(dims) <= 3 or len(sizes) != len(dims):
         raise ValueError(f"{what} must be a positive integer or 1 to 3 positive integers (got {value!r})")
-    return dims  # type: ignore[return-value]
+    return sizes
 
 
 def _count(value: int | None, what: str, minimum: int = 0) -> None:

@@ -8,11 +8,13 @@ A770 with fewer Xe-cores) to a few lines and lets users describe their GPU the s
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import resources
+from itertools import pairwise
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from kernlint.compat import tomllib
 from kernlint.occupancy.profiles import KB, DeviceProfile, IntelProfile, NvidiaProfile
@@ -57,7 +59,7 @@ _SIZES = _Field(
 )
 _ASCENDING_KB = _Field(
     "a strictly ascending list of integers starting at 0 (e.g. [0, 1, 2, 4, 8, 16, 32, 64])",
-    lambda v: _int_list(v) and v[0] == 0 and all(a < b for a, b in zip(v, v[1:])),
+    lambda v: _int_list(v) and v[0] == 0 and all(a < b for a, b in pairwise(v)),
     tuple,
 )
 _CC = _Field(
@@ -147,13 +149,13 @@ def load_device(spec: str | os.PathLike[str]) -> DeviceProfile:
     return _load_builtin(text)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load_builtin(device_id: str) -> DeviceProfile:
     label = f"built-in device {device_id}.toml"
     return _build(_with_base(dict(_raw_builtin(device_id)), label), label)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _raw_builtin(device_id: str) -> dict[str, Any]:
     if device_id not in device_ids():
         raise DeviceError(

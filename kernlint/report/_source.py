@@ -6,6 +6,10 @@ is forgiving and each file is read at most once per render.
 
 from __future__ import annotations
 
+import io
+
+from kernlint.reading import ReadProblem, read_regular
+
 
 class SourceLines:
     """Lazily read, cached lines of the files a run reported on."""
@@ -17,12 +21,12 @@ class SourceLines:
         """All lines of `path` without line endings, or None when it cannot be read."""
         if path not in self._cache:
             try:
-                # Universal newlines so CRLF files number their lines like the engine does.
-                with open(path, encoding="utf-8", errors="replace") as handle:
-                    lines = handle.read().split("\n")
-            except OSError:
+                data = read_regular(path)  # never a FIFO or a device a finding's path may name
+            except ReadProblem:
                 self._cache[path] = None
             else:
+                # Universal newlines so CRLF files number their lines like the engine does.
+                lines = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", errors="replace").read().split("\n")
                 if lines and not lines[-1]:  # the final newline ends the last line; it starts no new one
                     lines.pop()
                 self._cache[path] = lines

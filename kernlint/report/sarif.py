@@ -13,9 +13,9 @@ from typing import Any, TextIO
 from urllib.parse import quote
 
 from kernlint.diagnostics import Diagnostic, Edit, FileResult, FileStatus, RuleInfo, RunResult, Severity
-from kernlint.fingerprint import fingerprint
 from kernlint.report._paths import display_path, relative_to_root, root_dir
 from kernlint.report._source import SourceLines
+from kernlint.report.fingerprint import fingerprint
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 INFORMATION_URI = "https://pypi.org/project/kernlint/"

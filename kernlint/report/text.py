@@ -28,7 +28,7 @@ def _is_tty(stream: TextIO) -> bool:
     return bool(isatty and isatty())
 
 
-def _console(stream: TextIO, color: bool | None) -> "Console":
+def _console(stream: TextIO, color: bool | None) -> Console:
     """A console that colours exactly when asked, or by default when writing to a terminal."""
     from rich.console import Console
 
@@ -48,7 +48,7 @@ def _console(stream: TextIO, color: bool | None) -> "Console":
     return Console(file=stream, width=width, markup=False, highlight=False, emoji=False, **modes)
 
 
-def location_line(diagnostic: Diagnostic) -> "Text":
+def location_line(diagnostic: Diagnostic) -> Text:
     """`path:line:col: CODE [severity] message (device)`."""
     from rich.text import Text
 
@@ -62,7 +62,7 @@ def location_line(diagnostic: Diagnostic) -> "Text":
     return text
 
 
-def code_frame(diagnostic: Diagnostic, sources: SourceLines) -> "Text | None":
+def code_frame(diagnostic: Diagnostic, sources: SourceLines) -> Text | None:
     """The flagged line between its neighbours, with a caret run under the flagged span."""
     from rich.text import Text
 
@@ -115,12 +115,13 @@ def occupancy_line(evidence: dict[str, Any]) -> str | None:
         details.append(f"limit: {figures['limiter']}")
     groups = figures.get("work_groups_per_unit")
     if groups is not None:
-        unit = _UNIT_NAMES.get(figures.get("unit"), figures.get("unit") or "unit")
+        unit_id = str(figures.get("unit") or "unit")
+        unit = _UNIT_NAMES.get(unit_id, unit_id)
         details.append(f"{groups} work-group{'' if groups == 1 else 's'} per {unit}")
     return f"{head} ({', '.join(details)})" if details else head
 
 
-def _details(diagnostic: Diagnostic, sources: SourceLines) -> list["Text"]:
+def _details(diagnostic: Diagnostic, sources: SourceLines) -> list[Text]:
     """Everything printed under a diagnostic's location line when not quiet."""
     from rich.text import Text
 
@@ -139,7 +140,7 @@ def _details(diagnostic: Diagnostic, sources: SourceLines) -> list["Text"]:
     return out
 
 
-def _statistics(console: "Console", result: RunResult) -> None:
+def _statistics(console: Console, result: RunResult) -> None:
     """Counts per code, most frequent first, like ruff's --statistics."""
     from rich import box
     from rich.table import Table
@@ -157,7 +158,7 @@ def _statistics(console: "Console", result: RunResult) -> None:
     console.print(table)
 
 
-def _summary(console: "Console", result: RunResult) -> None:
+def _summary(console: Console, result: RunResult) -> None:
     """Unanalysable files, partially parsed files, then one closing count."""
     for file in result.files:
         if file.status is FileStatus.ERROR:

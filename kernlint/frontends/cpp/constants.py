@@ -17,6 +17,8 @@ import tree_sitter
 
 from kernlint.analysis.consteval import evaluate
 from kernlint.frontends.common import treesitter
+from kernlint.frontends.common.nodes import arguments_of, text_of
+from kernlint.frontends.cpp.scan import file_matches, include_paths
 
 _SCOPE_TYPES = frozenset({
     "translation_unit", "compound_statement", "for_statement", "for_range_loop", "field_declaration_list",
@@ -43,10 +45,6 @@ class Definition:
     default_text: str | None = None
 
 
-def _text(node: tree_sitter.Node) -> str:
-    return node.text.decode("utf-8", errors="replace") if node.text is not None else ""
-
-
 def _scope_of(node: tree_sitter.Node, owner_only: bool = False) -> tuple[int, int]:
     kinds = _OWNER_TYPES if owner_only else _SCOPE_TYPES
     parent = node.parent
@@ -61,9 +59,9 @@ def _scope_of(node: tree_sitter.Node, owner_only: bool = False) -> tuple[int, in
 
 def _is_const(type_node: tree_sitter.Node, decl: tree_sitter.Node) -> bool:
     for child in decl.children:
-        if child.type == "type_qualifier" and _text(child) in ("const", "constexpr", "constinit"):
+        if child.type == "type_qualifier" and text_of(child) in ("const", "constexpr", "constinit"):
             return True
-    return "const" in _text(type_node).split()
+    return "const" in text_of(type_node).split()
 
 
 def _template_entity(template: tree_sitter.Node) -> str | None:
@@ -71,14 +69,14 @@ def _template_entity(template: tree_sitter.Node) -> str | None:
     for child in template.named_children:
         if child.type in ("struct_specifier", "class_specifier"):
             name = child.child_by_field_name("name")
-            return _text(name) if name is not None else None
+            return text_of(name) if name is not None else None
         if child.type in ("function_definition", "declaration"):
             declarator = child.child_by_field_name("declarator")
             while declarator is not None and declarator.type not in ("identifier", "field_identifier",
                                                                       "qualified_identifier"):
                 declarator = declarator.child_by_field_name("declarator")
             if declarator is not None:
-                return _text(declarator).split("::")[-1]
+                return text_of(declarator).split("::")[-1]
     return None
 
 
@@ -114,7 +112,7 @@ class CppConstants:
         return self._eval(text, at_byte, 0)
 
     def node_value(self, node: tree_sitter.Node) -> int | None:
-        return self._eval(_text(node), node.start_byte, 0)
+        return self._eval(text_of(node), node.start_byte, 0)
 
     def definition(self, name: str, at_byte: int) -> Definition | None:
         """The binding of `name` visible at `at_byte` (variables and parameters), if any."""
@@ -163,7 +161,7 @@ class CppConstants:
             params = template.child_by_field_name("parameters")
             if params is None:
                 continue
-            for index, param in enumerate(p for p in params.named_children if p.type != "comment"):
+            for index, param in enumerate(arguments_of(params)):
                 if param.type not in ("parameter_declaration", "optional_parameter_declaration"):
                     continue
                 name = param.child_by_field_name("declarator")
@@ -173,7 +171,7 @@ class CppConstants:
         self._instantiation_nodes = captures.get("inst.name", [])
 
     def _name(self, node: tree_sitter.Node) -> str:
-        """`_text(node)` for an identifier, decoded once per distinct spelling."""
+        """`text_of(node)` for an identifier, decoded once per distinct spelling."""
         raw = node.text
         name = self._names.get(raw) if raw is not None else ""
         if name is None:
@@ -187,7 +185,7 @@ class CppConstants:
             if kind == "macro":
                 value_node = node.parent.child_by_field_name("value") if node.parent is not None else None
                 if value_node is not None:
-                    self._add_macro(name, _text(value_node).strip(), node.start_byte)
+                    self._add_macro(name, text_of(value_node).strip(), node.start_byte)
             elif kind == "macro.empty":
                 self._add_macro(name, "", node.start_byte)
             elif kind == "var":
@@ -221,8 +219,8 @@ class CppConstants:
             value_node = declarator.child_by_field_name("value")
         if value_node is None or type_node is None:
             return
-        type_text = _text(type_node)
-        value_text = _text(value_node)
+        type_text = text_of(type_node)
+        value_text = text_of(value_node)
         if value_node.type in ("argument_list", "parameter_list", "initializer_list"):
             value_text = f"{type_text}{value_text}"  # T x(args) / T x{args}: a construction of T
         self._add(Definition(name, "var", decl.start_byte, _scope_of(decl), _is_const(type_node, decl), type_text,
@@ -233,7 +231,7 @@ class CppConstants:
         default = param.child_by_field_name("default_value")
         self._add(Definition(name, "tparam", template.start_byte, (template.start_byte, template.end_byte),
                              True, None, None, index, _template_entity(template),
-                             _text(default) if default is not None else None))
+                             text_of(default) if default is not None else None))
 
     def _collect_includes(self) -> None:
         """Import macros and namespace-scope constants from quoted includes."""
@@ -241,7 +239,7 @@ class CppConstants:
             return
         includes = self._includes
         if includes is None:
-            includes = [_text(n) for n in treesitter.captures("cpp", "cpp", self._root).get("include.path", [])]
+            includes = [text_of(n) for n in treesitter.captures("cpp", "cpp", self._root).get("include.path", [])]
         for name in includes:
             resolved = self._resolve_include(name)
             if resolved is None or resolved in self._visited:
@@ -322,7 +320,7 @@ class CppConstants:
                 args = name_node.parent.child_by_field_name("arguments") if name_node.parent is not None else None
                 if args is None:
                     continue
-                arguments = [_text(a) for a in args.named_children if a.type != "comment"]
+                arguments = [text_of(a) for a in arguments_of(args)]
                 self._instantiations.setdefault(self._name(name_node), []).append((args.start_byte, arguments))
         return self._instantiations.get(entity, [])
 
@@ -353,13 +351,10 @@ def _load_header(path: str, include_dirs: tuple[str, ...], visited: frozenset[st
         stat = Path(path).stat()
         key = (path, stat.st_size, stat.st_mtime_ns)
         if key not in _HEADER_CACHE:
-            from kernlint.frontends.cpp.frontend import FILE_QUERIES  # the front-end's own walk, with its compiled query
-
             data = Path(path).read_bytes()
             root = treesitter.parser("cpp").parse(data).root_node
-            found = treesitter.matches_by_file("cpp", FILE_QUERIES, root)
-            includes = [_text(match["include.path"][0]) for _pattern, match in found["cpp"] if "include.path" in match]
-            _HEADER_CACHE[key] = CppConstants(root, path, include_dirs, None, visited, includes=includes,
+            found = file_matches(root)  # the front-end's own walk, with its compiled query
+            _HEADER_CACHE[key] = CppConstants(root, path, include_dirs, None, visited, includes=include_paths(found),
                                               symbols=treesitter.as_captures(found["cpp_symbols"]))
         return _HEADER_CACHE[key]
     except OSError:

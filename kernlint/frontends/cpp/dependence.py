@@ -22,6 +22,8 @@ from kernlint.analysis.consteval import parse_int_literal
 from kernlint.analysis.dependence import (
     Binary, Call, Component, Const, Expr, Grade, Load, Program, Seed, Select, Uniform, Unary, Var, Varying,
 )
+from kernlint.frontends.common.nodes import arguments_of as named, text_of
+from kernlint.frontends.cpp.sycl_api import ATOMIC_RMW_METHODS as _ATOMIC_METHODS
 
 Node = tree_sitter.Node
 Key = tuple[int, int]
@@ -52,8 +54,6 @@ _UNIFORM_COLLECTIVES = frozenset({
 _SCANS = frozenset({"exclusive_scan_over_group", "inclusive_scan_over_group", "joint_exclusive_scan",
                     "joint_inclusive_scan", "exclusive_scan", "inclusive_scan"})
 _SUB_GROUP_SHUFFLES = frozenset({"shuffle", "shuffle_down", "shuffle_up", "shuffle_xor", "select"})
-_ATOMIC_METHODS = frozenset({"fetch_add", "fetch_sub", "fetch_and", "fetch_or", "fetch_xor", "fetch_min",
-                             "fetch_max", "exchange", "compare_exchange_strong", "compare_exchange_weak"})
 _ATOMIC_FREE = re.compile(r"^(?:atomic_?(?:fetch|exchange|compare|inc|dec|add|sub|min|max|and|or|xor)\w*|atomicAdd|atomicSub|atomicInc)$",
                           re.I)
 _MONOTONE = frozenset({"min", "max", "fmin", "fmax", "clamp", "floor", "ceil", "trunc", "round", "mad24", "mul24"})
@@ -67,20 +67,12 @@ _GUARDING = {"if_statement": ("consequence", "alternative"), "conditional_expres
 _UNIT_TYPES = frozenset({"lambda_expression", "function_definition"})
 
 
-def text_of(node: Node | None) -> str:
-    return node.text.decode("utf-8", errors="replace") if node is not None and node.text is not None else ""
-
-
 def key_of(node: Node) -> Key:
     return (node.start_byte, node.end_byte)
 
 
 def node_key(node: Node) -> tuple[int, int, str]:
     return (node.start_byte, node.end_byte, node.type)
-
-
-def named(node: Node | None) -> list[Node]:
-    return [c for c in node.named_children if c.type != "comment"] if node is not None else []
 
 
 def owner_of(node: Node) -> Node | None:

@@ -6,7 +6,7 @@ functions called as methods, `SYCL_EXTERNAL` definitions, lambdas stored in vari
 launch kernels themselves are host code and never join. `KernelLaunch.regions` lists that code, body
 first, so loops and barriers in helpers count as device code.
 
-In that code, work-item dependence (`cpp_dependence`) grades every if / else-if / ?: / switch / loop
+In that code, work-item dependence (`cpp.dependence`) grades every if / else-if / ?: / switch / loop
 condition; the dependent ones become `Branch` facts with the code they guard, the device functions they
 reach and any early exit. Sub-group block loads and stores become `SubGroupBlockAccess` facts.
 """
@@ -16,19 +16,19 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Iterable
+from typing import Iterable
 
 import tree_sitter
 
 from kernlint.facts import Branch, KernelLaunch, Span, SubGroupBlockAccess
 from kernlint.facts.device import Reach
 from kernlint.frontends.common import treesitter
+from kernlint.frontends.common.nodes import contains, node_at, span_of, text_of
 from kernlint.frontends.cpp.dependence import (
-    CppDependence, Key, Owners, UnitSource, call_parts, callee_name, condition_of, key_of, text_of,
+    CppDependence, Key, Owners, UnitSource, call_parts, callee_name, condition_of, key_of,
 )
-
-if TYPE_CHECKING:
-    from kernlint.frontends.cpp.frontend import CppFrontend
+from kernlint.frontends.cpp.syntax import function_declarator
+from kernlint.frontends.cpp.unit import CppUnit
 
 Node = tree_sitter.Node
 
@@ -50,30 +50,21 @@ class DeviceCode:
     block_accesses: tuple[SubGroupBlockAccess, ...] = ()
 
 
-def analyse_device_code(frontend: "CppFrontend", launches: list[KernelLaunch]) -> DeviceCode:
+def analyse_device_code(unit: CppUnit, launches: list[KernelLaunch]) -> DeviceCode:
     if not launches:
         return DeviceCode(())
-    graph = _DeviceGraph(frontend.root, launches, frontend.file_matches["cpp_device_index"])
+    graph = _DeviceGraph(unit.root, launches, unit.file_matches["cpp_device_index"])
     with_regions = tuple(replace(launch, regions=regions) for launch, regions in zip(launches, graph.launch_regions))
     if not graph.scans:
         return DeviceCode(with_regions)
-    dependence = CppDependence(graph.unit_sources(), graph.callees, frontend.constants.value)
+    dependence = CppDependence(graph.unit_sources(), graph.callees, unit.constants.value)
     branches = sorted(_branches(graph, dependence), key=lambda b: (b.span.start_byte, b.span.end_byte))
     accesses = sorted(_block_accesses(graph, dependence), key=lambda a: a.span.start_byte)
     return DeviceCode(with_regions, tuple(branches), tuple(accesses))
 
 
-def _span(node: Node) -> Span:
-    return Span(node.start_byte, node.end_byte, node.start_point[0] + 1, node.start_point[1],
-                node.end_point[0] + 1, node.end_point[1])
-
-
 def _body(root: Node) -> Node | None:
     return root.child_by_field_name("body")
-
-
-def _contains(outer: Node, inner: Node) -> bool:
-    return outer.start_byte <= inner.start_byte and inner.end_byte <= outer.end_byte
 
 
 # -- the call graph ------------------------------------------------------------------------------
@@ -95,9 +86,7 @@ class _FunctionIndex:
                 self._add_function(match["function"][0])
 
     def _add_function(self, definition: Node) -> None:
-        declarator = definition.child_by_field_name("declarator")
-        while declarator is not None and declarator.type != "function_declarator":
-            declarator = declarator.child_by_field_name("declarator")
+        declarator = function_declarator(definition)
         name_node = declarator.child_by_field_name("declarator") if declarator is not None else None
         if name_node is None or name_node.type in ("operator_name", "destructor_name"):
             return
@@ -125,7 +114,7 @@ def _visible_at(lam: Node, call: Node) -> bool:
     """Whether the declaration holding a stored lambda is in scope at `call`."""
     declaration = lam.parent.parent if lam.parent is not None else None
     scope = declaration.parent if declaration is not None else None
-    return scope is not None and lam.end_byte <= call.start_byte and _contains(scope, call)
+    return scope is not None and lam.end_byte <= call.start_byte and contains(scope, call)
 
 
 class _DeviceGraph:
@@ -150,9 +139,7 @@ class _DeviceGraph:
         body = launch.body
         if body is None:
             return None
-        node = self.root.descendant_for_byte_range(body.start_byte, body.end_byte)
-        while node is not None and (node.start_byte, node.end_byte) != (body.start_byte, body.end_byte):
-            node = node.parent
+        node = node_at(self.root, body)
         parent = node.parent if node is not None else None
         return parent if parent is not None and parent.type in ("lambda_expression", "function_definition") else None
 
@@ -169,14 +156,14 @@ class _DeviceGraph:
             for region in frontier:
                 for call in self._calls(region):
                     for definition in self._resolve(call):
-                        if any(_contains(r, definition) for r in regions) or len(regions) >= _MAX_REGIONS:
+                        if any(contains(r, definition) for r in regions) or len(regions) >= _MAX_REGIONS:
                             continue
                         regions.append(definition)
                         following.append(definition)
             if not following:
                 break
             frontier = following
-        return tuple(_span(_body(r) or r) for r in regions)
+        return tuple(span_of(_body(r) or r) for r in regions)
 
     def _calls(self, region: Node) -> list[Node]:
         return self._scan(region).get("call", []) + self._scan(region).get("tcall", [])
@@ -199,7 +186,7 @@ class _DeviceGraph:
         if edge not in self._edges:
             if self._index is None:
                 self._index = _FunctionIndex(self._index_matches)
-            found = [d for d in self._index.resolve(call) if not _contains(d, call)]
+            found = [d for d in self._index.resolve(call) if not contains(d, call)]
             self._edges[edge] = [key_of(d) for d in found]
             for definition in found:
                 self._definitions[key_of(definition)] = definition
@@ -254,16 +241,14 @@ class _DeviceGraph:
                 if body is None or callee in seen:
                     continue
                 seen.add(callee)
-                calls = chain + (_span(call),)
-                found.append(Reach(_span(body), calls, self.names.get(callee)))
-                found += self.reach([_span(body)], calls, depth + 1, seen)
+                calls = chain + (span_of(call),)
+                found.append(Reach(span_of(body), calls, self.names.get(callee)))
+                found += self.reach([span_of(body)], calls, depth + 1, seen)
         return found
 
 
 def _function_name(definition: Node) -> str | None:
-    declarator = definition.child_by_field_name("declarator")
-    while declarator is not None and declarator.type != "function_declarator":
-        declarator = declarator.child_by_field_name("declarator")
+    declarator = function_declarator(definition)
     name = declarator.child_by_field_name("declarator") if declarator is not None else None
     return callee_name(name) if name is not None else None
 
@@ -283,10 +268,10 @@ def _branches(graph: _DeviceGraph, dependence: CppDependence) -> Iterable[Branch
                 exit_kind, skipped = _early_exit(graph, captures, node, regions)
                 owner = graph.owner(node)
                 yield Branch(
-                    span=_span(node), condition=_span(condition), kind=_branch_kind(node),
-                    dependence=grade.dependence, reason=grade.reason, regions=tuple(_span(r) for r in regions),
+                    span=span_of(node), condition=span_of(condition), kind=_branch_kind(node),
+                    dependence=grade.dependence, reason=grade.reason, regions=tuple(span_of(r) for r in regions),
                     lanes=grade.lanes, origin=grade.origin,
-                    reaches=tuple(Reach(_span(r)) for r in regions) + tuple(graph.reach([_span(r) for r in regions])),
+                    reaches=tuple(Reach(span_of(r)) for r in regions) + tuple(graph.reach([span_of(r) for r in regions])),
                     exit=exit_kind, skipped=skipped, head=_chain_head(node),
                     select_like=node.type == "conditional_expression" and _select_like(graph, node),
                     function=graph.names.get(key_of(owner)) if owner is not None and key_of(owner) not in graph.kernels
@@ -306,7 +291,7 @@ def _chain_head(node: Node) -> Span | None:
     head = node
     while head.parent is not None and head.parent.type == "else_clause" and head.parent.parent is not None:
         head = head.parent.parent
-    return _span(head)
+    return span_of(head)
 
 
 def _guarded_regions(node: Node) -> list[Node]:
@@ -324,7 +309,7 @@ def _early_exit(graph: _DeviceGraph, captures: dict[str, list[Node]], node: Node
         return None, ()
     owner = graph.owner(node)
     for jump in captures.get("return", []) + captures.get("jump", []):
-        if not any(_contains(r, jump) for r in regions) or graph.owner(jump) != owner:
+        if not any(contains(r, jump) for r in regions) or graph.owner(jump) != owner:
             continue
         if jump.type == "return_statement":
             body = _body(owner) if owner is not None else None
@@ -334,9 +319,9 @@ def _early_exit(graph: _DeviceGraph, captures: dict[str, list[Node]], node: Node
                         body.end_point[0] + 1, body.end_point[1])
             return "return", (Reach(rest),) + tuple(graph.reach([rest]))
         target = _jump_target(jump)
-        if target is not None and _contains(target, node) and target != node:
+        if target is not None and contains(target, node) and target != node:
             word = "break" if jump.type == "break_statement" else "continue"
-            return word, (Reach(_span(target)),) + tuple(graph.reach([_span(target)]))
+            return word, (Reach(span_of(target)),) + tuple(graph.reach([span_of(target)]))
     return None, ()
 
 
@@ -391,13 +376,13 @@ def _block_access(call: Node, dependence: CppDependence) -> SubGroupBlockAccess 
     builtin = _BLOCK_BUILTIN.match(name)
     if builtin:
         direction = "store" if (builtin.group("a") or builtin.group("b") or "").lower() == "write" else "load"
-        return SubGroupBlockAccess(_span(call), name, direction)
+        return SubGroupBlockAccess(span_of(call), name, direction)
     if receiver is not None:
         if name not in ("load", "store") or dependence.handle_kind(receiver) != "sub-group":
             return None
-        return SubGroupBlockAccess(_span(call), _callee_text(call), name)
+        return SubGroupBlockAccess(span_of(call), _callee_text(call), name)
     if name in _BLOCK_FREE and args and dependence.handle_kind(args[0]) == "sub-group":
-        return SubGroupBlockAccess(_span(call), name, "store" if "store" in name else "load")
+        return SubGroupBlockAccess(span_of(call), name, "store" if "store" in name else "load")
     return None
 
 

@@ -2,75 +2,77 @@
 
 tree-sitter-cpp gives a `#pragma` as a `preproc_call` sibling *before* the statement it applies to, so
 the association is "the next statement, skipping comments and other pragmas (and stepping out of an
-`#ifdef` that holds only the pragma)". Everything language-neutral is decided by `openmp_facts`; this
+`#ifdef` that holds only the pragma)". Everything language-neutral is decided by `openmp.facts`; this
 module only answers its questions from the tree, with the `cpp_openmp_*.scm` queries run on one
-region or function node at a time.
+region or function node at a time (how a region uses a variable: `openmp_uses`; its device code for
+the dependence analysis: `openmp_device`).
 """
 
 from __future__ import annotations
 
-import re
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 import tree_sitter
 
-from kernlint.analysis.consteval import ARITHMETIC_SIZES
+from kernlint.analysis.consteval import type_size
 from kernlint.facts import Branch, OmpConstruct, Pragma, Span
+from kernlint.facts.kinds import LoopKind
+from kernlint.facts.openmp_directive import OmpDirective
 from kernlint.frontends.common import treesitter
-from kernlint.frontends.openmp.directives import OmpDirective, join_c_pragma, parse_directive
+from kernlint.frontends.common.nodes import span_of, text_of
+from kernlint.frontends.cpp.openmp_device import device_code
+from kernlint.frontends.cpp.openmp_nodes import FUNCTION_TYPES, LOOP_TYPES
+from kernlint.frontends.cpp.openmp_uses import classify_use
 from kernlint.frontends.openmp.dependence import RawAssign, RawBranch, openmp_branches
+from kernlint.frontends.openmp.directives import join_c_pragma, parse_directive
 from kernlint.frontends.openmp.expr import Expr, Scope, parse
 from kernlint.frontends.openmp.facts import (
-    Access, Declared, Located, RawCondition, RawLoop, TextLocator, build_constructs, has_region,
+    Access,
+    Declared,
+    Located,
+    RawCondition,
+    RawLoop,
+    build_constructs,
+    has_region,
     is_loop_construct,
 )
+from kernlint.frontends.openmp.locate import TextLocator
 
 if TYPE_CHECKING:
-    from kernlint.frontends.cpp.frontend import CppFrontend
+    from kernlint.frontends.cpp.unit import CppUnit
 
 _SKIPPED_SIBLINGS = frozenset({"comment", "preproc_call", "preproc_else", "preproc_elif", "preproc_elifdef"})
 _PREPROC_BLOCKS = frozenset({"preproc_ifdef", "preproc_if", "preproc_else", "preproc_elif", "preproc_elifdef"})
-_LOOP_TYPES = frozenset({"for_statement", "for_range_loop", "while_statement", "do_statement"})
-_FUNCTION_TYPES = frozenset({"function_definition", "lambda_expression"})
-_CONDITIONAL_TYPES = frozenset({"if_statement", "switch_statement", "case_statement", "conditional_expression"})
+_LOOP_KINDS: dict[str, LoopKind] = {"for_range_loop": "range-for", "while_statement": "while", "do_statement": "do"}
 _COMPARISONS = frozenset({"<", "<=", ">", ">=", "!="})
 _FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!="}
 
 
-def openmp_facts(frontend: "CppFrontend", pragmas: tuple[Pragma, ...]
+def openmp_facts(unit: "CppUnit", pragmas: tuple[Pragma, ...]
                  ) -> tuple[tuple[OmpConstruct, ...], tuple[Branch, ...]]:
     """Every `#pragma omp` / `#pragma ompx` of the file as an OmpConstruct, and the id-dependent
     branches of its device parallel regions (for KL501)."""
     if not any(p.text.split()[:1] in (["omp"], ["ompx"]) for p in pragmas):
         return (), ()
-    source = CppOmpSource(frontend, pragmas)
+    source = CppOmpSource(unit, pragmas)
     constructs = build_constructs(source)
     return constructs, openmp_branches(constructs, source)
 
 
-def _text(node: tree_sitter.Node | None) -> str:
-    return node.text.decode("utf-8", errors="replace") if node is not None and node.text is not None else ""
-
-
-def _span(node: tree_sitter.Node) -> Span:
-    return Span(node.start_byte, node.end_byte, node.start_point[0] + 1, node.start_point[1],
-                node.end_point[0] + 1, node.end_point[1])
-
-
 class CppOmpSource:
-    """The C/C++ answers to `openmp_facts.OmpSource`."""
+    """The C/C++ answers to `kernlint.frontends.openmp.facts.OmpSource`."""
 
     fortran = False
 
-    def __init__(self, frontend: "CppFrontend", pragmas: tuple[Pragma, ...]) -> None:
-        self.frontend = frontend
-        self.data = frontend.data
-        self.root = frontend.root
+    def __init__(self, unit: "CppUnit", pragmas: tuple[Pragma, ...]) -> None:
+        self.unit = unit
+        self.data = unit.data
+        self.root = unit.root
         self.pragmas = pragmas
         self.nodes: dict[Span, tree_sitter.Node] = {}  # region spans and directive spans -> nodes
         self._assigned: dict[tuple[int, int], dict[str, list[int]]] = {}
         self._declarations: dict[tuple[int, int], dict[str, list[tuple[int, tree_sitter.Node, tree_sitter.Node]]]] = {}
-        self._locator: TextLocator | None = None
         self._ancestor_lists: dict[Span, list[tree_sitter.Node]] = {}
         self._raw_loops: dict[int, RawLoop] = {}
         self._values: dict[tuple[str, int], int | None] = {}
@@ -97,11 +99,11 @@ class CppOmpSource:
             if isinstance(directive, OmpDirective) and has_region(directive):
                 statement = _following_statement(node, end)
                 if statement is not None:
-                    region = _span(statement)
+                    region = span_of(statement)
                     self.nodes[region] = statement
                     if is_loop_construct(directive):
                         loops = _associated_loops(statement, _collapse(directive, self, span.start_byte))
-            found.append(Located(span, directive, region, tuple(_span(l) for l in loops or ()),
+            found.append(Located(span, directive, region, tuple(span_of(l) for l in loops or ()),
                                  append_at=self._append_at(span)))
         return found
 
@@ -137,22 +139,21 @@ class CppOmpSource:
         offset = line_start + column
         return Span(offset, offset, span.end_line, column, span.end_line, column)
 
-    def locate(self, span: Span, text: str) -> Span | None:
-        if self._locator is None:
-            text_lines = self.data.decode("utf-8", errors="replace").split("\n")
-            starts, offset = [], 0
-            for line in self.data.split(b"\n"):
-                starts.append(offset)
-                offset += len(line) + 1
-            self._locator = TextLocator(text_lines, starts, fold=False)
-        return self._locator.locate(span, text)
+    @cached_property
+    def locator(self) -> TextLocator:
+        text_lines = self.data.decode("utf-8", errors="replace").split("\n")
+        starts, offset = [], 0
+        for line in self.data.split(b"\n"):
+            starts.append(offset)
+            offset += len(line) + 1
+        return TextLocator(text_lines, starts, fold=False)
 
     # -- meaning of names ----------------------------------------------------------------------
 
     def value(self, text: str, at_byte: int) -> int | None:
         key = (text, at_byte)
         if key not in self._values:
-            self._values[key] = self.frontend.constants.value(text, at_byte)
+            self._values[key] = self.unit.constants.value(text, at_byte)
         return self._values[key]
 
     def scope(self, at_byte: int) -> Scope:
@@ -166,7 +167,7 @@ class CppOmpSource:
         return self._definitions[key]
 
     def _definition(self, name: str, at_byte: int) -> Expr | None:
-        definition = self.frontend.constants.definition(name, at_byte)
+        definition = self.unit.constants.definition(name, at_byte)
         if definition is None or definition.kind != "var" or not definition.value_text:
             return None
         if definition.value_text.startswith("{") or definition.type_text and definition.value_text.startswith(
@@ -187,7 +188,7 @@ class CppOmpSource:
             table: dict[str, list[int]] = {}
             if node is not None:
                 for found in treesitter.captures("cpp", "cpp_openmp_decls", node).get("assigned", []):
-                    table.setdefault(_text(found), []).append(found.start_byte)
+                    table.setdefault(text_of(found), []).append(found.start_byte)
             self._assigned[key] = table
         return self._assigned[key]
 
@@ -232,7 +233,7 @@ class CppOmpSource:
         return [self._raw_loop(n) for n in sorted(found, key=lambda n: n.start_byte)]
 
     def loops_around(self, span: Span) -> list[RawLoop]:
-        loops = [self._raw_loop(n) for n in self._ancestors(span) if n.type in _LOOP_TYPES]
+        loops = [self._raw_loop(n) for n in self._ancestors(span) if n.type in LOOP_TYPES]
         return loops[::-1]
 
     def conditions_around(self, span: Span) -> list[RawCondition]:
@@ -244,19 +245,21 @@ class CppOmpSource:
                 value = condition.child_by_field_name("value") if condition is not None else None
                 if value is not None and child is not None and child != condition:
                     negated = child.type == "else_clause"
-                    found.append(RawCondition(_span(value), _text(value), negated))
+                    found.append(RawCondition(span_of(value), text_of(value), negated))
             elif node.type in ("while_statement", "do_statement", "switch_statement"):
                 condition = node.child_by_field_name("condition")
                 if condition is not None and child != condition:
                     value = condition.child_by_field_name("value") or condition
-                    text = _text(value)
+                    text = text_of(value)
                     if node.type == "switch_statement":
                         text = f"switch({text})"  # a case of a switch: not a bound test
-                    found.append(RawCondition(_span(value), text.strip("()") if node.type == "do_statement" else text))
+                    elif node.type == "do_statement":
+                        text = text.strip("()")
+                    found.append(RawCondition(span_of(value), text))
             elif node.type == "for_statement" and self._raw_loop(node).index is None:
                 condition = node.child_by_field_name("condition")
                 if condition is not None:
-                    found.append(RawCondition(_span(condition), _text(condition)))
+                    found.append(RawCondition(span_of(condition), text_of(condition)))
             child = node
         return found[::-1]
 
@@ -268,7 +271,7 @@ class CppOmpSource:
             node = self.nodes.get(span)
             found = self._ancestor_lists[span] = []
             parent = node.parent if node is not None else None
-            while parent is not None and parent.type not in _FUNCTION_TYPES:
+            while parent is not None and parent.type not in FUNCTION_TYPES:
                 found.append(parent)
                 parent = parent.parent
         return found
@@ -282,19 +285,19 @@ class CppOmpSource:
 
     def _read_loop(self, node: tree_sitter.Node) -> RawLoop:
         body = node.child_by_field_name("body")
-        body_span = _span(body) if body is not None else None
+        body_span = span_of(body) if body is not None else None
         if node.type != "for_statement":
-            kind = {"for_range_loop": "range-for", "while_statement": "while", "do_statement": "do"}[node.type]
-            return RawLoop(_span(node), body_span, None, None, None, None, None, kind)
+            return RawLoop(span_of(node), body_span, None, None, None, None, None, _LOOP_KINDS[node.type])
         index, lower = _for_init(node.child_by_field_name("initializer"))
         compare, upper = _for_condition(node.child_by_field_name("condition"), index)
         step = _for_step(node.child_by_field_name("update"), index)
-        return RawLoop(_span(node), body_span, index, lower, upper, compare, step, "for")
+        return RawLoop(span_of(node), body_span, index, lower, upper, compare, step, "for")
 
     # -- device code ---------------------------------------------------------------------------
 
     def device_code(self, region: Span) -> list[RawAssign | RawBranch]:
-        return device_code(self, region)
+        root = self.nodes.get(region)
+        return device_code(root) if root is not None else []
 
     def is_array(self, name: str, at_byte: int) -> bool:
         return False  # C subscripts are their own syntax: a call is a call
@@ -309,13 +312,13 @@ class CppOmpSource:
         pointers: dict[str, bool] = {}
         wanted = {name.encode(): name for name in names}  # compared as bytes: most identifiers are other names
         for ident in treesitter.captures("cpp", "cpp_openmp_uses", node).get("use", []):
-            name = wanted.get(ident.text)
+            name = wanted.get(ident.text or b"")
             if name is None:
                 continue
             if name not in pointers:
                 declared = self.declared(name, ident.start_byte)
                 pointers[name] = declared is None or declared.is_array
-            found.append(_classify(ident, name, node, pointers[name]))
+            found.append(classify_use(ident, name, node, pointers[name]))
         return [a for a in found if a is not None]
 
 
@@ -325,7 +328,7 @@ class CppOmpSource:
 def _following_statement(node: tree_sitter.Node, end: int) -> tree_sitter.Node | None:
     """The statement a pragma applies to: the next sibling that is not a comment or pragma (nor the
     rest of the pragma's own line), stepping out of `#ifdef` blocks that end right after the pragma."""
-    current = node
+    current: tree_sitter.Node | None = node
     while current is not None:
         sibling = current.next_named_sibling
         while sibling is not None and (sibling.type in _SKIPPED_SIBLINGS or sibling.start_byte < end):
@@ -375,25 +378,25 @@ def _for_init(init: tree_sitter.Node | None) -> tuple[str | None, str | None]:
             name = declarators[0].child_by_field_name("declarator")
             value = declarators[0].child_by_field_name("value")
             if name is not None and name.type == "identifier" and value is not None:
-                return _text(name), _text(value)
-    if init.type == "assignment_expression" and _text(init.child_by_field_name("operator")) == "=":
+                return text_of(name), text_of(value)
+    if init.type == "assignment_expression" and text_of(init.child_by_field_name("operator")) == "=":
         left = init.child_by_field_name("left")
         if left is not None and left.type == "identifier":
-            return _text(left), _text(init.child_by_field_name("right"))
+            return text_of(left), text_of(init.child_by_field_name("right"))
     return None, None
 
 
 def _for_condition(condition: tree_sitter.Node | None, index: str | None) -> tuple[str | None, str | None]:
     if condition is None or index is None or condition.type != "binary_expression":
         return None, None
-    op = _text(condition.child_by_field_name("operator"))
+    op = text_of(condition.child_by_field_name("operator"))
     left, right = condition.child_by_field_name("left"), condition.child_by_field_name("right")
     if op not in _COMPARISONS or left is None or right is None:
         return None, None
-    if left.type == "identifier" and _text(left) == index:
-        return op, _text(right)
-    if right.type == "identifier" and _text(right) == index:
-        return _FLIPPED[op], _text(left)
+    if left.type == "identifier" and text_of(left) == index:
+        return op, text_of(right)
+    if right.type == "identifier" and text_of(right) == index:
+        return _FLIPPED[op], text_of(left)
     return None, None
 
 
@@ -402,24 +405,24 @@ def _for_step(update: tree_sitter.Node | None, index: str | None) -> str | None:
         return None
     if update.type == "update_expression":
         argument = update.child_by_field_name("argument")
-        if _text(argument) != index:
+        if text_of(argument) != index:
             return None
-        return "1" if "++" in _text(update) else "-1"
+        return "1" if "++" in text_of(update) else "-1"
     if update.type == "assignment_expression":
         left = update.child_by_field_name("left")
         right = update.child_by_field_name("right")
-        op = _text(update.child_by_field_name("operator"))
-        if _text(left) != index or right is None:
+        op = text_of(update.child_by_field_name("operator"))
+        if text_of(left) != index or right is None:
             return None
         if op == "+=":
-            return _text(right)
+            return text_of(right)
         if op == "-=":
-            return f"-({_text(right)})"
+            return f"-({text_of(right)})"
         if op == "=" and right.type == "binary_expression":
             inner_left = right.child_by_field_name("left")
-            inner_op = _text(right.child_by_field_name("operator"))
-            if _text(inner_left) == index and inner_op in ("+", "-"):
-                step = _text(right.child_by_field_name("right"))
+            inner_op = text_of(right.child_by_field_name("operator"))
+            if text_of(inner_left) == index and inner_op in ("+", "-"):
+                step = text_of(right.child_by_field_name("right"))
                 return step if inner_op == "+" else f"-({step})"
     return None
 
@@ -433,13 +436,11 @@ def _declarator_name(declarator: tree_sitter.Node) -> str | None:
         if node.type in ("function_declarator",):
             return None
         node = node.child_by_field_name("declarator")
-    return _text(node) if node is not None else None
+    return text_of(node) if node is not None else None
 
 
 def _declared(declaration: tree_sitter.Node, declarator: tree_sitter.Node) -> Declared:
-    type_text = " ".join(_text(declaration.child_by_field_name("type")).split())
-    type_text = re.sub(r"^(?:std::|sycl::)", "", type_text)
-    element = ARITHMETIC_SIZES.get(type_text)
+    element = type_size(text_of(declaration.child_by_field_name("type")))
     node: tree_sitter.Node | None = declarator
     upper = None
     is_array = False
@@ -454,95 +455,10 @@ def _declared(declaration: tree_sitter.Node, declarator: tree_sitter.Node) -> De
             is_array = True
             inner = node.child_by_field_name("declarator")
             if inner is not None and inner.type == "identifier" and size is not None:
-                upper = f"({_text(size)}) - 1"
+                upper = f"({text_of(size)}) - 1"
         node = node.child_by_field_name("declarator") if node.child_by_field_name("declarator") is not None else (
             next((c for c in node.named_children if c.type == "identifier"), None))
     return Declared(element, "0" if is_array else None, upper, is_array)
-
-
-# -- uses --------------------------------------------------------------------------------------
-
-
-def _classify(ident: tree_sitter.Node, name: str, region: tree_sitter.Node, pointer: bool) -> Access | None:
-    """How one identifier uses a mapped variable: read, write, read-modify-write or escape."""
-    parent = ident.parent
-    if parent is None:
-        return None
-    access = ident
-    index: str | None = None
-    if parent.type == "subscript_expression" and parent.child_by_field_name("argument") == ident:
-        access = parent
-        while access.parent is not None and access.parent.type == "subscript_expression" \
-                and access.parent.child_by_field_name("argument") == access:
-            access = access.parent
-        node = access
-        dims = 0  # subscripts of `x[i][j]`: only a one-dimensional index is kept
-        while node.type == "subscript_expression":
-            dims += 1
-            if node.child_by_field_name("argument") == ident:
-                index = _subscript_text(node.child_by_field_name("indices"))
-            node = node.child_by_field_name("argument")
-        if dims != 1:
-            index = None
-    elif parent.type == "pointer_expression" and _text(parent.child_by_field_name("operator")) == "*":
-        access = parent
-    elif parent.type == "call_expression" and parent.child_by_field_name("function") == ident:
-        return None  # a function that happens to share the name
-    loop, conditional = _context(access, region)
-    if (parent.type == "field_expression" and parent.child_by_field_name("argument") == ident) or (
-            parent.type in ("declaration", "init_declarator", "parameter_declaration")
-            and parent.child_by_field_name("declarator") == ident):
-        # members of a mapped aggregate, or a local that shadows the name: not followed
-        return Access(name, "escape", _span(access), None, False, loop, conditional)
-    return Access(name, _use_kind(access, ident, pointer), _span(access), index, False, loop, conditional)
-
-
-def _subscript_text(indices: tree_sitter.Node | None) -> str | None:
-    """The index of `[i]` (a `subscript_argument_list`), None for `[i, j]` or nothing."""
-    if indices is None:
-        return None
-    inner = [c for c in indices.named_children if c.type != "comment"]
-    return _text(inner[0]) if len(inner) == 1 else None
-
-
-def _use_kind(access: tree_sitter.Node, ident: tree_sitter.Node, pointer: bool) -> str:
-    parent = access.parent
-    if parent is None:
-        return "read"
-    if parent.type == "assignment_expression" and parent.child_by_field_name("left") == access:
-        return "write" if _text(parent.child_by_field_name("operator")) == "=" else "rmw"
-    if parent.type == "update_expression":
-        return "rmw"
-    if parent.type == "pointer_expression" and _text(parent.child_by_field_name("operator")) == "&":
-        return "escape"
-    if access is ident and pointer:
-        if parent.type == "binary_expression" and _text(parent.child_by_field_name("operator")) in (
-                "==", "!=", "<", ">", "<=", ">="):
-            return "read"
-        return "escape"  # a bare pointer or array: passed on, aliased or used in arithmetic
-    return "read"
-
-
-def _context(access: tree_sitter.Node, region: tree_sitter.Node) -> tuple[Span | None, bool]:
-    """The innermost loop around a use (inside the region) and whether a condition sits in between."""
-    conditional = False
-    child = access
-    node = access.parent
-    while node is not None:
-        if node.type in _LOOP_TYPES:
-            body = node.child_by_field_name("body")
-            if body is not None and body.start_byte <= access.start_byte and access.end_byte <= body.end_byte:
-                return _span(node), conditional
-        if node.type in _CONDITIONAL_TYPES and child != node.child_by_field_name("condition"):
-            conditional = True
-        if node.type == "binary_expression" and _text(node.child_by_field_name("operator")) in ("&&", "||") \
-                and child == node.child_by_field_name("right"):
-            conditional = True
-        if node == region or node.type in _FUNCTION_TYPES:
-            break
-        child = node
-        node = node.parent
-    return None, conditional
 
 
 def _strip_c_comment(line: str) -> str:
@@ -566,93 +482,3 @@ def _strip_c_comment(line: str) -> str:
         i += 1
     return line
 
-
-# -- device code for the dependence analysis (KL501) -------------------------------------------
-
-_GUARDING = {"if_statement": ("consequence", "alternative"), "conditional_expression": ("consequence", "alternative"),
-             "switch_statement": ("body",), "for_statement": ("body",), "while_statement": ("body",),
-             "do_statement": ("body",)}
-
-
-def device_code(source: CppOmpSource, region: Span) -> list[RawAssign | RawBranch]:
-    """Assignments and conditionals of one device region, in source order (see openmp_dependence)."""
-    root = source.nodes.get(region)
-    if root is None:
-        return []
-    assigns: list[tuple[tree_sitter.Node, RawAssign]] = []
-    branches: list[tuple[tree_sitter.Node, tree_sitter.Node, str]] = []
-    for _i, match in treesitter.matches("cpp", "cpp_openmp_device", root):
-        if "assign" in match:
-            statement = match["assign"][0]
-            operator = _text(statement.child_by_field_name("operator")) if statement.type == "assignment_expression" \
-                else "="
-            assigns.append((statement, RawAssign(_text(match["name"][0]), _text(match["value"][0]), _span(statement),
-                                                 _guards(statement, root), operator != "=")))
-        elif "update" in match:
-            statement = match["update"][0]
-            assigns.append((statement, RawAssign(_text(match["name"][0]), None, _span(statement),
-                                                 _guards(statement, root), True)))
-        else:
-            kind = next(k for k in ("if", "switch", "loop", "ternary") if k in match)
-            branches.append((match[kind][0], match["condition"][0], kind))
-    items: list[tuple[int, RawAssign | RawBranch]] = [(n.start_byte, a) for n, a in assigns]
-    for node, condition, kind in branches:
-        loops = [a for a in _ancestors_within(node, root, include_self=True) if a.type in _LOOP_TYPES]
-        varying = sorted({a.name for n, a in assigns for loop in loops
-                          if loop.start_byte <= n.start_byte and n.end_byte <= loop.end_byte})
-        fields = _GUARDING.get(node.type, ())
-        regions = tuple(_span(r) for r in (node.child_by_field_name(f) for f in fields) if r is not None)
-        text = _text(condition)
-        if node.type == "do_statement" and text.startswith("(") and text.endswith(")"):
-            text = text[1:-1]
-        is_else_if = node.type == "if_statement" and node.parent is not None and node.parent.type == "else_clause"
-        items.append((node.start_byte, RawBranch(
-            _span(node), _span(condition), text, "else-if" if is_else_if else kind, regions, _guards(node, root),
-            tuple(varying), _chain_head(node) if is_else_if else None,
-            kind == "ternary" and _select_like(node))))
-    return [item for _start, item in sorted(items, key=lambda pair: pair[0])]
-
-
-def _ancestors_within(node: tree_sitter.Node, root: tree_sitter.Node, include_self: bool = False
-                      ) -> list[tree_sitter.Node]:
-    found = [node] if include_self else []
-    current = node
-    while current != root and current.parent is not None:
-        current = current.parent
-        found.append(current)
-    return found
-
-
-def _guards(node: tree_sitter.Node, root: tree_sitter.Node) -> tuple[Span, ...]:
-    """The conditionals (and loops) inside `root` whose guarded part holds `node`, outermost first."""
-    found: list[Span] = []
-    child = node
-    current = node.parent
-    while current is not None and child != root:
-        fields = _GUARDING.get(current.type)
-        if fields and any(current.child_by_field_name(f) == child for f in fields):
-            found.append(_span(current))  # (code under `else` reaches here through the else_clause)
-        child = current
-        current = current.parent
-    return tuple(found[::-1])
-
-
-def _chain_head(node: tree_sitter.Node) -> Span:
-    head = node
-    while head.parent is not None and head.parent.type == "else_clause" and head.parent.parent is not None:
-        head = head.parent.parent
-    return _span(head)
-
-
-def _select_like(node: tree_sitter.Node) -> bool:
-    """A ?: whose arms only compute values (no assignment, increment or call): a select."""
-    for field in ("consequence", "alternative"):
-        stack = [node.child_by_field_name(field)]
-        while stack:
-            current = stack.pop()
-            if current is None:
-                continue
-            if current.type in ("assignment_expression", "update_expression", "call_expression"):
-                return False
-            stack.extend(current.named_children)
-    return True

@@ -17,6 +17,7 @@ import tree_sitter
 
 from kernlint.analysis.consteval import evaluate
 from kernlint.frontends.common import treesitter
+from kernlint.frontends.common.nodes import text_of as _text
 
 _KIND_SUFFIX = re.compile(r"\b(\d+)_(?:[A-Za-z]\w*|\d+)\b")
 _UNITS = frozenset({"subroutine", "function", "program", "module", "submodule", "module_procedure"})
@@ -30,10 +31,6 @@ class _Parameter:
     value_text: str
     scope: tuple[Point, Point]  # the program unit that declares it
     at: Point
-
-
-def _text(node: tree_sitter.Node) -> str:
-    return node.text.decode("utf-8", errors="replace") if node.text is not None else ""
 
 
 def _unit(node: tree_sitter.Node) -> tree_sitter.Node | None:

@@ -1,9 +1,9 @@
 """The Fortran front-end (tree-sitter-fortran): OpenMP-offload Fortran source to `FileFacts`.
 
 Free and fixed form (fixed form is rewritten in place as free form, every line and column unchanged:
-see `fortran_source`); fpp `#define`/`#ifdef` lines are part of the grammar, and `#if 0` blocks are
+see `fortran.source`); fpp `#define`/`#ifdef` lines are part of the grammar, and `#if 0` blocks are
 blanked. `!$omp` directives are comments to the grammar, so they are found line by line with the
-shared OpenMP scanner and associated with the code after them by position (`fortran_openmp`). The
+shared OpenMP scanner and associated with the code after them by position (`fortran.openmp`). The
 facts are the ones the C/C++ front-end produces: loops, OpenMP constructs, raw pragmas, syntax errors.
 """
 
@@ -56,9 +56,8 @@ def extract(source: SourceFile, *, fixed_form: bool, config: Config) -> FileFact
         # a counted `do i = …` is a `for` loop in the language-neutral facts; `do while` and a bare
         # `do … exit` loop are `while` loops (`do` means C's do-while)
         counted = statement is not None and any(c.type == "loop_control_expression" for c in statement.named_children)
-        kind = "for" if counted else "while"
-        side = "device" if any(region.contains(loop_span) for region in targets) else "host"
-        loops.append(Loop(loop_span, kind, side))
+        device = any(region.contains(loop_span) for region in targets)
+        loops.append(Loop(loop_span, "for" if counted else "while", "device" if device else "host"))
     errors = tuple(span(n) for n in captures.get("error", []))
     return FileFacts(path=source.path, language="openmp-fortran", loops=tuple(loops), pragmas=pragmas,
                      branches=branches, omp=omp, syntax_errors=errors)

@@ -3,7 +3,7 @@
 To tree-sitter-fortran a directive is a comment, so directives are found line by line (with their
 continuations) by the shared scanner, and associated by position: a loop construct applies to the
 `do` loop on the next code line, a block construct (`target data`, `target`, `parallel` …) to the
-lines up to its `!$omp end …`. Everything language-neutral is decided by `openmp_facts`; this module
+lines up to its `!$omp end …`. Everything language-neutral is decided by `openmp.facts`; this module
 answers its questions from the tree, running the `fortran_*.scm` queries over one region at a time.
 """
 
@@ -12,15 +12,24 @@ from __future__ import annotations
 import tree_sitter
 
 from kernlint.facts import Span
+from kernlint.facts.openmp_directive import OmpDirective, OmpParseError
 from kernlint.frontends.common import treesitter
+from kernlint.frontends.common.nodes import text_of as _text
 from kernlint.frontends.fortran.constants import FortranConstants
 from kernlint.frontends.fortran.source import LineMap, code_end
-from kernlint.frontends.openmp.directives import OmpDirective, OmpParseError, parse_directive
 from kernlint.frontends.openmp.dependence import RawAssign, RawBranch
+from kernlint.frontends.openmp.directives import parse_directive
 from kernlint.frontends.openmp.expr import Expr, Scope, linear_text, parse
 from kernlint.frontends.openmp.facts import (
-    Access, Declared, Located, RawCondition, RawLoop, TextLocator, has_region, is_loop_construct,
+    Access,
+    Declared,
+    Located,
+    RawCondition,
+    RawLoop,
+    has_region,
+    is_loop_construct,
 )
+from kernlint.frontends.openmp.locate import TextLocator
 
 Point = tuple[int, int]
 
@@ -39,12 +48,8 @@ _DEFAULT_BYTES = {"real": 4, "integer": 4, "logical": 4, "complex": 8, "doublepr
                   "doublecomplex": 16, "character": 1}
 
 
-def _text(node: tree_sitter.Node | None) -> str:
-    return node.text.decode("utf-8", errors="replace") if node is not None and node.text is not None else ""
-
-
 class FortranOmpSource:
-    """The Fortran answers to `openmp_facts.OmpSource`."""
+    """The Fortran answers to `kernlint.frontends.openmp.facts.OmpSource`."""
 
     fortran = True
 
@@ -58,7 +63,7 @@ class FortranOmpSource:
         self.directives = directives
         self.fixed_form = fixed_form
         self._units: dict[tuple[int, int], dict] = {}
-        self._locator = TextLocator(lines, linemap.starts, fold=True)
+        self.locator = TextLocator(lines, linemap.starts, fold=True)
         self._raw_loops: dict[int, RawLoop] = {}
 
     # -- positions -----------------------------------------------------------------------------
@@ -134,9 +139,6 @@ class FortranOmpSource:
             return node
         return None
 
-    def locate(self, span: Span, text: str) -> Span | None:
-        return self._locator.locate(span, text)
-
     # -- meaning of names ----------------------------------------------------------------------
 
     def value(self, text: str, at_byte: int) -> int | None:
@@ -191,8 +193,8 @@ class FortranOmpSource:
                 statement = ident.parent
                 right = statement.child_by_field_name("right") if statement is not None else None
                 assigned.setdefault(_text(ident).lower(), []).append(
-                    (ident.start_point, _text(right) if right is not None and statement.type ==
-                     "assignment_statement" else ""))
+                    (ident.start_point, _text(right) if right is not None and statement is not None
+                     and statement.type == "assignment_statement" else ""))
             for declaration in captures.get("decl", []):
                 for name, info in _declarations(declaration, self, node):
                     declared.setdefault(name, info)
@@ -290,7 +292,8 @@ class FortranOmpSource:
         return declared is not None and declared.is_array
 
     def device_code(self, region: Span) -> list[RawAssign | RawBranch]:
-        """Assignments and conditionals of one device region, in source order (see openmp_dependence)."""
+        """Assignments and conditionals of one device region, in source order (for
+        `kernlint.frontends.openmp.dependence`)."""
         start = (region.line - 1, region.column_byte)
         end = (region.end_line - 1, region.end_column_byte)
         cursor = tree_sitter.QueryCursor(treesitter.query("fortran", "fortran_device"))
@@ -308,7 +311,7 @@ class FortranOmpSource:
             elif "loop" in match:
                 loops.append(node)
             else:
-                kind = next(k for k in ("if", "elseif", "switch") if k in match)
+                kind: str = next(k for k in ("if", "elseif", "switch") if k in match)
                 branches.append((node, match["condition"][0], kind))
         items: list[tuple[tree_sitter.Point, RawAssign | RawBranch]] = [(n.start_point, a) for n, a in assigns]
         for node in loops:
@@ -394,7 +397,8 @@ class FortranOmpSource:
         holder = access.parent
         kind = "read"
         whole = False
-        if holder is not None and holder.type == "assignment_statement" and holder.child_by_field_name("left") == access:
+        if holder is not None and holder.type == "assignment_statement" \
+                and holder.child_by_field_name("left") == access:
             kind = "write"
             whole = access is ident or section_all
         elif holder is not None and holder.type == "loop_control_expression" and access is ident and \
@@ -525,7 +529,7 @@ def _declarations(declaration: tree_sitter.Node, source: FortranOmpSource, unit:
     found = []
     for declarator in declaration.children_by_field_name("declarator"):
         size = None
-        name_node = declarator
+        name_node: tree_sitter.Node | None = declarator
         if declarator.type == "sized_declarator":
             name_node = next((c for c in declarator.named_children if c.type == "identifier"), None)
             size = next((c for c in declarator.named_children if c.type == "size"), None)

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from kernlint.facts.openmp_directive import OmpClause, OmpItem, OmpSection
 from kernlint.frontends.openmp.lex import LexFailure, Structure
-from kernlint.frontends.openmp.model import OmpClause, OmpItem, OmpSection
 
 NO_ARGS, OPTIONAL, REQUIRED = 0, 1, 2
 

@@ -1,9 +1,9 @@
 """OpenMP directive parser shared by the C/C++ and Fortran front-ends.
 
 tree-sitter leaves `#pragma omp` arguments and `!$omp` comment lines opaque, so this module
-turns directive text into frozen dataclasses: the normalised directive kind, its clauses with
-modifiers and arguments, and list items with array sections.  Pure text in, data out; malformed
-text yields an `OmpParseError`, never an exception.
+turns directive text into the frozen dataclasses of `kernlint.facts.openmp_directive`: the
+normalised directive kind, its clauses with modifiers and arguments, and list items with array
+sections.  Pure text in, data out; malformed text yields an `OmpParseError`, never an exception.
 
 Typical use::
 
@@ -20,34 +20,13 @@ import re
 from dataclasses import replace
 from functools import lru_cache
 
+from kernlint.facts.openmp_directive import OmpClause, OmpDirective, OmpParseError
 from kernlint.frontends.openmp.clauses import SPECS, ClauseBuilder
 from kernlint.frontends.openmp.lex import LexFailure, analyse, is_ident_char
-from kernlint.frontends.openmp.model import (
-    MAP_MODIFIERS,
-    MAP_TYPES,
-    OmpClause,
-    OmpDirective,
-    OmpItem,
-    OmpMapItem,
-    OmpParseError,
-    OmpSection,
-)
-from kernlint.frontends.openmp.names import DIRECTIVE_ARGUMENTS, match_directive, tables
+from kernlint.frontends.openmp.names import DIRECTIVE_ARGUMENTS, leaves_of, match_directive, tables
 from kernlint.frontends.openmp.source import join_c_pragma, scan_fortran_directives
 
-__all__ = [
-    "MAP_MODIFIERS",
-    "MAP_TYPES",
-    "OmpClause",
-    "OmpDirective",
-    "OmpItem",
-    "OmpMapItem",
-    "OmpParseError",
-    "OmpSection",
-    "join_c_pragma",
-    "parse_directive",
-    "scan_fortran_directives",
-]
+__all__ = ["join_c_pragma", "parse_directive", "scan_fortran_directives"]
 
 _C_SENTINEL = re.compile(r"\s*(?:#\s*pragma\s+)?(ompx|omp)(?=\s|$)")
 _F_SENTINEL = re.compile(r"\s*(?:[!c*]\$)?omp(?=[\s&]|$)", re.IGNORECASE)
@@ -141,6 +120,7 @@ class _Parser:
             end_line=self.end_line,
             text=self.original,
             language="fortran" if self.fortran else "c",
+            leaves=leaves_of(kind, self.fortran),
             extension=extension,
             arguments=arguments,
             warnings=self._suspicious(kind, clauses),

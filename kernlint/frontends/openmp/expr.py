@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import Callable, Union
 
 from kernlint.analysis.consteval import parse_int_literal
+from kernlint.facts.kinds import Comparison
 from kernlint.facts.openmp import Linear, OmpBound
 
 # -- the tree ----------------------------------------------------------------------------------
@@ -84,7 +85,8 @@ _F_DOTTED = {".lt.": "<", ".le.": "<=", ".gt.": ">", ".ge.": ">=", ".eq.": "==",
              ".true.": "1", ".false.": "0"}
 _PRECEDENCE = {"||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6, "<": 7, ">": 7, "<=": 7,
                ">=": 7, "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10, "**": 11}
-RELATIONAL = frozenset({"<", "<=", ">", ">="})
+#: The relational operators a bound test is made of, as the facts type them.
+_RELATIONAL: dict[str, Comparison] = {"<": "<", "<=": "<=", ">": ">", ">=": ">="}
 #: Fortran intrinsics that are C operators.
 _F_BINARY_INTRINSICS = {"mod": "%", "modulo": "%", "iand": "&", "ior": "|", "ieor": "^"}
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
@@ -441,8 +443,8 @@ def condition_shape(text: str, *, fortran: bool, scope: Scope, negate: bool = Fa
                 mask(node.operand, Num(0))
             visit(node.operand, depth + 1, (not holds if holds is not None else None) if node.op == "!" else None)
         elif isinstance(node, Binary):
-            if node.op in RELATIONAL:
-                bounds.append(OmpBound(linear(node.left, scope), node.op, linear(node.right, scope),
+            if node.op in _RELATIONAL:
+                bounds.append(OmpBound(linear(node.left, scope), _RELATIONAL[node.op], linear(node.right, scope),
                                        _render(node)))
             elif (node.op == "==" and holds is True) or (node.op == "!=" and holds is False):
                 if not mask(node.left, node.right):

@@ -1,7 +1,7 @@
 """The language-neutral half of the OpenMP facts: from what a front-end found to `OmpConstruct`s.
 
-Each front-end (C/C++ in `cpp_openmp.py`, Fortran in `fortran_openmp.py`) implements `OmpSource`:
-it knows its tree and answers small questions (the loop after a directive, the loops and conditions
+Each front-end (`kernlint.frontends.cpp.openmp`, `kernlint.frontends.fortran.openmp`) implements
+`OmpSource`: it knows its tree and answers small questions (the loop after a directive, the loops and conditions
 around a point, how names are used in a region, what a name means at a point). Everything else —
 loop bounds as linear ranges, loop roles, map coverage, prefetch targets, clause values — is decided
 here, once, so the facts cannot differ between the languages.
@@ -13,12 +13,19 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Protocol
 
-from kernlint.facts.model import Span
+from kernlint.facts.base import Span
+from kernlint.facts.kinds import LoopKind, LoopRole
 from kernlint.facts.openmp import (
-    Linear, OmpCondition, OmpConstruct, OmpLoop, OmpPrefetchTarget, OmpVariableUse,
+    Linear,
+    OmpCondition,
+    OmpConstruct,
+    OmpLoop,
+    OmpPrefetchTarget,
+    OmpVariableUse,
 )
+from kernlint.facts.openmp_directive import OmpDirective, OmpParseError
 from kernlint.frontends.openmp.expr import Scope, condition_shape, linear_text
-from kernlint.frontends.openmp.model import OmpDirective, OmpParseError
+from kernlint.frontends.openmp.locate import TextLocator
 from kernlint.frontends.openmp.names import STANDALONE
 
 #: Leaves that make a construct's associated loop run in parallel or vectorised.
@@ -55,7 +62,7 @@ class RawLoop:
     upper: str | None
     compare: str | None
     step: str | None  # signed step as an expression (`1`, `-1`, `TILE`, `-(2)`); None for 1
-    kind: str = "for"  # for (counted: C `for`, Fortran `do i = …`) | while | do (C do-while) | range-for
+    kind: LoopKind = "for"
 
 
 @dataclass(frozen=True)
@@ -113,6 +120,10 @@ class OmpSource(Protocol):
 
     fortran: bool
 
+    @property
+    def locator(self) -> TextLocator:
+        """Finds where on the file's lines a directive writes a clause, list item or map type."""
+
     def located(self) -> list[Located]:
         """Every OpenMP directive with its association, in source order."""
 
@@ -137,58 +148,6 @@ class OmpSource(Protocol):
     def declared(self, name: str, at_byte: int) -> Declared | None:
         """What the declaration of `name` visible at `at_byte` says."""
 
-    def locate(self, span: Span, text: str) -> Span | None:
-        """The physical line of directive `span` that holds `text` (a clause or list item)."""
-
-
-class TextLocator:
-    """Finds the physical line of a directive that holds a clause or list-item text.
-
-    `lines` are the file's lines (a span's 1-based line numbers index them) and `starts` the byte
-    offset at which each begins. Texts are compared without blanks (and without case when `fold`); a
-    text broken over lines is located on the line where it starts, and the span covers the text on
-    that line. A directive's clauses and items are all looked up on the same few lines, so each
-    line's blank-free form is computed once.
-    """
-
-    def __init__(self, lines: list[str], starts: list[int], fold: bool) -> None:
-        self.lines = lines
-        self.starts = starts
-        self.fold = fold
-        self._squashed: dict[int, tuple[list[int], str]] = {}
-
-    def _line(self, number: int) -> tuple[list[int], str]:
-        """Offsets of the non-blank characters of line `number`, and those characters (folded)."""
-        found = self._squashed.get(number)
-        if found is None:
-            line = self.lines[number - 1]
-            kept = [i for i, ch in enumerate(line) if not ch.isspace()]
-            squashed = "".join(line[i] for i in kept)
-            found = self._squashed[number] = (kept, squashed.lower() if self.fold else squashed)
-        return found
-
-    def locate(self, span: Span, text: str) -> Span | None:
-        wanted = "".join(text.split())
-        if self.fold:
-            wanted = wanted.lower()
-        if not wanted:
-            return None
-        opening = wanted.find("(")
-        for attempt in (wanted, wanted[:opening + 1] if opening > 0 else wanted[:8]):
-            for number in range(span.line, min(span.end_line, len(self.lines)) + 1):
-                kept, squashed = self._line(number)
-                at = squashed.find(attempt)
-                if at < 0:
-                    continue
-                line = self.lines[number - 1]
-                first = kept[at]
-                last = kept[min(at + len(wanted), len(kept)) - 1] + 1
-                column = len(line[:first].encode("utf-8"))
-                end_column = len(line[:last].encode("utf-8"))
-                base = self.starts[number - 1]
-                return Span(base + column, base + end_column, number, column, number, end_column)
-        return None
-
 
 def build_constructs(source: OmpSource) -> tuple[OmpConstruct, ...]:
     """All OmpConstructs of a file: associations, loops with roles, uses, prefetch targets."""
@@ -208,7 +167,7 @@ class _Builder:
         self.source = source
         self.fortran = source.fortran
         self.located = located
-        self.roles: dict[Span, str] = {}
+        self.roles: dict[Span, LoopRole] = {}
         self.targets: list[Span] = []
         for item in located:
             directive = item.directive
@@ -260,9 +219,9 @@ class _Builder:
         on_device = self.in_target(item.span) or (item.region is not None and self.in_target(item.region))
         if not isinstance(directive, OmpDirective):
             snippet = directive.text[max(0, directive.column - 1):][:16]
-            return OmpConstruct(item.span, directive, region=item.region, append_at=item.append_at,
-                                append_limit=item.append_limit, device=on_device,
-                                problem=self.source.locate(item.span, snippet) if snippet.strip() else None)
+            return OmpConstruct(item.span, None, region=item.region, append_at=item.append_at,
+                                append_limit=item.append_limit, device=on_device, error=directive,
+                                problem=self.source.locator.locate(item.span, snippet) if snippet.strip() else None)
         at = item.span.start_byte
         leaves = set(directive.leaves)
         loops: tuple[OmpLoop, ...] = ()
@@ -280,14 +239,18 @@ class _Builder:
         if directive.kind == "prefetch":
             hint = directive.prefetch_hint
             values += (("hint", self.source.value(hint, at) if hint is not None else 0),)
+        locator = self.source.locator
         texts = {c.text for c in directive.clauses} | {i.text for c in directive.clauses for i in c.items}
-        locations = tuple((t, found) for t in sorted(texts) if (found := self.source.locate(item.span, t)))
+        locations = tuple((t, found) for t in sorted(texts) if (found := locator.locate(item.span, t)))
+        map_types = tuple(site for clause in directive.clauses_named("map")
+                          if (site := locator.map_type(item.span, clause)) is not None)
         return OmpConstruct(
             item.span, directive,
             region=item.region,
             append_at=item.append_at,
             append_limit=item.append_limit,
             locations=locations,
+            map_types=map_types,
             loop=associated,
             loops=loops,
             enclosing_loops=around,
@@ -447,7 +410,7 @@ def _simple_name(name: str) -> bool:
     return name.replace("_", "a").isalnum() and not name[0].isdigit()
 
 
-def _loop_fact(raw: RawLoop, source: OmpSource, fortran: bool, role: str, device: bool) -> OmpLoop:
+def _loop_fact(raw: RawLoop, source: OmpSource, fortran: bool, role: LoopRole, device: bool) -> OmpLoop:
     """Evaluate a loop's bounds into the inclusive range its index takes."""
     at = raw.span.start_byte
     scope = source.scope(at)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from kernlint.frontends.openmp.clauses import SPECS
 from kernlint.frontends.openmp.lex import is_ident_char
 
 Leaves = tuple[str, ...]
@@ -107,8 +108,6 @@ class _Tables:
                     self.leaves["end " + kind] = leaves
         #: Every word of a directive name, and those words plus clause names (to spot misspellings).
         self.words = frozenset(w for kind in self.leaves for w in kind.split(" "))
-        from kernlint.frontends.openmp.clauses import SPECS  # the clause table imports this module
-
         self.vocabulary = sorted(self.words | set(SPECS))
         self.trie: dict[str, dict] = {}
         for kind in self.leaves:
@@ -146,7 +145,7 @@ def match_directive(text: str, pos: int, fortran: bool) -> tuple[str, int] | Non
             if not boundary and not fortran:
                 continue
             if boundary and "" in child and (best is None or end > best[1]):
-                best = (child[""], end)  # type: ignore[assignment]
+                best = (child[""], end)
             walk(child, end)
 
     walk(tables(fortran).trie, pos)

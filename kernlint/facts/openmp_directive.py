@@ -1,4 +1,5 @@
-"""Frozen result types of the OpenMP directive parser (shared by the C and Fortran front-ends).
+"""An OpenMP directive as written: the result of the directive parser (`kernlint.frontends.openmp`),
+the same from C/C++ and Fortran, and what `OmpConstruct.directive` holds.
 
 Expressions stay source text: the shared constant evaluator reads them later, and a rule that
 needs a value it cannot get stays silent rather than guess.
@@ -7,9 +8,8 @@ needs a value it cannot get stays silent rather than guess.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
-from kernlint.frontends.openmp.names import leaves_of
+from kernlint.facts.kinds import OmpLanguage
 
 #: Map types; a `map` clause without one maps `tofrom`.
 MAP_TYPES = frozenset({"to", "from", "tofrom", "alloc", "release", "delete", "storage"})
@@ -108,10 +108,12 @@ class OmpMapItem:
 @dataclass(frozen=True)
 class OmpDirective:
     """A parsed directive.  `kind` is the normalised name ("target teams distribute parallel
-    for", "end target" ...); `arguments` is a directive-level parenthesised list (`critical(n)`,
-    `declare target(a, b)`, `flush(x)`); `extension` is True for the `ompx` sentinel; `warnings`
-    name clauses that are probably mistakes (unknown names close to a known clause or directive
-    word, such as `paralel`, or a directive word in clause position).
+    for", "end target" ...); `leaves` its leaf constructs, e.g. ("target", "teams", "distribute",
+    "parallel", "for"): a multi-word construct is one leaf ("target data"), and an `end X`
+    directive has the leaves of X (check `is_end`). `arguments` is a directive-level parenthesised
+    list (`critical(n)`, `declare target(a, b)`, `flush(x)`); `extension` is True for the `ompx`
+    sentinel; `warnings` name clauses that are probably mistakes (unknown names close to a known
+    clause or directive word, such as `paralel`, or a directive word in clause position).
     """
 
     kind: str
@@ -119,7 +121,8 @@ class OmpDirective:
     line: int
     end_line: int
     text: str
-    language: Literal["c", "fortran"]
+    language: OmpLanguage
+    leaves: tuple[str, ...]
     extension: bool = False
     arguments: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()  # likely mistakes that still parse, e.g. a misspelt clause
@@ -138,15 +141,6 @@ class OmpDirective:
     def clauses_named(self, name: str) -> tuple[OmpClause, ...]:
         """All clauses of this name in written order."""
         return tuple(c for c in self.clauses if c.name == name)
-
-    @property
-    def leaves(self) -> tuple[str, ...]:
-        """Leaf constructs, e.g. ("target", "teams", "distribute", "parallel", "for").
-
-        Multi-word constructs are one leaf ("target data"); an `end X` directive reports the
-        leaves of X (check `is_end`).
-        """
-        return leaves_of(self.kind, self.language == "fortran")
 
     @property
     def is_combined(self) -> bool:

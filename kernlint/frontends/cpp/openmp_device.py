@@ -1,0 +1,104 @@
+"""The device code of a C/C++ OpenMP region, as the dependence analysis reads it (KL501).
+
+`kernlint.frontends.openmp.dependence` decides which conditions diverge across a sub-group's lanes; it
+needs the region's assignments and conditionals in source order, each with the conditionals (and
+loops) that guard it. This module reads them from the tree with the `cpp_openmp_device` query.
+"""
+
+from __future__ import annotations
+
+import tree_sitter
+
+from kernlint.facts import Span
+from kernlint.facts.kinds import BranchKind
+from kernlint.frontends.common import treesitter
+from kernlint.frontends.common.nodes import span_of, text_of
+from kernlint.frontends.cpp.openmp_nodes import LOOP_TYPES
+from kernlint.frontends.openmp.dependence import RawAssign, RawBranch
+
+Node = tree_sitter.Node
+
+_GUARDING = {"if_statement": ("consequence", "alternative"), "conditional_expression": ("consequence", "alternative"),
+             "switch_statement": ("body",), "for_statement": ("body",), "while_statement": ("body",),
+             "do_statement": ("body",)}
+
+
+def device_code(root: Node) -> list[RawAssign | RawBranch]:
+    """Assignments and conditionals of the device region `root`, in source order."""
+    assigns: list[tuple[Node, RawAssign]] = []
+    branches: list[tuple[Node, Node, BranchKind]] = []
+    for _i, match in treesitter.matches("cpp", "cpp_openmp_device", root):
+        if "assign" in match:
+            statement = match["assign"][0]
+            operator = text_of(statement.child_by_field_name("operator")) if statement.type == "assignment_expression" \
+                else "="
+            assigns.append((statement, RawAssign(text_of(match["name"][0]), text_of(match["value"][0]),
+                                                 span_of(statement), _guards(statement, root), operator != "=")))
+        elif "update" in match:
+            statement = match["update"][0]
+            assigns.append((statement, RawAssign(text_of(match["name"][0]), None, span_of(statement),
+                                                 _guards(statement, root), True)))
+        else:
+            kind: BranchKind = next(k for k in ("if", "switch", "loop", "ternary") if k in match)
+            branches.append((match[kind][0], match["condition"][0], kind))
+    items: list[tuple[int, RawAssign | RawBranch]] = [(n.start_byte, a) for n, a in assigns]
+    for node, condition, kind in branches:
+        loops = [a for a in _ancestors_within(node, root, include_self=True) if a.type in LOOP_TYPES]
+        varying = sorted({a.name for n, a in assigns for loop in loops
+                          if loop.start_byte <= n.start_byte and n.end_byte <= loop.end_byte})
+        fields = _GUARDING.get(node.type, ())
+        regions = tuple(span_of(r) for r in (node.child_by_field_name(f) for f in fields) if r is not None)
+        text = text_of(condition)
+        if node.type == "do_statement" and text.startswith("(") and text.endswith(")"):
+            text = text[1:-1]
+        is_else_if = node.type == "if_statement" and node.parent is not None and node.parent.type == "else_clause"
+        items.append((node.start_byte, RawBranch(
+            span_of(node), span_of(condition), text, "else-if" if is_else_if else kind, regions, _guards(node, root),
+            tuple(varying), _chain_head(node) if is_else_if else None,
+            kind == "ternary" and _select_like(node))))
+    return [item for _start, item in sorted(items, key=lambda pair: pair[0])]
+
+
+def _ancestors_within(node: Node, root: Node, include_self: bool = False
+                      ) -> list[Node]:
+    found = [node] if include_self else []
+    current = node
+    while current != root and current.parent is not None:
+        current = current.parent
+        found.append(current)
+    return found
+
+
+def _guards(node: Node, root: Node) -> tuple[Span, ...]:
+    """The conditionals (and loops) inside `root` whose guarded part holds `node`, outermost first."""
+    found: list[Span] = []
+    child = node
+    current = node.parent
+    while current is not None and child != root:
+        fields = _GUARDING.get(current.type)
+        if fields and any(current.child_by_field_name(f) == child for f in fields):
+            found.append(span_of(current))  # (code under `else` reaches here through the else_clause)
+        child = current
+        current = current.parent
+    return tuple(found[::-1])
+
+
+def _chain_head(node: Node) -> Span:
+    head = node
+    while head.parent is not None and head.parent.type == "else_clause" and head.parent.parent is not None:
+        head = head.parent.parent
+    return span_of(head)
+
+
+def _select_like(node: Node) -> bool:
+    """A ?: whose arms only compute values (no assignment, increment or call): a select."""
+    for field in ("consequence", "alternative"):
+        stack = [node.child_by_field_name(field)]
+        while stack:
+            current = stack.pop()
+            if current is None:
+                continue
+            if current.type in ("assignment_expression", "update_expression", "call_expression"):
+                return False
+            stack.extend(current.named_children)
+    return True

@@ -1,0 +1,94 @@
+"""C++ spellings the SYCL analyses read the same way: qualified and template names, method calls,
+value-preserving wrappers, and the command group around a node."""
+
+from __future__ import annotations
+
+import re
+
+import tree_sitter
+
+from kernlint.facts import Span
+from kernlint.frontends.common.nodes import arguments_of, span_of, text_of
+
+Node = tree_sitter.Node
+
+
+def base_type(node: Node | None) -> tuple[str, Node | None]:
+    """The unqualified class name of a type node and its template argument list, if any."""
+    while node is not None and node.type == "qualified_identifier":
+        node = node.child_by_field_name("name")
+    if node is None:
+        return "", None
+    if node.type in ("template_type", "template_function"):
+        return text_of(node.child_by_field_name("name")), node.child_by_field_name("arguments")
+    return text_of(node), None
+
+
+def method_field(call: Node) -> Node | None:
+    """The method name node of `obj.m(…)`, `obj.m<T>(…)` or `obj.template m<T>(…)`."""
+    function = call.child_by_field_name("function")
+    field = function.child_by_field_name("field") if function is not None else None
+    if field is not None and field.type == "dependent_name":
+        field = field.named_children[0] if field.named_children else None
+    return field
+
+
+def function_declarator(definition: Node) -> Node | None:
+    """The `function_declarator` of a function definition, under any pointer or reference declarators
+    of its return type; its `declarator` is the name and its `parameters` the parameter list."""
+    declarator = definition.child_by_field_name("declarator")
+    while declarator is not None and declarator.type != "function_declarator":
+        declarator = declarator.child_by_field_name("declarator")
+    return declarator
+
+
+def last_word(text: str) -> str:
+    """The last component of a qualified name or member access (`sycl::item` -> `item`, `h.x` -> `x`)."""
+    return re.split(r"::|\.", text.strip())[-1].strip()
+
+
+def last_name(text: str) -> str:
+    """The name a callee or type ends with, template arguments dropped and `->` split too
+    (`sycl::min<int>` -> `min`, `p->f` -> `f`)."""
+    text = re.sub(r"<.*", "", text)
+    return re.split(r"::|\.|->", text.strip())[-1].strip()
+
+
+def no_spaces(text: str) -> str:
+    """`text` without whitespace, to compare expressions as written."""
+    return re.sub(r"\s+", "", text)
+
+
+def unwrap_value(node: Node) -> Node:
+    """The expression inside parentheses and value-preserving casts."""
+    while True:
+        if node.type == "parenthesized_expression" and node.named_child_count == 1:
+            node = node.named_children[0]
+        elif node.type == "cast_expression" and node.child_by_field_name("value") is not None:
+            node = node.child_by_field_name("value")
+        elif node.type == "call_expression" and last_name(text_of(node.child_by_field_name("function"))) in (
+                "static_cast", "size_t", "int", "long", "unsigned") \
+                and len(arguments_of(node.child_by_field_name("arguments"))) == 1:
+            node = arguments_of(node.child_by_field_name("arguments"))[0]
+        else:
+            return node
+
+
+def command_group(node: Node) -> Span | None:
+    """The nearest enclosing lambda or function that receives a `handler` (a command group)."""
+    parent = node.parent
+    while parent is not None:
+        if parent.type in ("lambda_expression", "function_definition"):
+            declarator = parent.child_by_field_name("declarator")
+            while declarator is not None and declarator.type not in ("abstract_function_declarator",
+                                                                     "function_declarator"):
+                declarator = declarator.child_by_field_name("declarator")
+            params = declarator.child_by_field_name("parameters") if declarator is not None else None
+            if params is not None and "handler" in text_of(params):
+                return span_of(parent)
+            grand = parent.parent.parent if parent.parent is not None else None
+            if parent.type == "lambda_expression" and grand is not None and grand.type == "call_expression" \
+                    and last_word(text_of(grand.child_by_field_name("function"))) == "submit":
+                return span_of(parent)
+        parent = parent.parent
+    return None
