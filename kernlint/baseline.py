@@ -66,9 +66,12 @@ def _recorded_fingerprints(document: object, path: Path) -> list[str]:
     findings = document.get("findings")
     if not isinstance(findings, list):
         raise broken("'findings' must be a list")
-    prints = [entry.get("fingerprint") if isinstance(entry, dict) else None for entry in findings]
-    if not all(isinstance(fp, str) for fp in prints):
-        raise broken("every entry of 'findings' must be an object with a string 'fingerprint'")
+    prints: list[str] = []
+    for entry in findings:
+        recorded = entry.get("fingerprint") if isinstance(entry, dict) else None
+        if not isinstance(recorded, str):
+            raise broken("every entry of 'findings' must be an object with a string 'fingerprint'")
+        prints.append(recorded)
     return prints
 
 

@@ -10,6 +10,7 @@ import argparse
 import io
 import os
 import sys
+import traceback
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -83,12 +84,9 @@ def build_parser() -> argparse.ArgumentParser:
     rule.add_argument("rule", nargs="?", metavar="CODE|NAME")
     rule.set_defaults(func=cmd_rule)
 
-    try:
-        from kernlint.occupancy.cli import register as register_occupancy
-    except ImportError:  # pragma: no cover - the occupancy package is part of kernlint
-        register_occupancy = None
-    if register_occupancy is not None:
-        register_occupancy(sub)
+    from kernlint.occupancy.cli import register as register_occupancy
+
+    register_occupancy(sub)
 
     lsp = sub.add_parser("lsp", help="run the language server on stdio")
     lsp.set_defaults(func=cmd_lsp)
@@ -140,6 +138,13 @@ def _run(argv: Sequence[str] | None) -> int:
         return EXIT_ERROR
     except KeyboardInterrupt:
         print("kernlint: interrupted", file=sys.stderr)
+        return EXIT_ERROR
+    except BrokenPipeError:
+        raise  # the reader went away: main() ends quietly
+    except Exception as exc:  # a bug in kernlint: say where in one line, and never exit 1, which means findings
+        frame = traceback.extract_tb(exc.__traceback__)[-1]
+        print(f"kernlint: internal error: {exc!r} at {frame.filename}:{frame.lineno}; please report it",
+              file=sys.stderr)
         return EXIT_ERROR
 
 

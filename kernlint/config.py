@@ -178,7 +178,8 @@ def _parse_table(table: dict[str, Any], path: Path) -> Config:
     if "rules" in table:
         rules = table["rules"]
         if not isinstance(rules, dict) or not all(isinstance(v, dict) for v in rules.values()):
-            raise ConfigError(f"{where}: [rules.<CODE>] tables must hold rule options, e.g. [tool.kernlint.rules.KL202]")
+            raise ConfigError(f"{where}: [rules.<CODE>] tables must hold rule options, "
+                              "e.g. [tool.kernlint.rules.KL202]")
         updates["rule_options"] = tuple((code, tuple(sorted(opts.items()))) for code, opts in sorted(rules.items()))
     return replace(config, **updates)
 

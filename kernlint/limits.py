@@ -63,6 +63,8 @@ def cpu_count() -> int:
 
 def worker_count(requested: int | None) -> tuple[int, str | None]:
     """How many workers to start for `--jobs` (None or 0: one per CPU), and a note when capped."""
+    if requested is not None and requested < 0:
+        raise ValueError(f"a negative number of workers: {requested}")
     cpus = cpu_count()
     if not requested:
         return cpus, None

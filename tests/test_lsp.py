@@ -120,7 +120,8 @@ def test_open_change_save_hover_and_code_actions(client: Client, tmp_path: Path)
     assert kl101["source"] == "kernlint"
     assert kl101["relatedInformation"][0]["location"]["range"]["start"]["line"] == 2
 
-    hover = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 3, "character": 10}})
+    hover = client.request("textDocument/hover",
+                           {"textDocument": {"uri": uri}, "position": {"line": 3, "character": 10}})
     assert "KL101 buffer-in-loop" in hover["result"]["contents"]["value"]
     assert "kernlint rule KL101" in hover["result"]["contents"]["value"]
 

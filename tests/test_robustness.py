@@ -217,7 +217,7 @@ class Endless(Rule):
     name = "endless"
     languages = frozenset({"sycl", "openmp-c", "cpp"})
 
-    def check(self, facts, ctx):  # type: ignore[no-untyped-def]
+    def check(self, facts, ctx):
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             pass
@@ -364,7 +364,7 @@ def test_codes_from_plugins_count() -> None:
 
     class Plugin:
         @hookimpl
-        def kernlint_rules(self):  # type: ignore[no-untyped-def]
+        def kernlint_rules(self):
             return [Extra]
 
     config = Config(select=("KL95",), ignore=("KL950",))
@@ -374,3 +374,15 @@ def test_codes_from_plugins_count() -> None:
     check_known_codes(["KL9", "KL950", "KL"], {"KL950", "KL101"}, "test")
     with pytest.raises(ConfigError, match="did you mean KL950"):
         check_known_codes(["KL951"], {"KL950", "KL101"}, "test")
+
+
+def test_an_internal_error_is_one_line_and_exit_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    def broken(*_args: object, **_kwargs: object) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(cli, "discover", broken)
+    assert cli.main(["."]) == 2  # not 1, which CI would take for findings
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith("kernlint: internal error: RuntimeError('a bug') at ") and "test_robustness.py" in line

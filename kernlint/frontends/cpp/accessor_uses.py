@@ -164,6 +164,10 @@ class _Analysis:
         and the functor construction are understood; anything else escapes."""
         bodies = [l.body for l in launches if l.body is not None]
         caps = self.captures(group)
+        for include in caps.get("include", []):
+            if include.start_byte > node.end_byte and not any(b.start_byte <= include.start_byte < b.end_byte
+                                                              for b in bodies):
+                found.add("escape", include, "code #included into the command group may use it")
         wanted = name.encode()
         for ref in caps.get("ref", []) + caps.get("type_ref", []):
             if ref.text != wanted or ref.start_byte < node.end_byte:
@@ -185,6 +189,8 @@ class _Analysis:
 
     def _scan(self, scope: Scope, found: _Found) -> None:
         caps = scope.captures
+        for include in caps.get("include", []):
+            found.add("escape", include, "code #included into the kernel may use it")
         names = {n.encode() for n in scope.names}
         for ref in caps.get("ref", []):
             if ref.text in names:
@@ -255,20 +261,16 @@ class _Analysis:
         if statement.has_error:
             found.add("escape", element, "in a statement the parser could not read")
             return
-        value = element
-        while value.parent is not None and (
-                value.parent.type == "parenthesized_expression"
-                or (value.parent.type == "conditional_expression"
-                    and value.parent.child_by_field_name("condition") != value)
-                or (value.parent.type == "comma_expression" and value.parent.child_by_field_name("right") == value)):
-            value = value.parent
+        value, member = _value_of(element)
         parent = value.parent
         if parent is None:
             return
         ptype = parent.type
         if ptype == "assignment_expression" and parent.child_by_field_name("left") == value:
             operator = text_of(parent.child_by_field_name("operator")) or text_of(parent.children[1])
-            if operator != "=":
+            if member:
+                found.add("read_modify_write", element, "a member of the element is written")
+            elif operator != "=":
                 found.add("read_modify_write", element, f"`{operator}`")
             elif self._reads_same_element(parent.child_by_field_name("right"), element, found):
                 found.add("read_modify_write", element, "assigned from its own value")
@@ -281,17 +283,11 @@ class _Analysis:
             found.add("read_modify_write", element, "`++`/`--`")
             return
         if ptype == "field_expression" and parent.child_by_field_name("argument") == value:
-            call = parent.parent
-            method = text_of(parent.child_by_field_name("field"))
-            if call is not None and call.type == "call_expression" and call.child_by_field_name("function") == parent:
-                if method in ATOMIC_METHODS:
-                    found.add("atomic", element, f"`.{method}()`")
-                else:
-                    found.add("escape", element, f"element method `.{method}()`")
-            elif self._is_lvalue(parent):
-                found.add("read_modify_write", element, "a member of the element is written")
+            method = text_of(parent.child_by_field_name("field"))  # `.method(…)`: `_value_of` stops at a call
+            if method in ATOMIC_METHODS and not member:
+                found.add("atomic", element, f"`.{method}()`")
             else:
-                found.add("read", element)
+                found.add("escape", element, f"method `.{method}()` called on the element")
             return
         if ptype == "pointer_expression" and text_of(parent.children[0]) == "&":
             found.add("escape", element, "address taken")
@@ -315,13 +311,6 @@ class _Analysis:
                 found.add("escape", element, "bound to a non-const reference")
                 return
         found.add("read", element)
-
-    @staticmethod
-    def _is_lvalue(node: Node) -> bool:
-        parent = node.parent
-        return parent is not None and ((parent.type == "assignment_expression"
-                                        and parent.child_by_field_name("left") == node)
-                                       or parent.type == "update_expression")
 
     @staticmethod
     def _is_const_declaration(decl: Node | None) -> bool:
@@ -436,6 +425,27 @@ class _Analysis:
             buffer_has_host_data=buffer.has_host_data if buffer else None, element_size=coverage.element_size,
             typed_sites=tuple(dict.fromkeys(found.typed_sites)), syntax=syntax,
         )
+
+
+def _value_of(element: Node) -> tuple[Node, bool]:
+    """The expression whose context decides what `element` (`a[i]`) does, and whether a member of the
+    element is named on the way (`a[i].x`, `a[i].v[k].y`, `(a[i]).x`). A store to a member keeps the
+    element's other members, so it reads and writes the element; the walk stops below a method call
+    (`a[i].load()`, `a[i].x.f()`), whose effect the caller judges."""
+    value, member = element, False
+    while value.parent is not None:
+        up = value.parent
+        if up.type == "parenthesized_expression" \
+                or (up.type == "conditional_expression" and up.child_by_field_name("condition") != value) \
+                or (up.type == "comma_expression" and up.child_by_field_name("right") == value):
+            value = up
+        elif up.type in ("field_expression", "subscript_expression") and up.child_by_field_name("argument") == value \
+                and not (up.parent is not None and up.parent.type == "call_expression"
+                         and up.parent.child_by_field_name("function") == up):
+            value, member = up, True
+        else:
+            break
+    return value, member
 
 
 def analyse_accessor_uses(unit: CppUnit, launches: tuple[KernelLaunch, ...],

@@ -14,5 +14,8 @@
 (assignment_expression left: (identifier) @assigned)
 (update_expression argument: (identifier) @assigned)
 
+; Code pulled in by `#include` inside a body: its uses of the accessor cannot be seen.
+(preproc_include) @include
+
 ; Jumps that can skip a later write.
 [(return_statement) (goto_statement) (break_statement) (continue_statement)] @jump
