@@ -15,26 +15,18 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from kernlint import __version__
-from kernlint.config import (
-    Config,
-    ConfigError,
-    find_config,
-    load_config,
-    parse_codes,
-    parse_defines,
-    parse_severity,
-    validate_codes,
-)
+from kernlint.config import Config, ConfigError, parse_codes, parse_defines, parse_severity, validate_codes
 from kernlint.diagnostics import Diagnostic, FileResult, FileStatus, RunResult, Severity
 from kernlint.discovery import DiscoveryProblem, SourceEntry, discover, family_of
-from kernlint.engine import EngineSetup, analyse_source, run
+from kernlint.engine import EngineSetup, analyse_source, apply_kl000_selection
 from kernlint.limits import DEFAULT_TIMEOUT_S, worker_count
 from kernlint.output import WriteError, check_writable, reader_may_leave, write_atomically
-from kernlint.plugins import load_plugins
-from kernlint.session import known_codes, make_setup
+from kernlint.plugins import PluginSet, load_plugins
+from kernlint.projects import ConfigResolver
+from kernlint.session import ProjectSetups, check_devices, known_codes, run_projects
 
 SUBCOMMANDS = ("check", "rule", "occupancy", "devices", "lsp")
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -48,7 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = sub.add_parser("check", help="analyse files and directories (the default command)")
     check.add_argument("paths", nargs="*", default=None, metavar="PATH")
-    check.add_argument("--format", choices=("text", "json", "sarif", "github"), default="text")
+    check.add_argument("--format", "--output-format", dest="format", default="text",
+                       choices=("text", "concise", "json", "sarif", "github"),
+                       help="text (default), concise (one line per finding), json, sarif or github")
     check.add_argument("--device", action="append", metavar="ID", help="target device (repeatable)")
     check.add_argument("--select", metavar="CODES", help="comma list of codes or prefixes to enable")
     check.add_argument("--extend-select", metavar="CODES", help="codes to enable in addition")
@@ -56,8 +50,10 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--config", metavar="FILE", help="configuration file to use instead of discovery")
     check.add_argument("--force-exclude", action="store_true",
                        help="apply exclude patterns to files named on the command line too (for pre-commit)")
-    check.add_argument("--frontend", choices=("tree-sitter", "clang"), default="tree-sitter")
-    check.add_argument("-p", dest="compile_db", metavar="DIR", help="directory of compile_commands.json (clang)")
+    check.add_argument("--frontend", choices=("tree-sitter", "clang"), default=None,
+                       help="tree-sitter (default, fast) or clang (libclang, precise; arguments after -- go to it)")
+    check.add_argument("-p", dest="compile_db", metavar="DIR",
+                       help="directory of compile_commands.json (default: the nearest above each file)")
     check.add_argument("--jobs", "-j", type=_jobs, metavar="N",
                        help="worker processes (default or 0: one per CPU; capped at the CPU count)")
     check.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT_S, metavar="SECONDS",
@@ -66,7 +62,9 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--no-cache", action="store_true", help="do not read or write .kernlint_cache/")
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     check.add_argument("--fail-on", choices=("error", "warning", "info"), help="lowest severity that fails")
-    check.add_argument("--statistics", action="store_true", help="print a count per rule")
+    check.add_argument("--statistics", action="store_true", help="print a count per rule instead of the findings")
+    check.add_argument("--show-files", action="store_true",
+                       help="name every file that parsed with syntax errors (the summary names a few)")
     check.add_argument("--quiet", "-q", action="store_true", help="print diagnostics only")
     check.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE (atomically)")
     check.add_argument("--stdin-filename", metavar="NAME", help="read the source from stdin, reported as NAME")
@@ -126,11 +124,16 @@ def _run(argv: Sequence[str] | None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if not args_list or (args_list[0] not in SUBCOMMANDS and args_list[0] not in ("-h", "--help", "--version")):
         args_list.insert(0, "check")
+    clang_args: list[str] = []
+    if "--" in args_list:  # what follows `--` is for the compiler (libclang), as in clang-tidy
+        at = args_list.index("--")
+        args_list, clang_args = args_list[:at], args_list[at + 1:]
     parser = build_parser()
     try:
         args = parser.parse_args(args_list)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
         return int(exc.code or 0)
+    args.clang_args = tuple(clang_args)
     try:
         return int(args.func(args))
     except (ConfigError, WriteError) as exc:
@@ -150,12 +153,10 @@ def _run(argv: Sequence[str] | None) -> int:
 
 # -- check -------------------------------------------------------------------------------------
 
-def effective_config(args: argparse.Namespace, known: frozenset[str]) -> Config:
-    """The configuration file's settings with the command line's overrides applied; every code either
-    names must be one of `known`."""
-    path = Path(args.config) if args.config else find_config(Path.cwd())
-    config = load_config(path)
-    validate_codes(config, known)  # before the command line can replace them: a typo in the file is still one
+def command_line_overrides(args: argparse.Namespace, known: frozenset[str]) -> Callable[[Config], Config]:
+    """What the command line changes in every config file's settings. The command line's own codes are
+    checked now; each file's codes are checked as it loads, before the command line can replace them,
+    since a typo in a file is still one."""
     updates: dict[str, Any] = {}
     if args.device:
         updates["devices"] = tuple(args.device)
@@ -165,64 +166,118 @@ def effective_config(args: argparse.Namespace, known: frozenset[str]) -> Config:
         updates["select"] = parse_codes(args.select, "--select", known)
         updates["ignore"] = ()
         updates["extend_select"] = ()
-    if args.extend_select:
-        updates["extend_select"] = updates.get("extend_select", config.extend_select) + \
-            parse_codes(args.extend_select, "--extend-select", known)
-    if args.ignore:
-        updates["ignore"] = updates.get("ignore", config.ignore) + parse_codes(args.ignore, "--ignore", known)
+    extend_select = parse_codes(args.extend_select, "--extend-select", known) if args.extend_select else ()
+    ignore = parse_codes(args.ignore, "--ignore", known) if args.ignore else ()
     if args.fail_on:
         updates["fail_on"] = parse_severity(args.fail_on, "--fail-on")
-    if args.define:
-        updates["defines"] = config.defines + parse_defines(args.define, "--define")
-    if args.include_dir:
-        updates["include_dirs"] = config.include_dirs + tuple(os.path.abspath(d) for d in args.include_dir)
-    return replace(config, **updates)
+    defines = parse_defines(args.define, "--define") if args.define else ()
+    include_dirs = tuple(os.path.abspath(d) for d in args.include_dir or ())
+    if getattr(args, "frontend", None):
+        updates["frontend"] = args.frontend
+    if getattr(args, "compile_db", None):
+        from kernlint.frontends.clang.flags import compile_database
+
+        updates["compile_db"] = compile_database(args.compile_db)
+    clang_args = tuple(getattr(args, "clang_args", ()))
+
+    def apply(config: Config) -> Config:
+        validate_codes(config, known)
+        extended = {"extend_select": updates.get("extend_select", config.extend_select) + extend_select,
+                    "ignore": updates.get("ignore", config.ignore) + ignore,
+                    "defines": config.defines + defines, "include_dirs": config.include_dirs + include_dirs,
+                    "clang_args": config.clang_args + clang_args}
+        return replace(config, **{**updates, **extended})
+
+    return apply
+
+
+def project_setups(args: argparse.Namespace, known: frozenset[str], plugins: PluginSet | None = None) -> ProjectSetups:
+    """Each file's config (`--config FILE` for all, else its nearest) with the command line's overrides."""
+    resolver = ConfigResolver(Path(args.config) if args.config else None, command_line_overrides(args, known))
+    return ProjectSetups(resolver, plugins=plugins, use_cache=not getattr(args, "no_cache", False),
+                         timeout_s=getattr(args, "timeout", DEFAULT_TIMEOUT_S) or None)
+
+
+def _clang_available() -> bool:
+    from kernlint.frontends.clang import available
+
+    return available()
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     # Everything that can be found wrong without analysing is checked first: a mistake costs no run.
     if args.update_baseline and not args.baseline:
         raise ConfigError("--update-baseline needs --baseline FILE")
-    if args.frontend == "clang":
-        print("kernlint: warning: the clang front-end is not available yet; using tree-sitter", file=sys.stderr)
+    if args.frontend == "clang" and not _clang_available():
+        print("kernlint: warning: libclang could not be loaded; using tree-sitter", file=sys.stderr)
+        args.frontend = "tree-sitter"
     plugins = load_plugins()
-    config = effective_config(args, known_codes(plugins))
-    setup = make_setup(config, use_cache=not args.no_cache, plugins=plugins, timeout_s=args.timeout or None)
+    if args.device:
+        check_devices(args.device, plugins, "--device")
+    setups = project_setups(args, known_codes(plugins), plugins)
     if args.output:
         check_writable(Path(args.output), "the report")
     baseline = _prepare_baseline(args)
+    stdin_name = _stdin_name(args)
     jobs, note = worker_count(args.jobs)
-    if note and not args.stdin_filename:
+    if note and stdin_name is None:
         print(f"kernlint: note: {note}", file=sys.stderr)
     fixes_failed = False
-    if args.stdin_filename:
-        result = _check_stdin(args.stdin_filename, setup)
+    sources: dict[str, bytes] = {}  # the source read from stdin, for code frames and fingerprints
+    if stdin_name is not None:
+        data = sys.stdin.buffer.read()
+        setup = setups.for_file(stdin_name)
+        result = _check_stdin(stdin_name, data, setup)
+        if args.diff or args.fix:
+            return _fix_stdin(args, result, data, setup)
+        sources[stdin_name] = data
     else:
-        entries, problems = discover(args.paths or ["."], config, force_exclude=args.force_exclude)
-        unreadable = [_problem_result(p) for p in problems]
-        result = run(entries, setup, jobs=jobs, progress=_progress(len(entries)), extra_files=unreadable)
+        config_of = setups.resolver.for_directory
+        entries, problems = discover(args.paths or ["."], config_of, force_exclude=args.force_exclude)
+        if args.frontend == "clang" and not args.quiet:
+            from kernlint.frontends.clang.flags import flags_note
+
+            print(f"kernlint: note: {flags_note([e.path for e in entries], args.compile_db)}", file=sys.stderr)
+        unreadable = [apply_kl000_selection(_problem_result(p), config_of(os.path.dirname(p.path) or "."))
+                      for p in problems]
+        result = run_projects(entries, setups, jobs=jobs, progress=_progress(len(entries)), extra_files=unreadable)
         if args.diff:
             return _show_diff(result, args.unsafe_fixes)
         if args.fix:
-            result, fixes_failed = _apply_fixes(result, args.unsafe_fixes, lambda: run(
-                entries, setup, jobs=jobs, extra_files=unreadable))
+            result, fixes_failed = _apply_fixes(result, args.unsafe_fixes, lambda: run_projects(
+                entries, setups, jobs=jobs, extra_files=unreadable))
     if args.baseline:
         from kernlint.baseline import new_findings, write_baseline
 
         if args.update_baseline:
-            count = write_baseline(Path(args.baseline), list(result.diagnostics), os.getcwd())
+            count = write_baseline(Path(args.baseline), list(result.diagnostics), sources)
             print(f"kernlint: recorded {count} finding(s) in {args.baseline}", file=sys.stderr)
             return EXIT_OK
-        kept = new_findings(list(result.diagnostics), baseline, os.getcwd())
+        kept = new_findings(list(result.diagnostics), baseline, Path(args.baseline), sources)
         result = replace(result, diagnostics=tuple(kept))
     with reader_may_leave():  # a reader that has what it wanted still gets the exit code of the findings
-        _report(args, result)
+        _report(args, result, sources)
+    return _exit_code(args, result, setups, fixes_failed)
+
+
+def _exit_code(args: argparse.Namespace, result: RunResult, setups: ProjectSetups, fixes_failed: bool) -> int:
     if fixes_failed or any(d.evidence.get("internal") for d in result.diagnostics):
         return EXIT_ERROR
     if args.exit_zero:
         return EXIT_OK
-    failing = config.fail_on.rank
-    return EXIT_FINDINGS if any(d.severity.rank >= failing for d in result.diagnostics) else EXIT_OK
+    # Each finding fails the run by its own file's `fail-on`.
+    failing = any(d.severity.rank >= setups.resolver.for_file(d.path).fail_on.rank for d in result.diagnostics)
+    return EXIT_FINDINGS if failing else EXIT_OK
+
+
+def _stdin_name(args: argparse.Namespace) -> str | None:
+    """The name source read from stdin is reported as, or None when the paths are files: stdin is read
+    for `--stdin-filename NAME` or the path `-` (named `-` unless `--stdin-filename` names it)."""
+    if "-" in (args.paths or ()):
+        if len(args.paths) > 1:
+            raise ConfigError("the path '-' (stdin) cannot be combined with other paths")
+        return args.stdin_filename or "-"
+    return args.stdin_filename
 
 
 def _prepare_baseline(args: argparse.Namespace) -> Counter[str]:
@@ -287,11 +342,10 @@ def _apply_fixes(result: RunResult, unsafe: bool, rerun: Callable[[], RunResult]
     return rerun(), bool(problems)
 
 
-def _check_stdin(name: str, setup: EngineSetup) -> RunResult:
+def _check_stdin(name: str, data: bytes, setup: EngineSetup) -> RunResult:
     from kernlint.engine import PARSE_ERROR_RULE
 
     family = family_of(name) or ("cpp", False)
-    data = sys.stdin.buffer.read()
     file_result = analyse_source(SourceEntry(name, *family), data, setup)
     return RunResult((file_result,), file_result.diagnostics, tuple(d.id for d in setup.devices),
                      (PARSE_ERROR_RULE, *(r.info() for r in setup.rules)), 0.0, __version__)
@@ -316,18 +370,55 @@ def _progress(total: int):
     return advance
 
 
-def _report(args: argparse.Namespace, result: RunResult) -> None:
+def _fix_stdin(args: argparse.Namespace, result: RunResult, data: bytes, setup: EngineSetup) -> int:
+    """`--diff` / `--fix` on stdin: the diff, or the fixed source, goes to stdout (as ruff does); with
+    `--fix` the findings that remain are reported on stderr (or `-o FILE`), and set the exit code."""
+    from kernlint.fixes import FileFix, apply_edits, plan_fixes
+
+    (analysed,) = result.files
+    name = analysed.path
+    try:
+        original = data.decode("utf-8")
+    except UnicodeDecodeError:
+        print(f"kernlint: error: {name}: not fixed: not valid UTF-8", file=sys.stderr)
+        if args.fix:
+            sys.stdout.buffer.write(data)  # a filter must still pass its input on
+        return EXIT_ERROR
+    fixed, applied, _skipped = apply_edits(original, plan_fixes(list(result.diagnostics), args.unsafe_fixes)
+                                           .get(name, []))
+    if args.diff:
+        with reader_may_leave():
+            sys.stdout.write(FileFix(name, original, fixed, applied).diff())
+        print(f"kernlint: {len(applied)} fix(es) would be applied in {int(fixed != original)} file(s)",
+              file=sys.stderr)
+        return EXIT_FINDINGS if fixed != original else EXIT_OK
+    with reader_may_leave():
+        sys.stdout.buffer.write(fixed.encode("utf-8"))
+    remaining = _check_stdin(name, fixed.encode("utf-8"), setup)
+    _report(args, remaining, {name: fixed.encode("utf-8")}, stream=sys.stderr)
+    failing = setup.config.fail_on.rank
+    if any(d.evidence.get("internal") for d in remaining.diagnostics):
+        return EXIT_ERROR
+    return EXIT_FINDINGS if not args.exit_zero and any(
+        d.severity.rank >= failing for d in remaining.diagnostics) else EXIT_OK
+
+
+def _report(args: argparse.Namespace, result: RunResult, sources: dict[str, bytes],
+            stream: TextIO | None = None) -> None:
+    """Render the report to `-o FILE`, else to `stream` (default: stdout)."""
     from kernlint.report import render
 
     color = {"always": True, "never": False, "auto": None}[args.color]
     if os.environ.get("NO_COLOR") and args.color == "auto":
         color = False
+    options: dict[str, Any] = {"statistics": args.statistics, "quiet": args.quiet, "show_files": args.show_files,
+                               "sources": sources}
     if args.output:
         buffer = io.StringIO()
-        render(args.format, result, buffer, color=False, statistics=args.statistics, quiet=args.quiet)
+        render(args.format, result, buffer, color=False, **options)
         write_atomically(Path(args.output), buffer.getvalue())
     else:
-        render(args.format, result, sys.stdout, color=color, statistics=args.statistics, quiet=args.quiet)
+        render(args.format, result, stream or sys.stdout, color=color, **options)
 
 
 # -- rule ----------------------------------------------------------------------------------------

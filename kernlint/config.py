@@ -48,6 +48,9 @@ class Config:
     include_dirs: tuple[str, ...] = ()
     defines: tuple[tuple[str, str], ...] = ()
     rule_options: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = ()
+    frontend: str = "tree-sitter"  # or "clang" (libclang, with compile_commands.json)
+    compile_db: str | None = None  # `-p DIR`: where compile_commands.json is; None: the nearest above each file
+    clang_args: tuple[str, ...] = ()  # extra libclang arguments (`clang-args`, or after `--`)
 
     def is_selected(self, code: str, enabled_by_default: bool = True) -> bool:
         """Whether a rule runs: the most specific matching prefix of select/ignore wins (ties: ignore)."""
@@ -57,6 +60,19 @@ class Config:
             best_select = max(best_select, 0)
         best_ignore = max((len(p) for p in self.ignore if code.startswith(p)), default=-1)
         return best_select >= 0 and best_select > best_ignore
+
+    def reports_kl000(self, path: str) -> bool:
+        """Whether KL000 (a file that could not be read or fully analysed) is reported for `path`.
+        It is an ordinary code for `ignore` and `per-file-ignores`, and `select` may name it; but a
+        selection that does not name it leaves it on: picking a few rules must not make the files
+        that could not be read go unreported."""
+        code = "KL000"
+        if any(code.startswith(prefix) for prefix in self.ignored_for_file(path)):
+            return False
+        chosen = (self.select or ()) + self.extend_select
+        best_select = max((len(p) for p in chosen if code.startswith(p)), default=0)
+        best_ignore = max((len(p) for p in self.ignore if code.startswith(p)), default=-1)
+        return best_select > best_ignore
 
     def ignored_for_file(self, path: str) -> tuple[str, ...]:
         """Codes (prefixes) that `per-file-ignores` turns off for `path`."""
@@ -98,25 +114,6 @@ def _glob_match(relative: str, pattern: str) -> bool:
         fnmatch.fnmatchcase(relative, f"*/{pattern}") or fnmatch.fnmatchcase(relative, f"*/{pattern}/*")
 
 
-def find_config(start: Path) -> Path | None:
-    """The nearest config file at or above `start`: `.kernlint.toml`, `kernlint.toml`, or a
-    `pyproject.toml` that has a `[tool.kernlint]` table."""
-    directory = start.resolve()
-    for candidate_dir in (directory, *directory.parents):
-        for name in CONFIG_FILES:
-            candidate = candidate_dir / name
-            if not candidate.is_file():
-                continue
-            if name != "pyproject.toml":
-                return candidate
-            try:
-                if "kernlint" in tomllib.loads(candidate.read_text("utf-8")).get("tool", {}):
-                    return candidate
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-                return candidate  # let load_config report the problem
-    return None
-
-
 def load_config(path: Path | None) -> Config:
     """Read and validate a config file; `None` gives the defaults rooted at the working directory."""
     if path is None:
@@ -136,7 +133,7 @@ def load_config(path: Path | None) -> Config:
 
 
 _KEYS = ("device", "select", "ignore", "extend-select", "per-file-ignores", "exclude", "extend-exclude",
-         "fail-on", "include-dirs", "defines", "rules")
+         "fail-on", "include-dirs", "defines", "rules", "frontend", "clang-args")
 
 
 def _parse_table(table: dict[str, Any], path: Path) -> Config:
@@ -165,6 +162,13 @@ def _parse_table(table: dict[str, Any], path: Path) -> Config:
     if "include-dirs" in table:
         updates["include_dirs"] = tuple(str((path.parent / d).resolve()) for d in
                                         _str_list(table["include-dirs"], where, "include-dirs"))
+    if "frontend" in table:
+        if table["frontend"] not in ("tree-sitter", "clang"):
+            raise ConfigError(f"{where}: key 'frontend' must be \"tree-sitter\" or \"clang\", "
+                              f"got {table['frontend']!r}")
+        updates["frontend"] = table["frontend"]
+    if "clang-args" in table:
+        updates["clang_args"] = tuple(_str_list(table["clang-args"], where, "clang-args"))
     if "defines" in table:
         updates["defines"] = parse_defines(_str_list(table["defines"], where, "defines"), f"{where}: key 'defines'")
     if "per-file-ignores" in table:

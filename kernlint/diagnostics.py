@@ -10,6 +10,8 @@ import enum
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from kernlint.cost import Cost
+
 
 class Severity(str, enum.Enum):
     """How bad a finding is: `error` will fail or is undefined, `warning` costs time, `info` is worth knowing."""
@@ -80,6 +82,7 @@ class Diagnostic:
     evidence: dict[str, Any] = field(default_factory=dict)
     fix: Fix | None = None
     related: tuple[Related, ...] = ()
+    cost: Cost | None = None  # what the finding costs, from the device model
 
     @classmethod
     def parse_error(cls, path: str, message: str, severity: Severity = Severity.ERROR, line: int = 1,
@@ -93,7 +96,7 @@ class Diagnostic:
         return (self.path, self.line, self.column, self.code, self.device or "")
 
     def to_json(self) -> dict[str, Any]:
-        """The SPEC.md §4 object (plus `related`, an additive field)."""
+        """The SPEC.md §4 object (plus `related` and `cost`, additive fields)."""
         return {
             "path": self.path,
             "line": self.line,
@@ -110,6 +113,7 @@ class Diagnostic:
             "evidence": self.evidence,
             "fix": self.fix.to_json() if self.fix else None,
             "related": [asdict(r) for r in self.related],
+            "cost": self.cost.to_json() if self.cost else None,
         }
 
     @classmethod
@@ -122,6 +126,7 @@ class Diagnostic:
             kernel=data.get("kernel"), evidence=data.get("evidence") or {},
             fix=Fix.from_json(data["fix"]) if data.get("fix") else None,
             related=tuple(Related(**r) for r in data.get("related") or ()),
+            cost=Cost.from_json(data["cost"]) if data.get("cost") else None,
         )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from kernlint.config import Config
@@ -45,16 +46,22 @@ def family_of(path: str) -> tuple[str, bool] | None:
     return None
 
 
-def discover(paths: list[str], config: Config,
+ConfigOf = Callable[[str], Config]  # directory -> the config governing the entries directly in it
+
+
+def discover(paths: list[str], config: Config | ConfigOf,
              force_exclude: bool = False) -> tuple[list[SourceEntry], list[DiscoveryProblem]]:
     """Files under `paths`, recursively, in a deterministic order. Files named explicitly are
-    analysed even if an exclude pattern matches them, unless `force_exclude` (as in ruff)."""
+    analysed even if an exclude pattern matches them, unless `force_exclude` (as in ruff).
+    `config` is one config for every file, or a function giving each directory's own (the
+    nearest config file's), whose exclude patterns then decide what is walked there."""
+    config_of: ConfigOf = config if callable(config) else (lambda _directory: config)
     entries: dict[str, SourceEntry] = {}
     problems: list[DiscoveryProblem] = []
     for raw in paths:
         if os.path.isdir(raw):
-            _walk(raw, config, entries, problems)
-        elif force_exclude and config.is_excluded(raw):
+            _walk(raw, config_of, entries, problems)
+        elif force_exclude and config_of(os.path.dirname(raw) or ".").is_excluded(raw):
             continue
         elif os.path.exists(raw) or os.path.islink(raw):
             family = family_of(raw)
@@ -68,11 +75,13 @@ def discover(paths: list[str], config: Config,
     return list(entries.values()), problems
 
 
-def _walk(top: str, config: Config, entries: dict[str, SourceEntry], problems: list[DiscoveryProblem]) -> None:
+def _walk(top: str, config_of: ConfigOf, entries: dict[str, SourceEntry],
+          problems: list[DiscoveryProblem]) -> None:
     def on_error(error: OSError) -> None:
         problems.append(DiscoveryProblem(error.filename or top, f"cannot read directory: {error.strerror}"))
 
     for directory, subdirs, files in os.walk(top, onerror=on_error):
+        config = config_of(directory)
         subdirs[:] = sorted(d for d in subdirs if not d.startswith(".")
                             and not config.is_excluded(os.path.join(directory, d)))
         for name in sorted(files):

@@ -7,31 +7,40 @@ Each file is independent, so files are spread over a process pool; whatever goes
 from __future__ import annotations
 
 import gc
-import multiprocessing
 import os
 import sys
 import time
 import traceback
-from collections.abc import Iterable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from multiprocessing.context import BaseContext
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kernlint import __version__
-from kernlint.cache import ResultCache, digest
+from kernlint.cache import CacheIndex, Record, cacheable, digest, record_for
 from kernlint.config import Config
+from kernlint.cost import MODEL_VERSION as COST_MODEL_VERSION
 from kernlint.diagnostics import Diagnostic, FileResult, FileStatus, RuleInfo, RunResult, Severity
 from kernlint.discovery import SourceEntry
 from kernlint.frontends import extract_facts, warm_up
 from kernlint.limits import DEFAULT_TIMEOUT_S, FileTimeout, exit_with_parent, time_limit, worker_count
-from kernlint.reading import ReadProblem, read_regular
+from kernlint.reading import ReadProblem, read_stamped
 from kernlint.rule import Rule, RuleContext
-from kernlint.source import SourceFile
+from kernlint.source import DecodeProblem, SourceFile
 from kernlint.suppression import apply_suppressions, parse_suppressions
+from kernlint.undecodable import decodable, only_in_comments
+
+if TYPE_CHECKING:
+    from multiprocessing.context import BaseContext
 
 _SERIAL_THRESHOLD = 4  # below this many files a process pool costs more than it saves
+# Nor below this much source: starting workers costs a fork each and compiling every query, about as
+# much as analysing 250 kB of HeCBench in one process (a pre-commit run on a few files stays serial).
+POOL_MIN_BYTES = 256 * 1024
+# Analysing a file allocates many small objects that die with it, beside long-lived memos (parsed
+# headers, compiled queries) that every collection of the older generations walks again: collecting
+# less often saves about 7 % of a run's CPU on HeCBench, and no memory to speak of.
+_GC_THRESHOLDS = (20_000, 50, 100)
 PARSE_ERROR_RULE = RuleInfo(
     "KL000", "parse-error", Severity.ERROR, "A file could not be read or analysed (reported, never fatal).",
     "A file could not be read or analysed (reported, never fatal).\n\nkernlint reports unreadable, binary, "
@@ -52,7 +61,7 @@ class EngineSetup:
     def context_key(self) -> str:
         rules = ",".join(f"{r.code}:{r.__module__}" for r in self.rules)
         devices = ",".join(getattr(d, "id", str(d)) for d in self.devices)
-        return f"{self.config.fingerprint()}|{rules}|{devices}"
+        return f"{self.config.fingerprint()}|{rules}|{devices}|cost{COST_MODEL_VERSION}"
 
 
 _kl000 = Diagnostic.parse_error
@@ -68,10 +77,31 @@ def analyse_source(entry: SourceEntry, data: bytes, setup: EngineSetup) -> FileR
     """Analyse one file's bytes (already read) within the setup's time limit; never raises."""
     try:
         with time_limit(setup.timeout_s):
-            return _analyse(entry, data, setup)
+            return apply_kl000_selection(_analyse(entry, data, setup), setup.config)
     except FileTimeout:
-        return _error_result(entry, f"analysis took longer than the {setup.timeout_s:g} s limit per file "
+        late = _error_result(entry, f"analysis took longer than the {setup.timeout_s:g} s limit per file "
                                     "(--timeout); not analysed")
+        return apply_kl000_selection(late, setup.config)
+
+
+def _undecodable(entry: SourceEntry, source: SourceFile, problem: DecodeProblem) -> Diagnostic:
+    """Invalid UTF-8 only in comments (a Latin-1 `©` in a header) changes nothing analysed: an info;
+    anywhere else it may hide code: a warning."""
+    harmless = only_in_comments(source.text, "\ufffd", entry.family, entry.fixed_form)
+    where = ", in comments only" if harmless else ""
+    message = (f"invalid UTF-8 (byte 0x{problem.byte:02x}) at line {problem.line}, column {problem.column}{where}; "
+               f"{problem.count} character(s) decoded as U+FFFD and analysis continued")
+    severity = Severity.INFO if harmless else Severity.WARNING
+    return _kl000(entry.path, message, severity, problem.line, problem.column)
+
+
+def apply_kl000_selection(result: FileResult, config: Config) -> FileResult:
+    """`result` without its KL000 findings when the file's config turns KL000 off (never an internal
+    error: that is kernlint's bug, not the file's)."""
+    if config.reports_kl000(result.path):
+        return result
+    return replace(result, diagnostics=tuple(d for d in result.diagnostics
+                                             if d.code != PARSE_ERROR_RULE.code or d.evidence.get("internal")))
 
 
 def _analyse(entry: SourceEntry, data: bytes, setup: EngineSetup) -> FileResult:
@@ -80,14 +110,10 @@ def _analyse(entry: SourceEntry, data: bytes, setup: EngineSetup) -> FileResult:
         return _error_result(entry, f"binary file (NUL byte at offset {data.index(0)}); not analysed")
     source = SourceFile(path, data)
     diagnostics: list[Diagnostic] = []
-    if source.decode_problem is not None:
-        problem = source.decode_problem
-        diagnostics.append(_kl000(
-            path, f"invalid UTF-8 (byte 0x{problem.byte:02x}) at line {problem.line}, column {problem.column}; "
-                  f"{problem.count} character(s) decoded as U+FFFD and analysis continued",
-            Severity.WARNING, problem.line, problem.column))
+    undecodable = [] if source.decode_problem is None else [_undecodable(entry, source, source.decode_problem)]
     try:
-        facts = extract_facts(entry, source, setup.config)
+        parsed = source if source.decode_problem is None else SourceFile(path, decodable(source.data))
+        facts = extract_facts(entry, parsed, setup.config)
     except Exception as exc:  # a front-end bug must cost one file, not the run
         return _error_result(entry, f"internal error while parsing: {exc!r}\n{traceback.format_exc(limit=3)}",
                              internal=True)
@@ -97,12 +123,13 @@ def _analyse(entry: SourceEntry, data: bytes, setup: EngineSetup) -> FileResult:
     rules_run = frozenset(r.code for r in applicable)
     suppressions = parse_suppressions(source.text)
     for phase in (False, True):
-        found: list[Diagnostic] = []
+        found: list[Diagnostic] = [] if phase else undecodable  # suppressible like any finding
         for rule_class in (r for r in applicable if r.after_suppression is phase):
             rule = rule_class()
             options = {**rule_class.options, **setup.config.options_for(rule_class.code)}
             for device in (setup.devices if rule_class.needs_device else (None,)):
-                ctx = RuleContext(rule_class, source, facts.language, device, options, suppressions, rules_run)
+                ctx = RuleContext(rule_class, source, facts.language, device, options, suppressions, rules_run,
+                                  setup.devices)
                 try:
                     found.extend(rule.check(facts, ctx))
                 except Exception as exc:
@@ -122,24 +149,20 @@ def _analyse(entry: SourceEntry, data: bytes, setup: EngineSetup) -> FileResult:
 
 
 def analyse_file(entry: SourceEntry, setup: EngineSetup) -> FileResult:
-    """Read and analyse one file (with the cache); never raises."""
+    """Read and analyse one file (never from the cache: `analyse_files` consults it); never raises."""
+    return _read_and_analyse(entry, setup)[0]
+
+
+def _read_and_analyse(entry: SourceEntry, setup: EngineSetup) -> tuple[FileResult, Record | None]:
+    """The file's result, and what the cache needs to recognise it later (None: not to be cached)."""
     try:
-        data = read_regular(entry.path)
+        data, status = read_stamped(entry.path)
     except ReadProblem as problem:
         # Not a source file at all (a FIFO, a device) is a note; a file that cannot be read, an error.
-        return _error_result(entry, str(problem), severity=Severity.INFO if problem.skipped else Severity.ERROR)
-    content_digest = digest(data)
-    cache = ResultCache(setup.config.root, setup.context_key()) if setup.use_cache else None
-    key = cache.key(entry.path, entry.family, content_digest) if cache else ""
-    if cache is not None:
-        cached = cache.get(key)
-        if cached is not None:
-            return replace(cached, content_digest=content_digest)
-    result = replace(analyse_source(entry, data, setup), content_digest=content_digest)
-    if cache is not None and result.status is not FileStatus.ERROR and not any(
-            d.evidence.get("internal") for d in result.diagnostics):
-        cache.put(key, result)
-    return result
+        unread = _error_result(entry, str(problem), severity=Severity.INFO if problem.skipped else Severity.ERROR)
+        return apply_kl000_selection(unread, setup.config), None
+    result = replace(analyse_source(entry, data, setup), content_digest=digest(data))
+    return result, record_for(status, result) if setup.use_cache and cacheable(result) else None
 
 
 _WORKER_SETUP: EngineSetup | None = None
@@ -148,26 +171,54 @@ _WORKER_SETUP: EngineSetup | None = None
 def _init_worker(setup: EngineSetup, parent: int) -> None:
     global _WORKER_SETUP
     exit_with_parent(parent)
+    gc.set_threshold(*_GC_THRESHOLDS)  # for the worker's whole life, which is this run
     _WORKER_SETUP = setup
 
 
-def _analyse_in_worker(entry: SourceEntry) -> FileResult:
+def _analyse_in_worker(entry: SourceEntry) -> tuple[FileResult, Record | None]:
     assert _WORKER_SETUP is not None
-    return analyse_file(entry, _WORKER_SETUP)
+    return _read_and_analyse(entry, _WORKER_SETUP)
 
 
 def analyse_files(entries: list[SourceEntry], setup: EngineSetup, jobs: int | None = None,
                   progress: Any = None) -> list[FileResult]:
     """Analyse every entry, in order, in parallel when it pays; `progress(n)` is called per file.
-    `jobs` None or 0 means one worker per CPU; more workers than CPUs are never started."""
-    jobs, _note = worker_count(jobs)
-    results: list[FileResult] = []
+    `jobs` None or 0 means one worker per CPU; more workers than CPUs are never started.
+
+    With the cache, files unchanged since they were analysed (by their stamps, see `kernlint.cache`)
+    keep their results without being read; only the others are analysed, and the index is written once.
+    """
     tick = progress or (lambda _n: None)
-    if jobs == 1 or len(entries) < _SERIAL_THRESHOLD:
-        for entry in entries:
-            results.append(analyse_file(entry, setup))
-            tick(1)
+    index = CacheIndex(setup.config.root, setup.context_key()) if setup.use_cache else None
+    known = [index.lookup(entry) if index is not None else None for entry in entries]
+    tick(sum(result is not None for result in known))
+    fresh = iter(_analyse_all([e for e, r in zip(entries, known) if r is None], setup, jobs, tick))
+    results: list[FileResult] = []
+    for entry, result in zip(entries, known):
+        if result is None:
+            result, record = next(fresh)
+            if index is not None and record is not None:
+                index.store(entry, result, record)
+        results.append(result)
+    if index is not None:
+        index.save()
+    return results
+
+
+def _analyse_all(entries: list[SourceEntry], setup: EngineSetup, jobs: int | None,
+                 tick: Callable[[int], None]) -> list[tuple[FileResult, Record | None]]:
+    """Read and analyse every entry, in order: in this process, or in a pool when there is enough to do."""
+    jobs, _note = worker_count(jobs)
+    results: list[tuple[FileResult, Record | None]] = []
+    if jobs == 1 or len(entries) < _SERIAL_THRESHOLD or not _enough_source(entries):
+        with _fewer_collections():
+            for entry in entries:
+                results.append(_read_and_analyse(entry, setup))
+                tick(1)
         return results
+    from concurrent.futures import ProcessPoolExecutor  # imported when a pool is started: start-up pays nothing
+    from concurrent.futures.process import BrokenProcessPool
+
     warm_up({entry.family for entry in entries})  # compile queries once here; forked workers inherit them
     # Files take from under a millisecond to a second, and a result costs little to send back: small
     # chunks keep both workers busy to the end of the run.
@@ -178,23 +229,49 @@ def analyse_files(entries: list[SourceEntry], setup: EngineSetup, jobs: int | No
     try:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=_pool_context(), initializer=_init_worker,
                                  initargs=(setup, os.getpid())) as pool:
-            for result in pool.map(_analyse_in_worker, entries, chunksize=chunk):
-                results.append(result)
+            for analysed in pool.map(_analyse_in_worker, entries, chunksize=chunk):
+                results.append(analysed)
                 tick(1)
     except BrokenProcessPool:
         # A worker died (e.g. killed for memory): finish the rest here, one file at a time.
         for entry in entries[len(results):]:
-            results.append(analyse_file(entry, setup))
+            results.append(_read_and_analyse(entry, setup))
             tick(1)
     finally:
         gc.unfreeze()
     return results
 
 
+@contextmanager
+def _fewer_collections() -> Iterator[None]:
+    """`_GC_THRESHOLDS` in this process for the block, then the caller's own again."""
+    previous = gc.get_threshold()
+    gc.set_threshold(*_GC_THRESHOLDS)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*previous)
+
+
+def _enough_source(entries: list[SourceEntry]) -> bool:
+    """Whether the files hold at least `POOL_MIN_BYTES` (counted only until they do)."""
+    total = 0
+    for entry in entries:
+        try:
+            total += os.stat(entry.path).st_size
+        except OSError:
+            continue
+        if total >= POOL_MIN_BYTES:
+            return True
+    return False
+
+
 def _pool_context() -> BaseContext:
     """Fork workers where that is safe (Linux; Python 3.14 would otherwise start them from a fork
     server): a forked worker starts at once with the parent's imports and compiled queries, where
     any other start method makes each worker import and compile them all again."""
+    import multiprocessing
+
     return multiprocessing.get_context("fork" if sys.platform.startswith("linux") else None)
 
 

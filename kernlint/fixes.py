@@ -1,20 +1,25 @@
 """Applying the fixes rules offer: `--fix` (safe ones), `--unsafe-fixes`, and `--diff` (show only).
 
-A file is rewritten only when it has a fix to apply, only if it still has the contents that were
-analysed, and always atomically. Fixes whose edits overlap an earlier fix in the same file are left
-for the next run rather than guessed at.
+A file is rewritten only when it has a fix to apply and only if it still has the contents that were
+analysed. The file written is the one a path resolves to: a symbolic link stays a link and its
+target is fixed. A file with one name is replaced atomically (a reader sees the old or the new text,
+never half); a file with several hard links is rewritten in place, since replacing it would give
+the name being fixed a new file and leave the other names with the old text. Fixes whose edits
+overlap an earlier fix in the same file are left for the next run rather than guessed at.
 """
 
 from __future__ import annotations
 
 import difflib
+import os
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePath
 
 from kernlint.cache import digest
 from kernlint.diagnostics import Diagnostic, Fix
 from kernlint.output import WriteError, write_atomically
+from kernlint.report._paths import relative_to_root
 
 
 @dataclass
@@ -28,13 +33,24 @@ class FileFix:
     skipped: list[Diagnostic] = field(default_factory=list)
 
     def diff(self) -> str:
+        """A unified diff `patch -p1` applies: run from the working directory when the file is in it,
+        from the file system root when it is not."""
+        name = diff_path(self.path)
         return "".join(difflib.unified_diff(self.original.splitlines(keepends=True),
                                             self.fixed.splitlines(keepends=True),
-                                            fromfile=f"a/{self.path}", tofile=f"b/{self.path}"))
+                                            fromfile=f"a/{name}", tofile=f"b/{name}"))
+
+
+def diff_path(path: str) -> str:
+    """`path` relative to the working directory, or, outside it, absolute without its leading `/`
+    (`a//abs/path` is a header `patch` refuses)."""
+    relative = relative_to_root(path, os.getcwd())
+    return relative if relative is not None else PurePath(os.path.abspath(path)).as_posix().lstrip("/")
 
 
 def _offsets(text: str) -> list[int]:
-    return [0] + [match.end() for match in re.finditer("\n", text)]
+    """Where each line starts; lines end at `\n`, `\r\n` or a lone `\r`, as the analysis counts them."""
+    return [0] + [match.end() for match in re.finditer("\r\n|\r|\n", text)]
 
 
 def _offset(starts: list[int], line: int, column: int) -> int:
@@ -98,10 +114,30 @@ def fix_files(diagnostics: list[Diagnostic], analysed: dict[str, str], *, unsafe
             continue
         if write:
             try:
-                write_atomically(Path(path), fixed)
+                write_source(path, fixed, digest(data))
             except WriteError as exc:  # one file that cannot be written must not stop the others
                 problems.append(f"{path}: not fixed: {exc.reason}")
                 continue
         results.append(FileFix(path, original, fixed, applied, skipped))
     return results, problems
 
+
+
+def write_source(path: str, text: str, expected_digest: str) -> None:
+    """Write the fixed `text` to the file `path` resolves to, if it still holds the bytes whose digest
+    is `expected_digest`; a `WriteError` says why not."""
+    target = Path(os.path.realpath(path))
+    try:
+        if target.stat().st_nlink <= 1:
+            write_atomically(target, text)
+            return
+        with open(target, "r+b") as handle:  # hard links: every name must see the fix
+            if digest(handle.read()) != expected_digest:
+                raise WriteError(target, "the file changed while it was being fixed")
+            handle.seek(0)
+            handle.write(text.encode("utf-8"))
+            handle.truncate()
+            handle.flush()
+            os.fsync(handle.fileno())
+    except OSError as exc:
+        raise WriteError(target, exc.strerror or str(exc)) from None

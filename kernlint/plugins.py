@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import inspect
 from dataclasses import dataclass, field
-from importlib.metadata import entry_points
 from typing import Any
 
 import pluggy
@@ -30,6 +28,8 @@ def plugin_manager() -> pluggy.PluginManager:
 
 def load_plugins(extra: tuple[object, ...] = ()) -> PluginSet:
     """Import every `kernlint` entry point (plus `extra` plugin objects) and collect what they give."""
+    from importlib.metadata import entry_points  # on use: `kernlint --version` never pays for it
+
     result = PluginSet()
     manager = plugin_manager()
     for entry_point in sorted(entry_points(group=hookspecs.PROJECT), key=lambda e: e.name):
@@ -64,7 +64,7 @@ def _collect(manager: pluggy.PluginManager, result: PluginSet) -> None:
 
 def _add_rules(plugin: str, provided: Any, result: PluginSet) -> None:
     for rule in provided:
-        if not (inspect.isclass(rule) and issubclass(rule, Rule) and isinstance(getattr(rule, "code", None), str)):
+        if not (isinstance(rule, type) and issubclass(rule, Rule) and isinstance(getattr(rule, "code", None), str)):
             result.errors.append(f"plugin {plugin!r}: {rule!r} is not a kernlint Rule class; skipped")
         elif rule.code in result.rules:
             result.errors.append(f"plugin {plugin!r}: rule code {rule.code} is already provided by "

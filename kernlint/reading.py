@@ -37,6 +37,11 @@ def _check(mode: int, size: int, limit: int) -> None:
 
 def read_regular(path: str, limit: int = MAX_FILE_BYTES) -> bytes:
     """The bytes of `path` when it resolves to a regular file of at most `limit` bytes."""
+    return read_stamped(path, limit)[0]
+
+
+def read_stamped(path: str, limit: int = MAX_FILE_BYTES) -> tuple[bytes, os.stat_result]:
+    """`read_regular`, with the status of the file actually read (the cache records its stamp)."""
     try:
         status = os.stat(path)
         _check(status.st_mode, status.st_size, limit)
@@ -55,4 +60,4 @@ def read_regular(path: str, limit: int = MAX_FILE_BYTES) -> bytes:
     finally:
         os.close(descriptor)
     _check(opened.st_mode, len(data), limit)
-    return data
+    return data, opened

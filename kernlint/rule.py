@@ -10,11 +10,14 @@ import inspect
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from kernlint.diagnostics import Diagnostic, Edit, Fix, Related, RuleInfo, Severity
-from kernlint.facts import FileFacts, Span
-from kernlint.source import SourceFile
+
+if TYPE_CHECKING:  # `kernlint rule` lists rules without loading the fact model
+    from kernlint.cost import Cost
+    from kernlint.facts import FileFacts, Span
+    from kernlint.source import SourceFile
 
 ALL_LANGUAGES = frozenset({"sycl", "openmp-c", "cpp", "openmp-fortran"})
 
@@ -77,19 +80,24 @@ class RuleContext:
     options: dict[str, Any] = field(default_factory=dict)
     suppressions: Any = None  # kernlint.suppression.Suppressions, for after_suppression rules
     rules_run: frozenset[str] = frozenset()  # codes of the rules that ran on this file
+    # Every target device of the run (profiles), so a device-independent rule can still say what its
+    # finding costs on each (a copy's time depends on the device's host link).
+    devices: tuple[Any, ...] = ()
 
     def diagnostic(self, span: Span, message: str, *, evidence: dict[str, Any] | None = None,
                    fix: Fix | None = None, kernel: str | None = None, severity: Severity | None = None,
-                   related: Iterable[tuple[Span, str]] = ()) -> Diagnostic:
-        """A diagnostic at `span` with this rule's code, name, severity and the current device."""
+                   related: Iterable[tuple[Span, str]] = (), cost: Cost | None = None) -> Diagnostic:
+        """A diagnostic at `span` with this rule's code, name, severity and the current device; a `cost`
+        adds its short phrase to the message, in brackets, so every reader sees it."""
         line, column = self.position(span.line, span.column_byte)
         end_line, end_column = self.position(span.end_line, span.end_column_byte)
         return Diagnostic(
             path=self.source.path, line=line, column=column, end_line=end_line, end_column=end_column,
             code=self.rule.code, name=self.rule.name, severity=severity or self.rule.severity,
-            message=message, device=getattr(self.device, "id", None) if self.rule.needs_device else None,
+            message=f"{message} [{cost.phrase()}]" if cost is not None else message,
+            device=getattr(self.device, "id", None) if self.rule.needs_device else None,
             language=self.language, kernel=kernel, evidence=evidence or {}, fix=fix,
-            related=tuple(self._related(s, m) for s, m in related),
+            related=tuple(self._related(s, m) for s, m in related), cost=cost,
         )
 
     def position(self, line: int, column_byte: int) -> tuple[int, int]:

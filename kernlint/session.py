@@ -1,18 +1,27 @@
-"""Turning a configuration into an engine setup: plugins loaded, codes and devices checked, rules picked.
+"""Turning configurations into engine setups: plugins loaded, codes and devices checked, rules picked.
 
 The command line and the language server both start here, so a project is set up the same way in
-CI and in an editor, and neither front door depends on the other.
+CI and in an editor, and neither front door depends on the other. Each file is analysed with the
+setup of its own configuration (`kernlint.projects`); a run over several projects analyses each
+project's files with its setup and reports them as one run.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
 
+from kernlint import __version__
 from kernlint.config import Config, ConfigError, validate_codes, validate_rule_options
-from kernlint.engine import PARSE_ERROR_RULE, EngineSetup
+from kernlint.diagnostics import Diagnostic, FileResult, RuleInfo, RunResult
+from kernlint.discovery import SourceEntry
+from kernlint.engine import PARSE_ERROR_RULE, EngineSetup, run
 from kernlint.limits import DEFAULT_TIMEOUT_S
 from kernlint.plugins import PluginSet, load_plugins
+from kernlint.projects import ConfigResolver
 
 
 def known_codes(plugins: PluginSet) -> frozenset[str]:
@@ -24,24 +33,97 @@ def make_setup(config: Config, use_cache: bool = True, *, plugins: PluginSet | N
                timeout_s: float | None = DEFAULT_TIMEOUT_S) -> EngineSetup:
     """Load plugins (unless given) and devices and pick the rules to run; problems with plugins are
     warnings, problems with the configuration a `ConfigError`."""
-    from kernlint.occupancy import DeviceError, load_device
-
     if plugins is None:
         plugins = load_plugins()
     for error in plugins.errors:
         print(f"kernlint: warning: {error}", file=sys.stderr)
     validate_rule_options(config, plugins.rules)
     validate_codes(config, known_codes(plugins))
+    # The command line's --device names were checked before they replaced the file's (check_devices).
+    where = f"{config.path}: key 'device'" if config.path else "--device"
+    devices = check_devices(config.devices, plugins, where)
+    rules = tuple(rule for code, rule in sorted(plugins.rules.items())
+                  if config.is_selected(code, rule.enabled_by_default))
+    return EngineSetup(config, rules, tuple(devices), use_cache, tuple(plugins.errors), timeout_s)
+
+
+def check_devices(ids: tuple[str, ...] | list[str], plugins: PluginSet, where: str) -> list[Any]:
+    """The device profiles `ids` name (plugins' devices first), or a `ConfigError` that says where
+    the unknown name was written."""
+    from kernlint.occupancy import DeviceError, load_device
+
     provided = {getattr(d, "id", None): d for d in plugins.devices if not isinstance(d, (str, os.PathLike))}
     devices = []
-    for device_id in config.devices:
+    for device_id in ids:
         if device_id in provided:
             devices.append(provided[device_id])
             continue
         try:
             devices.append(load_device(device_id))
         except DeviceError as exc:
-            raise ConfigError(str(exc)) from None
-    rules = tuple(rule for code, rule in sorted(plugins.rules.items())
-                  if config.is_selected(code, rule.enabled_by_default))
-    return EngineSetup(config, rules, tuple(devices), use_cache, tuple(plugins.errors), timeout_s)
+            raise ConfigError(f"{where}: {exc}") from None
+    return devices
+
+
+class ProjectSetups:
+    """The engine setup of each configuration a run meets, made once (and so checked) per config."""
+
+    def __init__(self, resolver: ConfigResolver, *, plugins: PluginSet | None = None, use_cache: bool = True,
+                 timeout_s: float | None = DEFAULT_TIMEOUT_S) -> None:
+        self.resolver = resolver
+        self._plugins = plugins
+        self._use_cache = use_cache
+        self._timeout_s = timeout_s
+        self._setups: dict[str | None, EngineSetup] = {}
+
+    def for_config(self, config: Config) -> EngineSetup:
+        if config.path not in self._setups:
+            if self._plugins is None:
+                self._plugins = load_plugins()
+            self._setups[config.path] = make_setup(config, self._use_cache, plugins=self._plugins,
+                                                   timeout_s=self._timeout_s)
+        return self._setups[config.path]
+
+    def for_file(self, path: str) -> EngineSetup:
+        """The setup `path` is analysed with (a `ConfigError` when its config is broken)."""
+        return self.for_config(self.resolver.for_file(path))
+
+    def forget(self) -> None:
+        """Start again from the config files on disk (one of them changed)."""
+        self.resolver.forget()
+        self._setups.clear()
+
+
+def run_projects(entries: list[SourceEntry], setups: ProjectSetups, *, jobs: int | None = None,
+                 progress: Callable[[int], None] | None = None,
+                 extra_files: Iterable[FileResult] = ()) -> RunResult:
+    """Analyse `entries`, each with its own project's setup, as one run.
+
+    Files keep their discovery order. The run-level `devices` are the union of the projects'
+    devices in order of first appearance (projects ordered by their first file), so one project
+    reports exactly its own list; `rules` are the union by code, KL000 first.
+    """
+    started = time.perf_counter()
+    groups: dict[str | None, list[int]] = {}
+    group_setup: dict[str | None, EngineSetup] = {}
+    for index, entry in enumerate(entries):
+        setup = setups.for_file(entry.path)  # every config is loaded and checked before any analysis
+        groups.setdefault(setup.config.path, []).append(index)
+        group_setup[setup.config.path] = setup
+    if not groups:  # nothing to analyse: still a run, described by the working directory's setup
+        fallback = setups.for_config(setups.resolver.for_directory("."))
+        group_setup[fallback.config.path] = fallback
+        groups[fallback.config.path] = []
+    analysed: dict[int, FileResult] = {}
+    devices: dict[str, None] = {}
+    rules: dict[str, RuleInfo] = {}
+    for key, indices in groups.items():
+        part = run([entries[i] for i in indices], group_setup[key], jobs=jobs, progress=progress)
+        analysed.update(zip(indices, part.files))
+        devices.update(dict.fromkeys(part.devices))
+        rules.update((rule.code, rule) for rule in part.rules)
+    files = (*extra_files, *(analysed[i] for i in range(len(entries))))
+    diagnostics = sorted((d for f in files for d in f.diagnostics), key=Diagnostic.sort_key)
+    ordered_rules = (PARSE_ERROR_RULE, *(rules[code] for code in sorted(rules) if code != PARSE_ERROR_RULE.code))
+    return RunResult(files, tuple(diagnostics), tuple(devices), ordered_rules,
+                     round(time.perf_counter() - started, 4), __version__)

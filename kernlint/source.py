@@ -1,13 +1,25 @@
 """One source file's bytes and text, with the position conversions every stage needs.
 
 Parsers work in bytes; users read characters. This is the one place that converts between them.
+
+Lines end where compilers and editors (LSP) end them: at `\n`, `\r\n` and a lone `\r`. tree-sitter and
+the rest of kernlint count `\n` only, so a lone `\r` is read as `\n`: one byte for one byte, every
+offset stays, and every stage numbers lines the same way.
 """
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from functools import cached_property
+
+_LONE_CR = re.compile(rb"\r(?!\n)")
+
+
+def normalise_line_breaks(data: bytes) -> bytes:
+    """`data` with every lone `\r` replaced by `\n` (same length, so byte offsets are unchanged)."""
+    return _LONE_CR.sub(b"\n", data) if b"\r" in data else data
 
 
 @dataclass(frozen=True)
@@ -22,7 +34,8 @@ class DecodeProblem:
 
 @dataclass
 class SourceFile:
-    """A file's raw bytes plus its text decoded as UTF-8 (invalid bytes replaced, and remembered)."""
+    """A file's bytes (lone `\r` read as `\n`) plus its text decoded as UTF-8 (invalid bytes replaced,
+    and remembered)."""
 
     path: str
     data: bytes
@@ -30,6 +43,7 @@ class SourceFile:
     decode_problem: DecodeProblem | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
+        self.data = normalise_line_breaks(self.data)
         try:
             self.text = self.data.decode("utf-8")
         except UnicodeDecodeError as exc:

@@ -50,8 +50,6 @@ class Suppressions:
         """Whether a directive hides `diagnostic`. With `record=False` (findings about the directives
         themselves) only directives that name the code count: a bare `ignore` that hides nothing must
         not hide the report that it is unused."""
-        if diagnostic.code == "KL000":
-            return False  # read/parse errors are never hidden by the file they concern
         hit = False
         for index, directive in enumerate(self.directives):
             if not record and directive.codes == ALL:
@@ -71,7 +69,7 @@ def parse_suppressions(text: str) -> Suppressions:
     result = Suppressions()
     if "kernlint:" not in text:
         return result
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(text.split("\n"), start=1):  # not splitlines(): a form feed ends no line
         if "kernlint:" not in line:
             continue
         for match in _DIRECTIVE.finditer(line):

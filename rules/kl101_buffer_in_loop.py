@@ -5,7 +5,10 @@ What it does
     `while` or `do … while` loop, in any of its spellings: a declaration (`sycl::buffer<T, 1> b(…)`),
     `auto b = sycl::buffer<T>(…)`, class template argument deduction (`sycl::buffer b(vec)`), a
     temporary passed straight to a call, or `new sycl::buffer<…>(…)`. Buffers created inside a kernel
-    or before the loop are not flagged.
+    or before the loop are not flagged, nor are loops that run once (`for (i = 0; i < 1; ++i)`,
+    `do … while (0)`). It also follows one call level: a function of the same file that builds a
+    buffer over host memory (outside any loop of its own), called inside a host loop, is flagged at
+    the call, with the buffer it builds.
 
 Why it matters
     A buffer owns its data for its lifetime. Built over host memory, it copies that memory to the
@@ -21,9 +24,16 @@ Example
         q.submit([&](sycl::handler &h) { … });
     }
 
+    void smooth(sycl::queue &q, std::vector<float> &host) {
+        sycl::buffer<float> grid(host.data(), sycl::range<1>(host.size()));
+        q.submit([&](sycl::handler &h) { … });
+    }
+    for (int step = 0; step < steps; ++step) smooth(q, host);       // KL101, through the call
+
 Fix
-    Construct the buffer once, before the loop, and let every iteration's kernels use it; read results
-    back once after the loop (a `host_accessor` or the buffer's destruction):
+    Construct the buffer once, before the loop, and let every iteration's kernels use it (pass it to
+    the helper rather than building it there); read results back once after the loop (a
+    `host_accessor` or the buffer's destruction):
 
     sycl::buffer<float> grid(host.data(), sycl::range<1>(n));
     for (int step = 0; step < steps; ++step) {
@@ -53,10 +63,11 @@ class BufferInLoop(Rule):
     languages = frozenset({"sycl"})
 
     def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
+        yield from self._through_calls(facts, ctx)
         for buffer in facts.buffers:
             if buffer.in_device_code:
                 continue
-            loop = facts.innermost_loop(buffer.span, side="host")
+            loop = facts.repeating_loop(buffer.span, side="host")
             if loop is None:
                 continue
             what = f"sycl::buffer `{buffer.name}`" if buffer.name else "a temporary sycl::buffer"
@@ -73,4 +84,29 @@ class BufferInLoop(Rule):
                 evidence={"loop_line": loop.span.line, "loop_kind": loop.kind, "buffer": buffer.name,
                           "construction": buffer.form, "host_data": buffer.has_host_data},
                 related=[(loop.span, f"the {_LOOP_WORDS[loop.kind]} the buffer is constructed in")],
+            )
+
+    def _through_calls(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
+        """Calls, inside a host loop, of a function of the file that builds a buffer over host memory
+        outside any loop of its own (one inside its own loop is reported where it is built)."""
+        for call in facts.calls:
+            loop = facts.repeating_loop(call.span, side="host")
+            built = [b for b in facts.buffers if b.function == call.callee and b.has_host_data
+                     and not b.in_device_code and facts.repeating_loop(b.span, side="host") is None]
+            if loop is None or not built:
+                continue
+            first = built[0]
+            what = f"sycl::buffer `{first.name}`" if first.name else "a temporary sycl::buffer"
+            more = f" and {len(built) - 1} more" if len(built) > 1 else ""
+            yield ctx.diagnostic(
+                call.span,
+                f"`{call.callee}` is called inside the {_LOOP_WORDS[loop.kind]} at line {loop.span.line} and "
+                f"constructs {what} (line {first.span.line}){more} over host memory: a host-to-device copy "
+                "on first use and a device-to-host write-back at its destruction on every iteration; "
+                "construct the buffer once before the loop and pass it in",
+                evidence={"loop_line": loop.span.line, "loop_kind": loop.kind, "buffer": first.name,
+                          "construction": first.form, "host_data": True, "callee": call.callee,
+                          "buffers": len(built)},
+                related=[(loop.span, f"the {_LOOP_WORDS[loop.kind]} the call is made in"),
+                         *((b.span, f"the buffer `{call.callee}` constructs") for b in built)],
             )

@@ -10,19 +10,27 @@ What it does
     * the kernel only reads the accessor: suggest `sycl::read_only`;
     * the kernel never reads it and one unconditional write at the work-item's own index
       (`a[i] = …`, `a[it.get_global_id()] = …`), over a global range equal to the buffer's extent,
-      overwrites every element: suggest `sycl::write_only, sycl::no_init`.
+      overwrites every element: suggest `sycl::write_only, sycl::no_init`. For a buffer built from a
+      range alone (no host memory) this is info, as in KL103: its first kernel has nothing to copy in,
+      and the copy only happens once the host has accessed the buffer. The read-only message for such
+      a buffer promises no copy back either (there is no host memory to copy to), only the ordering.
 
     Anything the analysis cannot follow (a function not defined in the file, a pointer taken with
-    `get_pointer()` or `&a[i]`, a copy of the accessor, a use outside the kernel, an atomic) keeps it
-    silent, and so do partial writes (`a[i + 1]`, `a[0]`, half the range, a write under a condition),
-    which need the old contents. It is also silent when another accessor in the same command group
+    `get_pointer()`, `get_multi_ptr()` or `&a[i]`, a copy of the accessor, a use outside the kernel, an
+    atomic, kernel code pulled in with `#include`) keeps it silent; a store to a member of an element
+    (`a[i].x = …`, `a[i].v[k] += …`) is a write that keeps the other members, so it is neither a read
+    nor an overwrite. Partial writes (`a[i + 1]`, `a[0]`, half the range, a write under a condition),
+    which need the old contents, keep it silent too. It is also silent when another accessor in the same command group
     reaches the same buffer with a mode other than read-only (the buffer is written or read anyway).
     A write-only accessor that lacks `no_init` is KL103; a deprecated spelling of the mode is KL104.
 
     OpenMP offload (C, C++, Fortran): the same two cases for `map(tofrom: x)` and `map(x)` on `target`
     and `target data` constructs: a region that only reads `x` needs `map(to: x)`, one that overwrites
     the whole mapped section without reading it needs `map(from: x)`. That half is decided in
-    `rules/omp_maps.py` and is just as silent when a use is not fully known.
+    `rules/omp_maps.py` and is just as silent when a use is not fully known: a store to a member
+    (`a[i].x += …`, Fortran `a(i)%x = …`), code `#include`d into the region, a pointer into the array
+    (`T *p = a;`, `&a[k]`, Fortran `p => a`) used in the region, an element passed where C++ may take it
+    by reference, or a call that may reach a variable that is not local to the function.
 
 Why it matters
     The mode tells the runtime which copies it must make. A read_write accessor marks the buffer as
@@ -102,6 +110,7 @@ class AccessorMode(Rule):
     def _evidence(accessor: Accessor, uses: AccessorUses, suggested: str) -> dict:
         return {**buffer_evidence(accessor, uses), "mode": accessor.mode or "read_write (default)",
                 "suggested": suggested, "reads": uses.reads, "read_modify_writes": uses.read_modify_writes,
+                "escapes": uses.escapes, "atomic": uses.atomic,
                 "typed_sites": [s.line for s in uses.typed_sites]}
 
     def _read_only(self, accessor: Accessor, uses: AccessorUses, defaulted: bool, ctx: RuleContext) -> Diagnostic:
@@ -109,11 +118,16 @@ class AccessorMode(Rule):
         first = uses.first("read")
         related = [(first.span, "read here")] if first else []
         related += [(s, "the accessor's type names its mode here") for s in uses.typed_sites]
+        if uses.buffer_has_host_data is False:
+            cost = ("so later kernels using the buffer wait for this one (it has no host memory, so no copy back "
+                    "is saved when it is destroyed)")
+        else:
+            cost = (f"which costs {cost_phrase(uses, 'device-to-host')} when its data goes back to the host and "
+                    f"makes later kernels using the buffer wait for this one")
         return ctx.diagnostic(
             accessor.span,
             f"{describe(accessor)} is {mode} but the kernel only reads it: the buffer counts as modified, "
-            f"which costs {cost_phrase(uses, 'device-to-host')} when its data goes back to the host and makes "
-            f"later kernels using the buffer wait for this one; use sycl::read_only",
+            f"{cost}; use sycl::read_only",
             evidence=self._evidence(accessor, uses, "read_only"), kernel=uses.kernel_name,
             fix=self._read_only_fix(accessor, uses, ctx), related=related)
 
@@ -137,12 +151,16 @@ class AccessorMode(Rule):
         mode = "read_write by default" if defaulted else "read_write"
         related = [(uses.covering_write, "overwrites every element here")] if uses.covering_write else []
         related += [(s, "the accessor's type names its mode here") for s in uses.typed_sites]
+        if uses.buffer_has_host_data is False:  # built from a range: nothing to copy until the host touches it
+            when = "whenever the host has accessed the buffer, its old contents are copied to the device for nothing"
+        else:
+            when = "the old contents are copied to the device for nothing"
         return ctx.diagnostic(
             accessor.span,
             f"{describe(accessor)} is {mode} but the kernel overwrites every element without reading it: "
-            f"the old contents are copied to the device for nothing ({cost_phrase(uses, 'host-to-device')}); "
-            f"use sycl::write_only, sycl::no_init",
+            f"{when} ({cost_phrase(uses, 'host-to-device')}); use sycl::write_only, sycl::no_init",
             evidence=self._evidence(accessor, uses, "write_only, no_init"), kernel=uses.kernel_name,
+            severity=Severity.INFO if uses.buffer_has_host_data is False else None,
             fix=self._write_only_fix(accessor, uses, ctx), related=related)
 
     @staticmethod

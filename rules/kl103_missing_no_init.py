@@ -11,8 +11,10 @@ What it does
     It stays silent whenever the old contents may survive: a partial write (`out[i + 1]`, `out[0]`,
     half the range, a sub-range accessor), a write under any other condition, after an early `return`
     or in a loop that may not run, an extent it cannot compare, or a use it cannot follow (a function
-    not defined in the file, a pointer, an atomic), or another accessor in the same command group over
-    the same buffer, which may read what `no_init` would discard. A `read_write` accessor that is only
+    not defined in the file, a macro, a pointer from `get_pointer()`, `get_multi_ptr()` or `&a[i]`, an
+    atomic, kernel code pulled in with `#include`), a store to a member of an element (`a[i].x = …`
+    keeps the other members, so it is not an overwrite), or another accessor in the same command group
+    over the same buffer, which may read what `no_init` would discard. A `read_write` accessor that is only
     written is KL102's finding, not this one.
 
 Why it matters

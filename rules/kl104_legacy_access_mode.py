@@ -35,6 +35,9 @@ Fix
 
 Occupancy basis
     None. The finding does not depend on the device.
+
+Cost
+    None at run time: the deprecated spelling names the same mode (cost 0 s, score 0).
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ from kernlint.diagnostics import Diagnostic, Fix, Severity
 from kernlint.facts import Accessor, FileFacts
 from kernlint.rule import Rule, RuleContext
 from kernlint_rules.accessor_checks import tags_instead_of_template
+from kernlint_rules.costs import no_cost
 
 _SYCL2020 = {
     "read": "sycl::access_mode::read (or the tag sycl::read_only)",
@@ -80,7 +84,7 @@ class LegacyAccessMode(Rule):
                 f"{_SYCL2020[accessor.mode]}",
                 evidence={"accessor": accessor.name, "mode": accessor.mode, "spelling": written},
                 kernel=accessor.uses.kernel_name if accessor.uses else None,
-                fix=self._fix(accessor, ctx))
+                fix=self._fix(accessor, ctx), cost=no_cost("a deprecated spelling of the same mode"))
 
     @staticmethod
     def _fix(accessor: Accessor, ctx: RuleContext) -> Fix | None:

@@ -31,6 +31,9 @@ Occupancy basis
     `kernlint.occupancy.compute(device, wg=local range, sg=…)`: threads per work-group =
     ceil(wg / sg), lanes = threads x sg, idle lanes = lanes - wg. The evidence holds the model's
     report and the lane figures.
+
+Cost
+    The share of each work-group's SIMD lanes left idle: idle lanes ÷ lanes (the score).
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from typing import Iterator
 from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import FileFacts
 from kernlint.rule import Rule, RuleContext
+from kernlint_rules.costs import idle_lanes_cost
 from kernlint_rules.launch_checks import occupancy, pct, supported_sub_group, work_group
 
 
@@ -84,4 +88,5 @@ class PartialSubGroup(Rule):
                 evidence={"occupancy": report.to_json(), "work_group_size": size, "source": group.source,
                           **sg.evidence(), "threads_per_work_group": threads, "lanes": lanes,
                           "idle_lanes": idle},
+                cost=idle_lanes_cost(idle, lanes, device.id),
             )

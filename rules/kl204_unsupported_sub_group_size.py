@@ -27,6 +27,9 @@ Fix
 Occupancy basis
     The device profile's `sub_group_sizes`; the occupancy model refuses the same launch with
     `limiter = "sub-group-size"`. When the work-group size is known the evidence carries that report.
+
+Cost
+    A failure: the kernel cannot run on the device (100 %, score 1).
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from typing import Iterator
 from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import FileFacts, Span
 from kernlint.rule import Rule, RuleContext
+from kernlint_rules.costs import failure_cost
 from kernlint_rules.launch_checks import occupancy, sub_group, work_group
 
 
@@ -72,4 +76,5 @@ class UnsupportedSubGroupSize(Rule):
                 f"(supported: {supported}): the kernel cannot run there; require a size every target "
                 "supports or let the compiler choose",
                 evidence=evidence, kernel=launch.name,
+                cost=failure_cost(f"sub-group size {sg.size} is not supported: the kernel cannot run", device.id),
             )

@@ -33,16 +33,22 @@ Occupancy basis
     per-block limit `shared_memory_per_block_optin` (and `shared_memory_per_block`, 48 KB, without
     opting in). `compute(…, slm_bytes=…)` refuses such a launch with `limiter = "slm"`; the evidence
     holds that report when the work-group size is known.
+
+Cost
+    A failure when the launch fails (100 %, score 1); over NVIDIA's default 48 KB only, unknown
+    until it is known whether the backend's limit is raised.
 """
 
 from __future__ import annotations
 
 from typing import Iterator
 
+from kernlint.cost import Cost
 from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import FileFacts, Span
 from kernlint.occupancy import DeviceProfile
 from kernlint.rule import Rule, RuleContext
+from kernlint_rules.costs import failure_cost
 from kernlint_rules.launch_checks import kb, local_memory, occupancy, supported_sub_group, unit_word, work_group
 
 
@@ -82,7 +88,17 @@ class LocalMemoryTooLarge(Rule):
                 f"work-group{parts}, above the {kb(limit)} {consequence}",
                 severity=severity, evidence=evidence, kernel=launch.name,
                 related=[(launch.span, "the kernel launched with this local memory")],
+                cost=_cost(device, severity, requested, limit),
             )
+
+
+def _cost(device: DeviceProfile, severity: Severity, requested: int, limit: int) -> Cost:
+    """The launch fails (error); over NVIDIA's default limit it fails unless the backend's limit is raised."""
+    if severity is Severity.ERROR:
+        return failure_cost(f"the launch fails ({requested} > {limit} bytes of local memory)", device.id)
+    return Cost(None, "%", "of the kernel's work lost if the backend's limit is not raised",
+                "100% unless SYCL_PI_CUDA_MAX_LOCAL_MEM_SIZE is raised", f"{requested} > {limit} bytes by default",
+                (), ("whether the SYCL CUDA backend's local-memory limit is raised",), None, None, device.id)
 
 
 def _limit(device: DeviceProfile, requested: int) -> tuple[int, Severity, str]:

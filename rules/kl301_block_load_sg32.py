@@ -38,6 +38,10 @@ Occupancy basis
     doubles the threads a work-group needs (work-group size / sub-group size). When the local size is a
     known constant, the evidence gives the occupancy model's threads per work-group and Xe-core
     occupancy at sub-group sizes 32 and 16, so the cost of the fix is visible.
+
+Cost
+    A failure at sub-group size 32 (score 1); the value is the Xe-core occupancy at 16, the size
+    that works (unknown when the work-group size is).
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ from kernlint.facts import FileFacts, KernelLaunch
 from kernlint.facts.device import SubGroupBlockAccess
 from kernlint.occupancy import compute
 from kernlint.rule import Rule, RuleContext
+from kernlint_rules.costs import occupancy_at_cost
 
 _BAD_SIZE = 32
 
@@ -94,8 +99,9 @@ class BlockLoadSubGroup32(Rule):
                           "device_sub_group_sizes": list(getattr(device, "sub_group_sizes", ()) or ())}
         evidence.update(_occupancy_at_16(device, launch))
         related = [(attribute, "the required sub-group size")] if attribute is not None else []
+        cost = occupancy_at_cost(device.id, 16, evidence.get("occupancy", {}), _BAD_SIZE)
         return ctx.diagnostic(access.span, message, evidence=evidence, kernel=launch.name, related=related,
-                              fix=self._fix(ctx, launch))
+                              fix=self._fix(ctx, launch), cost=cost)
 
     @staticmethod
     def _fix(ctx: RuleContext, launch: KernelLaunch) -> Fix | None:

@@ -39,6 +39,10 @@ Fix
 Occupancy basis
     None: this is about correctness. The finding does not depend on the device model, but the
     fault is specific to the Intel Data Center GPU Max series and later.
+
+Cost
+    The elements prefetched outside the array (how far the index passes the bound; with a unit step,
+    prefetches per pass); one is enough to fault on Intel Max, so the score is 1.
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ from kernlint.diagnostics import Diagnostic, Fix, Severity
 from kernlint.facts import FileFacts
 from kernlint.facts.openmp import Linear, OmpCondition, OmpConstruct, OmpLoop, OmpPrefetchTarget
 from kernlint.rule import Rule, RuleContext
+from kernlint_rules.costs import out_of_range_prefetch_cost
 
 
 class UnguardedPrefetch(Rule):
@@ -90,6 +95,7 @@ class UnguardedPrefetch(Rule):
                       "side": escape.side, "guard": guard},
             fix=_fix(construct, guard, ctx),
             related=[(loop.span, f"the `{loop.index}` loop whose range the index leaves")],
+            cost=out_of_range_prefetch_cost(*_outside(escape)),
         )
 
 
@@ -100,6 +106,21 @@ class _Escape:
                  limit: Linear) -> None:
         self.loop, self.side, self.reach, self.limit = loop, side, reach, limit
         self.guard_op, self.guard_bound = guard_op, guard_bound
+
+
+def _outside(escape: _Escape) -> tuple[int | None, int, int | None]:
+    """How many elements past the array the index reaches, the loop's step, and its trip count (None
+    when not constant)."""
+    loop = escape.loop
+    step = loop.step_value or 1
+    gap = escape.reach - escape.limit if escape.side == "above" else escape.limit - escape.reach
+    overshoot = gap.constant if gap.is_constant and gap.constant > 0 else None
+    trip = None
+    if loop.low is not None and loop.high is not None:
+        span = loop.high - loop.low
+        if span.is_constant and span.constant >= 0:
+            trip = span.constant // step + 1
+    return overshoot, step, trip
 
 
 def _clause_guards(condition: OmpCondition | None) -> bool:

@@ -22,6 +22,9 @@ Fix
 
 Occupancy basis
     None: the cost is memory latency that is not hidden, not occupancy.
+
+Cost
+    All of the directive's prefetches are wasted (100 %, score 1).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from typing import Iterator
 from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import FileFacts
 from kernlint.rule import Rule, RuleContext
+from kernlint_rules.costs import no_op_prefetch_cost
 
 
 class PrefetchNoOpHint(Rule):
@@ -52,5 +56,5 @@ class PrefetchNoOpHint(Rule):
                 construct.locate(data.text) if data is not None else construct.span,
                 f"this prefetch does nothing: {what}, which is a no-op; write the hint in the data clause, "
                 f"4 (prefetch to L1 and L2) or 2 (L2 only), e.g. `data(4: …)`",
-                evidence={"hint": written, "value": 0},
+                evidence={"hint": written, "value": 0}, cost=no_op_prefetch_cost(),
             )

@@ -21,6 +21,9 @@ Fix
 
 Occupancy basis
     None: this is about the directive's meaning, not occupancy.
+
+Cost
+    All of the prefetch's effect is lost: an undefined hint is rejected or ignored (100 %, score 1).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from typing import Iterator
 from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import FileFacts
 from kernlint.rule import Rule, RuleContext
+from kernlint_rules.costs import invalid_hint_cost
 
 VALID_HINTS = (0, 2, 4)
 
@@ -54,4 +58,5 @@ class PrefetchInvalidHint(Rule):
                 f"prefetch hint {shown} is not a valid hint: the extension defines 0 (no-op), 2 (prefetch to "
                 f"L2 only) and 4 (prefetch to L1 and L2); use 4 or 2",
                 evidence={"hint": written, "value": value, "valid": list(VALID_HINTS)},
+                cost=invalid_hint_cost(value),
             )

@@ -30,6 +30,10 @@ Fix
 
 Occupancy basis
     None: the cost is redundant prefetch instructions issued by every lane.
+
+Cost
+    The wasted share of prefetches: (simdlen − 1) ÷ simdlen, one per lane where one suffices;
+    unknown without `simdlen`.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import FileFacts
 from kernlint.facts.openmp import enclosing_constructs
 from kernlint.rule import Rule, RuleContext
+from kernlint_rules.costs import prefetch_waste_cost, prefetch_width_unknown_cost
 
 
 class PrefetchInSimd(Rule):
@@ -67,4 +72,6 @@ class PrefetchInSimd(Rule):
                 f"(the guide recommends prefetching outside the scope of simd)",
                 evidence={"simd_line": region.span.line, "simdlen": width, "construct": region.kind},
                 related=[(region.span, "the simd construct")],
+                cost=(prefetch_waste_cost(width, f"each of the {width} simd lanes issues it", per="per simd step")
+                      if isinstance(width, int) and width > 1 else prefetch_width_unknown_cost("the same line")),
             )

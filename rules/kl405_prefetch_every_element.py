@@ -35,6 +35,9 @@ Fix
 Occupancy basis
     The device profile's `cache_line_bytes` (64 on Intel Data Center GPU Max) sets how many
     elements one prefetch covers.
+
+Cost
+    The wasted share of prefetches: (p − 1) ÷ p with p = cache line ÷ stride prefetches per line.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import FileFacts
 from kernlint.facts.openmp import Linear, OmpConstruct, OmpLoop, enclosing_constructs
 from kernlint.rule import Rule, RuleContext
+from kernlint_rules.costs import prefetch_waste_cost
 
 
 class PrefetchEveryElement(Rule):
@@ -87,6 +91,8 @@ class PrefetchEveryElement(Rule):
                               "cache_line_bytes": line_bytes, "prefetches_per_line": per_line,
                               "element_bytes": target.element_bytes},
                     related=[(loop.span, f"the `{loop.index}` loop the prefetch runs in")],
+                    cost=prefetch_waste_cost(per_line, f"{line_bytes}-byte line ÷ {stride}-byte stride = "
+                                                       f"{per_line} prefetches per line", device.id),
                 )
 
 

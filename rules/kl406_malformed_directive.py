@@ -7,7 +7,12 @@ What it does
     list item, a clause that requires an argument written without one (`thread_limit`), a map type
     without its colon that leaves the list empty, and the like. Directives kernlint does not analyse
     but that are well formed (`declare variant`, `metadirective`, `requires`, vendor clauses such as
-    `ompx_bare`) are not reported.
+    `ompx_bare`) are not reported. In C and C++, directives are macro-expanded as the compiler does
+    it: a clause that is an object-like macro of the file, the configuration (`defines`) or a quoted
+    include (`#pragma omp … for SIMD_CLAUSE`) is read as its body, and directives written with
+    `_Pragma("omp …")`, alone or behind a macro, are read too. An all-caps word kernlint cannot
+    expand (`THREAD_LIMIT`, as a clause or as the directive name) is most likely a macro the build
+    defines with `-D`: it is not reported.
 
 Why it matters
     A malformed directive is either rejected by the compiler or, worse, ignored: compilers skip

@@ -5,9 +5,12 @@ region starts and back when it ends. If the region only reads `x`, the copy back
 suffices); if it overwrites every element of the mapped section without reading it, the copy in is
 wasted (`from` suffices). The facts say how each mapped variable is used (`OmpVariableUse`); this
 module decides, for `target` constructs and `target data` regions alike, and stays silent whenever the
-use is not fully known: a variable passed to a function or aliased, updated with `target update`,
-read-modified-written, or already mapped by an enclosing `target data` region (then the inner map
-moves nothing).
+use is not fully known: a variable passed to a function or aliased (also through a pointer made
+outside the region), a member of its elements stored to, code `#include`d into the region, a call
+that may reach a variable that is not local, updated with `target update`, read-modified-written, or
+already mapped by an enclosing `target data` region (then the inner map moves nothing). A fix that
+narrows the map is offered only on that proof: no write (for `to`), no read (for `from`), nothing
+unknown; the evidence records the counts it rests on.
 """
 
 from __future__ import annotations
@@ -39,7 +42,8 @@ def map_findings(facts: FileFacts, ctx: "RuleContext") -> Iterator[Diagnostic]:
                 continue
             name = mapped.item.name
             use = construct.variable(name)
-            if use is None or use.name in outer or use.escapes or use.updated or use.read_modify_writes:
+            if use is None or use.name in outer or use.escapes or use.unknown or use.updated \
+                    or use.read_modify_writes:
                 continue
             if use.reads and not use.writes:
                 yield _diagnostic(construct, mapped, use, "to", ctx)
@@ -74,7 +78,8 @@ def _diagnostic(construct: OmpConstruct, mapped: OmpMapItem, use: OmpVariableUse
         where,
         f"`{written}` maps `{use.name}` tofrom{default}, but {why}; map it `{suggested}`",
         evidence={"variable": use.name, "map_type": "tofrom", "suggested": suggested, "reads": use.reads,
-                  "writes": use.writes, "writes_cover": use.writes_cover, "construct": construct.kind},
+                  "writes": use.writes, "read_modify_writes": use.read_modify_writes, "escapes": use.escapes,
+                  "writes_cover": use.writes_cover, "construct": construct.kind},
         fix=_fix(ctx, construct, mapped, suggested),
     )
 

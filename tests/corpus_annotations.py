@@ -8,7 +8,9 @@ from pathlib import Path
 
 _EXPECT = re.compile(r"(?://|!|/\*)[^\n]*?\bexpect(?:\[(?P<device>[\w.-]+)\])?:\s*(?P<codes>KL\d{3}(?:\s*,\s*KL\d{3})*)")
 _DEVICES = re.compile(r"kernlint-devices:\s*(?P<ids>[\w.\- ]+)")
+_FRONTEND = re.compile(r"kernlint-frontend:\s*(?P<name>[\w-]+)")
 DEFAULT_DEVICES = ("xe-hpc",)
+FRONTENDS = ("tree-sitter", "clang")
 
 
 def pinned_devices(text: str) -> tuple[str, ...]:
@@ -20,12 +22,25 @@ def pinned_devices(text: str) -> tuple[str, ...]:
     return DEFAULT_DEVICES
 
 
-def expected(text: str, device: str) -> Counter[tuple[int, str]]:
-    """(line, code) pairs a file must produce on `device`, counted (a line may expect a code twice)."""
+def pinned_frontend(text: str) -> str:
+    """The front-end a corpus file is checked with: `// kernlint-frontend: clang` in its first lines
+    for a case only a compiler front-end gets right, else tree-sitter (the default)."""
+    for line in text.splitlines()[:5]:
+        match = _FRONTEND.search(line)
+        if match:
+            return match.group("name")
+    return "tree-sitter"
+
+
+def expected(text: str, device: str, frontend: str = "tree-sitter") -> Counter[tuple[int, str]]:
+    """(line, code) pairs a file must produce on `device` with `frontend`, counted (a line may expect a
+    code twice). `expect[ID]:` is for one device or, when ID names a front-end, for that front-end
+    only (`expect[tree-sitter]:` marks what the precise front-end rightly does not report)."""
     result: Counter[tuple[int, str]] = Counter()
     for number, line in enumerate(text.splitlines(), start=1):
         for match in _EXPECT.finditer(line):
-            if match.group("device") not in (None, device):
+            qualifier = match.group("device")
+            if qualifier not in (None, device, frontend) or (qualifier in FRONTENDS and qualifier != frontend):
                 continue
             for code in re.split(r"\s*,\s*", match.group("codes")):
                 result[(number, code)] += 1

@@ -6,7 +6,9 @@ import textwrap
 
 import pytest
 
-from kernlint.diagnostics import Edit
+from kernlint.diagnostics import Edit, Fix, Severity
+from kernlint.facts import Accessor, AccessorUses
+from kernlint.facts.accessor_uses import ModeSyntax
 from kernlint.frontends.cpp.frontend import extract
 from kernlint.rule import RuleContext
 from kernlint.source import SourceFile
@@ -23,6 +25,19 @@ def source(code: str) -> str:
 
 def facts_of(code: str):
     return extract("t.cpp", source(code).encode())
+
+
+def uses_of(accessor: Accessor) -> AccessorUses:
+    """The uses of an accessor the analysis is expected to have judged."""
+    assert accessor.uses is not None, accessor.name
+    return accessor.uses
+
+
+def syntax_of(accessor: Accessor) -> ModeSyntax:
+    """How an analysed accessor's creation spells its mode."""
+    syntax = uses_of(accessor).syntax
+    assert syntax is not None, accessor.name
+    return syntax
 
 
 def uses_by_name(code: str) -> dict:
@@ -178,11 +193,11 @@ def test_functor_members_initialised_in_the_command_group() -> None:
         }
     """)
     accessors = extract("t.cpp", code.encode()).accessors
-    named = {a.name: a.uses for a in accessors if a.name}
+    named = {a.name: uses_of(a) for a in accessors if a.name}
     assert named["in"].only_read and named["in"].typed_sites
     assert named["out"].only_written and named["out"].covering_write is not None
     assert named["a"].read_modify_writes == 1
-    unnamed = [a.uses for a in accessors if a.name is None]
+    unnamed = [uses_of(a) for a in accessors if a.name is None]
     assert [u.only_read for u in unnamed] == [True, False] and unnamed[1].only_written
 
 
@@ -195,9 +210,13 @@ def test_functor_members_initialised_in_the_command_group() -> None:
     ("N", "size_t i", "a[i] = 0.0f;"),
     ("sycl::nd_range<1>(N, 256)", "sycl::nd_item<1> it", "a[it.get_global_id(0)] = 0.0f;"),
     ("sycl::nd_range<1>(N, 256)", "sycl::nd_item<1> it", "const size_t g = it.get_global_id(0); a[g] = 1.0f;"),
-    ("sycl::nd_range<1>(N + 256, 256)", "sycl::nd_item<1> it", "size_t g = it.get_global_id(0); if (g < N) a[g] = 0.0f;"),
+    ("sycl::nd_range<1>(N + 256, 256)", "sycl::nd_item<1> it",
+     "size_t g = it.get_global_id(0); if (g < N) a[g] = 0.0f;"),
     ("sycl::range<1>(N)", "sycl::id<1> i", "for (int k = 0; k < 3; ++k) a[i] = k;"),
     ("sycl::range<1>(N)", "sycl::id<1> i", "do { a[i] = 1.0f; } while (flag);"),
+    ("sycl::nd_range<1>(N, 256)", "sycl::nd_item<1> it", "auto m = it.get_global_id()[0]; a[m] = 1.0f;"),
+    ("sycl::nd_range<1>(N, 256)", "sycl::nd_item<1> it", "auto g = it.get_global_id(); a[g[0]] = 1.0f;"),
+    ("sycl::nd_range<1>(N, 256)", "sycl::nd_item<1> it", "a[it.get_global_id()[0]] = 1.0f;"),
 ])
 def test_writes_that_cover_the_whole_buffer(launch: str, param: str, body: str) -> None:
     uses = uses_by_name(in_kernel(body, "    sycl::accessor a(b0, h, sycl::write_only);", launch, param))["a"]
@@ -216,6 +235,8 @@ def test_writes_that_cover_the_whole_buffer(launch: str, param: str, body: str) 
     ("sycl::range<1>(N)", "sycl::id<1> i", "switch (reps) { case 0: a[i] = 0.0f; }"),
     ("sycl::range<1>(N)", "sycl::id<1> i", "size_t j = i[0]; j += 1; a[j] = 0.0f;"),
     ("sycl::nd_range<1>(N, 256)", "sycl::nd_item<1> it", "a[it.get_local_id(0)] = 0.0f;"),
+    ("sycl::nd_range<1>(N, 256)", "sycl::nd_item<1> it", "a[it.get_local_id()[0]] = 0.0f;"),
+    ("sycl::nd_range<1>(N, 256)", "sycl::nd_item<1> it", "auto m = it.get_global_id()[1 - 1 + 1]; a[m] = 0.0f;"),
     ("sycl::nd_range<1>(N + 256, 256)", "sycl::nd_item<1> it",
      "if (it.get_global_id(0) < N + 256) a[it.get_global_id(0)] = 0.0f;"),
 ])
@@ -253,7 +274,7 @@ def test_counting_loop_in_a_single_task_and_a_single_element() -> None:
           });
         }
     """)
-    uses = {a.name: a.uses for a in extract("t.cpp", code.encode()).accessors}
+    uses = {a.name: uses_of(a) for a in extract("t.cpp", code.encode()).accessors}
     assert uses["a"].covering_write is not None and uses["b"].covering_write is not None
     assert uses["c"].covering_write is None
 
@@ -271,7 +292,7 @@ def test_extents_compared_by_name_only_when_the_name_is_never_reassigned() -> No
             }}
         """)
         (accessor,) = extract("t.cpp", code.encode()).accessors
-        return accessor.uses.covering_write is not None
+        return uses_of(accessor).covering_write is not None
 
     assert covering("")
     assert not covering("n = n / 2;")
@@ -303,7 +324,7 @@ def test_mode_syntax_forms() -> None:
           });
         }
     """)
-    syntax = {a.name: a.uses.syntax for a in extract("t.cpp", code.encode()).accessors}
+    syntax = {a.name: syntax_of(a) for a in extract("t.cpp", code.encode()).accessors}
     assert syntax["tag"].form == "tag" and syntax["tag"].mode_is_last_argument
     assert syntax["tag_props"].form == "tag" and not syntax["tag_props"].mode_is_last_argument
     assert syntax["ctad"].form == "default-ctad" and syntax["ctad"].defaulted
@@ -367,7 +388,7 @@ def run_rule(rule_class, text: str) -> list:
     return list(rule_class().check(facts, ctx))
 
 
-def fixed_line(rule_class, text: str) -> tuple[str, object]:
+def fixed_line(rule_class, text: str) -> tuple[str, Fix]:
     """The one line the rule's only diagnostic's fix changes, after the change, and the fix."""
     (diagnostic,) = run_rule(rule_class, text)
     assert diagnostic.fix is not None, diagnostic.message
@@ -382,7 +403,8 @@ def fixed_line(rule_class, text: str) -> tuple[str, object]:
     ("sycl::accessor a(b0, h, /* é */ read_write);", "sycl::accessor a(b0, h, /* é */ read_only);"),
     ("sycl::accessor a(b0, h);", "sycl::accessor a(b0, h, sycl::read_only);"),
     ("auto a = b0.get_access(h);", "auto a = b0.get_access(h, sycl::read_only);"),
-    ("auto a = b0.get_access<sycl::access::mode::read_write>(h);", "auto a = b0.get_access<sycl::access::mode::read>(h);"),
+    ("auto a = b0.get_access<sycl::access::mode::read_write>(h);",
+     "auto a = b0.get_access<sycl::access::mode::read>(h);"),
     ("sycl::accessor<float, 1, sycl::access_mode::read_write> a(b0, h);",
      "sycl::accessor<float, 1, sycl::access_mode::read> a(b0, h);"),
 ])
@@ -418,7 +440,8 @@ def test_no_fix_when_the_type_spells_the_mode_elsewhere() -> None:
 @pytest.mark.parametrize("declaration, expected", [
     ("sycl::accessor a(b0, h, sycl::write_only);", "sycl::accessor a(b0, h, sycl::write_only, sycl::no_init);"),
     ("sycl::accessor a{b0, h, write_only};", "sycl::accessor a{b0, h, write_only, no_init};"),
-    ("auto a = b0.get_access<sycl::access_mode::write>(h);", "auto a = b0.get_access(h, sycl::write_only, sycl::no_init);"),
+    ("auto a = b0.get_access<sycl::access_mode::write>(h);",
+     "auto a = b0.get_access(h, sycl::write_only, sycl::no_init);"),
 ])
 def test_no_init_fix(declaration: str, expected: str) -> None:
     text = source(in_kernel("a[i] = 1.0f;", f"    {declaration}"))
@@ -472,8 +495,64 @@ def test_a_second_accessor_over_the_same_buffer_keeps_both_rules_quiet() -> None
     accessors = ("    sycl::accessor in(b0, h, sycl::read_only);\n    sycl::accessor out(b0, h, sycl::write_only);\n"
                  "    sycl::accessor rw(b1, h, sycl::read_write);\n    sycl::accessor w(b1, h, sycl::write_only);")
     text = source(in_kernel("out[i] = 2.0f * in[i]; w[i] = rw[i];", accessors))
-    uses = {a.name: a.uses for a in extract("t.cpp", text.encode()).accessors}
+    uses = {a.name: uses_of(a) for a in extract("t.cpp", text.encode()).accessors}
     assert uses["out"].only_written and uses["out"].same_buffer_modes == ("read",)
     assert not uses["out"].overwrites_whole_buffer  # no_init would discard what `in` reads
     assert uses["rw"].only_read and uses["rw"].same_buffer_modes == ("write",)
     assert run_rule(MissingNoInit, text) == [] and run_rule(AccessorMode, text) == []
+
+
+# -- spellings of creation and of the buffer (issue 10, recall) -------------------------------------
+
+
+def test_brace_declared_accessors_are_named_and_followed() -> None:
+    uses = uses_by_name(in_kernel("float x = a[i] + c[i]; (void)x;",
+                                  "    auto a{b0.get_access<sycl::access_mode::read_write>(h)};\n"
+                                  "    sycl::accessor c{b1, h, sycl::read_write};"))
+    assert counts(uses["a"]) == (1, 0, 0, False, False) and counts(uses["c"]) == (1, 0, 0, False, False)
+
+
+def test_buffers_reached_through_pointers_and_members() -> None:
+    code = """
+        struct Grid {
+          sycl::buffer<float, 1> cells{sycl::range<1>(N)};
+          void clear(sycl::queue &q, sycl::buffer<float, 1> &other) {
+            auto p = &other;
+            sycl::buffer<float, 1> *table[2] = {&cells, &other};
+            q.submit([&](sycl::handler &h) {
+              auto a = this->cells.get_access<sycl::access_mode::write>(h);
+              auto b = p->get_access<sycl::access_mode::read_write>(h);
+              auto c = table[1]->get_access<sycl::access_mode::read_write>(h);
+              h.parallel_for(sycl::range<1>(N), [=](sycl::id<1> i) { a[i] = b[i] + c[i]; });
+            });
+          }
+        };
+    """
+    accessors = {a.name: a for a in facts_of(code).accessors}
+    assert accessors["a"].uses.overwrites_whole_buffer  # the member's extent is read from its initialiser
+    assert accessors["a"].uses.buffer_has_host_data is False
+    assert accessors["b"].uses.only_read and accessors["c"].uses.only_read
+
+
+def test_kl102_promises_no_copy_for_a_buffer_built_from_a_range() -> None:
+    """A buffer with no host memory has nothing to copy in on first use and nothing to write back at
+    destruction: the overwrite finding is info (as KL103's is), and neither message promises a copy
+    that does not happen."""
+    buffers = "  sycl::buffer<float, 1> b0{sycl::range<1>(N)};\n  sycl::buffer<float, 1> b1{sycl::range<1>(N)};\n"
+    text = source(in_kernel("a[i] = c[i];", "    sycl::accessor a(b0, h, sycl::read_write);\n"
+                                            "    sycl::accessor c(b1, h, sycl::read_write);", buffers=buffers))
+    found = {d.evidence["suggested"]: d for d in run_rule(AccessorMode, text)}
+    overwrite, read = found["write_only, no_init"], found["read_only"]
+    assert overwrite.severity is Severity.INFO and "whenever the host has accessed the buffer" in overwrite.message
+    assert read.severity is Severity.WARNING and "no copy back is saved" in read.message and "bytes" not in read.message
+    host_backed = text.replace("b0{sycl::range<1>(N)}", "b0(v.data(), sycl::range<1>(N))")
+    (again,) = [d for d in run_rule(AccessorMode, host_backed) if d.evidence["suggested"] != "read_only"]
+    assert again.severity is Severity.WARNING
+    assert "the old contents are copied to the device for nothing" in again.message
+
+
+def test_pointer_to_a_local_buffer_gives_its_extent() -> None:
+    code = in_kernel("a[i] = 1.0f;", "    auto a = p->get_access<sycl::access_mode::read_write>(h);",
+                     buffers="  sycl::buffer<float, 1> b0(v.data(), sycl::range<1>(N));\n  auto p = &b0;\n")
+    uses = uses_by_name(code)["a"]
+    assert uses.overwrites_whole_buffer and uses.buffer_has_host_data is True

@@ -74,6 +74,18 @@ def test_select_ignore_and_statistics(tmp_path: Path) -> None:
     stats = run_kernlint("src", "--no-cache", "--statistics", "--quiet", cwd=tmp_path).stdout.decode()
     table = [line for line in stats.splitlines() if "buffer-in-loop" in line and "KL101" in line]
     assert len(table) == 1 and table[0].split()[-1] == "1"
+    # without --quiet, still only the table: not the listing before it, nor the summary
+    assert run_kernlint("src", "--no-cache", "--statistics", cwd=tmp_path).stdout.decode() == stats
+
+
+def test_concise_output_and_its_ruff_spelling(tmp_path: Path) -> None:
+    project(tmp_path)
+    concise = run_kernlint("src", "--no-cache", "--output-format", "concise", cwd=tmp_path)
+    assert concise.returncode == 1
+    lines = concise.stdout.decode().splitlines()
+    assert lines[0].startswith("src/bad.cpp:4:5: KL101 [warning] ") and "\n" not in lines[0]
+    assert lines[1:] == ["", "Found 1 diagnostic (0 errors, 1 warning, 0 infos) in 1 of 2 files."]
+    assert run_kernlint("src", "--no-cache", "--format", "concise", cwd=tmp_path).stdout == concise.stdout
 
 
 def test_config_file_is_honoured_and_overridden(tmp_path: Path) -> None:
@@ -114,6 +126,39 @@ def test_output_file_and_stdin_filename(tmp_path: Path) -> None:
     assert [(d["path"], d["line"]) for d in report["diagnostics"]] == [("editor/buffer.cpp", 4)]
 
 
+STALE = b"#include <sycl/sycl.hpp>\nvoid g(sycl::queue &q) {\n  q.wait(); // kernlint: ignore[KL101]\n}\n"
+
+
+def test_stdin_dash_names_and_code_frames(tmp_path: Path) -> None:
+    """`-` reads stdin (named `-`, or as --stdin-filename says), and code frames quote stdin, not a file
+    of the same name on disk."""
+    (tmp_path / "buffer.cpp").write_bytes(b"// what is on disk\n" * 10)
+    for args, name in ((("-",), "-"), (("-", "--stdin-filename", "buffer.cpp"), "buffer.cpp"),
+                       (("--stdin-filename", "buffer.cpp"), "buffer.cpp")):
+        proc = run_kernlint(*args, "--no-cache", cwd=tmp_path, stdin=BAD)
+        out = proc.stdout.decode()
+        assert proc.returncode == 1 and out.startswith(f"{name}:4:5: KL101"), out
+        assert " 4 |     sycl::buffer<float> b(p, sycl::range<1>(16));" in out and "what is on disk" not in out
+    mixed = run_kernlint("-", "buffer.cpp", cwd=tmp_path, stdin=BAD)
+    assert mixed.returncode == 2 and b"cannot be combined" in mixed.stderr
+
+
+def test_fix_and_diff_on_stdin_write_to_stdout(tmp_path: Path) -> None:
+    (tmp_path / "k.cpp").write_bytes(b"// on disk: must not change\n")
+    diff = run_kernlint("-", "--stdin-filename", "k.cpp", "--diff", "--no-cache", cwd=tmp_path, stdin=STALE)
+    assert diff.returncode == 1
+    assert diff.stdout.decode().splitlines()[:2] == ["--- a/k.cpp", "+++ b/k.cpp"]
+    assert "-  q.wait(); // kernlint: ignore[KL101]" in diff.stdout.decode()
+    fixed = run_kernlint("-", "--stdin-filename", "k.cpp", "--fix", "--no-cache", cwd=tmp_path, stdin=STALE)
+    assert fixed.stdout == STALE.replace(b" // kernlint: ignore[KL101]", b"")
+    assert fixed.returncode == 0 and b"All checks passed" in fixed.stderr
+    unfixable = run_kernlint("-", "--fix", "--no-cache", cwd=tmp_path, stdin=BAD)
+    assert unfixable.stdout == BAD and unfixable.returncode == 1 and b"-:4:5: KL101" in unfixable.stderr
+    clean = run_kernlint("-", "--diff", "--no-cache", cwd=tmp_path, stdin=BAD)
+    assert clean.returncode == 0 and clean.stdout == b""
+    assert (tmp_path / "k.cpp").read_bytes() == b"// on disk: must not change\n"
+
+
 def test_cache_is_used_and_invalidated(tmp_path: Path) -> None:
     project(tmp_path)
     first = json.loads(run_kernlint("src", "--format", "json", cwd=tmp_path).stdout)
@@ -132,13 +177,9 @@ def test_cache_follows_included_headers(tmp_path: Path) -> None:
     (tmp_path / "k.cpp").write_bytes(b'#include "sizes.h"\n' + BAD + kernel)
     first = json.loads(run_kernlint("k.cpp", "--format", "json", cwd=tmp_path).stdout)
     assert len(first["diagnostics"]) == 1
-    cached = next((tmp_path / ".kernlint_cache").rglob("*.json"))
-    entry = json.loads(cached.read_text())
+    index = next((tmp_path / ".kernlint_cache").rglob("index-*.json"))
+    [entry] = json.loads(index.read_text())["files"].values()  # how a change is noticed: tests/test_cache.py
     assert entry["dependencies"] and entry["dependencies"][0][0].endswith("sizes.h")
-    (tmp_path / "sizes.h").write_text("#define STEPS 8\n")
-    from kernlint.cache import ResultCache  # the stored digest no longer matches: a miss
-
-    assert ResultCache(str(tmp_path), "x").get(cached.stem) is None
 
 
 def test_rule_command(tmp_path: Path) -> None:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from kernlint.analysis.consteval import evaluate, parse_int_literal, type_size
 from kernlint.frontends.common import treesitter
@@ -68,8 +70,7 @@ def _constants(code: str, path: Path | None = None, **kwargs) -> tuple[CppConsta
     data = code.encode()
     tree = treesitter.parser("cpp").parse(data)
     constants = CppConstants(tree.root_node, str(path) if path else None, **kwargs)
-    constants._tree = tree  # keep the tree alive with its nodes
-    return constants, data
+    return constants, data  # the root node holds a reference to its tree, which keeps the tree alive
 
 
 def value_at(code: str, marker: str, expr: str, **kwargs) -> int | None:
@@ -161,3 +162,71 @@ def test_quoted_include_resolved_relative_and_through_include_dirs(tmp_path: Pat
 def test_recursive_macros_do_not_hang() -> None:
     code = "#define A (B + 1)\n#define B (A + 1)\n/*HERE*/"
     assert value_at(code, "/*HERE*/", "A") is None
+
+
+def test_writes_after_the_initialiser_make_a_variable_unknown() -> None:
+    code = """
+    void fill(sycl::range<3> &r);
+    void look(const sycl::range<3> &r, int by_value);
+    struct Tuner { void tune(sycl::range<3> &r); };
+    void f(Tuner &t) {
+      int element = 1; element_of(element); int by_ref = 4; int &alias = by_ref;
+      int addressed = 8; int *p = &addressed;
+      sycl::range<3> set(1, 1, 1); set[2] = 64;
+      sycl::range<3> filled(1, 1, 1); fill(filled);
+      sycl::range<3> read(1, 1, 8); look(read, element);
+      sycl::range<3> tuned(1, 1, 1); t.tune(tuned);
+      sycl::range<3> swapped(1, 1, 2); std::swap(swapped, tuned);
+      /*HERE*/
+    }
+    """
+    constants, data = _constants(code)
+    at = data.index(b"/*HERE*/")
+    assert constants.value("element", at) == 1  # a number passed to an unknown function: by value
+    assert constants.value("by_ref", at) is None and constants.value("addressed", at) is None
+    definitions = {name: constants.definition(name, at) for name in ("set", "filled", "read", "tuned", "swapped")}
+    written = {name: d is not None and constants.written(d) for name, d in definitions.items()}
+    assert written == {"set": True, "filled": True, "read": False, "tuned": True, "swapped": True}
+
+
+def _unit_value(code: str, expr: str, **defines: str) -> int | None:
+    from kernlint.frontends.cpp.unit import CppUnit
+
+    data = textwrap.dedent(code).encode()
+    unit = CppUnit("t.cpp", data, defines=defines)
+    return unit.constants.value(expr, data.index(b"/*HERE*/"))
+
+
+def test_if_arms_decide_values_only_when_their_condition_is_known() -> None:
+    code = """
+    #define TUNED
+    #ifdef USE_GPU
+    const int wg = 256;
+    #else
+    const int wg = 1;
+    #endif
+    #if defined(TUNED) && TILE > 8
+    const int tile = TILE;
+    #elif 1
+    const int tile = 4;
+    #endif
+    int f() { /*HERE*/ return 0; }
+    """
+    assert _unit_value(code, "wg") is None  # two arms, two values, no telling which is compiled
+    assert _unit_value(code, "wg", USE_GPU="1") == 256
+    assert _unit_value(code, "tile") is None  # TILE unknown: `#if` or `#elif 1`, two values
+    assert _unit_value(code, "tile", TILE="16") == 16 and _unit_value(code, "tile", TILE="2") == 4
+
+
+def test_a_use_inside_an_arm_sees_that_arm_only() -> None:
+    code = """
+    void f() {
+    #ifdef USE_GPU
+      int wg = 256;
+    #else
+      int wg = 1;
+      /*HERE*/
+    #endif
+    }
+    """
+    assert _unit_value(code, "wg") == 1

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from conftest import CORPUS, REPO, run_json
-from corpus_annotations import corpus_files, expected, pinned_devices
+from corpus_annotations import corpus_files, expected, pinned_devices, pinned_frontend
 from kernlint.config import Config
 from kernlint.discovery import discover
 from kernlint.engine import analyse_file
@@ -21,10 +21,11 @@ CASES = [(path, device) for path in corpus_files(CORPUS)
 def _setups():
     cache = {}
 
-    def get(device: str):
-        if device not in cache:
-            cache[device] = make_setup(Config(root=str(REPO), devices=(device,)), use_cache=False)
-        return cache[device]
+    def get(device: str, frontend: str = "tree-sitter"):
+        if (device, frontend) not in cache:
+            config = Config(root=str(REPO), devices=(device,), frontend=frontend)
+            cache[device, frontend] = make_setup(config, use_cache=False)
+        return cache[device, frontend]
 
     return get
 
@@ -34,12 +35,14 @@ setup_for = _setups()
 
 @pytest.mark.parametrize("path,device", CASES, ids=[f"{p.relative_to(CORPUS)}@{d}" for p, d in CASES])
 def test_corpus_file_matches_annotations(path: Path, device: str) -> None:
-    setup = setup_for(device)
+    text = path.read_text("utf-8", errors="replace")
+    frontend = pinned_frontend(text)
+    setup = setup_for(device, frontend)
     entries, problems = discover([str(path)], setup.config)
     assert not problems and len(entries) == 1
     result = analyse_file(entries[0], setup)
     actual = Counter((d.line, d.code) for d in result.diagnostics)
-    wanted = expected(path.read_text("utf-8", errors="replace"), device)
+    wanted = expected(text, device, frontend)
     missing = wanted - actual
     extra = actual - wanted
     details = "\n".join(f"  {d.line}:{d.column} {d.code} {d.message}" for d in result.diagnostics)
@@ -89,7 +92,7 @@ def test_whole_corpus_through_the_cli_json() -> None:
         by_file.setdefault(diagnostic["path"], Counter())[(diagnostic["line"], diagnostic["code"])] += 1
     for path in corpus_files(CORPUS):
         text = path.read_text("utf-8", errors="replace")
-        if pinned_devices(text) != ("xe-hpc",):
+        if pinned_devices(text) != ("xe-hpc",) or pinned_frontend(text) != "tree-sitter":
             continue
         relative = str(path.relative_to(REPO))
         assert by_file.get(relative, Counter()) == expected(text, "xe-hpc"), relative

@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
 from pathlib import Path
 
+import pytest
+
 from conftest import run_kernlint
+from kernlint.cache import digest
 from kernlint.diagnostics import Diagnostic, Edit, Fix, Severity
-from kernlint.fixes import apply_edits
+from kernlint.fixes import apply_edits, write_source
+from kernlint.output import WriteError
 
 STALE = """#include <sycl/sycl.hpp>
 void f(sycl::queue &q, float *p) {
@@ -68,6 +75,55 @@ def test_diff_changes_nothing_and_fix_rewrites_then_reports_the_rest(tmp_path: P
                                                                                    ("b.cpp", 4, "KL101")]
     assert untouched.stat().st_mtime_ns == before_mtime  # a file without fixes is never rewritten
     assert not list(tmp_path.glob(".*.tmp"))
+
+
+FIXED = STALE.replace(" // kernlint: ignore[KL101]\n  // kernlint: ignore-next-line\n", "\n").replace(
+    " /* kernlint: ignore[KL101] */", "")
+
+
+def test_fix_writes_through_a_symbolic_link_to_its_target(tmp_path: Path) -> None:
+    real = tmp_path / "real"
+    real.mkdir()
+    (real / "k.cpp").write_text(STALE)
+    os.symlink("real/k.cpp", tmp_path / "link.cpp")
+    proc = run_kernlint("link.cpp", "--fix", "--no-cache", cwd=tmp_path)
+    assert b"fixed 3 finding(s) in link.cpp" in proc.stderr, proc.stderr.decode()
+    assert (tmp_path / "link.cpp").is_symlink() and os.readlink(tmp_path / "link.cpp") == "real/k.cpp"
+    assert (real / "k.cpp").read_text() == FIXED
+    assert not list(tmp_path.rglob(".*.tmp"))
+
+
+def test_fix_keeps_hard_links_and_refuses_a_changed_file(tmp_path: Path) -> None:
+    (tmp_path / "a.cpp").write_text(STALE)
+    os.link(tmp_path / "a.cpp", tmp_path / "b.hpp")  # a header name kernlint is not asked about
+    inode = (tmp_path / "a.cpp").stat().st_ino
+    proc = run_kernlint("a.cpp", "--fix", "--no-cache", cwd=tmp_path)
+    assert proc.returncode in (0, 1), proc.stderr.decode()
+    assert (tmp_path / "a.cpp").stat().st_ino == inode and (tmp_path / "a.cpp").stat().st_nlink == 2
+    assert (tmp_path / "b.hpp").read_text() == FIXED
+    with pytest.raises(WriteError, match="changed while it was being fixed"):
+        write_source(str(tmp_path / "a.cpp"), STALE, digest(STALE.encode()))  # it holds FIXED now
+    assert (tmp_path / "b.hpp").read_text() == FIXED
+
+
+@pytest.mark.skipif(shutil.which("patch") is None, reason="needs patch(1)")
+@pytest.mark.parametrize("how", ["relative", "absolute", "outside"])
+def test_diff_is_a_patch_that_patch_p1_applies(tmp_path: Path, how: str) -> None:
+    work = tmp_path / "work"
+    (work / "src").mkdir(parents=True)
+    (work / "src" / "a.cpp").write_text(STALE)
+    (tmp_path / "elsewhere.cpp").write_text(STALE)
+    target = {"relative": "src/a.cpp", "absolute": str(work / "src" / "a.cpp"),
+              "outside": str(tmp_path / "elsewhere.cpp")}[how]
+    diff = run_kernlint(target, "--diff", "--no-cache", cwd=work)
+    assert diff.returncode == 1, diff.stderr.decode()
+    header = diff.stdout.decode().splitlines()[0]
+    expected = "src/a.cpp" if how != "outside" else str(tmp_path / "elsewhere.cpp").lstrip("/")
+    assert header == f"--- a/{expected}"
+    patch_from = work if how != "outside" else Path("/")  # outside the working directory: from the root
+    applied = subprocess.run(["patch", "-p1", "--dry-run"], input=diff.stdout, cwd=patch_from,
+                             capture_output=True, timeout=60)
+    assert applied.returncode == 0, applied.stdout.decode() + applied.stderr.decode()
 
 
 def test_baseline_survives_line_shifts_and_reports_new_findings(tmp_path: Path) -> None:

@@ -125,7 +125,7 @@ def test_fixed_form_directive_continuation_loop_and_line_numbers() -> None:
     assert target.loop is not None and target.loop.span.line == 7 and target.loop.span.end_line == 12
     assert (target.loop.index, str(target.loop.low), str(target.loop.high)) == ("i", "1", "n")
     assert target.loop.role == "parallel" and target.loop.device
-    assert [(l.span.line, l.kind, l.side) for l in facts.loops] == [(7, "for", "device")]
+    assert [(loop.span.line, loop.kind, loop.side) for loop in facts.loops] == [(7, "for", "device")]
     assert facts.pragmas[0].text.startswith("omp TARGET TEAMS DISTRIBUTE PARALLEL DO")
 
 
@@ -156,8 +156,8 @@ def test_free_form_block_constructs_nested_loops_and_end_directives() -> None:
     outer, inner = loop_construct.loops
     assert (outer.role, inner.role) == ("parallel", "parallel")     # collapse(2)
     assert (str(inner.low), str(inner.high), inner.step_value) == ("1", "n", -1)
-    assert [l.kind for l in facts.loops] == ["for", "for", "while"]
-    assert [l.side for l in facts.loops] == ["device", "device", "host"]
+    assert [loop.kind for loop in facts.loops] == ["for", "for", "while"]
+    assert [loop.side for loop in facts.loops] == ["device", "device", "host"]
     assert construct(facts, "end target data").region is None
 
 

@@ -115,7 +115,8 @@ def test_local_memory_sizes() -> None:
         constexpr int TILE = 16;
         void l(sycl::handler &h) {
           sycl::local_accessor<float, 2> tile(sycl::range<2>(TILE, TILE + 1), h);
-          sycl::accessor<double, 1, sycl::access::mode::read_write, sycl::access::target::local> scratch(sycl::range<1>(64), h);
+          sycl::accessor<double, 1, sycl::access::mode::read_write, sycl::access::target::local>
+              scratch(sycl::range<1>(64), h);
           sycl::local_accessor<int, 1> unknown(sycl::range<1>(h_size), h);
         }
     """)
@@ -203,3 +204,65 @@ def test_if0_blocks_are_dead_code_but_else_branches_live() -> None:
     """)
     assert [b.name for b in facts.buffers] == ["live"] and not facts.syntax_errors
     assert facts.buffers[0].span.line == 8
+
+
+def test_parallel_for_of_other_libraries_is_not_sycl() -> None:
+    pool = """
+        #include <tbb/parallel_for.h>
+        struct Pool { template <class F> void parallel_for(int n, F f); };
+        void f(Pool &p, float *x) {
+          p.parallel_for(64, [&](int i) { x[i] = 0; });
+          tbb::parallel_for(0, 64, [&](int i) { x[i] = 1; });
+        }
+    """
+    assert facts_of(pool).language == "cpp"
+    assert facts_of(pool.replace("[&](int i) { x[i] = 0; }", "[&](id<1> i) { x[i] = 0; }")).language == "sycl"
+    assert facts_of("void k(nd_item<1> it);").language == "sycl"  # a kernel header without `sycl::`
+
+
+def test_a_lone_carriage_return_ends_a_line() -> None:
+    from kernlint.source import SourceFile
+
+    data = b"// old editor\r  for (int i = 0; i < n; ++i) {\n    sycl::queue q;\n  }\n"
+    source = SourceFile("t.cpp", data)
+    facts = extract("t.cpp", source.data)
+    (loop,) = facts.loops
+    (queue,) = facts.queues
+    assert (loop.span.line, queue.span.line) == (2, 3) and len(source.data) == len(data)
+    assert source.line_text(2).startswith("  for") and source.position(data.index(b"sycl")) == (3, 5)
+
+
+def test_calls_of_buffer_building_helpers_inside_loops() -> None:
+    facts = facts_of("""
+        void upload(sycl::queue &q, float *h, size_t n) { sycl::buffer<float> b(h, sycl::range<1>(n)); }
+        void scratch(size_t n) { sycl::buffer<float> t{sycl::range<1>(n)}; }
+        void run(sycl::queue &q, float *h, size_t n, int steps) {
+          for (int s = 0; s < steps; ++s) { upload(q, h, n); scratch(n); }
+          upload(q, h, n);
+        }
+    """)
+    assert [(c.callee, c.span.line) for c in facts.calls] == [("upload", 5)]
+    assert [b.function for b in facts.buffers] == ["upload", "scratch"]
+
+
+def test_pragma_operator_and_macro_directives() -> None:
+    facts = facts_of("""
+        #define OFFLOAD_LOOP _Pragma("omp target teams distribute parallel for thread_limit(64)")
+        #define CLAUSES simd simdlen(8)
+        void f(float *x, int n) {
+          OFFLOAD_LOOP
+          for (int i = 0; i < n; ++i) x[i] = 0;
+          _Pragma("omp target teams distribute parallel for")
+          for (int i = 0; i < n; ++i) x[i] = 1;
+        #pragma omp target teams distribute parallel for CLAUSES
+          for (int i = 0; i < n; ++i) x[i] = 2;
+        #pragma omp BUILD_DEFINED_DIRECTIVE
+          for (int i = 0; i < n; ++i) x[i] = 3;
+        }
+    """)
+    assert not facts.syntax_errors
+    kinds = [(c.span.line, c.kind, c.region is not None, bool(c.loops)) for c in facts.omp]
+    assert kinds == [(5, "target teams distribute parallel for", True, True),
+                     (7, "target teams distribute parallel for", True, True),
+                     (9, "target teams distribute parallel for simd", True, True)]
+    assert facts.omp[0].directive.clause("thread_limit") is not None

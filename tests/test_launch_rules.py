@@ -16,6 +16,7 @@ from kernlint.engine import analyse_file
 from kernlint.frontends.cpp.frontend import extract
 from kernlint.occupancy import compute, load_device
 from kernlint.session import make_setup
+from kernlint_rules.kl101_buffer_in_loop import BufferInLoop
 from kernlint_rules.kl201_work_group_too_large import WorkGroupTooLarge
 from kernlint_rules.kl202_low_occupancy import LowOccupancy
 from kernlint_rules.kl203_partial_sub_group import PartialSubGroup
@@ -270,11 +271,77 @@ def test_kl206_threshold_and_full_waves():
 def test_kl207_flags_new_contexts_only():
     loop = "void f(sycl::context &ctx, sycl::device d, float *x) {{ for (int i = 0; i < 9; ++i) {{ {body} }} }}"
     (diagnostic,) = run(QueueInLoop, loop.format(body="sycl::queue q;"), None)
-    assert diagnostic.device is None and diagnostic.related and "new context" in diagnostic.message
+    assert diagnostic.device is None and diagnostic.related and "every iteration creates a queue" in diagnostic.message
+    assert "default context" in diagnostic.message and "new context" not in diagnostic.message
     assert len(run(QueueInLoop, loop.format(body="sycl::queue q{sycl::gpu_selector_v};"), None)) == 1
     assert run(QueueInLoop, loop.format(body="sycl::queue q(ctx, d);"), None) == []
     assert run(QueueInLoop, loop.format(body="sycl::queue q(d);"), None) == []  # a parameter: not classified
     assert run(QueueInLoop, "void f() { sycl::queue q; for (;;) { q.wait(); } }", None) == []
+
+
+def test_kl207_skips_loops_that_run_once_but_not_the_loops_around_them():
+    once = "void f(float *x) {{ {head} {{ sycl::queue q; q.wait(); }} {tail} }}"
+    assert run(QueueInLoop, once.format(head="for (int i = 0; i < 1; ++i)", tail=""), None) == []
+    assert run(QueueInLoop, once.format(head="do", tail="while (0);"), None) == []
+    assert run(QueueInLoop, once.format(head="for (int i = 0; i <= 0; i++)", tail=""), None) == []
+    assert len(run(QueueInLoop, once.format(head="for (int i = 0; i < 2; ++i)", tail=""), None)) == 1
+    # the index written in the body: the trip count is not the bounds'
+    assert len(run(QueueInLoop, "void f() { for (int i = 0; i < 1; ++i) { sycl::queue q; i -= 1; } }", None)) == 1
+    nested = "void f(int n) { for (int r = 0; r < n; ++r) { for (int i = 0; i < 1; ++i) { sycl::queue q; } } }"
+    (diagnostic,) = run(QueueInLoop, nested, None)
+    assert diagnostic.evidence["loop_line"] == 1 and "`for` loop" in diagnostic.message
+
+
+def test_kl207_arrays_of_queues_are_information_with_a_shared_context():
+    code = """
+        void f(sycl::queue *qs, std::vector<sycl::queue> &v, int n) {
+          for (int i = 0; i < n; ++i) qs[i] = sycl::queue(sycl::gpu_selector_v);
+          for (int i = 0; i < n; ++i) v.emplace_back(sycl::queue(sycl::gpu_selector_v));
+          for (int i = 0; i < n; ++i) { sycl::queue *p = new sycl::queue[4]; delete[] p; }
+        }
+    """
+    found = run(QueueInLoop, code, None)
+    assert [d.severity for d in found] == [Severity.INFO] * 3
+    assert [d.evidence["element_of"] for d in found] == ["qs[i]", "v", "p"]
+    assert all("one `sycl::context`" in d.message for d in found)
+
+
+def test_kl207_reports_a_queue_once_across_ifdef_arms():
+    code = """
+        void f(int n) {
+          for (int i = 0; i < n; ++i) {
+        #ifdef USE_GPU
+            sycl::queue q{sycl::gpu_selector_v};
+        #else
+            sycl::queue q{sycl::cpu_selector_v};
+        #endif
+            q.wait();
+          }
+        }
+    """
+    (diagnostic,) = run(QueueInLoop, code, None)
+    assert diagnostic.line == 5
+
+
+def test_kl101_follows_one_call_level_into_the_file_s_own_helpers():
+    code = """
+        void upload(float *h, size_t n) {
+          sycl::buffer<float> in(h, sycl::range<1>(n));
+          sycl::buffer<float> out(h + n, sycl::range<1>(n));
+        }
+        void scratch(size_t n) { sycl::buffer<float> t{sycl::range<1>(n)}; }
+        void looped(float *h, size_t n) { for (int i = 0; i < 4; ++i) { sycl::buffer<float> b(h, sycl::range<1>(n)); } }
+        void run(float *h, size_t n, int steps) {
+          for (int s = 0; s < steps; ++s) { upload(h, n); scratch(n); looped(h, n); }
+          for (int once = 0; once < 1; ++once) upload(h, n);
+          upload(h, n);
+        }
+    """
+    found = sorted(run(BufferInLoop, code, None), key=lambda d: d.line)
+    assert [(d.line, d.evidence.get("callee")) for d in found] == [(7, None), (9, "upload")]
+    through = found[1]
+    assert through.evidence["buffers"] == 2 and "`upload` is called inside the `for` loop at line 9" in through.message
+    assert [r.line for r in through.related] == [9, 3, 4]
 
 
 def test_kl208_names_the_dimension():

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
-import sys
-import threading
-import time
 from pathlib import Path
-from queue import Empty, Queue
 
 import pytest
+
+from kernlint.lsp import DEBOUNCE_SECONDS
+from lsp_client import Client
 
 LOOP = """#include <sycl/sycl.hpp>
 void g(sycl::queue &q, float *p) {
@@ -23,77 +20,6 @@ void g(sycl::queue &q, float *p) {
 """
 FIXED = LOOP.replace("  for (int i = 0; i < 4; ++i) {\n    sycl::buffer<float> b(p, sycl::range<1>(16));\n  }\n",
                      "  sycl::buffer<float> b(p, sycl::range<1>(16));\n").replace(" // kernlint: ignore[KL101]", "")
-
-
-class Client:
-    """A minimal LSP client: Content-Length framing, requests with ids, notifications in a queue."""
-
-    def __init__(self, cwd: Path) -> None:
-        self.process = subprocess.Popen([sys.executable, "-m", "kernlint", "lsp"], cwd=cwd, stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                        env={**os.environ, "NO_COLOR": "1"})
-        self.messages: Queue = Queue()
-        self.next_id = 0
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        stream = self.process.stdout
-        assert stream is not None
-        while True:
-            header = b""
-            while not header.endswith(b"\r\n\r\n"):
-                byte = stream.read(1)
-                if not byte:
-                    return
-                header += byte
-            length = int(next(line for line in header.decode().split("\r\n") if line.lower().startswith(
-                "content-length")).split(":")[1])
-            self.messages.put(json.loads(stream.read(length)))
-
-    def send(self, payload: dict) -> None:
-        body = json.dumps({"jsonrpc": "2.0", **payload}).encode()
-        stdin = self.process.stdin
-        assert stdin is not None
-        stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        stdin.flush()
-
-    def notify(self, method: str, params: dict | None) -> None:
-        self.send({"method": method, "params": params})
-
-    def request(self, method: str, params: dict | None, timeout: float = 30) -> dict:
-        self.next_id += 1
-        self.send({"id": self.next_id, "method": method, "params": params})
-        return self.wait(lambda m: m.get("id") == self.next_id and "method" not in m, timeout)
-
-    def wait(self, predicate, timeout: float = 30) -> dict:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                message = self.messages.get(timeout=max(0.01, deadline - time.monotonic()))
-            except Empty:
-                break
-            if predicate(message):
-                return message
-        raise AssertionError(f"no matching LSP message within {timeout}s; stderr: {self._stderr()}")
-
-    def diagnostics(self, uri: str) -> list[dict]:
-        message = self.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics"
-                            and m["params"]["uri"] == uri)
-        return message["params"]["diagnostics"]
-
-    def _stderr(self) -> str:
-        if self.process.poll() is None or self.process.stderr is None:
-            return "(server still running)"
-        return self.process.stderr.read().decode(errors="replace")
-
-    def close(self) -> None:
-        try:
-            self.request("shutdown", None, timeout=10)
-            self.notify("exit", None)
-            self.process.wait(timeout=10)
-        finally:
-            if self.process.poll() is None:
-                self.process.kill()
 
 
 @pytest.fixture
@@ -142,3 +68,116 @@ def test_open_change_save_hover_and_code_actions(client: Client, tmp_path: Path)
     assert client.diagnostics(uri) == []
     client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
     assert client.diagnostics(uri) == []
+
+
+EMOJI = LOOP.replace("    sycl::buffer<float> b(", "    /* 😀😀 */ sycl::buffer<float> b(").replace(
+    "  q.wait(); // kernlint", "  q.wait(); /* 😀 */ // kernlint")
+UNITS = {"utf-8": lambda s: len(s.encode("utf-8")), "utf-16": lambda s: len(s.encode("utf-16-le")) // 2}
+
+
+def start(tmp_path: Path, capabilities: dict) -> tuple[Client, dict]:
+    c = Client(tmp_path)
+    init = c.request("initialize", {"processId": os.getpid(), "rootUri": tmp_path.as_uri(),
+                                    "capabilities": capabilities})
+    c.notify("initialized", {})
+    return c, init["result"]
+
+
+def apply_edit(text: str, edit: dict, encoding: str) -> str:
+    """Apply an LSP text edit as a client using `encoding` would."""
+    lines = text.split("\n")
+
+    def offset(position: dict) -> int:
+        line = lines[position["line"]]
+        count, index = 0, 0
+        while index < len(line) and count < position["character"]:
+            count += UNITS[encoding](line[index])
+            index += 1
+        return sum(len(t) + 1 for t in lines[:position["line"]]) + index
+
+    start, end = offset(edit["range"]["start"]), offset(edit["range"]["end"])
+    return text[:start] + edit["newText"] + text[end:]
+
+
+@pytest.mark.parametrize("offered, encoding", [({}, "utf-16"), ({"general": {"positionEncodings": ["utf-8"]}}, "utf-8"),
+                                               ({"general": {"positionEncodings": ["utf-16", "utf-8"]}}, "utf-16")])
+def test_positions_in_the_negotiated_encoding(tmp_path: Path, offered: dict, encoding: str) -> None:
+    client, init = start(tmp_path, offered)
+    try:
+        assert init["capabilities"].get("positionEncoding", "utf-16") == encoding
+        path = tmp_path / "k.cpp"
+        path.write_text(EMOJI, encoding="utf-8")
+        uri = path.as_uri()
+        client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "cpp", "version": 1,
+                                                                "text": EMOJI}})
+        by_code = {d["code"]: d for d in client.diagnostics(uri)}
+        line = EMOJI.split("\n")[3]
+        assert by_code["KL101"]["range"]["start"] == {
+            "line": 3, "character": UNITS[encoding](line[:line.index("sycl::buffer")])}
+        hover = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {
+            "line": 3, "character": UNITS[encoding](line[:line.index("buffer<")])}})
+        assert "KL101" in hover["result"]["contents"]["value"]
+        actions = client.request("textDocument/codeAction", {
+            "textDocument": {"uri": uri}, "range": by_code["KL001"]["range"],
+            "context": {"diagnostics": [by_code["KL001"]]}})["result"]
+        (edit,) = actions[0]["edit"]["changes"][uri]
+        # the quick fix removes exactly the stale comment, the emoji before it intact
+        assert apply_edit(EMOJI, edit, encoding).split("\n")[5] == "  q.wait(); /* 😀 */"
+    finally:
+        client.close()
+
+
+def test_no_diagnostics_come_back_after_close(client: Client, tmp_path: Path) -> None:
+    path = tmp_path / "k.cpp"
+    path.write_text(LOOP)
+    uri = path.as_uri()
+    client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "cpp", "version": 1,
+                                                            "text": LOOP}})
+    assert client.diagnostics(uri)
+    client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2},
+                                             "contentChanges": [{"text": LOOP + "\n"}]})
+    client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+    assert client.diagnostics(uri) == []
+    with pytest.raises(AssertionError, match="no matching LSP message"):  # the pending analysis never reports
+        client.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics", timeout=DEBOUNCE_SECONDS + 1)
+
+
+def test_config_changes_are_picked_up_and_a_broken_config_is_reported_once(client: Client, tmp_path: Path) -> None:
+    source = tmp_path / "k.cpp"
+    source.write_text(LOOP)
+    other = tmp_path / "other.cpp"
+    other.write_text(LOOP)
+    uri, other_uri = source.as_uri(), other.as_uri()
+    config = tmp_path / "kernlint.toml"
+    config_uri = config.as_uri()
+
+    def published() -> dict:
+        return client.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics")["params"]
+
+    client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "cpp", "version": 1,
+                                                            "text": LOOP}})
+    assert {d["code"] for d in client.diagnostics(uri)} == {"KL101", "KL001"}
+
+    config.write_text('ignore = ["KL101"]\n')  # created: the watcher says so
+    client.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": config_uri, "type": 1}]})
+    # KL101 is ignored by the config now (and a directive naming a rule that did not run is not stale)
+    assert client.diagnostics(uri) == []
+
+    config.write_text('ignore = ["KL101"]\nfail on = "error"\n')  # broken, then saved in the editor
+    client.notify("textDocument/didSave", {"textDocument": {"uri": config_uri}})
+    first = published()
+    assert first["uri"] == config_uri
+    (error,) = first["diagnostics"]
+    assert "TOML syntax error" in error["message"] and error["range"]["start"]["line"] == 1
+    assert published() == {"uri": uri, "diagnostics": []}
+    # a second document under the same broken config: no second report on the config file
+    client.notify("textDocument/didOpen", {"textDocument": {"uri": other_uri, "languageId": "cpp", "version": 1,
+                                                            "text": LOOP}})
+    assert published() == {"uri": other_uri, "diagnostics": []}
+    client.notify("textDocument/didSave", {"textDocument": {"uri": uri}})
+    assert published() == {"uri": uri, "diagnostics": []}
+
+    config.write_text('ignore = ["KL1"]\n')  # repaired: the error is withdrawn, the documents analysed again
+    client.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": config_uri, "type": 2}]})
+    assert published() == {"uri": config_uri, "diagnostics": []}
+    assert sorted(published()["uri"] for _ in range(2)) == sorted([uri, other_uri])

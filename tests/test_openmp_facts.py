@@ -80,17 +80,17 @@ NBODY_F = """
 def test_the_same_kernel_gives_the_same_facts_in_c_and_fortran(facts: FileFacts) -> None:
     target = only(facts, "target teams distribute parallel " + ("do" if facts.language.endswith("fortran") else "for"))
     assert target.value("thread_limit") == 1024 and target.device
-    assert [(l.index, str(l.low), str(l.high), l.step_value, l.role) for l in target.loops] == [
+    assert [(loop.index, str(loop.low), str(loop.high), loop.step_value, loop.role) for loop in target.loops] == [
         ("i", "0", "n1 - 1", 1, "parallel"), ("j", "0", "n2 - 1", 64, "sequential"),
         ("u", "0", "63", 1, "sequential")]
     assert target.loop is target.loops[0]
-    assert [(l.kind, l.side) for l in facts.loops] == [("for", "device")] * 3
+    assert [(loop.kind, loop.side) for loop in facts.loops] == [("for", "device")] * 3
     uses = {v.name: (v.reads, v.writes, v.read_modify_writes, v.escapes, v.writes_cover) for v in target.variables}
     assert uses == {"a": (1, 0, 0, False, None), "b": (1, 0, 0, False, None), "c": (0, 1, 0, False, True)}
 
     prefetch = only(facts, "prefetch")
     assert prefetch.value("hint") == 4 and prefetch.device and prefetch.region is None
-    assert [l.index for l in prefetch.enclosing_loops] == ["i", "j", "u"]
+    assert [loop.index for loop in prefetch.enclosing_loops] == ["i", "j", "u"]
     (mask,) = prefetch.conditions
     assert mask.masks == ((Linear.of({"j": 1, "u": 1}, 64), 16),) and not mask.bounds
     assert prefetch.if_condition is not None and prefetch.if_condition.bounds[0].op == "<"
@@ -246,7 +246,7 @@ def test_simd_regions_and_device_loops() -> None:
     simd = only(facts, "simd")
     assert simd.value("simdlen") == 16 and simd.loop is not None and simd.loop.role == "simd" and simd.device
     outer = only(facts, "target teams distribute parallel for")
-    assert [l.role for l in outer.loops] == ["parallel", "simd"]
+    assert [loop.role for loop in outer.loops] == ["parallel", "simd"]
 
 
 # -- expressions ----------------------------------------------------------------------------------

@@ -29,6 +29,13 @@ def only(d: OmpDirective, name: str) -> OmpClause:
     return found[0]
 
 
+def clause_of(d: OmpDirective, name: str) -> OmpClause:
+    """`d.clause(name)`, insisting the directive has that clause."""
+    found = d.clause(name)
+    assert found is not None, d.clauses
+    return found
+
+
 def dims(item) -> list[tuple]:
     return [(s.lower, s.length, s.upper, s.stride, s.is_range) for s in item.dims]
 
@@ -369,20 +376,20 @@ def test_fortran_linear_and_aligned() -> None:
 def test_clause_lookup_helpers() -> None:
     d = ok("target teams map(to: a) map(from: b) thread_limit(64)")
     assert d.has("map") and d.has("thread_limit") and not d.has("nowait")
-    assert d.clause("map").args == ("a",)
+    assert clause_of(d, "map").args == ("a",)
     assert d.clause("nowait") is None
     assert [c.args for c in d.clauses_named("map")] == [("a",), ("b",)]
-    assert d.clause("thread_limit").expr == "64"
-    assert d.clause("map").expr == "a"
+    assert clause_of(d, "thread_limit").expr == "64"
+    assert clause_of(d, "map").expr == "a"
 
 
 def test_fortran_keeps_expression_spelling_but_lowercases_names() -> None:
     d = ok("TARGET TEAMS THREAD_LIMIT(WorkGroup_Size) MAP(TO: Arr(1:N))", "fortran")
     assert [c.name for c in d.clauses] == ["thread_limit", "map"]
-    assert d.clause("thread_limit").args == ("WorkGroup_Size",)
-    assert d.clause("map").args == ("Arr(1:N)",)
-    assert d.clause("map").items[0].name == "Arr"
-    assert d.clause("map").text == "MAP(TO: Arr(1:N))"
+    assert clause_of(d, "thread_limit").args == ("WorkGroup_Size",)
+    assert clause_of(d, "map").args == ("Arr(1:N)",)
+    assert clause_of(d, "map").items[0].name == "Arr"
+    assert clause_of(d, "map").text == "MAP(TO: Arr(1:N))"
 
 
 def test_c_keeps_clause_case() -> None:
@@ -445,12 +452,12 @@ def test_item_helpers() -> None:
 
 
 def test_depend_sink_has_no_items_but_in_does() -> None:
-    assert ok("ordered depend(sink: i-1)").clause("depend").items == ()
-    assert ok("task depend(in: a[0:n])").clause("depend").items[0].name == "a"
+    assert clause_of(ok("ordered depend(sink: i-1)"), "depend").items == ()
+    assert clause_of(ok("task depend(in: a[0:n])"), "depend").items[0].name == "a"
 
 
 def test_expression_clauses_have_no_items() -> None:
-    assert ok("target thread_limit(n)").clause("thread_limit").items == ()
+    assert clause_of(ok("target thread_limit(n)"), "thread_limit").items == ()
 
 
 @pytest.mark.parametrize(
@@ -470,12 +477,12 @@ def test_expression_clauses_have_no_items() -> None:
     ],
 )
 def test_map_type(text: str, map_type: str | None) -> None:
-    assert ok(text).clause("map").map_type == map_type
+    assert clause_of(ok(text), "map").map_type == map_type
 
 
 def test_fortran_map_type_is_case_insensitive() -> None:
-    assert ok("target map(FROM: a)", "fortran").clause("map").map_type == "from"
-    assert ok("target map(a)", "fortran").clause("map").map_type == "tofrom"
+    assert clause_of(ok("target map(FROM: a)", "fortran"), "map").map_type == "from"
+    assert clause_of(ok("target map(a)", "fortran"), "map").map_type == "tofrom"
 
 
 def test_map_items_helper() -> None:
@@ -543,14 +550,14 @@ def test_comments_inside_directive_text(language, text, names) -> None:
     d = ok(text, language)
     assert [c.name for c in d.clauses] == names
     if "inner" in text:
-        assert d.clause("private").args == ("a", "b")
+        assert clause_of(d, "private").args == ("a", "b")
 
 
 def test_strings_are_not_comments_or_brackets() -> None:
     d = ok('error at(execution) message("oops ) // !")')
-    assert d.clause("message").args == ('"oops ) // !"',)
+    assert clause_of(d, "message").args == ('"oops ) // !"',)
     d = ok("error message('it''s ) ! fine')", "fortran")
-    assert d.clause("message").args == ("'it''s ) ! fine'",)
+    assert clause_of(d, "message").args == ("'it''s ) ! fine'",)
 
 
 # --- malformed input ----------------------------------------------------------------------------
@@ -630,9 +637,9 @@ def test_language_aliases() -> None:
 
 
 def test_line_numbers_are_kept() -> None:
-    d = parse_directive("parallel do", language="fortran", line=7, end_line=9)
+    d = ok("parallel do", "fortran", line=7, end_line=9)
     assert (d.line, d.end_line) == (7, 9)
-    d = parse_directive("parallel for", language="c", line=3)
+    d = ok("parallel for", "c", line=3)
     assert (d.line, d.end_line) == (3, 3)
 
 
@@ -673,7 +680,7 @@ def test_join_then_parse_guide_example() -> None:
            "VECLEN)")
     d = ok(join_c_pragma(raw))
     assert d.kind == "target teams distribute parallel for"
-    assert d.clause("thread_limit").expr == "WORKGROUP_SIZE / VECLEN"
+    assert clause_of(d, "thread_limit").expr == "WORKGROUP_SIZE / VECLEN"
 
 
 # --- scan_fortran_directives: free form ---------------------------------------------------------
@@ -813,12 +820,12 @@ def test_guide_fortran_example_scans_and_parses(fixed_form: bool) -> None:
     assert [(s, e) for s, e, _ in found] == [(1, 2), (4, 4)]
     kernel = ok(found[0][2], "fortran", line=found[0][0], end_line=found[0][1])
     assert kernel.kind == "target teams distribute parallel do"
-    assert kernel.clause("thread_limit").expr == "WORKGROUP_SIZE"
-    assert len(kernel.clause("private").items) == 11
+    assert clause_of(kernel, "thread_limit").expr == "WORKGROUP_SIZE"
+    assert len(clause_of(kernel, "private").items) == 11
     assert (kernel.line, kernel.end_line) == (1, 2)
     prefetch = ok(found[1][2], "fortran", line=found[1][0])
     assert prefetch.prefetch_hint == "PREFETCH_HINT"
-    assert prefetch.clause("if").expr == "next<n2"
+    assert clause_of(prefetch, "if").expr == "next<n2"
 
 
 # --- robustness (property tests) ----------------------------------------------------------------
@@ -888,3 +895,39 @@ def test_well_formed_clause_lists_round_trip(clauses: list[str], sep: str) -> No
     assert [c.text for c in d.clauses] == clauses
     for clause in d.clauses:
         assert text[clause.column - 1:].startswith(clause.text)
+
+
+def test_all_caps_clause_words_are_macros_not_mistakes_in_c_only() -> None:
+    from kernlint.frontends.openmp.directives import is_macro_name
+
+    def warnings(text: str, language: str) -> tuple[str, ...]:
+        directive = parse_directive(text, language=language)
+        assert isinstance(directive, OmpDirective)
+        return directive.warnings
+
+    assert warnings("omp target teams distribute parallel for THREADLIMIT", "c") == ()
+    assert warnings("omp target teams distribute parallel for threadlimit", "c")
+    assert warnings("!$omp target teams distribute parallel do THREADLIMIT", "fortran")
+    assert [is_macro_name(w) for w in ("SIMD_CLAUSE", "N", "_X", "Tile", "simd")] == [True, True, True, False, False]
+
+
+def test_macro_clauses_expand_outside_parentheses_only() -> None:
+    from kernlint.frontends.cpp.pragma_operators import expanded_clauses
+
+    macros = {"TL": "thread_limit(256)", "N": "64", "EMPTY": ""}
+    assert expanded_clauses("omp target teams TL map(to: a[0:N]) EMPTY", macros.get) == \
+        "omp target teams thread_limit(256) map(to: a[0:N]) "
+    assert expanded_clauses("omp target teams map(to: a[0:N])", macros.get) is None
+
+
+def test_pragma_operator_lines_become_pragma_lines_of_the_same_length() -> None:
+    from kernlint.frontends.cpp.pragma_operators import rewrite_pragma_operators
+
+    data = (b'#define OFFLOAD _Pragma("omp target teams")\n'
+            b'  _Pragma("omp parallel for simd") // vectorised\n'
+            b'    OFFLOAD\n  OFFLOAD x = 1;\n')
+    parsed, texts = rewrite_pragma_operators(data)
+    assert len(parsed) == len(data) and parsed.count(b"\n") == data.count(b"\n")
+    assert sorted(texts.values()) == ["omp parallel for simd", "omp target teams"]
+    assert b"  #pragma omp parallel for simd" in parsed and b"#pragma _" in parsed
+    assert parsed.endswith(b"  OFFLOAD x = 1;\n")  # not alone on its line: left alone

@@ -4,18 +4,18 @@ findings, their lines after continuations, messages, evidence and fixes, the sam
 from __future__ import annotations
 
 import textwrap
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
-from kernlint.cli import make_setup
 from kernlint.config import Config
-from kernlint.diagnostics import Diagnostic
+from kernlint.diagnostics import Diagnostic, Fix
 from kernlint.discovery import SourceEntry
 from kernlint.engine import analyse_source
+from kernlint.session import make_setup
 
 
-@lru_cache(maxsize=None)
+@cache
 def _setup(device: str):
     return make_setup(Config(devices=(device,)), use_cache=False)
 
@@ -26,6 +26,12 @@ def run(code: str, path: str = "k.c", device: str = "xe-hpc", select: str = "KL"
     text = textwrap.dedent(code) if not path.endswith(".f") else code
     result = analyse_source(entry, text.encode(), _setup(device))
     return [d for d in result.diagnostics if d.code.startswith(select)]
+
+
+def fix_of(diagnostic: Diagnostic) -> Fix:
+    """The diagnostic's fix, which the test expects it to offer."""
+    assert diagnostic.fix is not None, diagnostic.message
+    return diagnostic.fix
 
 
 def codes(diagnostics: list[Diagnostic]) -> list[tuple[int, str]]:
@@ -76,14 +82,14 @@ def test_kl401_next_tile_in_c_and_fortran(code: str, path: str, guard: str, line
     assert finding.line == line and finding.severity.value == "warning"
     assert "Intel Data Center GPU Max" in finding.message and "fault" in finding.message
     assert finding.evidence["loop"] == "j" and finding.evidence["reaches"] == "n + 63"
-    (edit,) = finding.fix.edits
-    assert not finding.fix.safe and edit.text.strip() in ("if (next < n)", "if (nxt < n)")
+    (edit,) = fix_of(finding).edits
+    assert not fix_of(finding).safe and edit.text.strip() in ("if (next < n)", "if (nxt < n)")
     assert run(code.replace("{guard}", guard), path, select="KL401") == []
 
 
 def test_kl401_fix_inserts_a_valid_guard_at_the_end_of_the_directive() -> None:
     (finding,) = run(TILED_C.replace("{guard}", "// why"), select="KL401")
-    (edit,) = finding.fix.edits
+    (edit,) = fix_of(finding).edits
     source = textwrap.dedent(TILED_C.replace("{guard}", "// why")).split("\n")[edit.line - 1]
     fixed = source[:edit.column - 1] + edit.text + source[edit.column - 1:]
     assert fixed.startswith("#pragma ompx prefetch data(4: b[next]) if (next < n)") and fixed.endswith("// why")
@@ -187,7 +193,7 @@ def test_kl102_maps_and_fixes() -> None:
     assert (to.line, to.evidence["suggested"], frm.line, frm.evidence["suggested"]) == (3, "to", 3, "from")
     assert "(the default map type)" in frm.message
     line = textwrap.dedent(code).split("\n")[2]
-    edit_to, edit_from = to.fix.edits[0], frm.fix.edits[0]
+    edit_to, edit_from = fix_of(to).edits[0], fix_of(frm).edits[0]
     assert line[edit_to.column - 1:edit_to.end_column - 1] == "tofrom" and edit_to.text == "to"
     assert edit_from.column == edit_from.end_column and edit_from.text == "from: "
     assert line[:edit_from.column - 1].endswith("map(")

@@ -442,9 +442,31 @@ def test_text_summary_error_and_partial_files(project: Path) -> None:
     lines = rendered("text", run_result(), color=False).splitlines()
     assert lines[-3:] == [
         "error: src/gone.cpp: cannot read file: No such file or directory",
-        "1 file parsed with syntax errors; results there may be incomplete",
-        "Found 4 diagnostics (1 error, 2 warnings, 1 info) in 3 files.",
+        "1 file parsed with syntax errors; results there may be incomplete: src/b.cpp",
+        "Found 4 diagnostics (1 error, 2 warnings, 1 info) in 3 of 3 files.",
     ]
+    shown = rendered("text", run_result(), color=False, show_files=True).splitlines()
+    assert shown[-4:-1] == ["error: src/gone.cpp: cannot read file: No such file or directory",
+                            "partial: src/b.cpp: syntax errors",
+                            "1 file parsed with syntax errors; results there may be incomplete"]
+
+
+def test_text_summary_counts_files_with_findings_and_names_a_few_partial_ones(project: Path) -> None:
+    """On a real tree most files have no findings and hundreds may parse with errors: the summary says
+    how many files had findings out of how many were checked, and names the first partial files."""
+    files = tuple(FileResult(f"src/f{n}.cpp", "sycl", FileStatus.PARTIAL if n % 2 else FileStatus.OK,
+                             "syntax errors near line(s) 3" if n % 2 else None, ()) for n in range(10))
+    diag = Diagnostic("src/f1.cpp", 1, 1, 1, 2, "KL501", "divergent-branch", Severity.INFO, "m")
+    result = RunResult(files, (diag, dataclasses.replace(diag, line=2)), (), RULES, 0.0, "0.1.0")
+    lines = rendered("text", result, color=False).splitlines()
+    assert lines[-2:] == [
+        "5 files parsed with syntax errors; results there may be incomplete: src/f1.cpp, src/f3.cpp, src/f5.cpp "
+        "and 2 more (--show-files lists them)",
+        "Found 2 diagnostics (0 errors, 0 warnings, 2 infos) in 1 of 10 files.",
+    ]
+    shown = rendered("text", result, color=False, show_files=True).splitlines()
+    assert [line for line in shown if line.startswith("partial: ")] == [
+        f"partial: src/f{n}.cpp: syntax errors near line(s) 3" for n in (1, 3, 5, 7, 9)]
 
 
 def test_text_all_checks_passed(project: Path) -> None:
@@ -458,6 +480,7 @@ def test_text_statistics_table(project: Path) -> None:
     out = rendered("text", run_result(diags[:3] + (extra,) + diags[3:]), color=False, statistics=True)
     rows = [line.split() for line in out.splitlines()]
     header = rows.index(["code", "name", "count"])
+    assert header == 0 and len(rows) == 6  # only the table: no listing before it, no summary after it
     assert rows[header + 2:header + 6] == [
         ["KL501", "divergent-branch", "2"],
         ["KL000", "parse-error", "1"],
@@ -476,6 +499,21 @@ def test_text_quiet_prints_only_location_lines(project: Path) -> None:
         "src/b.cpp:2:1: KL501 [info] branch on the work-item id (h100)",
         "src/gone.cpp:1:1: KL000 [error] cannot read file: No such file or directory",
     ]
+
+
+def test_concise_is_one_line_per_finding_then_the_summary(project: Path) -> None:
+    out = rendered("concise", run_result(), color=False)
+    assert out.splitlines() == [
+        f"{A_PATH}:2:6: KL202 [warning] work-group of 512 leaves the xe-core idle (xe-lp)",
+        f"{A_PATH}:4:5: KL101 [warning] buffer built 100% of iterations, costly: hoist it",
+        "src/b.cpp:2:1: KL501 [info] branch on the work-item id (h100)",
+        "src/gone.cpp:1:1: KL000 [error] cannot read file: No such file or directory",
+        "",
+        "error: src/gone.cpp: cannot read file: No such file or directory",
+        "1 file parsed with syntax errors; results there may be incomplete: src/b.cpp",
+        "Found 4 diagnostics (1 error, 2 warnings, 1 info) in 3 of 3 files.",
+    ]
+    assert rendered("concise", run_result(), color=False, quiet=True).splitlines() == out.splitlines()[:4]
 
 
 def test_text_colour_only_when_asked(project: Path) -> None:
@@ -535,7 +573,7 @@ def test_text_caret_under_tab_indented_code(project: Path) -> None:
 # ------------------------------------------------------------------------------------------ dispatch
 
 def test_formats_and_unknown_format(project: Path) -> None:
-    assert FORMATS == ("text", "json", "sarif", "github")
+    assert FORMATS == ("text", "concise", "json", "sarif", "github")
     for fmt in FORMATS:
         assert rendered(fmt, run_result())
     with pytest.raises(ValueError, match="xml"):

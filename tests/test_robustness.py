@@ -54,7 +54,7 @@ def no_analysis(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*_args: object, **_kwargs: object) -> None:
         raise AssertionError("analysis started")
 
-    monkeypatch.setattr(cli, "run", refuse)
+    monkeypatch.setattr(cli, "run_projects", refuse)
     monkeypatch.setattr(cli, "_check_stdin", refuse)
 
 
@@ -225,7 +225,8 @@ class Endless(Rule):
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
-def test_per_file_time_limit(tmp_path: Path, jobs: int) -> None:
+def test_per_file_time_limit(tmp_path: Path, jobs: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("kernlint.engine.POOL_MIN_BYTES", 0)  # jobs 2: a pool even for these few small files
     entries = []
     for name, data in (("a.cpp", LOOP), ("b.f90", b"program p\nend program p\n"), ("c.cpp", LOOP), ("d.cpp", LOOP)):
         (tmp_path / name).write_bytes(data)
@@ -268,9 +269,12 @@ from dataclasses import replace
 from pathlib import Path
 from kernlint.config import Config
 from kernlint.discovery import SourceEntry
+import kernlint.engine
 from kernlint.engine import analyse_files
 from kernlint.rule import Rule
 from kernlint.session import make_setup
+
+kernlint.engine.POOL_MIN_BYTES = 0  # a pool even for these few small files
 
 class Endless(Rule):
     code, name = "KL999", "endless"

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from conftest import CORPUS, REPO
-from corpus_annotations import corpus_files, pinned_devices
+from corpus_annotations import corpus_files, pinned_devices, pinned_frontend
 from kernlint.cli import main
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
@@ -42,10 +42,12 @@ def kernlint_section(capsys: pytest.CaptureFixture[str], *args: str) -> str:
 def render_snapshot(source: Path, capsys: pytest.CaptureFixture[str]) -> str:
     """The text report and the fixes' diff of `source` (a repo-relative path) on each pinned device."""
     relative = source.relative_to(REPO).as_posix()
+    text = source.read_text("utf-8", errors="replace")
+    pinned = ("--frontend", "clang") if pinned_frontend(text) == "clang" else ()
     sections = []
-    for device in pinned_devices(source.read_text("utf-8", errors="replace")):
-        sections.append(kernlint_section(capsys, relative, "--device", device, "--color", "never"))
-        sections.append(kernlint_section(capsys, relative, "--device", device, "--diff", "--unsafe-fixes"))
+    for device in pinned_devices(text):
+        sections.append(kernlint_section(capsys, relative, *pinned, "--device", device, "--color", "never"))
+        sections.append(kernlint_section(capsys, relative, *pinned, "--device", device, "--diff", "--unsafe-fixes"))
     return "\n".join(sections)
 
 

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
-from kernlint.config import Config, ConfigError, find_config, load_config, validate_rule_options
-from kernlint.diagnostics import Diagnostic, Severity
+from conftest import run_kernlint
+from kernlint.config import Config, ConfigError, load_config, validate_rule_options
+from kernlint.diagnostics import Diagnostic, FileResult, FileStatus, Severity
+from kernlint.engine import apply_kl000_selection
+from kernlint.projects import find_config
 from kernlint.suppression import apply_suppressions, parse_suppressions
 from kernlint_rules.kl101_buffer_in_loop import BufferInLoop
 
@@ -31,10 +35,12 @@ def test_same_line_next_line_and_file_suppressions() -> None:
     assert [(d.line, d.code) for d in kept] == [(1, "KL102"), (3, "KL101"), (5, "KL101")]
 
 
-def test_file_wide_prefix_and_kl000_never_hidden() -> None:
+def test_file_wide_prefix_and_kl000_like_any_code() -> None:
     s = parse_suppressions("// kernlint: ignore-file[KL2]\nint x;\n")
     kept = apply_suppressions([diag(2, "KL201"), diag(2, "KL202"), diag(2, "KL101"), diag(1, "KL000")], s)
     assert [d.code for d in kept] == ["KL101", "KL000"]
+    s = parse_suppressions("// kernlint: ignore-file[KL000]\nint x;\n")
+    assert [d.code for d in apply_suppressions([diag(2, "KL101"), diag(1, "KL000")], s)] == ["KL101"]
 
 
 def test_similar_text_that_is_not_a_directive() -> None:
@@ -104,3 +110,62 @@ def test_rule_option_validation(tmp_path: Path) -> None:
     config = load_config(write(tmp_path / "kernlint.toml", "[rules.KL999]\nx = 1\n"))
     with pytest.raises(ConfigError, match="no rule has code KL999"):
         validate_rule_options(config, rules)
+
+
+LATIN1_COMMENT = b"// (c) Jos\xe9 2019\n#include <sycl/sycl.hpp>\nvoid f(sycl::queue &q, float *p) {\n" \
+    b"  for (int i = 0; i < 4; ++i) {\n    sycl::buffer<float> b(p, sycl::range<1>(16));\n  }\n}\n"
+
+
+def kl000_of(tmp_path: Path, data: bytes, *args: str, name: str = "k.cpp") -> list[tuple[str, str]]:
+    (tmp_path / name).write_bytes(data)
+    proc = run_kernlint(name, "--format", "json", "--no-cache", *args, cwd=tmp_path)
+    assert proc.returncode in (0, 1), proc.stderr.decode()
+    return [(d["severity"], d["message"]) for d in json.loads(proc.stdout)["diagnostics"] if d["code"] == "KL000"]
+
+
+def test_undecodable_bytes_in_comments_are_an_info_elsewhere_a_warning(tmp_path: Path) -> None:
+    ((severity, message),) = kl000_of(tmp_path, LATIN1_COMMENT)
+    assert severity == "info" and "in comments only" in message and "line 1, column 11" in message
+    block = b"/* caf\xe9\n   r\xe9sum\xe9 */\nint x; // \xa9\n"
+    assert [s for s, _ in kl000_of(tmp_path, block)] == ["info"]
+    in_string = b'const char *s = "// caf\xe9";\n'  # a comment marker inside a string opens no comment
+    assert [s for s, _ in kl000_of(tmp_path, in_string)] == ["warning"]
+    in_code = LATIN1_COMMENT + b"int caf\xe9 = 1;\n"
+    assert [s for s, _ in kl000_of(tmp_path, in_code)] == ["warning"]
+    fortran = b"! (c) Jos\xe9\nprogram p\n  print *, '!\xe9'\nend program\n"
+    assert [s for s, _ in kl000_of(tmp_path, fortran, name="p.f90")] == ["warning"]
+    fixed = b"C     (c) Jos\xe9\n      PROGRAM P\n      END\n"
+    assert [s for s, _ in kl000_of(tmp_path, fixed, name="p.f")] == ["info"]
+
+
+@pytest.mark.parametrize("args, config, source_prefix, reported", [
+    ((), "", b"", True),
+    (("--select", "KL101"), "", b"", True),  # a selection that does not name KL000 leaves it on
+    (("--select", "KL000"), "", b"", True),
+    (("--ignore", "KL000"), "", b"", False),
+    (("--ignore", "KL0"), "", b"", False),
+    (("--select", "KL000", "--ignore", "KL0"), "", b"", True),  # the most specific prefix wins
+    ((), 'ignore = ["KL000"]\n', b"", False),
+    ((), '[per-file-ignores]\n"k.cpp" = ["KL000"]\n', b"", False),
+    ((), '[per-file-ignores]\n"other/*" = ["KL000"]\n', b"", True),
+    ((), "", b"// kernlint: ignore-file[KL000]\n", False),
+    ((), "", b"// kernlint: ignore-next-line[KL000]\n", False),
+])
+def test_kl000_is_selectable_and_ignorable(tmp_path: Path, args: tuple[str, ...], config: str,
+                                           source_prefix: bytes, reported: bool) -> None:
+    write(tmp_path / "kernlint.toml", config)
+    codes = kl000_of(tmp_path, source_prefix + LATIN1_COMMENT, *args)
+    assert bool(codes) is reported
+
+
+def test_ignored_kl000_hides_unreadable_files_too_but_never_internal_errors(tmp_path: Path) -> None:
+    (tmp_path / "bin.cpp").write_bytes(b"\0\1\2")
+    proc = run_kernlint("bin.cpp", "missing.cpp", "--format", "json", "--no-cache", cwd=tmp_path)
+    assert {d["path"] for d in json.loads(proc.stdout)["diagnostics"]} == {"bin.cpp", "missing.cpp"}
+    proc = run_kernlint("bin.cpp", "missing.cpp", "--ignore", "KL000", "--format", "json", "--no-cache", cwd=tmp_path)
+    report = json.loads(proc.stdout)
+    assert report["diagnostics"] == [] and proc.returncode == 0
+    assert {f["path"]: f["status"] for f in report["files"]} == {"bin.cpp": "error", "missing.cpp": "error"}
+    internal = Diagnostic.parse_error("k.cpp", "internal error: boom", internal=True)
+    result = FileResult("k.cpp", None, FileStatus.ERROR, "boom", (internal, Diagnostic.parse_error("k.cpp", "m")))
+    assert apply_kl000_selection(result, Config(ignore=("KL000",))).diagnostics == (internal,)

@@ -10,8 +10,8 @@ the evaluator never guesses.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Callable
 
 Resolver = Callable[[str], "int | None"]
 
@@ -139,7 +139,7 @@ class _Parser:
                 left = then if left else other
                 continue
             prec = _BINARY_PRECEDENCE.get(op)
-            if prec is None or prec <= min_prec and not (op == "**" and prec == min_prec):
+            if prec is None or (prec <= min_prec and not (op == "**" and prec == min_prec)):
                 return left
             self.take()
             right = self.expression(prec if op != "**" else prec - 1)
@@ -197,10 +197,10 @@ class _Parser:
                 self.expect(")")
                 return min(first, second) if name.endswith("min") else max(first, second)
             raise _Unknown(f"call to {name}")
-        value = self.resolve(name)
-        if value is None:
+        resolved = self.resolve(name)
+        if resolved is None:
             raise _Unknown(f"unknown identifier {name}")
-        return value
+        return resolved
 
     def _sizeof(self) -> int:
         self.expect("(")
@@ -232,7 +232,7 @@ class _Parser:
     def _skip_type_until(self, closer: str) -> None:
         depth = 0
         while True:
-            kind, value = self.take()
+            _, value = self.take()
             if value == "<":
                 depth += 1
             elif value == closer and depth == 0:

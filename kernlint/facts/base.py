@@ -21,7 +21,7 @@ class Span:
     end_line: int
     end_column_byte: int
 
-    def contains(self, other: "Span") -> bool:
+    def contains(self, other: Span) -> bool:
         return self.start_byte <= other.start_byte and other.end_byte <= self.end_byte
 
     def contains_byte(self, offset: int) -> bool:

@@ -74,6 +74,7 @@ class Buffer:
     has_host_data: bool | None  # constructed over host memory (copy in/out) or from a range only
     in_device_code: bool
     extent: Extent | None = None  # the buffer's range, when it is written in the construction
+    function: str | None = None  # the enclosing function's name
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +129,14 @@ class Loop:
     span: Span
     kind: LoopKind
     side: Side
+    # How many times the body runs, when constant (`for (i = 0; i < 1; ++i)` and `do … while (0)` run
+    # once); read only for host loops around a buffer, a queue or a call the loop rules look at.
+    trip_count: int | None = None
+
+    @property
+    def repeats(self) -> bool:
+        """Whether the body may run more than once (what a cost per iteration needs)."""
+        return self.trip_count is None or self.trip_count > 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,12 +148,23 @@ class QueueConstruction:
     arguments: tuple[str, ...] = ()  # the constructor arguments as written
     # What each argument supplies, read from its text and, for a variable of the file, its declared type.
     argument_kinds: tuple[QueueArgument, ...] = ()
+    # Where it is stored, when one of an array or container of queues (`qs[i] = queue(…)`,
+    # `qs.push_back(queue(…))`, `new queue[n]`): `qs[i]`, `qs`. None for a queue of its own.
+    element_of: str | None = None
 
     @property
     def creates_context(self) -> bool:
         """Whether the construction certainly creates a context of its own: every argument is known
         and none supplies a context (or a queue whose context it would share)."""
         return all(kind in ("selector", "device", "property", "handler") for kind in self.argument_kinds)
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionCall:
+    """A call, on the host, of a function the file defines (for rules that follow one call level)."""
+
+    span: Span
+    callee: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,19 +194,22 @@ class FileFacts:
     omp: tuple[OmpConstruct, ...] = ()
     syntax_errors: tuple[Span, ...] = ()
     dependencies: tuple[str, ...] = field(default=())
+    calls: tuple[FunctionCall, ...] = ()  # host calls of the file's own functions, made inside host loops
+
+    def enclosing_loops(self, span: Span, side: Side = "host") -> list[Loop]:
+        """The loops of the given side that contain `span`, innermost first."""
+        around = [loop for loop in self.loops if loop.side == side and loop.span.contains(span) and loop.span != span]
+        return sorted(around, key=lambda loop: loop.span.end_byte - loop.span.start_byte)
+
+    def repeating_loop(self, span: Span, side: Side = "host") -> Loop | None:
+        """The innermost loop around `span` whose body may run more than once."""
+        return next((loop for loop in self.enclosing_loops(span, side) if loop.repeats), None)
 
     def launch_for(self, span: Span) -> KernelLaunch | None:
         """The kernel whose device code contains `span` (innermost body first)."""
-        for launch in sorted(self.launches, key=lambda l: (l.body.end_byte - l.body.start_byte) if l.body else 1 << 62):
+        for launch in sorted(self.launches,
+                             key=lambda each: (each.body.end_byte - each.body.start_byte) if each.body else 1 << 62):
             if launch.covers(span):
                 return launch
         return None
 
-    def innermost_loop(self, span: Span, side: Side = "host") -> Loop | None:
-        """The innermost loop of the given side that contains `span`."""
-        best: Loop | None = None
-        for loop in self.loops:
-            if loop.side == side and loop.span.contains(span) and loop.span != span:
-                if best is None or best.span.contains(loop.span):
-                    best = loop
-        return best

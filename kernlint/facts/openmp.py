@@ -9,8 +9,8 @@ are also kept as written, for messages and fixes.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from kernlint.facts.base import Span
 from kernlint.facts.kinds import Comparison, LoopKind, LoopRole
@@ -29,18 +29,18 @@ class Linear:
     constant: int = 0
 
     @staticmethod
-    def of(terms: dict[str, int] | Iterable[tuple[str, int]], constant: int = 0) -> "Linear":
+    def of(terms: dict[str, int] | Iterable[tuple[str, int]], constant: int = 0) -> Linear:
         merged: dict[str, int] = {}
         for name, coefficient in (terms.items() if isinstance(terms, dict) else terms):
             merged[name] = merged.get(name, 0) + coefficient
         return Linear(tuple(sorted((n, c) for n, c in merged.items() if c)), constant)
 
     @staticmethod
-    def const(value: int) -> "Linear":
+    def const(value: int) -> Linear:
         return Linear((), value)
 
     @staticmethod
-    def name(name: str) -> "Linear":
+    def name(name: str) -> Linear:
         return Linear(((name, 1),), 0)
 
     @property
@@ -54,16 +54,16 @@ class Linear:
     def coefficient(self, name: str) -> int:
         return next((c for n, c in self.terms if n == name), 0)
 
-    def __add__(self, other: "Linear") -> "Linear":
+    def __add__(self, other: Linear) -> Linear:
         return Linear.of(list(self.terms) + list(other.terms), self.constant + other.constant)
 
-    def __sub__(self, other: "Linear") -> "Linear":
+    def __sub__(self, other: Linear) -> Linear:
         return self + other.scale(-1)
 
-    def scale(self, factor: int) -> "Linear":
+    def scale(self, factor: int) -> Linear:
         return Linear.of([(n, c * factor) for n, c in self.terms], self.constant * factor)
 
-    def without(self, name: str) -> "Linear":
+    def without(self, name: str) -> Linear:
         return Linear(tuple(t for t in self.terms if t[0] != name), self.constant)
 
     def __str__(self) -> str:
@@ -168,7 +168,9 @@ class OmpVariableUse:
 
     `reads`/`writes` count plain uses; a compound assignment or increment counts in
     `read_modify_writes`; `escapes` when the variable is passed or aliased where the analysis cannot
-    follow (treat as read-write). `writes_cover` is True when the writes provably store every element
+    follow (treat as read-write), and `unknown` says why, once per reason (a member of an element
+    written, code `#include`d into the region, a pointer alias, a call that may write it).
+    `writes_cover` is True when the writes provably store every element
     of the mapped section (each iteration of the parallel loop writes its own element, unconditionally,
     over exactly the section, or a whole-array assignment), None otherwise (no writes, partial,
     conditional or not provable).
@@ -181,6 +183,7 @@ class OmpVariableUse:
     escapes: bool = False
     writes_cover: bool | None = None
     updated: bool = False  # named by a `target update` inside the region
+    unknown: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -198,11 +198,14 @@ def _print_devices(devices: list[DeviceProfile]) -> None:
         else:
             assert isinstance(d, NvidiaProfile)
             units, resident = f"{d.sm_count} SMs", f"{d.max_warps_per_sm} warps"
+        host = d.host
+        link = ("integrated" if host.integrated else "?" if host.link_gb_per_s is None
+                else f"{host.link_name()} {host.link_gb_per_s:.3g} GB/s")
         rows.append((
             d.id, units, resident, str(d.max_work_group_size),
-            ",".join(map(str, d.sub_group_sizes)), f"{d.slm_bytes_per_unit // KB} KB", d.name,
+            ",".join(map(str, d.sub_group_sizes)), f"{d.slm_bytes_per_unit // KB} KB", link, d.name,
         ))
-    headers = ("id", "units", "resident", "max wg", "sub-groups", "SLM/wg", "name")
+    headers = ("id", "units", "resident", "max wg", "sub-groups", "SLM/wg", "host link", "name")
     table = Table(title="kernlint devices", title_justify="left", box=box.SIMPLE_HEAD,
                   pad_edge=False, expand=True, collapse_padding=True)
     for k, header in enumerate(headers[:-1]):

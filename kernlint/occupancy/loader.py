@@ -17,13 +17,15 @@ from pathlib import Path
 from typing import Any
 
 from kernlint.compat import tomllib
+from kernlint.occupancy.host import parse_host
 from kernlint.occupancy.profiles import KB, DeviceProfile, IntelProfile, NvidiaProfile
 
 #: The device ids SPEC.md names, listed first wherever devices are listed.
 SPEC_DEVICE_IDS = ("gen9", "xe-lp", "xe-hpg", "xe-hpc", "xe2-hpg", "a100", "h100")
 
 #: Fields of the file that describe it rather than the hardware, so a ``base`` does not pass them on.
-_OWN_FIELDS = ("id", "name", "source", "notes", "base")
+#: ``host`` is one of them: a smaller variant of a GPU often has fewer PCIe lanes and slower memory.
+_OWN_FIELDS = ("id", "name", "source", "notes", "base", "host")
 
 
 class DeviceError(ValueError):
@@ -190,11 +192,11 @@ def _build(raw: dict[str, Any], label: str) -> DeviceProfile:
     if vendor not in _SCHEMAS:
         raise DeviceError(f"{label}: field 'vendor' must be one of: intel, nvidia (got {vendor!r})")
     schema, cls = _SCHEMAS[vendor]
-    unknown = sorted(set(raw) - set(schema) - {"vendor"})
+    unknown = sorted(set(raw) - set(schema) - {"vendor", "host"})
     if unknown:
         raise DeviceError(
             f"{label}: unknown field {unknown[0]!r} for a {vendor} device; "
-            f"accepted fields: {', '.join(sorted(schema))}"
+            f"accepted fields: {', '.join(sorted([*schema, 'host']))}"
         )
     values: dict[str, Any] = {}
     for name, spec in schema.items():
@@ -208,6 +210,11 @@ def _build(raw: dict[str, Any], label: str) -> DeviceProfile:
                 f"{label}: field {name!r} must be {spec.accepted} (got {raw[name]!r})"
             )
         values[name] = spec.convert(raw[name])
+    if "host" in raw:
+        try:
+            values["host"] = parse_host(raw["host"])
+        except ValueError as exc:
+            raise DeviceError(f"{label}: table 'host' {exc}") from None
     profile = cls(**values)
     _check_consistency(profile, label)
     return profile

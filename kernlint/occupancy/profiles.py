@@ -8,9 +8,11 @@ treat alike through ``unit``, ``max_work_group_size``, ``sub_group_sizes`` and `
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from typing import Any
+
+from kernlint.occupancy.host import UNKNOWN_HOST, HostSide
 
 KB = 1024
 
@@ -27,6 +29,8 @@ class DeviceProfile:
     sub_group_sizes: tuple[int, ...]
     """Supported sub-group sizes; the first is the default the model assumes when none is given."""
     cache_line_bytes: int
+    host: HostSide = field(default=UNKNOWN_HOST, kw_only=True)
+    """Attachment and bandwidths (the profile's ``[host]`` table); all unknown when not given."""
 
     @property
     def vendor(self) -> str:
@@ -68,6 +72,8 @@ class DeviceProfile:
         data["slm_bytes_per_unit"] = self.slm_bytes_per_unit
         for f in fields(self):
             value = getattr(self, f.name)
+            if isinstance(value, HostSide):
+                value = value.to_json()
             data[f.name] = list(value) if isinstance(value, tuple) else value
         return data
 

@@ -6,12 +6,13 @@ entry point and a format's imports (e.g. `rich`) are paid only when that format 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TextIO
 
 from kernlint.diagnostics import RunResult
 
-FORMATS = ("text", "json", "sarif", "github")
+FORMATS = ("text", "concise", "json", "sarif", "github")
 
 
 def render(
@@ -22,18 +23,23 @@ def render(
     color: bool | None = None,
     statistics: bool = False,
     quiet: bool = False,
+    show_files: bool = False,
     root: Path | None = None,
+    sources: Mapping[str, bytes] | None = None,
 ) -> None:
     """Write `result` to `stream` as `fmt`.
 
-    `color`, `statistics` and `quiet` concern the text format only; `root` (default: the working
-    directory) is what SARIF URIs and GitHub annotation paths are made relative to. Diagnostics are
-    written in the order given, which the engine has already made deterministic.
+    `color`, `statistics`, `quiet` and `show_files` concern the text formats (text, concise) only;
+    `root` (default: the working directory) is what SARIF URIs and GitHub annotation paths are made
+    relative to; `sources` holds the bytes of sources read from stdin, which code frames and SARIF
+    fingerprints quote. Diagnostics are written in the order given, which the engine has already made
+    deterministic.
     """
-    if fmt == "text":
+    if fmt in ("text", "concise"):
         from kernlint.report import text
 
-        text.render(result, stream, color=color, statistics=statistics, quiet=quiet)
+        text.render(result, stream, color=color, statistics=statistics, quiet=quiet, concise=fmt == "concise",
+                    show_files=show_files, sources=sources)
     elif fmt == "json":
         from kernlint.report import json_format
 
@@ -41,7 +47,7 @@ def render(
     elif fmt == "sarif":
         from kernlint.report import sarif
 
-        sarif.render(result, stream, root=root)
+        sarif.render(result, stream, root=root, sources=sources)
     elif fmt == "github":
         from kernlint.report import github
 

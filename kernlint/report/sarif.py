@@ -8,6 +8,7 @@ survives unrelated edits above it.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TextIO
 from urllib.parse import quote
@@ -148,11 +149,12 @@ def _result(
     return result
 
 
-def to_sarif(result: RunResult, *, root: Path | None = None) -> dict[str, Any]:
-    """The whole SARIF log for one run."""
+def to_sarif(result: RunResult, *, root: Path | None = None,
+             sources: Mapping[str, bytes] | None = None) -> dict[str, Any]:
+    """The whole SARIF log for one run (`sources`: the bytes of sources read from stdin)."""
     base = root_dir(root)
     locator = _Locator(base, result.files)
-    sources = SourceLines()
+    lines = SourceLines(sources)
     rules = _rules(result)
     rule_index = {rule.code: n for n, rule in enumerate(rules)}
     notifications = [
@@ -168,7 +170,7 @@ def to_sarif(result: RunResult, *, root: Path | None = None) -> dict[str, Any]:
     results = []
     seen: dict[str, int] = {}
     for d in result.diagnostics:
-        digest = fingerprint(d, display_path(d.path, base), sources)
+        digest = fingerprint(d, display_path(d.path, base), lines)
         # Identical flagged text twice in one file: number the occurrences so fingerprints stay unique.
         seen[digest] = seen.get(digest, 0) + 1
         results.append(_result(d, rule_index[d.code], locator, f"{digest}:{seen[digest]}"))
@@ -193,7 +195,8 @@ def to_sarif(result: RunResult, *, root: Path | None = None) -> dict[str, Any]:
     return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
 
 
-def render(result: RunResult, stream: TextIO, *, root: Path | None = None) -> None:
+def render(result: RunResult, stream: TextIO, *, root: Path | None = None,
+           sources: Mapping[str, bytes] | None = None) -> None:
     """Write the SARIF log as indented, ASCII-escaped JSON."""
-    json.dump(to_sarif(result, root=root), stream, indent=2)
+    json.dump(to_sarif(result, root=root, sources=sources), stream, indent=2)
     stream.write("\n")

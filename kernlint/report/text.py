@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TextIO
 
 from kernlint.diagnostics import Diagnostic, FileStatus, RunResult, Severity
@@ -48,18 +49,47 @@ def _console(stream: TextIO, color: bool | None) -> Console:
     return Console(file=stream, width=width, markup=False, highlight=False, emoji=False, **modes)
 
 
-def location_line(diagnostic: Diagnostic) -> Text:
-    """`path:line:col: CODE [severity] message (device)`."""
+def location_line(diagnostic: Diagnostic, first_line_only: bool = False) -> Text:
+    """`path:line:col: CODE [severity] message (device)`; `first_line_only` keeps the message's
+    first line (the concise format: one line per finding)."""
     from rich.text import Text
 
+    message = diagnostic.message.split("\n", 1)[0] if first_line_only else diagnostic.message
     text = Text()
     text.append(f"{diagnostic.path}:{diagnostic.line}:{diagnostic.column}:", style="bold")
     text.append(" ")
     text.append(diagnostic.code, style=_SEVERITY_STYLE[diagnostic.severity])
-    text.append(f" [{diagnostic.severity.value}] {diagnostic.message}")
+    text.append(f" [{diagnostic.severity.value}] {message}")
     if diagnostic.device:
         text.append(f" ({diagnostic.device})", style="cyan")
     return text
+
+
+def _expand_tabs(text: str) -> str:
+    """`text` with each tab widened to the next multiple of TAB_SIZE terminal cells (wide characters
+    take two cells, so `str.expandtabs`, which counts characters, would misplace the stops)."""
+    if "\t" not in text:
+        return text
+    from rich.cells import cell_len
+
+    out: list[str] = []
+    width = 0
+    for character in text:
+        if character == "\t":
+            pad = TAB_SIZE - width % TAB_SIZE
+            out.append(" " * pad)
+            width += pad
+        else:
+            out.append(character)
+            width += cell_len(character)
+    return "".join(out)
+
+
+def _cells(text: str) -> int:
+    """How many terminal cells `text` takes once its tabs are expanded."""
+    from rich.cells import cell_len
+
+    return cell_len(_expand_tabs(text))
 
 
 def code_frame(diagnostic: Diagnostic, sources: SourceLines) -> Text | None:
@@ -76,12 +106,13 @@ def code_frame(diagnostic: Diagnostic, sources: SourceLines) -> Text | None:
     for number in range(first, last + 1):
         source = lines[number - 1]
         frame.append(f" {number:>{gutter}} | ", style="dim")
-        frame.append(source.expandtabs(TAB_SIZE) + "\n")
+        frame.append(_expand_tabs(source) + "\n")
         if number == diagnostic.line:
-            # Measure in expanded columns so carets line up under tab-indented code.
-            start = len(source[: diagnostic.column - 1].expandtabs(TAB_SIZE))
+            # Measure in terminal cells, tabs expanded, so carets line up under tab-indented code
+            # and after wide (CJK, emoji) characters.
+            start = _cells(source[: diagnostic.column - 1])
             end_column = diagnostic.end_column if diagnostic.end_line == diagnostic.line else len(source) + 1
-            end = len(source[: max(end_column, diagnostic.column) - 1].expandtabs(TAB_SIZE))
+            end = _cells(source[: max(end_column, diagnostic.column) - 1])
             frame.append(f" {'':>{gutter}} | ", style="dim")
             frame.append(" " * start + "^" * max(1, end - start) + "\n", style=_SEVERITY_STYLE[diagnostic.severity])
     frame.rstrip()
@@ -158,29 +189,38 @@ def _statistics(console: Console, result: RunResult) -> None:
     console.print(table)
 
 
-def _summary(console: Console, result: RunResult) -> None:
-    """Unanalysable files, partially parsed files, then one closing count."""
+_NAMED_PARTIAL_FILES = 3  # partially parsed files the summary names; --show-files lists them all
+
+
+def _summary(console: Console, result: RunResult, show_files: bool = False) -> None:
+    """Unanalysable files, partially parsed files (named), then one closing count."""
     for file in result.files:
         if file.status is FileStatus.ERROR:
             console.print(f"error: {file.path}: {file.error or 'could not be analysed'}", style="red", soft_wrap=True)
-    partial = sum(1 for file in result.files if file.status is FileStatus.PARTIAL)
+    partial = [file for file in result.files if file.status is FileStatus.PARTIAL]
+    if show_files:
+        for file in partial:
+            console.print(f"partial: {file.path}: {file.error or 'syntax errors'}", style="yellow", soft_wrap=True)
     if partial:
-        console.print(
-            f"{_plural(partial, 'file')} parsed with syntax errors; results there may be incomplete",
-            style="yellow",
-            soft_wrap=True,
-        )
-    files = _plural(len(result.files), "file")
+        line = f"{_plural(len(partial), 'file')} parsed with syntax errors; results there may be incomplete"
+        if not show_files:
+            named = ", ".join(file.path for file in partial[:_NAMED_PARTIAL_FILES])
+            more = len(partial) - _NAMED_PARTIAL_FILES
+            line += f": {named}" + (f" and {more} more (--show-files lists them)" if more > 0 else "")
+        console.print(line, style="yellow", soft_wrap=True)
+    checked = _plural(len(result.files), "file")
     if not result.diagnostics:
-        console.print(f"All checks passed ({files}).", style="bold green", soft_wrap=True)
+        console.print(f"All checks passed ({checked}).", style="bold green", soft_wrap=True)
         return
     by_severity = Counter(d.severity for d in result.diagnostics)
     counts = ", ".join(
         _plural(by_severity[severity], word)
         for severity, word in ((Severity.ERROR, "error"), (Severity.WARNING, "warning"), (Severity.INFO, "info"))
     )
+    with_findings = len({d.path for d in result.diagnostics})
     console.print(
-        f"Found {_plural(len(result.diagnostics), 'diagnostic')} ({counts}) in {files}.", style="bold", soft_wrap=True
+        f"Found {_plural(len(result.diagnostics), 'diagnostic')} ({counts}) in {with_findings} of {checked}.",
+        style="bold", soft_wrap=True,
     )
 
 
@@ -191,20 +231,23 @@ def render(
     color: bool | None = None,
     statistics: bool = False,
     quiet: bool = False,
+    concise: bool = False,
+    show_files: bool = False,
+    sources: Mapping[str, bytes] | None = None,
 ) -> None:
-    """Write the report; `quiet` keeps only the location lines (and the statistics table if asked)."""
+    """Write the report. `statistics` writes the count per code instead of the findings; `concise`
+    one line per finding; `quiet` keeps only the finding lines (or the statistics table)."""
     console = _console(stream, color)
-    sources = SourceLines()
-    for diagnostic in result.diagnostics:
-        console.print(location_line(diagnostic), soft_wrap=True)
-        if not quiet:
-            for part in _details(diagnostic, sources):
-                console.print(part, soft_wrap=True)
     if statistics and result.diagnostics:
-        if not quiet:
-            console.print()
         _statistics(console, result)
+        return
+    lines = SourceLines(sources)
+    for diagnostic in result.diagnostics:
+        console.print(location_line(diagnostic, first_line_only=concise), soft_wrap=True)
+        if not quiet and not concise:
+            for part in _details(diagnostic, lines):
+                console.print(part, soft_wrap=True)
     if not quiet:
         if result.diagnostics:
             console.print()
-        _summary(console, result)
+        _summary(console, result, show_files)

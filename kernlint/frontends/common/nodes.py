@@ -8,7 +8,7 @@ stray byte must not stop the analysis.
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 import tree_sitter
 

@@ -9,48 +9,52 @@ parsing it: query files that always run over the whole file are run together, as
 from __future__ import annotations
 
 from bisect import bisect_right
-from functools import lru_cache
-from importlib import resources
+from functools import cache
+from pathlib import Path
 
 import tree_sitter
 
 Match = tuple[int, dict[str, list[tree_sitter.Node]]]
+# Package data, installed as plain files next to the modules (read directly: `importlib.resources`
+# would cost every process its import).
+QUERIES = Path(__file__).resolve().parent.parent / "queries"
 
 
-@lru_cache(maxsize=None)
+@cache
 def language(name: str) -> tree_sitter.Language:
     """The grammar for `cpp` or `fortran`."""
     if name == "cpp":
-        import tree_sitter_cpp as grammar
-    elif name == "fortran":
-        import tree_sitter_fortran as grammar
-    else:  # pragma: no cover - programming error
-        raise ValueError(f"no tree-sitter grammar for {name!r}")
-    return tree_sitter.Language(grammar.language())
+        import tree_sitter_cpp
+
+        return tree_sitter.Language(tree_sitter_cpp.language())
+    if name == "fortran":
+        import tree_sitter_fortran
+
+        return tree_sitter.Language(tree_sitter_fortran.language())
+    raise ValueError(f"no tree-sitter grammar for {name!r}")  # pragma: no cover - programming error
 
 
-@lru_cache(maxsize=None)
+@cache
 def parser(name: str) -> tree_sitter.Parser:
     return tree_sitter.Parser(language(name))
 
 
 def query_files() -> list[str]:
     """The names of the query files (package data), for compiling them up front."""
-    folder = resources.files("kernlint.frontends").joinpath("queries")
-    return sorted(entry.name[:-4] for entry in folder.iterdir() if entry.name.endswith(".scm"))
+    return sorted(path.stem for path in QUERIES.glob("*.scm"))
 
 
 def _source(query_file: str) -> str:
-    return resources.files("kernlint.frontends").joinpath("queries").joinpath(f"{query_file}.scm").read_text("utf-8")
+    return (QUERIES / f"{query_file}.scm").read_text("utf-8")
 
 
-@lru_cache(maxsize=None)
+@cache
 def query(grammar: str, query_file: str) -> tree_sitter.Query:
     """The compiled query from `queries/<query_file>.scm` (package data)."""
     return tree_sitter.Query(language(grammar), _source(query_file))
 
 
-@lru_cache(maxsize=None)
+@cache
 def combined_query(grammar: str, names: tuple[str, ...]) -> tuple[tree_sitter.Query, tuple[tuple[str, int], ...]]:
     """One query made of several query files, and for each of its patterns the file it comes from
     with its index in that file."""

@@ -5,14 +5,13 @@
 
 from __future__ import annotations
 
-import re
-
 import tree_sitter
 
 from kernlint.facts import KernelLaunch
 from kernlint.frontends.common.nodes import arguments_of, node_at, text_of
 from kernlint.frontends.cpp.accessor_index import Captures
-from kernlint.frontends.cpp.syntax import function_declarator, last_name
+from kernlint.frontends.cpp.callees import parameters
+from kernlint.frontends.cpp.syntax import last_name
 
 Node = tree_sitter.Node
 
@@ -125,35 +124,3 @@ def parameter_name(param: Node) -> str | None:
         declarator = declarator.child_by_field_name("declarator") or next(
             (c for c in declarator.named_children if c.type == "identifier"), None)
     return text_of(declarator) if declarator is not None else None
-
-
-def takes_mutable_reference(function: Node, position: int) -> bool:
-    params = parameters(function)
-    if not 0 <= position < len(params):
-        return True
-    param = params[position]
-    text = text_of(param)
-    return ("&" in text or "*" in text) and not re.search(r"\bconst\b", text)
-
-
-def file_functions(root: Node) -> dict[str, list[Node]]:
-    """Function definitions at namespace scope (also in namespaces and templates), by name."""
-    functions: dict[str, list[Node]] = {}
-    stack = list(root.named_children)
-    while stack:
-        node = stack.pop()
-        if node.type == "function_definition":
-            declarator = function_declarator(node)
-            name = declarator.child_by_field_name("declarator") if declarator is not None else None
-            if name is not None:
-                functions.setdefault(last_name(text_of(name)), []).append(node)
-        elif node.type in ("namespace_definition", "declaration_list", "template_declaration",
-                           "linkage_specification", "preproc_if", "preproc_ifdef", "preproc_else",
-                           "preproc_elif"):
-            stack.extend(node.named_children)
-    return functions
-
-
-def parameters(function: Node) -> list[Node]:
-    declarator = function_declarator(function)
-    return arguments_of(declarator.child_by_field_name("parameters")) if declarator is not None else []

@@ -100,8 +100,9 @@ class CoverageReader:
             return False
         if range_matches is True:
             return True
-        return global_range is not None and global_range.known and extent is not None and extent.known \
-            and global_range.total >= extent.total
+        global_total = global_range.total if global_range is not None else None
+        extent_total = extent.total if extent is not None else None  # a total is known when every dimension is
+        return global_total is not None and extent_total is not None and global_total >= extent_total
 
     def _equals_dim(self, bound: Node, extent: Extent | None, texts: tuple[str, ...] | None, dim: int) -> bool:
         value = self.unit.constants.value(text_of(bound), bound.start_byte)
@@ -185,10 +186,15 @@ class CoverageReader:
         """The buffer the accessor is created over, when it is constructed in the file and visible here,
         with the per-dimension texts of its extent and its element size."""
         element = _element_size(template_args(node)[:1])
-        name = (accessor.buffer or "").strip()
+        name = re.sub(r"^this\s*->\s*", "", (accessor.buffer or "").strip())  # a member: `this->buf`
         if not re.fullmatch(r"[A-Za-z_]\w*", name):
             return None, None, element
         definition = self.unit.constants.definition(name, accessor.span.start_byte)
+        if definition is not None and definition.kind == "var" and definition.value_text \
+                and re.fullmatch(r"&\s*[A-Za-z_]\w*", definition.value_text.strip()):
+            # `p->get_access(h)` with `buffer<T> *p = &buf;`: the buffer pointed to
+            pointee = definition.value_text.strip()[1:].strip()
+            definition = self.unit.constants.definition(pointee, definition.start_byte)
         if definition is None or definition.kind != "var":
             return None, None, element
         key = definition.start_byte
@@ -199,7 +205,8 @@ class CoverageReader:
 
     def _buffer_declared_at(self, start_byte: int) -> tuple[Buffer | None, tuple[str, ...] | None, int | None]:
         decl = self.unit.root.descendant_for_byte_range(start_byte, start_byte + 1)
-        while decl is not None and not (decl.type == "declaration" and decl.start_byte == start_byte):
+        while decl is not None and not (decl.type in ("declaration", "field_declaration")
+                                        and decl.start_byte == start_byte):
             decl = decl.parent
         if decl is None:
             return None, None, None
@@ -207,6 +214,8 @@ class CoverageReader:
         if construction is None:
             declarator = decl.child_by_field_name("declarator")
             value = declarator.child_by_field_name("value") if declarator is not None else None
+            if decl.type == "field_declaration":
+                value = decl.child_by_field_name("default_value")
             callee = (value.child_by_field_name("function") or value.child_by_field_name("type")) \
                 if value is not None else None
             if value is not None and callee is not None:

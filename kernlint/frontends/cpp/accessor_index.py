@@ -158,10 +158,14 @@ class IndexReader:
                 dim = self.constants.value(text_of(args[0]), args[0].start_byte) if len(args) == 1 else None
                 return Index("dim", dim) if dim is not None else OTHER
             return OTHER
-        if node.type == "subscript_expression" and not scope.nd \
-                and text_of(node.child_by_field_name("argument")) == scope.item:
+        if node.type == "subscript_expression":
+            # `i[0]` of an id/item, `it.get_global_id()[0]`, `gid[0]` of a local copy of the whole id
+            base = node.child_by_field_name("argument")
+            of_whole_id = (not scope.nd and text_of(base) == scope.item) or (
+                base is not None and base.type != "subscript_expression" and self.index_of(base, scope).kind == "whole")
             args = arguments_of(node.child_by_field_name("indices"))
-            dim = self.constants.value(text_of(args[0]), args[0].start_byte) if len(args) == 1 else None
+            dim = self.constants.value(text_of(args[0]), args[0].start_byte) \
+                if len(args) == 1 and of_whole_id else None
             return Index("dim", dim) if dim is not None else OTHER
         return OTHER
 
@@ -222,10 +226,9 @@ class IndexReader:
                 enclosing_loops.append(parent)
             elif kind in ("while_statement", "for_range_loop", "switch_statement", "case_statement",
                           "lambda_expression", "conditional_expression", "preproc_if", "preproc_ifdef",
-                          "preproc_else", "preproc_elif", "try_statement", "catch_clause", "ERROR"):
-                return False, []
-            elif kind == "binary_expression" and text_of(parent.child_by_field_name("operator")) in ("&&", "||") \
-                    and parent.child_by_field_name("right") == current:
+                          "preproc_else", "preproc_elif", "try_statement", "catch_clause", "ERROR") or (
+                    kind == "binary_expression" and text_of(parent.child_by_field_name("operator")) in ("&&", "||")
+                    and parent.child_by_field_name("right") == current):
                 return False, []
             current = parent
         for jump in scope.captures.get("jump", []):
@@ -268,8 +271,8 @@ class IndexReader:
             return False
         start = declarator.child_by_field_name("value")
         bound = condition.child_by_field_name("right")
-        if start is None or bound is None \
-                or text_of(condition.child_by_field_name("left")) != text_of(declarator.child_by_field_name("declarator")):
+        if start is None or bound is None or text_of(condition.child_by_field_name("left")) != text_of(
+                declarator.child_by_field_name("declarator")):
             return False
         first = self.constants.value(text_of(start), start.start_byte)
         limit = self.constants.value(text_of(bound), bound.start_byte)

@@ -65,6 +65,7 @@ def _get_access_syntax(accessor: Accessor, node: Node) -> ModeSyntax:
     mode = accessor.mode_span
     if mode is not None:
         if targ_list is not None and targ_list.start_byte <= mode.start_byte < targ_list.end_byte:
+            assert function is not None and method is not None  # a template argument list implies both
             whole = span_of(targ_list) if len(targs) == 1 and len(args) == 1 and method.type == "template_method" \
                 and (function.child_by_field_name("field") == method) else None
             return ModeSyntax("enum", handler, False, whole, ranged)

@@ -15,38 +15,33 @@ uses and puts the summary together.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 import tree_sitter
 
 from kernlint.facts import Accessor, KernelLaunch, Span
 from kernlint.facts.accessor_uses import AccessorUse, AccessorUses
+from kernlint.facts.kinds import AccessorUseKind
 from kernlint.frontends.common.nodes import arguments_of, contains, node_at, span_of, text_of
 from kernlint.frontends.cpp.accessor_binding import (
-    file_functions, functor_arguments, is_constructor, member_for_argument, member_type, parameter_name, parameters,
-    takes_mutable_reference,
+    functor_arguments,
+    is_constructor,
+    member_for_argument,
+    member_type,
+    parameter_name,
 )
 from kernlint.frontends.cpp.accessor_coverage import CoverageReader
 from kernlint.frontends.cpp.accessor_index import Captures, Index, IndexReader, Scope, Write, is_own
 from kernlint.frontends.cpp.accessor_syntax import mode_syntax
+from kernlint.frontends.cpp.callees import Callees, element_argument_effect, file_functions, file_macros, parameters
 from kernlint.frontends.cpp.sycl_api import ATOMIC_METHODS, MODE_WORD, NEUTRAL_METHODS
-from kernlint.frontends.cpp.syntax import last_name, no_spaces, unwrap_value
+from kernlint.frontends.cpp.syntax import element_context, last_name, no_spaces, unwrap_value
 from kernlint.frontends.cpp.unit import CppUnit
 
 Node = tree_sitter.Node
 
 _MAX_DEPTH = 4  # helper-function nesting followed
-# Functions that take an element by value (math and common algorithms): passing `a[i]` reads it.
-_VALUE_FUNCTIONS = frozenset({
-    "sqrt", "rsqrt", "cbrt", "exp", "exp2", "exp10", "expm1", "log", "log2", "log10", "log1p", "pow", "pown",
-    "powr", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "fabs", "abs", "fmin",
-    "fmax", "min", "max", "clamp", "floor", "ceil", "round", "trunc", "fma", "mad", "hypot", "erf", "erfc",
-    "isnan", "isinf", "isfinite", "sign", "step", "smoothstep", "mix", "dot", "cross", "length", "distance",
-    "normalize", "native_sqrt", "native_exp", "native_log", "native_sin", "native_cos", "native_recip",
-    "half_sqrt", "select", "popcount", "clz", "ctz", "mul24", "mad24", "rotate", "floor_div", "static_cast",
-    "float", "double", "int", "size_t", "printf",
-})
 
 
 @dataclass
@@ -58,7 +53,7 @@ class _Found:
     typed_sites: list[Span] = field(default_factory=list)
     consumed: set[int] = field(default_factory=set)  # reads folded into a read-modify-write
 
-    def add(self, kind: str, node: Node, detail: str = "") -> None:
+    def add(self, kind: AccessorUseKind, node: Node, detail: str = "") -> None:
         self.uses.append(AccessorUse(kind, span_of(node), detail))
 
 
@@ -81,8 +76,8 @@ class _Analysis:
         if accessor.target != "device" or accessor.form not in ("constructor", "get_access") \
                 or accessor.command_group is None:
             return accessor
-        launches = [l for l in self.launches if l.command_group == accessor.command_group]
-        if not launches or any(l.body is None for l in launches):
+        launches = [launch for launch in self.launches if launch.command_group == accessor.command_group]
+        if not launches or any(launch.body is None for launch in launches):
             return accessor
         group = node_at(self.root, accessor.command_group, ("lambda_expression", "function_definition"))
         node = node_at(self.root, accessor.span)
@@ -162,7 +157,7 @@ class _Analysis:
                          bound_args: list[Node], found: _Found) -> None:
         """References to the accessor in its command group but outside the kernels: only size queries
         and the functor construction are understood; anything else escapes."""
-        bodies = [l.body for l in launches if l.body is not None]
+        bodies = [launch.body for launch in launches if launch.body is not None]
         caps = self.captures(group)
         for include in caps.get("include", []):
             if include.start_byte > node.end_byte and not any(b.start_byte <= include.start_byte < b.end_byte
@@ -192,6 +187,11 @@ class _Analysis:
         for include in caps.get("include", []):
             found.add("escape", include, "code #included into the kernel may use it")
         names = {n.encode() for n in scope.names}
+        macros = self.callees.macros
+        for ref in caps.get("ref", []):
+            macro = macros.get(text_of(ref)) if ref.text not in names else None
+            if macro is not None and macro.words & scope.names:
+                found.add("escape", ref, f"macro `{text_of(ref)}` names it")
         for ref in caps.get("ref", []):
             if ref.text in names:
                 self._reference(ref, scope, found)
@@ -217,9 +217,9 @@ class _Analysis:
         if ptype == "lambda_capture_initializer":
             found.add("escape", ref, "captured under another name")
             return
-        if ptype in ("init_declarator", "function_declarator", "reference_declarator", "pointer_declarator",
-                     "parameter_declaration", "for_range_loop", "structured_binding_declarator") \
-                and parent.child_by_field_name("declarator") == ref or ptype == "declaration":
+        if (ptype in ("init_declarator", "function_declarator", "reference_declarator", "pointer_declarator",
+                      "parameter_declaration", "for_range_loop", "structured_binding_declarator")
+                and parent.child_by_field_name("declarator") == ref) or ptype == "declaration":
             found.add("escape", ref, "a declaration shadows the accessor's name")
             return
         if ptype in ("sizeof_expression", "decltype", "alignof_expression"):
@@ -261,7 +261,7 @@ class _Analysis:
         if statement.has_error:
             found.add("escape", element, "in a statement the parser could not read")
             return
-        value, member = _value_of(element)
+        value, member = element_context(element)
         parent = value.parent
         if parent is None:
             return
@@ -283,7 +283,7 @@ class _Analysis:
             found.add("read_modify_write", element, "`++`/`--`")
             return
         if ptype == "field_expression" and parent.child_by_field_name("argument") == value:
-            method = text_of(parent.child_by_field_name("field"))  # `.method(…)`: `_value_of` stops at a call
+            method = text_of(parent.child_by_field_name("field"))  # `.method(…)`: `element_context` stops at a call
             if method in ATOMIC_METHODS and not member:
                 found.add("atomic", element, f"`.{method}()`")
             else:
@@ -343,23 +343,15 @@ class _Analysis:
 
     def _element_to_function(self, element: Node, argument: Node, call: Node, found: _Found) -> None:
         """`f(a[i])`: a read when `f` takes its argument by value or const reference."""
-        callee = text_of(call.child_by_field_name("function"))
-        name = last_name(callee)
-        if "atomic" in callee:
-            found.add("atomic", element, f"`{name}`")
-        elif name in self.functions():
-            args = arguments_of(call.child_by_field_name("arguments"))
-            position = args.index(argument) if argument in args else -1
-            by_reference = any(takes_mutable_reference(fn, position) for fn in self.functions()[name])
-            found.add("escape" if by_reference else "read", element,
-                      f"passed by reference to `{name}`" if by_reference else "")
-        elif name in _VALUE_FUNCTIONS or re.match(r"^(sycl|std|cl::sycl)::", callee) and name not in (
-                "swap", "exchange", "iter_swap", "memcpy", "memset", "memmove", "copy", "fill", "move"):
-            found.add("read", element)
-        else:
-            found.add("escape", element, f"passed to `{name}`, which may take it by reference")
+        effect, detail = element_argument_effect(call, argument, self.callees)
+        found.add(effect, element, detail)
 
     # -- helpers defined in the file ---------------------------------------------------------
+
+    @cached_property
+    def callees(self) -> Callees:
+        """The file's definitions, prototypes and macros, for what a call does to an element."""
+        return Callees(file_functions(self.root, prototypes=True), file_macros(self.unit.data))
 
     def functions(self) -> dict[str, list[Node]]:
         """Function definitions of the file by name, found on first use."""
@@ -389,7 +381,7 @@ class _Analysis:
                 found.add("escape", node, f"passed to `{name}`")
                 continue
             param_type = params[position].child_by_field_name("type")
-            if "accessor" in text_of(param_type) and MODE_WORD.search(text_of(param_type)):
+            if param_type is not None and "accessor" in text_of(param_type) and MODE_WORD.search(text_of(param_type)):
                 found.typed_sites.append(span_of(param_type))
             helper = Scope(body, frozenset({param_name}), depth=scope.depth + 1, captures=self.captures(body),
                             conditional=not call_ok or scope.conditional)
@@ -427,27 +419,6 @@ class _Analysis:
         )
 
 
-def _value_of(element: Node) -> tuple[Node, bool]:
-    """The expression whose context decides what `element` (`a[i]`) does, and whether a member of the
-    element is named on the way (`a[i].x`, `a[i].v[k].y`, `(a[i]).x`). A store to a member keeps the
-    element's other members, so it reads and writes the element; the walk stops below a method call
-    (`a[i].load()`, `a[i].x.f()`), whose effect the caller judges."""
-    value, member = element, False
-    while value.parent is not None:
-        up = value.parent
-        if up.type == "parenthesized_expression" \
-                or (up.type == "conditional_expression" and up.child_by_field_name("condition") != value) \
-                or (up.type == "comma_expression" and up.child_by_field_name("right") == value):
-            value = up
-        elif up.type in ("field_expression", "subscript_expression") and up.child_by_field_name("argument") == value \
-                and not (up.parent is not None and up.parent.type == "call_expression"
-                         and up.parent.child_by_field_name("function") == up):
-            value, member = up, True
-        else:
-            break
-    return value, member
-
-
 def analyse_accessor_uses(unit: CppUnit, launches: tuple[KernelLaunch, ...],
                           accessors: list[Accessor]) -> list[Accessor]:
     """Each device accessor with `uses` filled in when the kernel of its command group could be
@@ -462,7 +433,7 @@ def analyse_accessor_uses(unit: CppUnit, launches: tuple[KernelLaunch, ...],
 
 def _same_buffer_modes(accessor: Accessor, accessors: list[Accessor]) -> tuple[str, ...]:
     """Modes of the other accessors created over the same buffer (same text) in the same command group."""
-    modes = []
+    modes: list[str] = []
     for other in accessors:
         if other is accessor or other.command_group != accessor.command_group \
                 or no_spaces(other.buffer or "") != no_spaces(accessor.buffer or ""):

@@ -1,23 +1,29 @@
 """What an identifier's constant value is in a C/C++ file: the symbol side of constant evaluation.
 
 Known values come from, in order of precedence: configured `defines` (as `-D`), object-like `#define`s
-of the file and of its quoted includes, `const`/`constexpr` variables, locals assigned exactly once
-before use, and template non-type parameters whose every instantiation in the file agrees. Everything
-else is unknown. The table is built lazily: files that never need a value never pay for it, and the
+of the file and of its quoted includes, `const`/`constexpr` variables, variables never written after
+their initialiser, and template non-type parameters whose every instantiation in the file agrees.
+Everything else is unknown. A variable is written when it is assigned (whole, one element or one
+member), incremented, has its address taken or a reference bound to it, or is passed to a function
+that may take it by non-const reference: then it is unknown everywhere, since kernlint does not order
+reads and writes. A name bound differently in the arms of an `#if` whose condition is not known is
+unknown too. The table is built lazily: files that never need a value never pay for it, and the
 bindings of a name are read from the tree only when that name is first looked up (most names never are).
 """
 
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import tree_sitter
 
-from kernlint.analysis.consteval import evaluate
+from kernlint.analysis.consteval import evaluate, type_size
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import arguments_of, text_of
+from kernlint.frontends.common.preprocess import ConditionalArm, alternatives
 from kernlint.frontends.cpp.scan import file_matches, include_paths
 
 _SCOPE_TYPES = frozenset({
@@ -27,6 +33,16 @@ _SCOPE_TYPES = frozenset({
 _OWNER_TYPES = frozenset({"function_definition", "lambda_expression", "template_declaration"})
 _MAX_INCLUDE_DEPTH = 8
 _MAX_EVAL_DEPTH = 32
+# Library calls that read their arguments (copies or const references) although they are not declared
+# in the file: SYCL and standard-library names, launches and queue or handler members.
+_READING_CALLS = frozenset({
+    "parallel_for", "single_task", "parallel_for_work_group", "submit", "memcpy", "memset", "copy", "fill",
+    "push_back", "emplace_back", "insert", "printf", "fprintf", "sprintf", "snprintf", "puts", "malloc",
+    "calloc", "free", "assert", "min", "max", "abs", "ceil", "floor", "sqrt", "pow", "exp", "log", "size",
+    "get_range", "get_global_range", "get_local_range", "malloc_device", "malloc_host", "malloc_shared",
+    "range", "nd_range", "id", "buffer", "accessor", "local_accessor", "queue", "get_access",
+})
+_WRITING_LIBRARY_CALLS = frozenset({"swap", "exchange", "getline", "iter_swap"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +80,15 @@ def _is_const(type_node: tree_sitter.Node, decl: tree_sitter.Node) -> bool:
     return "const" in text_of(type_node).split()
 
 
+def _writable(parameter: tree_sitter.Node) -> bool:
+    """Whether a parameter can write the variable passed to it: a non-const (or forwarding) reference."""
+    declarator = parameter.child_by_field_name("declarator")
+    if declarator is None or declarator.type != "reference_declarator":
+        return False
+    constant = any(child.type == "type_qualifier" and text_of(child) == "const" for child in parameter.children)
+    return not constant or text_of(declarator).startswith("&&")
+
+
 def _template_entity(template: tree_sitter.Node) -> str | None:
     """The name a template declares (function or class), to find its instantiations."""
     for child in template.named_children:
@@ -85,9 +110,11 @@ class CppConstants:
 
     def __init__(self, root: tree_sitter.Node, path: str | None, include_dirs: tuple[str, ...] = (),
                  defines: dict[str, str] | None = None, _visited: frozenset[str] = frozenset(),
-                 includes: list[str] | None = None, symbols: dict[str, list[tree_sitter.Node]] | None = None
-                 ) -> None:
+                 includes: list[str] | None = None, symbols: dict[str, list[tree_sitter.Node]] | None = None,
+                 arms: list[ConditionalArm] | None = None) -> None:
         self._root = root
+        # The arms of `#if` groups whose condition is unknown: alternatives that are never compiled together.
+        self._arms = [arm for arm in arms or () if arm.state is None]
         # What the caller's own queries already found: quoted include names, the symbol query's captures.
         self._includes = includes
         self._symbols = symbols
@@ -97,9 +124,14 @@ class CppConstants:
         self._visited = _visited | ({os.path.abspath(path)} if path else set())
         self._defs: dict[str, list[Definition]] | None = None
         # Bindings found by the query but not yet read, by name: (kind, node, declarator or index).
-        self._pending: dict[str, list[tuple[str, tree_sitter.Node, object]]] = {}
+        self._pending: dict[str, list[tuple[str, tree_sitter.Node,
+                                            tree_sitter.Node | tuple[int, tree_sitter.Node] | None]]] = {}
         self._assigned_nodes: list[tree_sitter.Node] = []
         self._assigned: dict[str, list[int]] | None = None
+        self._function_nodes: list[tree_sitter.Node] = []
+        self._text: bytes | None = None
+        self._written: dict[tuple[str, int], bool] = {}
+        self._functions: dict[str, list[tree_sitter.Node]] | None = None
         self._instantiation_nodes: list[tree_sitter.Node] = []
         self._instantiations: dict[str, list[tuple[int, list[str]]]] | None = None
         self._names: dict[bytes, str] = {}
@@ -119,13 +151,21 @@ class CppConstants:
         self._ensure()
         return self._visible(name.split("::")[-1], at_byte)
 
+    def macro_body(self, name: str) -> str | None:
+        """The body of the object-like macro `name` (configured, of the file or of a quoted include),
+        when it has one body only."""
+        self._ensure()
+        bodies = {d.value_text for d in self._definitions(name) if d.kind == "macro"}
+        return bodies.pop() if len(bodies) == 1 else None
+
     def file_scope_definitions(self) -> list[Definition]:
         """Macros and namespace-scope variables, which is what an including file can see."""
         self._ensure()
         for name in list(self._pending):
             self._definitions(name)
         assert self._defs is not None
-        return [d for defs in self._defs.values() for d in defs if d.scope == (0, 1 << 62) and d.kind in ("macro", "var")]
+        return [d for defs in self._defs.values() for d in defs
+                if d.scope == (0, 1 << 62) and d.kind in ("macro", "var")]
 
     # -- table ---------------------------------------------------------------------------------
 
@@ -145,16 +185,17 @@ class CppConstants:
         for name_node in captures.get("macro.name", []):
             pending.setdefault(self._name(name_node), []).append(("macro", name_node, None))
         for node in captures.get("macro.empty", []):
-            name = node.child_by_field_name("name")
-            if name is not None:
-                pending.setdefault(self._name(name), []).append(("macro.empty", node, None))
+            macro_name = node.child_by_field_name("name")
+            if macro_name is not None:
+                pending.setdefault(self._name(macro_name), []).append(("macro.empty", node, None))
         for decl in captures.get("var.decl", []):
             if decl.child_by_field_name("type") is None:
                 continue
             for declarator in decl.children_by_field_name("declarator"):
-                name_node = declarator.child_by_field_name("declarator") if declarator.type != "field_identifier" else declarator
-                if name_node is not None and name_node.type in ("identifier", "field_identifier"):
-                    pending.setdefault(self._name(name_node), []).append(("var", decl, declarator))
+                declared = (declarator.child_by_field_name("declarator") if declarator.type != "field_identifier"
+                            else declarator)
+                if declared is not None and declared.type in ("identifier", "field_identifier"):
+                    pending.setdefault(self._name(declared), []).append(("var", decl, declarator))
         for node in captures.get("param.name", []):
             pending.setdefault(self._name(node), []).append(("param", node, None))
         for template in captures.get("tparam.template", []):
@@ -164,16 +205,19 @@ class CppConstants:
             for index, param in enumerate(arguments_of(params)):
                 if param.type not in ("parameter_declaration", "optional_parameter_declaration"):
                     continue
-                name = param.child_by_field_name("declarator")
-                if name is not None and name.type == "identifier":
-                    pending.setdefault(self._name(name), []).append(("tparam", template, (index, param)))
+                param_name = param.child_by_field_name("declarator")
+                if param_name is not None and param_name.type == "identifier":
+                    pending.setdefault(self._name(param_name), []).append(("tparam", template, (index, param)))
         self._assigned_nodes = captures.get("assigned.name", [])
+        self._function_nodes = captures.get("function.name", [])
         self._instantiation_nodes = captures.get("inst.name", [])
 
     def _name(self, node: tree_sitter.Node) -> str:
         """`text_of(node)` for an identifier, decoded once per distinct spelling."""
         raw = node.text
-        name = self._names.get(raw) if raw is not None else ""
+        if raw is None:
+            return ""
+        name = self._names.get(raw)
         if name is None:
             name = self._names[raw] = raw.decode("utf-8", errors="replace")
         return name
@@ -189,6 +233,7 @@ class CppConstants:
             elif kind == "macro.empty":
                 self._add_macro(name, "", node.start_byte)
             elif kind == "var":
+                assert isinstance(extra, tree_sitter.Node)  # a variable's entry carries its declarator
                 self._add_variable(name, node, extra)
             elif kind == "param":
                 if node.parent is not None and node.parent.parent is not None \
@@ -197,6 +242,7 @@ class CppConstants:
                 self._add(Definition(name, "param", node.start_byte, _scope_of(node, owner_only=True), False,
                                      None, None))
             else:
+                assert isinstance(extra, tuple)  # a template parameter's entry carries (index, parameter)
                 self._add_template_parameter(name, node, *extra)
         return self._defs.get(name, [])
 
@@ -266,16 +312,28 @@ class CppConstants:
     # -- resolution ----------------------------------------------------------------------------
 
     def _visible(self, name: str, at_byte: int) -> Definition | None:
-        best: Definition | None = None
+        """The innermost binding before `at_byte`, or None when there is none, or when an `#if` arm whose
+        choice is unknown binds it differently (two values, and no telling which is compiled)."""
+        candidates = []
         for definition in self._definitions(name):
             if definition.kind == "macro":
                 continue
             lo, hi = definition.scope
             if not (lo <= at_byte < hi) or definition.start_byte > at_byte:
                 continue
+            if self._arms and alternatives(self._arms, definition.start_byte, at_byte):
+                continue  # written in another arm than the use: never compiled together
+            candidates.append(definition)
+        best: Definition | None = None
+        for definition in candidates:
+            lo, hi = definition.scope
             if best is None or (hi - lo) < (best.scope[1] - best.scope[0]) or (
                     definition.scope == best.scope and definition.start_byte > best.start_byte):
                 best = definition
+        if best is not None and self._arms and any(
+                other.scope == best.scope and other.value_text != best.value_text
+                and alternatives(self._arms, other.start_byte, best.start_byte) for other in candidates):
+            return None
         return best
 
     def _eval(self, text: str, at_byte: int, depth: int) -> int | None:
@@ -286,7 +344,7 @@ class CppConstants:
     def _resolve(self, name: str, at_byte: int, depth: int) -> int | None:
         self._ensure()
         short = name.split("::")[-1]
-        macros = {d.value_text for d in self._definitions(name) if d.kind == "macro"}
+        macros = {d.value_text for d in self._definitions(name) if d.kind == "macro" and d.value_text is not None}
         if macros:
             return self._eval(macros.pop(), at_byte, depth) if len(macros) == 1 else None
         definition = self._visible(short, at_byte)
@@ -299,18 +357,88 @@ class CppConstants:
             return None
         if definition.kind == "tparam":
             return self._template_argument(definition, depth)
-        if not definition.is_const and self._reassigned(definition):
+        if self.written(definition):
             return None
         # Imported (header) definitions sit at byte -1: evaluate them at file scope.
         return self._eval(definition.value_text or "", max(definition.start_byte, 0), depth)
 
-    def _reassigned(self, definition: Definition) -> bool:
+    def written(self, definition: Definition) -> bool:
+        """Whether a variable may be written after its initialiser, anywhere in its scope (so its
+        initialiser is not its value)."""
+        if definition.kind != "var" or definition.is_const:
+            return False
+        key = (definition.name, definition.start_byte)
+        if key not in self._written:
+            self._written[key] = self._find_write(definition)
+        return self._written[key]
+
+    def _find_write(self, definition: Definition) -> bool:
         if self._assigned is None:
             self._assigned = {}
             for node in self._assigned_nodes:
                 self._assigned.setdefault(self._name(node), []).append(node.start_byte)
         lo, hi = definition.scope
-        return any(lo <= pos < hi and pos > definition.start_byte for pos in self._assigned.get(definition.name, ()))
+        if any(lo <= pos < hi and pos > definition.start_byte for pos in self._assigned.get(definition.name, ())):
+            return True
+        return any(self._call_may_write(node, definition)
+                   for node in self._arguments_named(definition.name, max(lo, definition.start_byte), hi))
+
+    def _arguments_named(self, name: str, lo: int, hi: int) -> list[tree_sitter.Node]:
+        """The call arguments in bytes [lo, hi) that are the bare name `name` (`f(a, name)`), found in the
+        text and checked in the tree: only the few variables looked up need them."""
+        if self._text is None:
+            self._text = self._root.text or b""  # from the root's first byte, which need not be 0
+        base = self._root.start_byte
+        found = []
+        pattern = re.compile(rb"[(,]\s*(" + re.escape(name.encode()) + rb")\s*[,)]")
+        position = max(lo - base, 0)
+        while (match := pattern.search(self._text, position, max(min(hi - base, len(self._text)), 0))) is not None:
+            position = match.end(1)
+            node = self._root.descendant_for_byte_range(base + match.start(1), base + match.end(1))
+            if node is not None and node.type == "identifier" and node.parent is not None \
+                    and node.parent.type == "argument_list" and node.parent.parent is not None \
+                    and node.parent.parent.type == "call_expression":
+                found.append(node)
+        return found
+
+    def _call_may_write(self, argument: tree_sitter.Node, definition: Definition) -> bool:
+        """Whether the call `argument` is passed to may write it: a function of the file whose parameter
+        there is a non-const reference; for a function the file does not
+        declare, a library call that writes (`std::swap`), or any other call given an object rather
+        than a number (it may take it by reference)."""
+        call = argument.parent.parent if argument.parent is not None else None
+        function = call.child_by_field_name("function") if call is not None else None
+        if call is None or function is None:
+            return False
+        callee = function.child_by_field_name("field") if function.type == "field_expression" else function
+        if callee is not None and callee.type == "template_function":
+            callee = callee.child_by_field_name("name")
+        name = text_of(callee).split("::")[-1]
+        index = arguments_of(argument.parent).index(argument)
+        declared = self._parameters(name, index)
+        if declared:
+            return any(_writable(parameter) for parameter in declared)
+        if name in _WRITING_LIBRARY_CALLS:
+            return True
+        if name in _READING_CALLS or text_of(callee).startswith(("std::", "sycl::", "::")):
+            return False
+        return type_size(definition.type_text or "") is None
+
+    def _parameters(self, name: str, index: int) -> list[tree_sitter.Node]:
+        """Parameter `index` of every function named `name` the file declares."""
+        if self._functions is None:
+            self._functions = {}
+            for node in self._function_nodes:
+                if node.parent is not None:
+                    self._functions.setdefault(self._name(node), []).append(node.parent)
+        found = []
+        for declarator in self._functions.get(name, ()):
+            parameters = arguments_of(declarator.child_by_field_name("parameters"))
+            if index < len(parameters):
+                found.append(parameters[index])
+            elif parameters and text_of(parameters[-1]) == "...":
+                found.append(parameters[-1])
+        return found
 
     def _instantiations_of(self, entity: str) -> list[tuple[int, list[str]]]:
         """(position, argument texts) of every `entity<…>` written in the file."""

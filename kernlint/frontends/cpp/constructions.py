@@ -16,6 +16,7 @@ import tree_sitter
 
 from kernlint.analysis.consteval import type_size
 from kernlint.facts import Accessor, Buffer, Extent, LocalAllocation, QueueConstruction
+from kernlint.facts.kinds import AccessMode, AccessorForm, AccessTarget, BufferForm
 from kernlint.frontends.common.nodes import arguments_of, span_of, text_of
 from kernlint.frontends.cpp.mode_spelling import enumeration_span, tag_namespace
 from kernlint.frontends.cpp.queue_arguments import argument_kind
@@ -37,7 +38,7 @@ class Construction:
     template_args: list[Node]
     args: list[Node]
     name: str | None
-    form: str
+    form: BufferForm
 
 
 def construction_from_decl(decl: Node) -> Construction | None:
@@ -49,8 +50,13 @@ def construction_from_decl(decl: Node) -> Construction | None:
     declarator = decl.child_by_field_name("declarator")
     if declarator is None:
         return None
-    name_node, args_node = declarator, None
-    if declarator.type == "init_declarator":
+    name_node: Node | None = declarator
+    args_node: Node | None = None
+    if decl.type == "field_declaration":  # a class member with a default initialiser: `buffer<T> b{range};`
+        args_node = decl.child_by_field_name("default_value")
+        if declarator.type != "field_identifier" or args_node is None or args_node.type != "initializer_list":
+            return None
+    elif declarator.type == "init_declarator":
         name_node = declarator.child_by_field_name("declarator")
         args_node = declarator.child_by_field_name("value")
         if args_node is not None and args_node.type not in ("argument_list", "initializer_list"):
@@ -60,7 +66,7 @@ def construction_from_decl(decl: Node) -> Construction | None:
         args_node = declarator.child_by_field_name("parameters")
     elif declarator.type not in ("identifier",):
         return None
-    form = "ctad" if targs is None and cls == "buffer" else "declaration"
+    form: BufferForm = "ctad" if targs is None and cls == "buffer" else "declaration"
     return Construction(cls, decl, type_node, arguments_of(targs), arguments_of(args_node), text_of(name_node), form)
 
 
@@ -78,7 +84,7 @@ def construction_from_call(node: Node, callee: Node) -> Construction | None:
     if node.type == "new_expression":
         args_node = node.child_by_field_name("arguments")
     name = None
-    form = "temporary"
+    form: BufferForm = "temporary"
     parent = node.parent
     if parent is not None and parent.type == "init_declarator":
         name = text_of(parent.child_by_field_name("declarator"))
@@ -156,17 +162,21 @@ def get_access_accessor(method: str, call: Node) -> Accessor:
         if field is not None and field.type == "template_method" else []
     args = arguments_of(call.child_by_field_name("arguments"))
     mode, mode_node, target, properties = _mode_from_words(targs + args)
+    holder = call.parent
+    if holder is not None and holder.type == "initializer_list" and holder.named_child_count == 1:
+        holder = holder.parent  # `auto a{b.get_access(h)};`
     name = None
-    if call.parent is not None and call.parent.type == "init_declarator":
-        name = text_of(call.parent.child_by_field_name("declarator"))
-    is_host = method == "get_host_access" or not args or "handler" not in text_of(args[0]) \
-        and not _looks_like_handler(args[0], call)
+    if holder is not None and holder.type == "init_declarator":
+        name = text_of(holder.child_by_field_name("declarator"))
+    form: AccessorForm = "get_host_access" if method == "get_host_access" else "get_access"
+    is_host = method == "get_host_access" or not args or (
+        "handler" not in text_of(args[0]) and not _looks_like_handler(args[0], call))
     return Accessor(
         span=span_of(call), name=name, buffer=text_of(obj) if obj is not None else None,
         mode=mode, mode_spelling=text_of(mode_node) if mode_node is not None else None,
         mode_span=span_of(mode_node) if mode_node is not None else None,
         mode_enum_span=enumeration_span(mode_node), mode_namespace=tag_namespace(mode_node),
-        form=method, properties=properties,
+        form=form, properties=properties,
         target="host" if is_host else (target or "device"),
         command_group=command_group(call),
     )
@@ -179,12 +189,14 @@ def _looks_like_handler(arg: Node, call: Node) -> bool:
     return command_group(call) is not None or text_of(arg) in ("h", "cgh", "handler")
 
 
-def _mode_from_words(nodes: list[Node]) -> tuple[str | None, Node | None, str | None, tuple[str, ...]]:
+def _mode_from_words(nodes: list[Node]) -> tuple[AccessMode | None, Node | None, AccessTarget | None,
+                                                  tuple[str, ...]]:
     """(mode, the node that spells it, target, properties) from an accessor's template and
     constructor arguments. A mode or target word counts when it is qualified as one
     (`access::mode::read`, `access_mode::read`, `access::target::local`) or is a short tag
     (`sycl::read_only`); the same word deep inside another expression does not."""
-    mode = target = None
+    mode: AccessMode | None = None
+    target: AccessTarget | None = None
     mode_node = None
     properties: list[str] = []
     for node in nodes:

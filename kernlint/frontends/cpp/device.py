@@ -22,6 +22,7 @@ import tree_sitter
 
 from kernlint.facts import Branch, KernelLaunch, Span, SubGroupBlockAccess
 from kernlint.facts.device import Reach
+from kernlint.facts.kinds import BlockDirection, BranchExit, BranchKind
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import contains, node_at, span_of, text_of
 from kernlint.frontends.cpp.dependence import (
@@ -279,10 +280,12 @@ def _branches(graph: _DeviceGraph, dependence: CppDependence) -> Iterable[Branch
                 )
 
 
-def _branch_kind(node: Node) -> str:
+def _branch_kind(node: Node) -> BranchKind:
     if node.type == "if_statement":
         return "else-if" if node.parent is not None and node.parent.type == "else_clause" else "if"
-    return {"conditional_expression": "ternary", "switch_statement": "switch"}.get(node.type, "loop")
+    if node.type == "conditional_expression":
+        return "ternary"
+    return "switch" if node.type == "switch_statement" else "loop"
 
 
 def _chain_head(node: Node) -> Span | None:
@@ -295,15 +298,13 @@ def _chain_head(node: Node) -> Span | None:
 
 
 def _guarded_regions(node: Node) -> list[Node]:
-    if node.type in ("if_statement", "conditional_expression"):
-        fields = ("consequence", "alternative")
-    else:
-        fields = ("body",)
+    fields: tuple[str, ...] = (
+        ("consequence", "alternative") if node.type in ("if_statement", "conditional_expression") else ("body",))
     return [r for r in (node.child_by_field_name(f) for f in fields) if r is not None]
 
 
 def _early_exit(graph: _DeviceGraph, captures: dict[str, list[Node]], node: Node,
-                regions: list[Node]) -> tuple[str | None, tuple[Reach, ...]]:
+                regions: list[Node]) -> tuple[BranchExit | None, tuple[Reach, ...]]:
     """A `return`, `break` or `continue` under the branch that leaves code around it, and that code."""
     if node.type not in ("if_statement", "switch_statement") or not regions:
         return None, ()
@@ -320,7 +321,7 @@ def _early_exit(graph: _DeviceGraph, captures: dict[str, list[Node]], node: Node
             return "return", (Reach(rest),) + tuple(graph.reach([rest]))
         target = _jump_target(jump)
         if target is not None and contains(target, node) and target != node:
-            word = "break" if jump.type == "break_statement" else "continue"
+            word: BranchExit = "break" if jump.type == "break_statement" else "continue"
             return word, (Reach(span_of(target)),) + tuple(graph.reach([span_of(target)]))
     return None, ()
 
@@ -375,12 +376,13 @@ def _block_access(call: Node, dependence: CppDependence) -> SubGroupBlockAccess 
     receiver, name, args = dependence.parts(call)
     builtin = _BLOCK_BUILTIN.match(name)
     if builtin:
-        direction = "store" if (builtin.group("a") or builtin.group("b") or "").lower() == "write" else "load"
+        direction: BlockDirection = (
+            "store" if (builtin.group("a") or builtin.group("b") or "").lower() == "write" else "load")
         return SubGroupBlockAccess(span_of(call), name, direction)
     if receiver is not None:
         if name not in ("load", "store") or dependence.handle_kind(receiver) != "sub-group":
             return None
-        return SubGroupBlockAccess(span_of(call), _callee_text(call), name)
+        return SubGroupBlockAccess(span_of(call), _callee_text(call), "load" if name == "load" else "store")
     if name in _BLOCK_FREE and args and dependence.handle_kind(args[0]) == "sub-group":
         return SubGroupBlockAccess(span_of(call), name, "store" if "store" in name else "load")
     return None

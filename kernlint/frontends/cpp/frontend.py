@@ -9,24 +9,43 @@ unit, and this module is the only one that calls them all.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TypeVar
 
 import tree_sitter
 
-from kernlint.facts import Barrier, FileFacts, KernelLaunch, Loop, Pragma
+from kernlint.facts import Barrier, Buffer, FileFacts, KernelLaunch, Pragma, QueueConstruction
+from kernlint.facts.kinds import BarrierScope, Language, LoopKind, Side
 from kernlint.frontends.common.nodes import arguments_of, inside_any, span_of, text_of
+from kernlint.frontends.common.preprocess import ConditionalArm, counterparts
 from kernlint.frontends.cpp.accessor_uses import analyse_accessor_uses
 from kernlint.frontends.cpp.constructions import (
-    accessor_of, buffer_of, construction_from_call, construction_from_decl, get_access_accessor, local_allocation,
+    accessor_of,
+    buffer_of,
+    construction_from_call,
+    construction_from_decl,
+    get_access_accessor,
+    local_allocation,
     queue_of,
 )
 from kernlint.frontends.cpp.device import analyse_device_code
+from kernlint.frontends.cpp.host import calls_in_loops, defining_function, element_of, loop_fact
 from kernlint.frontends.cpp.launches import LaunchReader
-from kernlint.frontends.cpp.openmp import openmp_facts
+from kernlint.frontends.cpp.macro_directives import openmp_facts
 from kernlint.frontends.cpp.sycl_api import LAUNCH_METHODS
 from kernlint.frontends.cpp.syntax import base_type, last_word
 from kernlint.frontends.cpp.unit import CppUnit
 
-_SYCL_USAGE = re.compile(rb"\bsycl\b|\bparallel_for\b|\bsingle_task\b")
+# Words only SYCL code writes. `parallel_for` is not one: Kokkos, TBB and plain C++ thread pools have
+# their own, and a member `.parallel_for(…)` alone does not make a file SYCL either.
+_SYCL_USAGE = re.compile(rb"\bsycl\b|\bnd_item\b|\bnd_range\b|\bsingle_task\b|\bparallel_for_work_group\b")
+_SYCL_INDEX_TYPES = frozenset({"id", "item", "nd_item", "group", "h_item"})
+_Construct = TypeVar("_Construct", KernelLaunch, QueueConstruction)
+#: The file query's loop captures, by the kind of loop each captures.
+_LOOP_CAPTURES: dict[str, LoopKind] = {"loop.for": "for", "loop.range-for": "range-for", "loop.while": "while",
+                                       "loop.do": "do"}
 
 
 def _facts(unit: CppUnit) -> FileFacts:
@@ -35,7 +54,7 @@ def _facts(unit: CppUnit) -> FileFacts:
     members: list[tuple[str, tree_sitter.Node]] = []
     frees: list[tuple[tree_sitter.Node, tree_sitter.Node]] = []
     decls: list[tree_sitter.Node] = []
-    loops: list[tuple[str, tree_sitter.Node]] = []
+    loops: list[tuple[LoopKind, tree_sitter.Node]] = []
     functors: dict[str, tree_sitter.Node] = {}
     for _index, match in unit.file_matches["cpp"]:
         if "member.call" in match:
@@ -48,15 +67,15 @@ def _facts(unit: CppUnit) -> FileFacts:
             functors[text_of(match["functor.class"][0])] = match["functor.def"][0]
         else:
             for name, nodes in match.items():
-                if name.startswith("loop."):
-                    loops.append((name[5:], nodes[0]))
+                if name in _LOOP_CAPTURES:
+                    loops.append((_LOOP_CAPTURES[name], nodes[0]))
                 elif name != "include.path":  # the unit has read the includes
                     groups.setdefault(name, []).extend(nodes)
 
     reader = LaunchReader(unit, functors)
-    found = [reader.launch(method, call) for method, call in members if method in LAUNCH_METHODS]
+    found = [reader.launch(LAUNCH_METHODS[method], call) for method, call in members if method in LAUNCH_METHODS]
     device = analyse_device_code(unit, [launch for launch in found if launch is not None])
-    launches = device.launches
+    launches = _once_per_arm(device.launches, unit.arms)
     in_device = inside_any([region for launch in launches for region in launch.regions])
 
     constructions = [c for c in (construction_from_decl(d) for d in decls) if c] + \
@@ -64,9 +83,10 @@ def _facts(unit: CppUnit) -> FileFacts:
     buffers, accessors, locals_, queues = [], [], [], []
     for c in constructions:
         if c.cls == "buffer":
-            buffers.append(buffer_of(unit, c, in_device(c.node)))
+            buffer = buffer_of(unit, c, in_device(c.node))
+            buffers.append(replace(buffer, function=defining_function(c.node, clean=True)))
         elif c.cls == "queue":
-            queues.append(queue_of(unit, c))
+            queues.append(replace(queue_of(unit, c), element_of=element_of(c.node)))
         else:
             local = local_allocation(unit, c)
             if local is not None:
@@ -80,11 +100,21 @@ def _facts(unit: CppUnit) -> FileFacts:
     barriers = [b for b in (_barrier(c) for m, c in members if m == "barrier") if in_device(b[1])]
     barriers += [b for b in (_group_barrier(n, t) for n, t in frees) if b and in_device(b[1])]
 
-    pragmas = tuple(Pragma(span_of(node), _pragma_text(node)) for node in groups.get("pragma", []))
+    pragmas = tuple(Pragma(span_of(node), unit.pragma_texts.get(node.start_byte) or _pragma_text(node))
+                    for node in groups.get("pragma", []))
     language = _language(unit.data, launches, pragmas)
     errors = tuple(span_of(n) for n in groups.get("error", []))
     omp, omp_branches = openmp_facts(unit, pragmas)
     in_target = inside_any([c.region for c in omp if c.region is not None and "target" in c.leaves])
+    sides: list[tuple[LoopKind, tree_sitter.Node, Side]] = [
+        (kind, n, "device" if in_device(n) or in_target(n) else "host") for kind, n in loops]
+    host_loops = [span_of(n) for _kind, n, side in sides if side == "host"]
+    calls = calls_in_loops(unit, _buffer_helpers(buffers), host_loops, in_device)
+    # How often a loop runs matters only to the loop rules, around what they report.
+    reported = sorted(span.start_byte for span in (*(b.span for b in buffers), *(q.span for q in queues),
+                                                   *(c.span for c in calls)))
+    all_loops = tuple(loop_fact(unit, kind, n, side, side == "host" and _holds_any(n, reported))
+                      for kind, n, side in sides)
     return FileFacts(
         path=unit.path,
         language=language,
@@ -93,20 +123,56 @@ def _facts(unit: CppUnit) -> FileFacts:
         accessors=tuple(accessors),
         local_allocations=tuple(locals_),
         barriers=tuple(sorted((b[0] for b in barriers), key=lambda b: b.span.start_byte)),
-        loops=tuple(Loop(span_of(n), kind, "device" if in_device(n) or in_target(n) else "host")
-            for kind, n in loops),
-        queues=tuple(queues),
+        loops=all_loops,
+        queues=_once_per_arm(queues, unit.arms),
         pragmas=pragmas,
         branches=device.branches + omp_branches,
         block_accesses=device.block_accesses,
         omp=omp,
         syntax_errors=errors,
         dependencies=tuple(unit.constants.dependencies),
+        calls=calls,
     )
 
 
-def _language(data: bytes, launches: tuple[KernelLaunch, ...], pragmas: tuple[Pragma, ...]) -> str:
-    if launches or _SYCL_USAGE.search(data):
+def _once_per_arm(constructs: Sequence[_Construct], arms: list[ConditionalArm]) -> tuple[_Construct, ...]:
+    """One construct per `#if` group whose condition is unknown, not one per arm: a queue built in both
+    arms of `#ifdef USE_GPU` is one queue (the first arm's is kept). A launch restated in another arm
+    keeps its body but not its ranges, which the first arm's launch carries; when the arms' ranges
+    differ, neither is known (a CPU arm's work-group size is not the GPU's)."""
+    if not any(arm.state is None for arm in arms):
+        return tuple(constructs)
+    restated = counterparts(arms, [c.span.start_byte for c in constructs])
+    kept: list[_Construct | None] = list(constructs)
+    for index, leader in enumerate(restated):
+        if leader is None:
+            continue
+        first, other = constructs[leader], constructs[index]
+        if isinstance(first, KernelLaunch) and isinstance(other, KernelLaunch):
+            if (first.global_range, first.local_range) != (other.global_range, other.local_range):
+                kept[leader] = replace(first, global_range=None, local_range=None, range_kind=None)
+            kept[index] = replace(other, global_range=None, local_range=None, range_kind=None)
+        else:
+            kept[index] = None
+    return tuple(c for c in kept if c is not None)
+
+
+def _holds_any(node: tree_sitter.Node, positions: list[int]) -> bool:
+    """Whether one of the sorted byte `positions` lies inside `node`."""
+    at = bisect_left(positions, node.start_byte)
+    return at < len(positions) and positions[at] < node.end_byte
+
+
+def _buffer_helpers(buffers: list[Buffer]) -> set[str]:
+    """Functions of the file that construct a buffer over host memory outside any loop of their own
+    (KL101 follows their calls made inside loops)."""
+    return {b.function for b in buffers if b.function and b.has_host_data and not b.in_device_code}
+
+
+def _language(data: bytes, launches: tuple[KernelLaunch, ...], pragmas: tuple[Pragma, ...]) -> Language:
+    """SYCL when the file says so (`sycl`, SYCL-only words) or launches a kernel that takes a SYCL index
+    (`id`, `item`, `nd_item`, `group`): a `parallel_for` whose callable takes an `int` is another library's."""
+    if _SYCL_USAGE.search(data) or any(launch.index_type in _SYCL_INDEX_TYPES for launch in launches):
         return "sycl"
     if any(p.text.split()[:1] == ["omp"] for p in pragmas):
         return "openmp-c"
@@ -117,7 +183,7 @@ def _barrier(call: tree_sitter.Node) -> tuple[Barrier, tree_sitter.Node]:
     """`item.barrier(…)` (work-group) or `sg.barrier()` (sub-group)."""
     function = call.child_by_field_name("function")
     obj = text_of(function.child_by_field_name("argument")) if function is not None else ""
-    scope = "sub-group" if re.search(r"sub_?group|\bsg\b", obj) else "work-group"
+    scope: BarrierScope = "sub-group" if re.search(r"sub_?group|\bsg\b", obj) else "work-group"
     return Barrier(span_of(call), f"{last_word(obj) or 'item'}.barrier", scope), call
 
 
@@ -127,7 +193,7 @@ def _group_barrier(call: tree_sitter.Node, callee: tree_sitter.Node) -> tuple[Ba
         return None
     args = arguments_of(call.child_by_field_name("arguments"))
     group = text_of(args[0]) if args else ""
-    scope = "sub-group" if re.search(r"sub_?group|\bsg\b", group) else "work-group"
+    scope: BarrierScope = "sub-group" if re.search(r"sub_?group|\bsg\b", group) else "work-group"
     return Barrier(span_of(call), "group_barrier", scope), call
 
 

@@ -10,13 +10,19 @@ from dataclasses import dataclass
 import tree_sitter
 
 from kernlint.facts import Extent, KernelAttributes, KernelLaunch
+from kernlint.facts.kinds import IndexType, KernelBodyKind, LaunchApi, RangeKind
 from kernlint.frontends.common.nodes import arguments_of, span_of, text_of
 from kernlint.frontends.cpp.constants import Definition
+from kernlint.frontends.cpp.host import defining_function
 from kernlint.frontends.cpp.ranges import evaluate_nd_range, evaluate_range
 from kernlint.frontends.cpp.syntax import base_type, command_group, last_word, method_field
 from kernlint.frontends.cpp.unit import CppUnit
 
 Node = tree_sitter.Node
+
+#: The index parameter's declared types kernlint names; any other type is an integral index.
+_DECLARED_INDEX_TYPES: dict[str, IndexType] = {"nd_item": "nd_item", "item": "item", "id": "id", "group": "group",
+                                               "h_item": "h_item", "auto": "auto"}
 
 
 @dataclass
@@ -24,7 +30,7 @@ class _Kernel:
     """A kernel's callable: the lambda or functor operator() that the launch runs."""
 
     body: Node | None
-    kind: str | None
+    kind: KernelBodyKind | None
     params: Node | None
     attributes: list[Node]
     name: str | None
@@ -37,7 +43,7 @@ class LaunchReader:
         self.unit = unit
         self.functors = functors
 
-    def launch(self, method: str, call: Node) -> KernelLaunch | None:
+    def launch(self, method: LaunchApi, call: Node) -> KernelLaunch | None:
         function = call.child_by_field_name("function")
         args = arguments_of(call.child_by_field_name("arguments"))
         if function is None or not args:
@@ -50,7 +56,7 @@ class LaunchReader:
                 kernel_name = last_word(re.sub(r"^(class|struct)\s+", "", text_of(targs[0])))
         kernel = self._kernel_callable(args[-1])
         global_range = local_range = None
-        range_kind = None
+        range_kind: RangeKind | None = None
         if method != "single_task" and len(args) >= 2:
             first = text_of(args[0])
             at = args[0].start_byte
@@ -80,13 +86,14 @@ class LaunchReader:
             index_param=index_param,
             index_type=index_type,
             command_group=group,
-            function=_enclosing_function_name(call),
+            function=defining_function(call),
         )
 
     def _kernel_callable(self, arg: Node, depth: int = 0) -> _Kernel:
         if arg.type == "lambda_expression":
             declarator = arg.child_by_field_name("declarator")
-            attributes = [a for a in (declarator.named_children if declarator else []) if a.type == "attribute_declaration"]
+            attributes = [a for a in (declarator.named_children if declarator else [])
+                          if a.type == "attribute_declaration"]
             attributes += [a for a in arg.named_children if a.type == "attribute_declaration"]
             params = declarator.child_by_field_name("parameters") if declarator else None
             return _Kernel(arg.child_by_field_name("body"), "lambda", params, attributes, None)
@@ -148,7 +155,7 @@ class LaunchReader:
         return KernelAttributes(sub_group, sub_group_text, work_group, restrict, span, sub_group_span)
 
 
-def _index_parameter(params: Node | None) -> tuple[str | None, str | None]:
+def _index_parameter(params: Node | None) -> tuple[str | None, IndexType | None]:
     first = next(iter(arguments_of(params)), None)
     if first is None:
         return None, None
@@ -157,19 +164,5 @@ def _index_parameter(params: Node | None) -> tuple[str | None, str | None]:
         declarator = declarator.child_by_field_name("declarator") or next(
             (c for c in declarator.named_children if c.type == "identifier"), None)
     type_name = base_type(first.child_by_field_name("type"))[0]
-    kind = type_name if type_name in ("nd_item", "item", "id", "group", "h_item") else (
-        "auto" if type_name == "auto" else "integral")
+    kind = _DECLARED_INDEX_TYPES.get(type_name, "integral")
     return (text_of(declarator) if declarator is not None else None), kind
-
-
-def _enclosing_function_name(node: Node) -> str | None:
-    parent = node.parent
-    while parent is not None and parent.type != "function_definition":
-        parent = parent.parent
-    if parent is None:
-        return None
-    declarator = parent.child_by_field_name("declarator")
-    while declarator is not None and declarator.type in ("function_declarator", "pointer_declarator",
-                                                         "reference_declarator"):
-        declarator = declarator.child_by_field_name("declarator")
-    return text_of(declarator) if declarator is not None else None

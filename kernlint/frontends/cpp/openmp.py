@@ -10,6 +10,7 @@ the dependence analysis: `openmp_device`).
 
 from __future__ import annotations
 
+import re
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -21,9 +22,11 @@ from kernlint.facts.kinds import LoopKind
 from kernlint.facts.openmp_directive import OmpDirective
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import span_of, text_of
+from kernlint.frontends.cpp.callees import Callees, file_functions, file_macros
 from kernlint.frontends.cpp.openmp_device import device_code
 from kernlint.frontends.cpp.openmp_nodes import FUNCTION_TYPES, LOOP_TYPES
-from kernlint.frontends.cpp.openmp_uses import classify_use
+from kernlint.frontends.cpp.openmp_uses import alias_source, alias_target, classify_use, quiet_call
+from kernlint.frontends.cpp.syntax import last_name
 from kernlint.frontends.openmp.dependence import RawAssign, RawBranch, openmp_branches
 from kernlint.frontends.openmp.directives import join_c_pragma, parse_directive
 from kernlint.frontends.openmp.expr import Expr, Scope, parse
@@ -49,7 +52,7 @@ _COMPARISONS = frozenset({"<", "<=", ">", ">=", "!="})
 _FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!="}
 
 
-def openmp_facts(unit: "CppUnit", pragmas: tuple[Pragma, ...]
+def openmp_facts(unit: CppUnit, pragmas: tuple[Pragma, ...]
                  ) -> tuple[tuple[OmpConstruct, ...], tuple[Branch, ...]]:
     """Every `#pragma omp` / `#pragma ompx` of the file as an OmpConstruct, and the id-dependent
     branches of its device parallel regions (for KL501)."""
@@ -65,7 +68,7 @@ class CppOmpSource:
 
     fortran = False
 
-    def __init__(self, unit: "CppUnit", pragmas: tuple[Pragma, ...]) -> None:
+    def __init__(self, unit: CppUnit, pragmas: tuple[Pragma, ...]) -> None:
         self.unit = unit
         self.data = unit.data
         self.root = unit.root
@@ -77,6 +80,8 @@ class CppOmpSource:
         self._raw_loops: dict[int, RawLoop] = {}
         self._values: dict[tuple[str, int], int | None] = {}
         self._definitions: dict[tuple[str, int], Expr | None] = {}
+        self._uses_by_function: dict[int, list[tree_sitter.Node]] = {}
+        self._words_by_function: dict[int, set[str]] = {}
 
     # -- directives ----------------------------------------------------------------------------
 
@@ -103,7 +108,7 @@ class CppOmpSource:
                     self.nodes[region] = statement
                     if is_loop_construct(directive):
                         loops = _associated_loops(statement, _collapse(directive, self, span.start_byte))
-            found.append(Located(span, directive, region, tuple(span_of(l) for l in loops or ()),
+            found.append(Located(span, directive, region, tuple(span_of(loop) for loop in loops or ()),
                                  append_at=self._append_at(span)))
         return found
 
@@ -170,8 +175,8 @@ class CppOmpSource:
         definition = self.unit.constants.definition(name, at_byte)
         if definition is None or definition.kind != "var" or not definition.value_text:
             return None
-        if definition.value_text.startswith("{") or definition.type_text and definition.value_text.startswith(
-                definition.type_text):
+        if definition.value_text.startswith("{") or (definition.type_text and definition.value_text.startswith(
+                definition.type_text)):
             return None
         lo, hi = definition.scope
         if lo == 0:
@@ -311,15 +316,103 @@ class CppOmpSource:
         found = []
         pointers: dict[str, bool] = {}
         wanted = {name.encode(): name for name in names}  # compared as bytes: most identifiers are other names
-        for ident in treesitter.captures("cpp", "cpp_openmp_uses", node).get("use", []):
+        captures = treesitter.captures("cpp", "cpp_openmp_uses", node)
+        for ident in captures.get("use", []):
             name = wanted.get(ident.text or b"")
             if name is None:
                 continue
             if name not in pointers:
                 declared = self.declared(name, ident.start_byte)
                 pointers[name] = declared is None or declared.is_array
-            found.append(classify_use(ident, name, node, pointers[name]))
-        return [a for a in found if a is not None]
+            found.append(classify_use(ident, name, node, pointers[name], self.callees))
+        return [a for a in found if a is not None] + self._hidden(node, names, captures, pointers)
+
+    @cached_property
+    def functions(self) -> dict[str, list[tree_sitter.Node]]:
+        """The file's function definitions by name."""
+        return file_functions(self.root)
+
+    @cached_property
+    def callees(self) -> Callees:
+        """The file's definitions, prototypes and macros; C passes every argument by value."""
+        return Callees(file_functions(self.root, prototypes=True), file_macros(self.data),
+                       by_reference=not self.unit.path.endswith(".c"))
+
+    def _hidden(self, region: tree_sitter.Node, names: frozenset[str], captures: dict[str, list[tree_sitter.Node]],
+                pointers: dict[str, bool]) -> list[Access]:
+        """Uses the region's own identifiers do not show: code `#include`d into it, macros naming a
+        mapped variable, pointers into a mapped array made outside it and used inside (or a mapped
+        pointer made from a variable the region uses), calls that may reach a variable that is not
+        local to the function (a global or a class member), and local lambdas that name it."""
+        found = [Access(name, "escape", span_of(include), detail=f"`{text_of(include).strip()}` is included into "
+                        "the region") for include in captures.get("include", []) for name in sorted(names)]
+        macros = self.callees.macros
+        for ident in captures.get("use", []):
+            macro = macros.get(text_of(ident))
+            found += [Access(name, "escape", span_of(ident), detail=f"macro `{text_of(ident)}` names it")
+                      for name in sorted(names & macro.words)] if macro is not None else []
+        function = region.parent
+        while function is not None and function.type not in FUNCTION_TYPES:
+            function = function.parent
+        if function is None:
+            return found
+        used = {text_of(i): i for i in captures.get("use", [])}
+        outside = [i for i in self._function_uses(function)
+                   if not (region.start_byte <= i.start_byte < region.end_byte) and text_of(i) in names]
+        for ident in outside:
+            alias = alias_target(ident) if pointers.get(text_of(ident), True) else None
+            if alias is not None and alias in used and alias != text_of(ident):
+                found.append(Access(text_of(ident), "escape", span_of(used[alias]),
+                                    detail=f"reached through `{alias}`, which points into it"))
+            source = alias_source(ident)
+            if source is not None and source in used and source != text_of(ident):
+                found.append(Access(text_of(ident), "escape", span_of(used[source]),
+                                    detail=f"it points into `{source}`, which the region also uses"))
+        local = self._declared_in(function) if function.type == "function_definition" else {}
+        for name in sorted(n for n in names if n not in local):
+            for callee in captures.get("callee", []):
+                if not quiet_call(text_of(callee)) and self._may_reach(text_of(callee), name):
+                    found.append(Access(name, "escape", span_of(callee),
+                                        detail=f"`{text_of(callee)}()` may write it (it is not local)"))
+        for callee in captures.get("callee", []):  # a lambda or function object made in the function
+            for _position, declaration, _declarator in local.get(text_of(callee), []):
+                found += [Access(name, "escape", span_of(callee), detail=f"`{text_of(callee)}` refers to it")
+                          for name in sorted(names & self._words(declaration))]
+        return found
+
+    def _function_uses(self, function: tree_sitter.Node) -> list[tree_sitter.Node]:
+        """The identifiers of a function, queried once however many regions it holds."""
+        found = self._uses_by_function.get(function.id)
+        if found is None:
+            found = self._uses_by_function[function.id] = treesitter.captures(
+                "cpp", "cpp_openmp_uses", function).get("use", [])
+        return found
+
+    def _words(self, node: tree_sitter.Node) -> set[str]:
+        """The names a function definition or a declaration mentions."""
+        found = self._words_by_function.get(node.id)
+        if found is None:
+            found = self._words_by_function[node.id] = set(re.findall(r"[A-Za-z_]\w*", text_of(node)))
+        return found
+
+    def _may_reach(self, callee: str, name: str) -> bool:
+        """Whether a call to `callee` may use the non-local `name`: not defined in the file, or
+        defined there with a body that names it or calls a function that may."""
+        pending, seen = [last_name(callee)], set()
+        while pending:
+            function = pending.pop()
+            if function in seen:
+                continue
+            seen.add(function)
+            definitions = self.functions.get(function)
+            if not definitions:
+                return True
+            for definition in definitions:
+                words = self._words(definition)
+                if name in words:
+                    return True
+                pending += [w for w in words if w in self.functions and w not in seen]
+        return False
 
 
 # -- association -------------------------------------------------------------------------------

@@ -1,8 +1,12 @@
 """How an OpenMP region of a C/C++ file uses a mapped variable, one identifier at a time.
 
 Each identifier that names a mapped variable is one `Access`: read, written, read-modified-written
-(`+=`, `++`) or escaping (its address taken, a bare pointer passed on), with the subscript it is
-indexed by, the innermost loop around it inside the region and whether a condition sits in between.
+(`+=`, `++`, a store to a member of an element) or escaping (its address taken, a bare pointer passed
+on or aliased, an element passed where C++ may bind it to a reference, a method called on it), with
+the subscript it is indexed by, the innermost loop around it inside the region and whether a
+condition sits in between. What the region hides as a whole (code `#include`d into it, a pointer
+alias made outside it, calls that may write a variable that is not local) is found by
+`hidden_accesses`. Unknown is an escape: a rule never narrows a map on it.
 """
 
 from __future__ import annotations
@@ -11,14 +15,17 @@ import tree_sitter
 
 from kernlint.facts import Span
 from kernlint.frontends.common.nodes import span_of, text_of
+from kernlint.frontends.cpp.callees import VALUE_FUNCTIONS, Callees, element_argument_effect
 from kernlint.frontends.cpp.openmp_nodes import CONDITIONAL_TYPES, FUNCTION_TYPES, LOOP_TYPES
+from kernlint.frontends.cpp.syntax import element_context, last_name
 from kernlint.frontends.openmp.facts import Access
 
 Node = tree_sitter.Node
 
 
-def classify_use(ident: Node, name: str, region: Node, pointer: bool) -> Access | None:
-    """How one identifier uses a mapped variable: read, write, read-modify-write or escape."""
+def classify_use(ident: Node, name: str, region: Node, pointer: bool, callees: Callees) -> Access | None:
+    """How one identifier uses a mapped variable: read, write, read-modify-write or escape.
+    `callees` says what the file's functions and macros may do to an element passed to them."""
     parent = ident.parent
     if parent is None:
         return None
@@ -47,8 +54,10 @@ def classify_use(ident: Node, name: str, region: Node, pointer: bool) -> Access 
             parent.type in ("declaration", "init_declarator", "parameter_declaration")
             and parent.child_by_field_name("declarator") == ident):
         # members of a mapped aggregate, or a local that shadows the name: not followed
-        return Access(name, "escape", span_of(access), None, False, loop, conditional)
-    return Access(name, _use_kind(access, ident, pointer), span_of(access), index, False, loop, conditional)
+        return Access(name, "escape", span_of(access), None, False, loop, conditional,
+                      "a member of the mapped variable, or a local of the same name")
+    kind, detail = _use_kind(access, ident, pointer, callees)
+    return Access(name, kind, span_of(access), index, False, loop, conditional, detail)
 
 
 def _subscript_text(indices: Node | None) -> str | None:
@@ -59,22 +68,40 @@ def _subscript_text(indices: Node | None) -> str | None:
     return text_of(inner[0]) if len(inner) == 1 else None
 
 
-def _use_kind(access: Node, ident: Node, pointer: bool) -> str:
-    parent = access.parent
+def _use_kind(access: Node, ident: Node, pointer: bool, callees: Callees) -> tuple[str, str]:
+    """The kind of one use (`access` is the element `a[i]` / `*a`, or the bare name) and, for an escape
+    or a member store, what it is."""
+    value, member = element_context(access) if access is not ident else (access, False)
+    parent = value.parent
     if parent is None:
-        return "read"
-    if parent.type == "assignment_expression" and parent.child_by_field_name("left") == access:
-        return "write" if text_of(parent.child_by_field_name("operator")) == "=" else "rmw"
+        return "read", ""
+    if parent.type == "assignment_expression" and parent.child_by_field_name("left") == value:
+        if member:
+            return "rmw", "a member of an element is written"
+        return ("write" if text_of(parent.child_by_field_name("operator")) == "=" else "rmw"), ""
     if parent.type == "update_expression":
-        return "rmw"
+        return "rmw", "a member of an element is written" if member else ""
     if parent.type == "pointer_expression" and text_of(parent.child_by_field_name("operator")) == "&":
-        return "escape"
+        return "escape", "its address is taken"
+    if parent.type == "field_expression" and parent.child_by_field_name("argument") == value:
+        return "escape", f"`.{text_of(parent.child_by_field_name('field'))}()` is called on an element"
     if access is ident and pointer:
         if parent.type == "binary_expression" and text_of(parent.child_by_field_name("operator")) in (
                 "==", "!=", "<", ">", "<=", ">="):
-            return "read"
-        return "escape"  # a bare pointer or array: passed on, aliased or used in arithmetic
-    return "read"
+            return "read", ""
+        return "escape", "the pointer is passed on, aliased or offset"
+    call = parent.parent
+    if parent.type == "argument_list" and call is not None and call.type == "call_expression":
+        effect, detail = element_argument_effect(call, value, callees)
+        return ("read", "") if effect == "read" else ("escape", detail)
+    if parent.type == "init_declarator" and callees.by_reference:
+        declarator = parent.child_by_field_name("declarator")
+        declaration = parent.parent
+        const = declaration is not None and any(c.type == "type_qualifier" and text_of(c) in ("const", "constexpr")
+                                                for c in declaration.children)
+        if declarator is not None and declarator.type == "reference_declarator" and not const:
+            return "escape", "bound to a non-const reference"
+    return "read", ""
 
 
 def _context(access: Node, region: Node) -> tuple[Span | None, bool]:
@@ -97,3 +124,72 @@ def _context(access: Node, region: Node) -> tuple[Span | None, bool]:
         child = node
         node = node.parent
     return None, conditional
+
+
+def alias_target(ident: Node) -> str | None:
+    """The variable that `T *p = a;`, `p = a + k;`, `p = &a[k];` or `s.p = a;` makes point into the
+    array `ident` names (the base name of the left side), None when the use makes no pointer."""
+    node, value = ident, False  # value: the expression is an element, not a pointer
+    while node.parent is not None:
+        up = node.parent
+        if up.type == "subscript_expression" and up.child_by_field_name("argument") == node:
+            value = True
+        elif up.type == "pointer_expression":
+            value = text_of(up.child_by_field_name("operator")) == "*"
+        elif up.type not in ("parenthesized_expression", "cast_expression", "binary_expression",
+                             "conditional_expression", "initializer_list"):
+            break
+        node = up
+    holder = node.parent
+    if value or holder is None:
+        return None
+    up = holder
+    target = None
+    if up.type == "init_declarator" and up.child_by_field_name("value") == node:
+        target = up.child_by_field_name("declarator")
+    elif up.type == "assignment_expression" and up.child_by_field_name("right") == node:
+        target = up.child_by_field_name("left")
+    while target is not None and target.type != "identifier":
+        target = target.child_by_field_name("declarator") or target.child_by_field_name("argument")
+    return text_of(target) if target is not None else None
+
+
+def alias_source(ident: Node) -> str | None:
+    """The variable a pointer points into when `ident` is being made to point there (`T *p = x;`,
+    `p = &x[k];`, `p = x.data() + k;`, `double *p = s.field;`): the base name of the value, None
+    when `ident` is not being defined or the value is no such pointer (`malloc(…)`, a constant)."""
+    holder = ident.parent
+    while holder is not None and holder.type in ("pointer_declarator", "reference_declarator", "array_declarator"):
+        holder = holder.parent
+    value = None
+    if holder is not None and holder.type == "init_declarator":
+        value = holder.child_by_field_name("value")
+    elif holder is not None and holder.type == "assignment_expression" and holder.child_by_field_name("left") == ident:
+        value = holder.child_by_field_name("right")
+    while value is not None and value.type != "identifier":
+        if value.type in ("parenthesized_expression", "cast_expression", "pointer_expression"):
+            value = value.child_by_field_name("value") or value.child_by_field_name("argument") \
+                or (value.named_children[-1] if value.named_children else None)
+        elif value.type in ("subscript_expression", "field_expression"):
+            value = value.child_by_field_name("argument")
+        elif value.type == "binary_expression" and text_of(value.child_by_field_name("operator")) in ("+", "-"):
+            value = value.child_by_field_name("left")
+        elif value.type == "call_expression" and last_name(text_of(value.child_by_field_name("function"))) == "data":
+            value = value.child_by_field_name("function")
+        else:
+            return None
+    return text_of(value) if value is not None else None
+
+
+#: Calls that cannot write a program variable they are not given: OpenMP runtime queries, output and
+#: timing, and library maths.
+_QUIET_CALLS = frozenset({"printf", "fprintf", "puts", "putchar", "fflush", "sizeof", "assert", "exit", "abort",
+                          "clock", "time", "gettimeofday", "now", "count",
+                          "malloc", "calloc", "free"})
+
+
+def quiet_call(callee: str) -> bool:
+    """Whether a call to `callee` (as written) cannot reach a variable it is not passed."""
+    name = last_name(callee)
+    return name.startswith("omp_") or name in _QUIET_CALLS or name in VALUE_FUNCTIONS \
+        or callee.lstrip(":").startswith(("std::", "sycl::"))

@@ -8,7 +8,7 @@ Text is the common denominator of the shapes real code uses: `range<2>(N, M)`, `
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from kernlint.facts import Extent
 
@@ -22,8 +22,8 @@ InitOf = Callable[[str], "str | None"]
 def split_top_level(text: str, separator: str = ",") -> list[str]:
     """Split on `separator` outside brackets, braces, parentheses and template angle brackets."""
     if not _BRACKETS.search(text):  # nothing nests: a plain split says the same
-        parts = [part.strip() for part in text.split(separator)]
-        return parts if len(parts) > 1 or parts[0] else []
+        plain = [part.strip() for part in text.split(separator)]
+        return plain if len(plain) > 1 or plain[0] else []
     parts: list[str] = []
     depth = 0
     current: list[str] = []
@@ -82,7 +82,8 @@ def evaluate_range(text: str, value: ValueAt, init_of: InitOf) -> Extent | None:
     return _as_range(text, value, init_of, 0)
 
 
-def evaluate_nd_range(text: str, value: ValueAt, init_of: InitOf, depth: int = 0) -> tuple[Extent | None, Extent | None] | None:
+def evaluate_nd_range(text: str, value: ValueAt, init_of: InitOf,
+                      depth: int = 0) -> tuple[Extent | None, Extent | None] | None:
     """`(global, local)` of an `nd_range` expression, or None if `text` is not an nd_range."""
     text = text.strip()
     if depth > 8:

@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import re
 
-#: Handler and queue members that launch a kernel.
-LAUNCH_METHODS = frozenset({"parallel_for", "single_task", "parallel_for_work_group"})
+from kernlint.facts.kinds import AccessMode, AccessTarget, LaunchApi
+
+#: Handler and queue members that launch a kernel (each name is the launch's `api`).
+LAUNCH_METHODS: dict[str, LaunchApi] = {"parallel_for": "parallel_for", "single_task": "single_task",
+                                        "parallel_for_work_group": "parallel_for_work_group"}
 
 #: Classes whose constructions become facts (buffers, accessors, local memory, queues).
 SYCL_CLASSES = frozenset({"buffer", "accessor", "host_accessor", "local_accessor", "queue"})
 
 #: Access-mode words (`access::mode::…`, `access_mode::…` and the 2020 tags) -> the mode they mean.
-MODE_WORDS = {
+MODE_WORDS: dict[str, AccessMode] = {
     "read": "read", "write": "write", "read_write": "read_write", "discard_write": "discard_write",
     "discard_read_write": "discard_read_write", "atomic": "atomic",
     "read_only": "read", "write_only": "write",
@@ -25,8 +28,8 @@ MODE_WORDS = {
 MODE_WORD = re.compile(r"\b(" + "|".join(MODE_WORDS) + r")\b")
 
 #: Access-target words (`access::target::…` and 2020 spellings) -> the target they mean.
-TARGET_WORDS = {"local": "local", "constant_buffer": "constant", "host_buffer": "host", "global_buffer": "device",
-                "device": "device", "host_task": "host"}
+TARGET_WORDS: dict[str, AccessTarget] = {"local": "local", "constant_buffer": "constant", "host_buffer": "host",
+                                          "global_buffer": "device", "device": "device", "host_task": "host"}
 
 #: Accessor members that do not touch the data.
 NEUTRAL_METHODS = frozenset({"size", "get_size", "byte_size", "get_count", "get_range", "get_offset",

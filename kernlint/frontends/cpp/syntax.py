@@ -64,14 +64,35 @@ def unwrap_value(node: Node) -> Node:
     while True:
         if node.type == "parenthesized_expression" and node.named_child_count == 1:
             node = node.named_children[0]
-        elif node.type == "cast_expression" and node.child_by_field_name("value") is not None:
-            node = node.child_by_field_name("value")
+        elif node.type == "cast_expression" and (value := node.child_by_field_name("value")) is not None:
+            node = value
         elif node.type == "call_expression" and last_name(text_of(node.child_by_field_name("function"))) in (
                 "static_cast", "size_t", "int", "long", "unsigned") \
                 and len(arguments_of(node.child_by_field_name("arguments"))) == 1:
             node = arguments_of(node.child_by_field_name("arguments"))[0]
         else:
             return node
+
+
+def element_context(element: Node) -> tuple[Node, bool]:
+    """The expression whose context decides what is done to `element` (`a[i]`, `*p`), and whether a
+    member of the element is named on the way (`a[i].x`, `a[i].v[k].y`, `(a[i]).x`). A store to a
+    member keeps the element's other members, so it reads and writes the element. The walk stops below
+    a method call (`a[i].load()`, `a[i].x.f()`), whose effect the caller judges."""
+    value, member = element, False
+    while value.parent is not None:
+        up = value.parent
+        if up.type == "parenthesized_expression" \
+                or (up.type == "conditional_expression" and up.child_by_field_name("condition") != value) \
+                or (up.type == "comma_expression" and up.child_by_field_name("right") == value):
+            value = up
+        elif up.type in ("field_expression", "subscript_expression") and up.child_by_field_name("argument") == value \
+                and not (up.parent is not None and up.parent.type == "call_expression"
+                         and up.parent.child_by_field_name("function") == up):
+            value, member = up, True
+        else:
+            break
+    return value, member
 
 
 def command_group(node: Node) -> Span | None:

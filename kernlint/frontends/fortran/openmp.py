@@ -9,6 +9,8 @@ answers its questions from the tree, running the `fortran_*.scm` queries over on
 
 from __future__ import annotations
 
+import re
+
 import tree_sitter
 
 from kernlint.facts import Span
@@ -63,6 +65,7 @@ class FortranOmpSource:
         self.directives = directives
         self.fixed_form = fixed_form
         self._units: dict[tuple[int, int], dict] = {}
+        self._procedure_words: dict[str, set[str]] | None = None
         self.locator = TextLocator(lines, linemap.starts, fold=True)
         self._raw_loops: dict[int, RawLoop] = {}
 
@@ -204,13 +207,20 @@ class FortranOmpSource:
     # -- loops and conditions ------------------------------------------------------------------
 
     def _in_region(self, query: str, region: Span) -> list[tree_sitter.Node]:
+        nodes = [n for ns in self._captures_in(query, region).values() for n in ns]
+        return sorted(nodes, key=lambda n: n.start_byte)
+
+    def _captures_in(self, query: str, region: Span) -> dict[str, list[tree_sitter.Node]]:
+        """The query's captures that lie inside `region`, by capture name, each list in source order
+        (a preprocessor line counts when it starts inside: its node ends on the next line)."""
         start = (region.line - 1, region.column_byte)
         end = (region.end_line - 1, region.end_column_byte)
         cursor = tree_sitter.QueryCursor(treesitter.query("fortran", query))
         cursor.set_point_range(start, end)
-        nodes = [n for ns in cursor.captures(self.root).values() for n in ns]
-        return sorted((n for n in nodes if start <= n.start_point and n.end_point <= end),
-                      key=lambda n: n.start_byte)
+        return {name: sorted((n for n in nodes if start <= n.start_point
+                              and (n.end_point <= end or (n.type.startswith("preproc") and n.start_point < end))),
+                             key=lambda n: n.start_byte)
+                for name, nodes in cursor.captures(self.root).items()}
 
     def loops_in(self, region: Span) -> list[RawLoop]:
         return [self._raw_loop(n) for n in self._in_region("fortran_loops", region)]
@@ -367,7 +377,8 @@ class FortranOmpSource:
     def accesses(self, region: Span, names: frozenset[str]) -> list[Access]:
         found = []
         arrays = None
-        for ident in self._in_region("fortran_uses", region):
+        captures = self._captures_in("fortran_uses", region)
+        for ident in captures.get("use", []):
             name = _text(ident).lower()
             if name not in names:
                 continue
@@ -377,7 +388,65 @@ class FortranOmpSource:
             access = self._classify(ident, name, region, arrays)
             if access is not None:
                 found.append(access)
+        return found + self._hidden(region, names, captures)
+
+    def _hidden(self, region: Span, names: frozenset[str], captures: dict[str, list[tree_sitter.Node]]
+                ) -> list[Access]:
+        """Uses the region's own identifiers do not show: included code, a pointer associated with a
+        mapped array outside the region and used inside, and procedures called in the region when the
+        variable is not declared in the program unit (a module or host variable they may change)."""
+        found = [Access(name, "escape", self.node_span(include),
+                        detail=f"`{_text(include).strip()}` is included into the region")
+                 for include in captures.get("include", []) for name in sorted(names)]
+        unit = self._unit_at((region.line - 1, region.column_byte))
+        if unit is None:
+            return found
+        used = {_text(i).lower(): i for i in captures.get("use", [])}
+        for ident in self._captures_in("fortran_uses", self.node_span(unit)).get("use", []):
+            name = _text(ident).lower()
+            holder = ident.parent
+            if region.start_byte <= ident.start_byte < region.end_byte:
+                continue  # inside the region an association is itself an escape (`_classify`)
+            if name not in names or holder is None or holder.type not in ("pointer_association_statement",
+                                                                           "association"):
+                continue
+            alias = _text(holder.named_children[0]).lower() if holder.named_children else ""
+            if alias in used and alias != name and holder.named_children[0] != ident:
+                found.append(Access(name, "escape", self.node_span(used[alias]),
+                                    detail=f"reached through `{alias}`, which is associated with it"))
+        table = self._table(unit)
+        for callee in captures.get("callee", []):
+            called = _text(callee).lower()
+            if called in names or called in table["declared"] or called in _READING_INTRINSICS:
+                continue
+            procedure = self._procedures().get(called)
+            for name in sorted(names):
+                if name not in table["declared"]:
+                    why = f"`{called}` may change it (it is not declared in this unit)"
+                elif procedure is not None and name in procedure:
+                    why = f"`{called}` may change it (an internal procedure that names it)"
+                else:
+                    continue
+                found.append(Access(name, "escape", self.node_span(callee), detail=why))
         return found
+
+    def _procedures(self) -> dict[str, set[str]]:
+        """The subroutines and functions of the file, by lower-cased name, with the names each mentions
+        (lower-cased): an internal procedure reaches its host's variables by name."""
+        if self._procedure_words is None:
+            self._procedure_words = {}
+            stack = [self.root]
+            while stack:
+                node = stack.pop()
+                if node.type in ("subroutine", "function"):
+                    statement = node.named_children[0] if node.named_children else None
+                    name = statement.child_by_field_name("name") if statement is not None else None
+                    if name is not None:
+                        self._procedure_words[_text(name).lower()] = set(
+                            re.findall(r"[a-z_]\w*", _text(node).lower()))
+                stack.extend(c for c in node.named_children if c.type in _UNITS or c.type in (
+                    "internal_procedures", "module", "program", "submodule"))
+        return self._procedure_words
 
     def _classify(self, ident: tree_sitter.Node, name: str, region: Span, arrays: set[str]) -> Access | None:
         parent = ident.parent
@@ -394,27 +463,31 @@ class FortranOmpSource:
                 index = _text(items[0])
             section_all = bool(items) and all(i.type == "extent_specifier" and _text(i).strip() == ":"
                                               for i in items)
-        holder = access.parent
+        value, member = _component_of(access)
+        holder = value.parent
         kind = "read"
         whole = False
+        detail = ""
         if holder is not None and holder.type == "assignment_statement" \
-                and holder.child_by_field_name("left") == access:
-            kind = "write"
-            whole = access is ident or section_all
+                and holder.child_by_field_name("left") == value:
+            kind, detail = ("rmw", "a component of an element is written") if member else ("write", "")
+            whole = (access is ident or section_all) and not member
         elif holder is not None and holder.type == "loop_control_expression" and access is ident and \
                 holder.named_children and holder.named_children[0] == ident:
             kind = "write"
         elif holder is not None and holder.type == "argument_list" and holder.parent is not None:
             caller = holder.parent
+            callee = _text(caller.named_children[0]).lower() if caller.named_children else ""
             if caller.type == "subroutine_call":
-                kind = "escape"
-            elif access is ident and caller.type == "call_expression":
-                callee = _text(caller.named_children[0]).lower() if caller.named_children else ""
-                kind = "read" if callee in _READING_INTRINSICS or callee in arrays else "escape"
+                kind, detail = "escape", f"passed to `{callee}`"
+            elif caller.type == "call_expression" and callee not in _READING_INTRINSICS and callee not in arrays:
+                kind, detail = "escape", f"passed to `{callee}`, which may change it"
         elif holder is not None and holder.type == "keyword_argument":
-            kind = "escape"
+            kind, detail = "escape", "passed by keyword"
+        elif holder is not None and holder.type in ("pointer_association_statement", "association"):
+            kind, detail = "escape", "a pointer or name is associated with it"
         loop, conditional = self._context(access)
-        return Access(name, kind, self.node_span(access), index, whole, loop, conditional)
+        return Access(name, kind, self.node_span(access), index, whole, loop, conditional, detail)
 
     def _context(self, access: tree_sitter.Node) -> tuple[Span | None, bool]:
         conditional = False
@@ -431,6 +504,24 @@ class FortranOmpSource:
 
 
 # -- association -------------------------------------------------------------------------------
+
+
+def _component_of(access: tree_sitter.Node) -> tuple[tree_sitter.Node, bool]:
+    """The expression whose context decides what is done to `access` (`a`, `a(i)`), and whether a
+    component is named on the way (`a(i)%x`, `a(i)%v(k)`): a store to a component keeps the others,
+    so it reads and writes the element."""
+    value, member = access, False
+    while value.parent is not None:
+        up = value.parent
+        if up.type == "parenthesized_expression":
+            value = up
+        elif up.type in ("derived_type_member_expression", "call_expression") and up.named_children \
+                and up.named_children[0] == value and (member or up.type == "derived_type_member_expression"):
+            value, member = up, True
+        else:
+            break
+    return value, member
+
 
 
 def _ancestors_within(node: tree_sitter.Node, start: Point, include_self: bool = False) -> list[tree_sitter.Node]:

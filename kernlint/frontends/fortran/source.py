@@ -90,9 +90,7 @@ def normalise_fixed(text: str) -> str:
             continue
         if _is_fixed_comment(line):
             head = line[:5].lower()
-            if head in _SENTINELS:
-                out[number] = "!" + line[1:] + ending
-            elif line[0] != "!":
+            if head in _SENTINELS or line[0] != "!":
                 out[number] = "!" + line[1:] + ending
             continue
         continuation = False

@@ -26,7 +26,15 @@ from kernlint.frontends.openmp.lex import LexFailure, analyse, is_ident_char
 from kernlint.frontends.openmp.names import DIRECTIVE_ARGUMENTS, leaves_of, match_directive, tables
 from kernlint.frontends.openmp.source import join_c_pragma, scan_fortran_directives
 
-__all__ = ["join_c_pragma", "parse_directive", "scan_fortran_directives"]
+__all__ = ["is_macro_name", "join_c_pragma", "parse_directive", "scan_fortran_directives"]
+
+_MACRO_NAME = re.compile(r"(?=\w*[A-Z])[A-Z_][A-Z0-9_]*")
+
+
+def is_macro_name(word: str) -> bool:
+    """An all-caps identifier, as C macros are spelt: where a directive holds one kernlint does not
+    know, it is most likely a macro the build defines, not a mistake."""
+    return _MACRO_NAME.fullmatch(word) is not None
 
 _C_SENTINEL = re.compile(r"\s*(?:#\s*pragma\s+)?(ompx|omp)(?=\s|$)")
 _F_SENTINEL = re.compile(r"\s*(?:[!c*]\$)?omp(?=[\s&]|$)", re.IGNORECASE)
@@ -127,11 +135,12 @@ class _Parser:
         )
 
     def _suspicious(self, kind: str, clauses: list[OmpClause]) -> tuple[str, ...]:
-        """Unknown clause names that look like mistakes rather than vendor extensions."""
+        """Unknown clause names that look like mistakes rather than vendor extensions or, in C, macros
+        (an all-caps word such as `THREAD_LIMIT` is most likely defined by the build with `-D`)."""
         found = []
         for clause in clauses:
             name = clause.name.lower()
-            if name in SPECS or name.startswith(("ompx_", "ext_")):
+            if name in SPECS or name.startswith(("ompx_", "ext_")) or (not self.fortran and is_macro_name(clause.name)):
                 continue
             if name in self.tables.words:
                 found.append(f"'{clause.name}' is part of a directive name, not a clause: the directive "
@@ -176,7 +185,7 @@ class _Parser:
             if required:
                 raise LexFailure(f"directive '{kind}' requires a parenthesised argument", paren)
             return ()
-        for (a, b), arg in zip(spans, args):
+        for (a, _), arg in zip(spans, args):
             if not arg:
                 raise LexFailure(f"empty argument in directive '{kind}'", a)
         return args

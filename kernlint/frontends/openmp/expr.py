@@ -10,9 +10,9 @@ not understand becomes opaque: the callers then know less, never something wrong
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, Union
 
 from kernlint.analysis.consteval import parse_int_literal
 from kernlint.facts.kinds import Comparison
@@ -34,14 +34,14 @@ class Name:
 @dataclass(frozen=True)
 class Unary:
     op: str
-    operand: "Expr"
+    operand: Expr
 
 
 @dataclass(frozen=True)
 class Binary:
     op: str
-    left: "Expr"
-    right: "Expr"
+    left: Expr
+    right: Expr
 
 
 @dataclass(frozen=True)
@@ -49,15 +49,15 @@ class Call:
     """A call, or in Fortran also an array element (`a(i)`): the grammar cannot tell them apart."""
 
     name: str
-    args: tuple["Expr", ...]
+    args: tuple[Expr, ...]
 
 
 @dataclass(frozen=True)
 class Subscript:
     """A C subscript `base[index]`."""
 
-    base: "Expr"
-    index: "Expr"
+    base: Expr
+    index: Expr
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,7 @@ class Opaque:
     text: str
 
 
-Expr = Union[Num, Name, Unary, Binary, Call, Subscript, Opaque]
+Expr = Num | Name | Unary | Binary | Call | Subscript | Opaque
 
 _C_TOKEN = re.compile(r"""
     (?P<ws>\s+|/\*.*?\*/|//[^\n]*)
@@ -244,7 +244,7 @@ class _Parser:
                 index = self.expression()
                 self.expect("]")
                 expr = Subscript(expr, index)
-            elif token in (("op", "."), ("op", "->")) and not self.fortran or token == ("op", "%") and self.fortran:
+            elif (token in (("op", "."), ("op", "->")) and not self.fortran) or (token == ("op", "%") and self.fortran):
                 self.take()
                 member = self.take()
                 expr = Name(f"{_describe(expr)}{token[1]}{member[1]}")
@@ -446,9 +446,9 @@ def condition_shape(text: str, *, fortran: bool, scope: Scope, negate: bool = Fa
             if node.op in _RELATIONAL:
                 bounds.append(OmpBound(linear(node.left, scope), _RELATIONAL[node.op], linear(node.right, scope),
                                        _render(node)))
-            elif (node.op == "==" and holds is True) or (node.op == "!=" and holds is False):
-                if not mask(node.left, node.right):
-                    mask(node.right, node.left)
+            elif ((node.op == "==" and holds is True) or (node.op == "!=" and holds is False)) \
+                    and not mask(node.left, node.right):
+                mask(node.right, node.left)
             if node.op == "&&":
                 inner = True if holds is True else None
             elif node.op == "||":

@@ -81,7 +81,8 @@ class Access:
     kind: read | write | rmw | escape. `index` is the subscript as written (None for a bare name or
     a multi-dimensional element); `whole` marks a write of the whole array (`a = 0`,
     `a(:) = 0`); `loop` is the innermost loop around the use inside the region and `conditional`
-    whether an `if`/`case`/`where` sits between the use and that loop (or the region).
+    whether an `if`/`case`/`where` sits between the use and that loop (or the region). `detail` says
+    what an escape or a read-modify-write is (`a member of an element is written`, `passed to `f``).
     """
 
     name: str
@@ -91,6 +92,7 @@ class Access:
     whole: bool = False
     loop: Span | None = None
     conditional: bool = False
+    detail: str = ""
 
 
 @dataclass(frozen=True)
@@ -227,7 +229,7 @@ class _Builder:
         loops: tuple[OmpLoop, ...] = ()
         if item.region is not None and not directive.is_end:
             loops = tuple(self.loop(raw) for raw in self.source.loops_in(item.region))
-        associated = next((l for l in loops if item.loops and l.span == item.loops[0]), None)
+        associated = next((loop for loop in loops if item.loops and loop.span == item.loops[0]), None)
         around = tuple(self.loop(raw) for raw in self.source.loops_around(item.span))
         conditions = tuple(self.condition(raw) for raw in self.source.conditions_around(item.span))
         if_clause = directive.clause("if")
@@ -325,6 +327,8 @@ class _Builder:
                 writes=sum(a.kind == "write" for a in mine),
                 read_modify_writes=sum(a.kind == "rmw" for a in mine),
                 escapes=any(a.kind == "escape" for a in mine),
+                unknown=tuple(dict.fromkeys(a.detail or "used where the analysis cannot follow it"
+                                            for a in mine if a.kind == "escape")),
                 writes_cover=self.writes_cover(item_map.item, [a for a in mine if a.kind == "write"], by_loop,
                                                item.span.start_byte),
                 updated=name in updated,

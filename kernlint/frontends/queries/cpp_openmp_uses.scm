@@ -1,3 +1,8 @@
-; Identifiers inside one OpenMP region of C/C++ (run on the region's statement node); uses of
-; mapped variables are classified from their parents in Python.
+; Identifiers inside one OpenMP region of C/C++ (run on the region's statement node, or on its function
+; to find pointer aliases made outside it); uses of mapped variables are classified from their parents
+; in Python.
 (identifier) @use
+; Code `#include`d into the region: what it does to mapped variables cannot be seen.
+(preproc_include) @include
+; Calls: a function that may write a mapped variable that is not local.
+(call_expression function: (_) @callee)

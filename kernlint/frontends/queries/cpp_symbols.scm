@@ -20,9 +20,17 @@
 (optional_parameter_declaration declarator: (identifier) @param.name)
 (for_range_loop declarator: (identifier) @param.name)
 
+; Writes after the initialiser, which make a variable's value unknown: assignments (also to one
+; element or member, `lws[2] = 64`, `v.x = 1`), `++`/`--`, the address taken (`&n`), a reference bound.
 (assignment_expression left: (identifier) @assigned.name)
+(assignment_expression left: (subscript_expression argument: (identifier) @assigned.name))
+(assignment_expression left: (field_expression argument: (identifier) @assigned.name))
 (update_expression argument: (identifier) @assigned.name)
 (pointer_expression argument: (identifier) @assigned.name)
+(init_declarator declarator: (reference_declarator) value: (identifier) @assigned.name)
+; The functions the file declares: whether a call may write a variable passed to it is in their
+; parameters (the calls themselves are found only for the variables looked up).
+(function_declarator declarator: [(identifier) (field_identifier)] @function.name parameters: (parameter_list))
 
 (template_declaration
   parameters: (template_parameter_list

@@ -1,0 +1,72 @@
+"""OpenMP directives of a C/C++ file read through macros: the C++ front-end's `CppOmpSource`, but a
+directive written as `_Pragma("…")` or as a macro line is read as the directive it stands for, and
+one whose clauses are macros (`THREAD_LIMIT`, defined by the file, the configuration or an include)
+with those macros expanded (`pragma_operators` finds both)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from kernlint.facts import Branch, OmpConstruct, Pragma
+from kernlint.facts.openmp_directive import OmpDirective, OmpParseError
+from kernlint.frontends.common.nodes import span_of
+from kernlint.frontends.cpp.openmp import CppOmpSource
+from kernlint.frontends.cpp.openmp import _associated_loops as associated_loops
+from kernlint.frontends.cpp.openmp import _collapse as collapse_depth
+from kernlint.frontends.cpp.openmp import _following_statement as following_statement
+from kernlint.frontends.cpp.pragma_operators import expanded_clauses
+from kernlint.frontends.openmp.dependence import openmp_branches
+from kernlint.frontends.openmp.directives import is_macro_name, parse_directive
+from kernlint.frontends.openmp.facts import Located, build_constructs, has_region, is_loop_construct
+
+if TYPE_CHECKING:
+    from kernlint.frontends.cpp.unit import CppUnit
+
+
+class MacroAwareOmpSource(CppOmpSource):
+    """`CppOmpSource` that reads a directive written through `_Pragma` or a macro as the directive it
+    stands for, and a directive with macro clauses with the macros expanded."""
+
+    def located(self) -> list[Located]:
+        expanded = (self._expanded(found) for found in super().located())
+        return [found for found in expanded if not _unexpanded_macro(found)]
+
+    def _expanded(self, found: Located) -> Located:
+        text = self.unit.pragma_texts.get(found.span.start_byte) or expanded_clauses(found.directive.text, self._macro)
+        if text is None:
+            return found
+        directive = parse_directive(text, language="c", line=found.span.line, end_line=found.span.end_line)
+        node = self.nodes.get(found.span)
+        region = loops = None
+        if node is not None and isinstance(directive, OmpDirective) and has_region(directive):
+            statement = following_statement(node, self._logical_end(node))
+            if statement is not None:
+                region = span_of(statement)
+                self.nodes[region] = statement
+                if is_loop_construct(directive):
+                    loops = associated_loops(statement, collapse_depth(directive, self, found.span.start_byte))
+        return replace(found, directive=directive, region=region, loops=tuple(span_of(loop) for loop in loops or ()))
+
+
+    def _macro(self, word: str) -> str | None:
+        """The body of `word` when it is an all-caps object-like macro kernlint knows (macros are what
+        an all-caps word in a directive is; other words are not looked up)."""
+        return self.unit.constants.macro_body(word) if is_macro_name(word) else None
+
+
+def openmp_facts(unit: CppUnit, pragmas: tuple[Pragma, ...]) -> tuple[tuple[OmpConstruct, ...], tuple[Branch, ...]]:
+    """`cpp.openmp.openmp_facts`, reading directives through `MacroAwareOmpSource`."""
+    if not any(p.text.split()[:1] in (["omp"], ["ompx"]) for p in pragmas):
+        return (), ()
+    source = MacroAwareOmpSource(unit, pragmas)
+    constructs = build_constructs(source)
+    return constructs, openmp_branches(constructs, source)
+
+
+def _unexpanded_macro(found: Located) -> bool:
+    """A directive whose name is an all-caps word kernlint cannot expand (`#pragma omp TARGET_LOOP`):
+    a macro the build defines, so nothing kernlint can read, and nothing wrong to report."""
+    words = found.directive.text.split()
+    return isinstance(found.directive, OmpParseError) and len(words) > 1 and words[0] in ("omp", "ompx") \
+        and is_macro_name(words[1])

@@ -1,0 +1,115 @@
+"""Which configuration governs each file: the nearest config file above it, as in ruff.
+
+One tree may hold several projects, each with its own settings. A file is analysed with the settings
+of the project it belongs to, wherever kernlint was started, so CI (run from the top), an editor
+(asking about one file) and stdin (`--stdin-filename`) all agree. The walk up from a file stops at
+the repository root (a directory holding `.git`), so a checkout is never governed by a stray file
+above it; outside a repository it goes on to the file system root. A file with no config above it
+uses the one found from the working directory (or the defaults), as before hierarchical lookup.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from kernlint.compat import tomllib
+from kernlint.config import CONFIG_FILES, Config, load_config
+
+REPOSITORY_MARKERS = (".git", ".hg", ".svn")
+
+
+def config_file_in(directory: str) -> Path | None:
+    """The config file `directory` itself holds, if any: `.kernlint.toml`, `kernlint.toml`, or a
+    `pyproject.toml` with a `[tool.kernlint]` table (one that cannot be read counts, so that
+    loading it reports the problem instead of silently skipping the project's settings)."""
+    for name in CONFIG_FILES:
+        candidate = os.path.join(directory, name)
+        if not os.path.isfile(candidate):
+            continue
+        if name != "pyproject.toml":
+            return Path(candidate)
+        try:
+            with open(candidate, "rb") as handle:
+                if "kernlint" in tomllib.load(handle).get("tool", {}):
+                    return Path(candidate)
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            return Path(candidate)
+    return None
+
+
+def _is_repository_root(directory: str) -> bool:
+    return any(os.path.exists(os.path.join(directory, marker)) for marker in REPOSITORY_MARKERS)
+
+
+class ConfigResolver:
+    """Finds and loads the config of each directory once; every caller that analyses a file asks
+    here, so the command line, stdin and the language server resolve identically.
+
+    `explicit` (`--config FILE`) governs every file. `adjust` applies the command line's overrides
+    to each loaded config. `start` is the working directory, whose config is the fallback.
+    """
+
+    def __init__(self, explicit: Path | None = None, adjust: Callable[[Config], Config] | None = None,
+                 start: str | None = None) -> None:
+        self._adjust = adjust or (lambda config: config)
+        self._start = os.path.abspath(start or os.getcwd())
+        self._nearest: dict[str, Path | None] = {}
+        self._loaded: dict[Path | None, Config] = {}
+        self._explicit = explicit
+        if explicit is not None:
+            self._load(explicit)
+
+    def config_path(self, directory: str) -> Path | None:
+        """The config file governing `directory`: its own, or the nearest above it (None: none)."""
+        if self._explicit is not None:
+            return self._explicit
+        directory = os.path.abspath(directory)
+        walked: list[str] = []
+        found: Path | None = None
+        while True:
+            if directory in self._nearest:
+                found = self._nearest[directory]
+                break
+            walked.append(directory)
+            found = config_file_in(directory)
+            parent = os.path.dirname(directory)
+            if found is not None or parent == directory or _is_repository_root(directory):
+                break
+            directory = parent
+        for seen in walked:
+            self._nearest[seen] = found
+        return found
+
+    def governing(self, directory: str) -> Path | None:
+        """The config file that governs files directly in `directory`, with the working directory's
+        as the fallback (None: the defaults)."""
+        path = self.config_path(directory)
+        return path if path is not None else self.config_path(self._start)
+
+    def for_directory(self, directory: str) -> Config:
+        """The effective config of files directly in `directory` (a `ConfigError` if it is broken)."""
+        return self._load(self.governing(directory))
+
+    def for_file(self, path: str) -> Config:
+        """The effective config of the file (or directory entry) `path`."""
+        return self.for_directory(os.path.dirname(os.path.abspath(path)))
+
+    def _load(self, path: Path | None) -> Config:
+        if path not in self._loaded:
+            base = load_config(path) if path is not None else Config(root=self._start)
+            self._loaded[path] = self._adjust(base)
+        return self._loaded[path]
+
+    def forget(self) -> None:
+        """Drop everything found and loaded (a config file was created, edited or deleted)."""
+        self._nearest.clear()
+        self._loaded.clear()
+        if self._explicit is not None:
+            self._load(self._explicit)
+
+
+def find_config(start: Path) -> Path | None:
+    """The config file governing the directory `start` (None: none up to the repository root)."""
+    return ConfigResolver(start=str(start)).config_path(str(start))
