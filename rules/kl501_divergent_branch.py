@@ -135,8 +135,8 @@ class DivergentBranch(Rule):
 
     @staticmethod
     def _reportable(branch: Branch, report_boundary: bool) -> bool:
-        if branch.select_like:
-            return False
+        if branch.select_like or branch.dependence == "sub-group":
+            return False  # the same in every lane of a sub-group: no lane diverges
         return branch.dependence == "strong" or report_boundary
 
     @staticmethod

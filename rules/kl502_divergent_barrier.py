@@ -74,6 +74,8 @@ class DivergentBarrier(Rule):
         guarded: dict[tuple[int, int], tuple[Branch, Reach, str]] = {}
         exits: dict[tuple[int, int], tuple[Branch, Reach, str]] = {}
         for branch in facts.branches:
+            if branch.dependence == "sub-group" and barrier.scope == "sub-group":
+                continue  # the same in every lane of a sub-group: all of them reach the barrier
             for reach in branch.reaches:
                 if reach.region.contains(barrier.span):
                     _keep_innermost(guarded, branch, reach, "under", barrier)

@@ -54,7 +54,7 @@ from dataclasses import dataclass, field
 from typing import Hashable, Iterable, Mapping, Sequence
 
 from kernlint.analysis.expressions import (  # noqa: F401  (re-exported: the front-ends' vocabulary)
-    COMPARISONS, LOGICAL, SUB_GROUP_MAX, Binary, Call, Component, Const, Expr, Grade, Load, Phi, Seed, Select,
+    COMPARISONS, LOGICAL, SUB_GROUP_MAX, Binary, Broadcast, Call, Component, Const, Expr, Grade, Load, Phi, Seed, Select,
     SubGroupUniform, Taint, Unary, Uniform, Var, Varying, join, names_in, strongest, sub_expressions,
 )
 from kernlint.analysis.grading import Evaluator

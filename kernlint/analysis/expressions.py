@@ -55,6 +55,17 @@ class SubGroupUniform:
 
 
 @dataclass(frozen=True, slots=True)
+class Broadcast:
+    """One work-item's `value` handed to every member of a group (`select_from_group(sg, x, k)`,
+    `group_broadcast(g, x, k)`): the same for all when `index` is, per `scope` ("sub-group" or
+    "work-group"); `index` None means the group's first member."""
+
+    value: "Expr"
+    index: "Expr | None"
+    scope: str
+
+
+@dataclass(frozen=True, slots=True)
 class Phi:
     """A read of a variable where several of its definitions reach: as dependent as the most
     dependent of them (each option is usually a `Var` naming one definition)."""
@@ -118,7 +129,7 @@ class Call:
     monotone: bool = False
 
 
-Expr = Union[Const, Var, Seed, Uniform, SubGroupUniform, Phi, Varying, Load, Component, Unary, Binary, Select, Call]
+Expr = Union[Const, Var, Seed, Uniform, SubGroupUniform, Broadcast, Phi, Varying, Load, Component, Unary, Binary, Select, Call]
 
 SUB_GROUP_MAX = 32  # the widest sub-group of any supported device
 COMPARISONS = frozenset({"<", "<=", ">", ">=", "==", "!="})
@@ -146,6 +157,8 @@ def sub_expressions(expressions: Iterable[Expr | None]) -> Iterator[Expr]:
             stack += list(node.args)
         elif isinstance(node, Phi):
             stack += list(node.options)
+        elif isinstance(node, Broadcast):
+            stack += [node.value, node.index]
 
 
 def names_in(expr: Expr | None) -> set[str]:
@@ -188,6 +201,8 @@ class Taint:
     grade: Grade | None = None  # for flags: the grade of the condition they encode
     lane: bool = False  # for ids: the sub-group lane id itself (up to constant arithmetic), which
                         # every sub-group spans in full, so any bound inside it splits every sub-group
+    clamped: bool = False  # for ids: clamped by a uniform bound (`min(n - i, K)`), so the same in every
+                           # lane but those near the bound
 
 
 _RANK = {"sub-group": 0, "id": 1, "flag": 2, "mixed": 3, "data": 4}

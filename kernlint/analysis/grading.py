@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Callable, Mapping
 
 from kernlint.analysis.expressions import (
-    COMPARISONS, LOGICAL, MIRROR, SUB_GROUP_MAX, Binary, Call, Component, Const, Expr, Grade, Load, Phi, Seed,
+    COMPARISONS, LOGICAL, MIRROR, SUB_GROUP_MAX, Binary, Broadcast, Call, Component, Const, Expr, Grade, Load, Phi, Seed,
     Select, SubGroupUniform, Taint, Unary, Uniform, Var, Varying, join, names_in, strongest,
 )
 from kernlint.facts.device import LaneEstimate
@@ -61,6 +61,8 @@ class Evaluator:
             return join(*(self.taint(option) for option in expr.options))
         if isinstance(expr, SubGroupUniform):
             return Taint("sub-group", expr.text)
+        if isinstance(expr, Broadcast):
+            return self._broadcast_taint(expr)
         if isinstance(expr, Seed):
             return Taint("id", expr.text, lane=expr.scope == "lane")
         if isinstance(expr, Varying):
@@ -94,6 +96,16 @@ class Evaluator:
             return self._call_taint(expr)
         return None  # pragma: no cover - every Expr is handled above
 
+    def _broadcast_taint(self, expr: Broadcast) -> Taint | None:
+        value, index = self.taint(expr.value), self.taint(expr.index)
+        if index is not None and index.kind != "sub-group":  # each lane reads another lane's value
+            worst = join(value, index)
+            return Taint("data" if worst is not None and worst.kind == "data" else "mixed",
+                         (worst or index).origin)
+        if expr.scope == "work-group" and (index is None or expr.index is None):
+            return None
+        return Taint("sub-group", (value or index).origin) if value is not None or index is not None else None
+
     def _binary_taint(self, expr: Binary) -> Taint | None:
         left, right = self.taint(expr.left), self.taint(expr.right)
         if left is None and right is None:
@@ -115,8 +127,11 @@ class Evaluator:
         assert worst is not None
         if worst.kind == "data":
             return worst
-        if worst.kind == "flag":  # arithmetic on a truth value
-            return Taint("mixed", worst.origin)
+        if worst.kind == "flag":
+            # arithmetic on a truth value, or on a value set under a condition: a boundary condition
+            # still splits only where it did (the edge sub-group, the leader's)
+            return worst if worst.grade is not None and worst.grade.dependence == "boundary" \
+                else Taint("mixed", worst.origin)
         if left is not None and right is not None and left.kind == right.kind == "id" and expr.op in ("+", "-"):
             return worst  # row * w + col: monotone along the sub-group
         if worst.kind == "id":
@@ -134,7 +149,11 @@ class Evaluator:
         worst = join(*taints)
         if worst is None or worst.kind == "sub-group":
             return worst
-        if worst.kind == "data" or (expr.monotone and all(t is None or t.kind == "id" for t in taints)):
+        if worst.kind == "data":
+            return worst
+        if expr.monotone and all(t is None or t.kind == "id" for t in taints):
+            if any(t is None for t in taints) and len(taints) > 1:  # min(n - i, K): K but near the bound
+                return Taint("id", worst.origin, lane=worst.lane, clamped=True)
             return worst
         return Taint("mixed", worst.origin)
 
@@ -213,6 +232,9 @@ class Evaluator:
         if varying and op in ("<", "<=", ">", ">=") and all(self.floors.get(name, 0) >= SUB_GROUP_MAX for name in varying):
             # `for (s = wg / 2; s >= 32; s >>= 1) if (lid < s)`: whole sub-groups drop out together.
             return Grade("boundary", "sub-group-aligned", LaneEstimate("edge"), taint.origin)
+        if varying and taint.clamped:
+            # `for (k = 0; k < min(n - i, K); ++k)`: K iterations except near the bound
+            return Grade("boundary", "tail-guard", LaneEstimate("edge"), taint.origin)
         if varying:
             lanes = LaneEstimate("single") if op == "==" else (
                 LaneEstimate("all-but-one") if op == "!=" else LaneEstimate("shrinking"))

@@ -77,7 +77,7 @@ class Branch:
     span: Span  # the whole statement or expression
     condition: Span
     kind: str  # if | else-if | ternary | switch | loop
-    dependence: str  # strong | boundary
+    dependence: str  # strong | boundary | sub-group (the same in each sub-group, not across the work-group)
     reason: str  # parity | modulo | bit-test | loop-bound | data | arithmetic | call | leader | all-but-one | tail-guard | range
     regions: tuple[Span, ...] = ()  # the code that runs under the condition
     lanes: LaneEstimate | None = None

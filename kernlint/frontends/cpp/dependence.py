@@ -16,15 +16,17 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
-import tree_sitter
-
 from kernlint.analysis.consteval import parse_int_literal
 from kernlint.analysis.dependence import (
-    Binary, Call, Component, Const, Expr, Grade, Load, Program, Seed, Select, Uniform, Unary, Var, Varying,
+    Binary, Broadcast, Call, Component, Const, Expr, Grade, Load, Program, Seed, Select, SubGroupUniform, Uniform,
+    Unary, Var, Varying,
 )
-
-Node = tree_sitter.Node
-Key = tuple[int, int]
+from kernlint.frontends.cpp.definitions import UnitFlow
+from kernlint.frontends.cpp.dep_nodes import (  # noqa: F401  (call_parts … text_of: re-exported for cpp.device)
+    Key, Node, Owners, call_parts, callee_name, condition_of, declared_name, enclosing_loops, guards_of,
+    identifier_nodes, is_const, is_template_call, key_of, named, node_key, owner_of, parameters_of, scope_node,
+    target_name, text_of,
+)
 
 _MAX_DEPTH = 120  # expression nesting lowered; deeper parts count as uniform (never guessed dependent)
 
@@ -56,122 +58,12 @@ _ATOMIC_METHODS = frozenset({"fetch_add", "fetch_sub", "fetch_and", "fetch_or", 
                              "fetch_max", "exchange", "compare_exchange_strong", "compare_exchange_weak"})
 _ATOMIC_FREE = re.compile(r"^(?:atomic_?(?:fetch|exchange|compare|inc|dec|add|sub|min|max|and|or|xor)\w*|atomicAdd|atomicSub|atomicInc)$",
                           re.I)
+_BARRIERS = frozenset({"barrier", "group_barrier", "work_group_barrier"})
 _MONOTONE = frozenset({"min", "max", "fmin", "fmax", "clamp", "floor", "ceil", "trunc", "round", "mad24", "mul24"})
 _CASTS = frozenset({"static_cast", "const_cast", "reinterpret_cast", "dynamic_cast"})
 _TYPE_NAMES = re.compile(r"^(?:std::)?(?:u?int(?:8|16|32|64)?_t|size_t|ssize_t|ptrdiff_t|u?intptr_t|uint|ulong|ushort|uchar)$")
 _BINARY_OPS = {"and": "&&", "or": "||", "bitand": "&", "bitor": "|", "xor": "^", "not_eq": "!="}
 _UNARY_OPS = {"not": "!", "compl": "~"}
-_LOOPS = frozenset({"for_statement", "while_statement", "do_statement"})
-_GUARDING = {"if_statement": ("consequence", "alternative"), "conditional_expression": ("consequence", "alternative"),
-             "switch_statement": ("body",)}
-_UNIT_TYPES = frozenset({"lambda_expression", "function_definition"})
-
-
-def text_of(node: Node | None) -> str:
-    return node.text.decode("utf-8", errors="replace") if node is not None and node.text is not None else ""
-
-
-def key_of(node: Node) -> Key:
-    return (node.start_byte, node.end_byte)
-
-
-def node_key(node: Node) -> tuple[int, int, str]:
-    return (node.start_byte, node.end_byte, node.type)
-
-
-def named(node: Node | None) -> list[Node]:
-    return [c for c in node.named_children if c.type != "comment"] if node is not None else []
-
-
-def owner_of(node: Node) -> Node | None:
-    """The innermost lambda or function definition around `node` (its unit)."""
-    parent = node.parent
-    while parent is not None and parent.type not in _UNIT_TYPES:
-        parent = parent.parent
-    return parent
-
-
-class Owners:
-    """`owner_of` for many nodes of the same code. Ancestors a walk passes get the same owner, so
-    they are remembered: the nodes of one block share one walk up to their unit."""
-
-    def __init__(self) -> None:
-        self._known: dict[int, Node | None] = {}  # node id -> its owner
-
-    def __call__(self, node: Node) -> Node | None:
-        passed = []
-        owner = node.parent
-        while owner is not None and owner.type not in _UNIT_TYPES:
-            if owner.id in self._known:
-                owner = self._known[owner.id]
-                break
-            passed.append(owner.id)
-            owner = owner.parent
-        for node_id in passed:
-            self._known[node_id] = owner
-        return owner
-
-
-def callee_name(function: Node | None) -> str:
-    """The bare name a call's function node names: `f`, `ns::f`, `f<T>`, `obj.f`, `obj.template f<N>`."""
-    node = function
-    while node is not None:
-        if node.type == "field_expression":
-            node = node.child_by_field_name("field")
-        elif node.type == "dependent_name":
-            node = next(iter(named(node)), None)
-        elif node.type in ("template_function", "template_method"):
-            node = node.child_by_field_name("name")
-        elif node.type == "qualified_identifier":
-            node = node.child_by_field_name("name")
-        else:
-            break
-    return text_of(node)
-
-
-def declared_name(declarator: Node | None) -> tuple[str | None, bool, bool]:
-    """(name, is_reference, is_array) of a (parameter or variable) declarator."""
-    reference = array = False
-    node = declarator
-    while node is not None and node.type not in ("identifier", "field_identifier"):
-        if node.type == "reference_declarator":
-            reference = True
-        elif node.type == "array_declarator":
-            array = True
-        elif node.type not in ("pointer_declarator", "init_declarator", "parenthesized_declarator"):
-            return None, reference, array
-        inner = node.child_by_field_name("declarator")
-        node = inner if inner is not None else next((c for c in named(node) if c.type == "identifier"), None)
-    return (text_of(node) if node is not None else None), reference, array
-
-
-def parameters_of(root: Node) -> list[Node]:
-    """The parameter declarations of a lambda or function definition."""
-    declarator = root.child_by_field_name("declarator")
-    while declarator is not None and declarator.type not in ("function_declarator", "abstract_function_declarator"):
-        declarator = declarator.child_by_field_name("declarator")
-    params = declarator.child_by_field_name("parameters") if declarator is not None else None
-    return [p for p in named(params) if p.type in ("parameter_declaration", "optional_parameter_declaration",
-                                                      "variadic_parameter_declaration")]
-
-
-def call_parts(node: Node) -> tuple[Node | None, str, list[Node]]:
-    """(receiver or None, callee name, argument nodes) of a call, including the `(sg.load < 4) > (p)`
-    misparse of a template method call."""
-    if node.type == "binary_expression":
-        less = node.child_by_field_name("left")
-        member = less.child_by_field_name("left") if less is not None else None
-        paren = node.child_by_field_name("right")
-        inner = next(iter(named(paren)), None)
-        args = named(inner) if inner is not None and inner.type == "comma_expression" else ([inner] if inner else [])
-        while args and args[-1].type == "comma_expression":  # (a, b, c) nests to the right
-            args = args[:-1] + named(args[-1])
-        receiver = member.child_by_field_name("argument") if member is not None else None
-        return receiver, callee_name(member), args
-    function = node.child_by_field_name("function")
-    args = named(node.child_by_field_name("arguments"))
-    receiver = function.child_by_field_name("argument") if function is not None and function.type == "field_expression" else None
-    return receiver, callee_name(function), args
 
 
 @dataclass
@@ -200,6 +92,9 @@ class _Context:
     # name -> [(scope start, scope end, declared at, variable key)]: C++ scoping, so a shadowing
     # `for (int i …)` is a different variable from the kernel's `i`.
     scopes: dict[str, list[tuple[int, int, int, str]]] = field(default_factory=dict)
+    shared: set[str] = field(default_factory=set)  # references to shared memory (`int& n = slm[0]`)
+    escaped: set[str] = field(default_factory=set)  # own variables nested lambdas or calls write too
+    flow: UnitFlow | None = None
 
 
 class CppDependence:
@@ -220,6 +115,11 @@ class CppDependence:
         for context in self._contexts.values():
             self._loop_sets(context)
         self._propagate_loop_varying()
+        self._sharing()
+        for context in self._contexts.values():
+            body = context.source.root.child_by_field_name("body")
+            context.flow = UnitFlow(context.source.root, body, _Hooks(self, context), context.shared,
+                                    {p[0] for p in context.params if p[0]}, context.escaped)
         for context in self._contexts.values():
             self._lower_unit(context)
         self.program.solve()
@@ -263,7 +163,7 @@ class CppDependence:
         for param in parameters_of(source.root):
             name, reference, array = declared_name(param.child_by_field_name("declarator"))
             type_text = text_of(param.child_by_field_name("type"))
-            context.params.append((name or "", reference and not _is_const(param)))
+            context.params.append((name or "", reference and not is_const(param)))
             if name:
                 self._typed(context, name, type_text, array)
         if source.index_param is not None:
@@ -271,7 +171,7 @@ class CppDependence:
             context.handles[name] = kind
         for decl in source.nodes.get("decl", []):
             type_text = text_of(decl.child_by_field_name("type"))
-            scope = _scope_node(decl, source.root)
+            scope = scope_node(decl, source.root)
             for declarator in decl.children_by_field_name("declarator"):
                 name, _reference, array = declared_name(declarator)
                 if not name:
@@ -289,7 +189,7 @@ class CppDependence:
                             and callee_name(value.child_by_field_name("function")).startswith("get_"):
                         context.id_like.add(name)  # auto gid = it.get_global_id();
         for node in source.nodes.get("assign", []):
-            target = _target_name(node.child_by_field_name("left"))
+            target = target_name(node.child_by_field_name("left"))
             if target:
                 context.assigned.add(target)
 
@@ -325,7 +225,7 @@ class CppDependence:
         return name
 
     def _keys_in(self, node: Node, context: _Context) -> set[str]:
-        return {self._variable(context, text_of(n), n.start_byte) for n in _identifier_nodes(node)}
+        return {self._variable(context, text_of(n), n.start_byte) for n in identifier_nodes(node)}
 
     def _lookup_handle(self, context: _Context | None, name: str) -> str | None:
         depth = 0
@@ -389,19 +289,19 @@ class CppDependence:
                 if target is None or target.type != "identifier":
                     continue
                 key = self._variable(context, text_of(target), target.start_byte)
-                for loop in _enclosing_loops(node, root):
+                for loop in enclosing_loops(node, root):
                     context.loop_sets.setdefault(key_of(loop), set()).add(key)
 
     def _varying_at(self, node: Node, context: _Context) -> set[str]:
         names = set(context.inherited_varying)
-        for loop in _enclosing_loops(node, context.source.root):
+        for loop in enclosing_loops(node, context.source.root):
             names |= context.loop_sets.get(key_of(loop), set())
         return names
 
     def _floors_at(self, node: Node, context: _Context) -> dict[str, int]:
         """Lower bounds that enclosing `for` loops keep their counters at: `s > 16` → 17."""
         floors: dict[str, int] = {}
-        for loop in _enclosing_loops(node, context.source.root):
+        for loop in enclosing_loops(node, context.source.root):
             test = loop.child_by_field_name("condition") if loop.type == "for_statement" else None
             if test is None or test.type != "binary_expression":
                 continue
@@ -441,35 +341,108 @@ class CppDependence:
             if not changed:
                 return
 
+    # -- shared memory and own variables -------------------------------------------------------
+
+    def _own(self, context: _Context, key: str) -> bool:
+        """Whether `key` is a local or parameter of this unit (not a capture or a global)."""
+        if "@" in key:
+            return self._owners.get(key) == context.source.key
+        return any(p[0] == key for p in context.params)
+
+    def _sharing(self) -> None:
+        """Which references name shared memory: locals bound to an element of memory that is not a
+        private array (`int& next = l_mem[0]`), and reference parameters never passed a private
+        local; and which own variables nested lambdas assign (`escaped`)."""
+        for context in self._contexts.values():
+            for decl in context.source.nodes.get("decl", []):
+                for declarator in decl.children_by_field_name("declarator"):
+                    name, reference, _array = declared_name(declarator)
+                    value = declarator.child_by_field_name("value") if declarator.type == "init_declarator" else None
+                    if name and reference and value is not None and self._shared_memory(value, context):
+                        context.shared.add(self._variable(context, name, declarator.start_byte))
+            for node in context.source.nodes.get("assign", []):
+                target = target_name(node.child_by_field_name("left"))
+                key = self._variable(context, target, node.start_byte) if target else None
+                owner = self._contexts.get(self._owners.get(key)) if key else None  # type: ignore[arg-type]
+                if key and owner is not None and owner is not context:
+                    owner.escaped.add(key)
+        private: set[tuple[Key, str]] = set()
+        for _ in range(8):
+            before = len(private)
+            for context in self._contexts.values():
+                for call in context.source.nodes.get("call", []):
+                    for callee, index, arg in self._reference_bindings(call):
+                        key = self._variable(context, text_of(arg), arg.start_byte) if arg.type == "identifier" else ""
+                        if arg.type != "identifier" and self._shared_memory(arg, context):
+                            continue
+                        if not key or (self._own(context, key) and key not in context.shared) or \
+                                (context.source.key, key) in private:
+                            private.add((callee, self._contexts[callee].params[index][0]))
+            if len(private) == before:
+                break
+        for context in self._contexts.values():
+            context.shared |= {name for name, reference in context.params
+                               if name and reference and (context.source.key, name) not in private}
+
+    def _shared_memory(self, node: Node, context: _Context) -> bool:
+        """An element of memory reached through a pointer, accessor or parameter, not a private array."""
+        if node.type not in ("subscript_expression", "pointer_expression", "field_expression"):
+            return False
+        base = node
+        while base is not None and base.type in ("subscript_expression", "pointer_expression", "field_expression",
+                                                 "parenthesized_expression"):
+            base = base.child_by_field_name("argument") or next(iter(named(base)), None)
+        if base is None or base.type != "identifier":
+            return False
+        key = self._variable(context, text_of(base), base.start_byte)
+        return not (text_of(base) in context.arrays and self._own(context, key))
+
+    def _reference_bindings(self, call: Node) -> list[tuple[Key, int, Node]]:
+        """(callee, parameter index, argument) for the non-const reference parameters a call binds."""
+        found = []
+        _receiver, _name, args = self.parts(call)
+        for callee in self._resolve(call):
+            target = self._contexts.get(callee)
+            if target is not None:
+                found += [(callee, i, arg) for i, arg in enumerate(args[:len(target.params)]) if target.params[i][1]]
+        return found
+
     # -- lowering -------------------------------------------------------------------------------
 
     def _lower_unit(self, context: _Context) -> None:
         source = context.source
         unit = self.program.unit(source.key, [p[0] for p in context.params], source.parent)
         root = source.root
-        for decl in source.nodes.get("decl", []):
-            guards = _guards(decl, root)
+        flow = context.flow
+        assert flow is not None
+        flow.lower_definitions(unit, lambda n: self._lower(n, context),
+                               lambda d: d.variable.split("@")[0] in context.handles,
+                               lambda n: guards_of(n, root))
+        covered = flow.defined_nodes()
+        for decl in source.nodes.get("decl", []):  # declarations the walk did not reach
+            guards = guards_of(decl, root)
             for declarator in decl.children_by_field_name("declarator"):
                 name, _r, _a = declared_name(declarator)
                 value = declarator.child_by_field_name("value") if declarator.type == "init_declarator" else None
-                if not name or value is None or value.type == "lambda_expression" or name in context.handles:
+                if not name or value is None or value.type == "lambda_expression" or name in context.handles \
+                        or key_of(declarator) in covered:
                     continue
                 unit.assign(f"{name}@{decl.start_byte}", self._lower(value, context), guards)
         for node in source.nodes.get("assign", []):
-            target = _target_name(node.child_by_field_name("left"), context.arrays)
+            target = target_name(node.child_by_field_name("left"), context.arrays)
             right = node.child_by_field_name("right")
-            if target is None or right is None or target in context.handles:
+            if target is None or right is None or target in context.handles or key_of(node) in covered:
                 continue
             operator = node.child_by_field_name("operator")
             key = self._variable(context, target, node.start_byte)
             owner = self._owners.get(key)
-            unit.assign(key, self._lower(right, context), _guards(node, root),
+            unit.assign(key, self._lower(right, context), guards_of(node, root),
                         compound=operator is not None and operator.type != "=",
                         into=owner if owner != source.key else None)
         for node in source.nodes.get("return", []):
             value = next(iter(named(node)), None)
             if value is not None:
-                unit.give_return(self._lower(value, context), _guards(node, root))
+                unit.give_return(self._lower(value, context), guards_of(node, root))
         for call in source.nodes.get("call", []) + source.nodes.get("tcall", []):
             callees = [k for k in self._resolve(call) if k in self._contexts]
             if not callees:
@@ -481,15 +454,19 @@ class CppDependence:
                 outputs = [(i, self._variable(context, text_of(arg), arg.start_byte))
                            for i, arg in enumerate(args[:len(target.params)])
                            if target.params[i][1] and arg.type == "identifier"]
-                unit.bind_call(callee, lowered, _guards(call, root), outputs)
+                unit.bind_call(callee, lowered, guards_of(call, root), outputs)
         for kind in ("if", "ternary", "switch", "loop"):
             for node in source.nodes.get(kind, []):
                 condition = condition_of(node)
                 if condition is None:
                     continue
-                unit.condition(node_key(node), self._lower(condition, context), _guards(node, root),
-                               self._varying_at(condition, context), "loop" if kind == "loop" else kind,
-                               self._floors_at(condition, context))
+                expr = self._lower(condition, context)
+                loops = enclosing_loops(condition, root)
+                floors = self._floors_at(condition, context)
+                unit.condition(node_key(node), expr, guards_of(node, root),
+                               self._varying_at(condition, context) | flow.varying(expr, condition, loops),
+                               "loop" if kind == "loop" else kind, {**floors, **flow.floors(expr, floors)})
+        flow.lower_variants(unit)
 
     def _lower(self, node: Node | None, context: _Context, depth: int = 0) -> Expr:
         if node is None or depth > _MAX_DEPTH:
@@ -508,6 +485,8 @@ class CppDependence:
             if handle is not None:
                 return Uniform(name)
             key = self._variable(context, name, node.start_byte)
+            if context.flow is not None and context.flow.covers(node) and self._own(context, key):
+                return context.flow.read(node, key)
             if key == name and not any(p[0] == name for p in context.params) and self._is_small_constant_site(node):
                 value = self._constant(name, node.start_byte, context.source.key)
                 if value is not None:
@@ -541,7 +520,7 @@ class CppDependence:
         if kind in ("call_expression",):
             return self._lower_call(node, context, depth)
         if kind == "binary_expression":
-            if _is_template_call(node):
+            if is_template_call(node):
                 return self._lower_call(node, context, depth)
             operator = node.child_by_field_name("operator")
             op = operator.type if operator is not None else "?"
@@ -596,8 +575,12 @@ class CppDependence:
                     return Seed("global", text)
                 if kind == "sub-group" and name == "load":
                     return Varying(text)
+                if kind == "sub-group" and name in ("shuffle", "select") and len(args) == 2:
+                    return Broadcast(lower(args[0]), lower(args[1]), "sub-group")
                 if kind == "sub-group" and name in _SUB_GROUP_SHUFFLES:
                     return Call(name, tuple(lower(a) for a in args))
+                if kind == "sub-group" and name in ("get_group_id", "get_group_linear_id"):
+                    return SubGroupUniform(text)
                 return Uniform(text)
             if name in _UNIVERSAL_SEEDS:
                 return Seed(_SEED_METHODS[name], text)
@@ -609,16 +592,17 @@ class CppDependence:
                 return lower(args[0]) if args else Const(None)
             if name in _HANDLE_FREE_CALLS:
                 return Uniform(text)
-            first_is_handle = bool(args) and self._handle(args[0], context) is not None
-            if first_is_handle and name in _UNIFORM_COLLECTIVES:
-                return Uniform(text)
-            if first_is_handle and name in ("select_from_group", "group_broadcast") and len(args) >= 3:
-                return Call(name, (lower(args[1]), lower(args[2])))
+            group = self._handle(args[0], context) if args else None
+            scope = "sub-group" if group == "sub-group" else "work-group"
+            if group is not None and name in ("select_from_group", "group_broadcast") and len(args) >= 2:
+                return Broadcast(lower(args[1]), lower(args[2]) if len(args) >= 3 else None, scope)
+            if group is not None and name in _UNIFORM_COLLECTIVES:
+                return SubGroupUniform(text) if scope == "sub-group" else Uniform(text)
             if name in _SCANS or _ATOMIC_FREE.match(name):
                 return Varying(text)
-            if first_is_handle:
-                args = args[1:]
         units = [k for k in self._resolve(node) if k in self._contexts]
+        if receiver is None and not units and args and self._handle(args[0], context) is not None:
+            args = args[1:]
         lowered = tuple(lower(a) for a in args)
         if units:
             return Call(name, lowered, unit=units[0])
@@ -627,100 +611,30 @@ class CppDependence:
         return Call(name, lowered, monotone=name in _MONOTONE)
 
 
-def condition_of(node: Node) -> Node | None:
-    """The condition node of an if / ?: / switch / loop."""
-    if node.type == "conditional_expression":
-        return node.child_by_field_name("condition")
-    condition = node.child_by_field_name("condition")
-    if condition is not None and condition.type == "condition_clause":
-        return condition.child_by_field_name("value") or next(iter(named(condition)), None)
-    if condition is not None and condition.type == "parenthesized_expression" and named(condition):
-        return named(condition)[0]  # do { … } while (cond);
-    return condition
+class _Hooks:
+    """What the reaching-definitions walk asks about SYCL and the scopes of one unit."""
 
+    def __init__(self, owner: CppDependence, context: _Context) -> None:
+        self._owner = owner
+        self._context = context
 
-def _is_const(param: Node) -> bool:
-    return any(c.type == "type_qualifier" and text_of(c) == "const" for c in param.children)
+    def variable(self, name: str, at_byte: int) -> str | None:
+        if name in self._context.handles:
+            return None
+        key = self._owner._variable(self._context, name, at_byte)
+        return key if self._owner._own(self._context, key) else None
 
+    def element_target(self, left: Node) -> str | None:
+        name = target_name(left, self._context.arrays)
+        return self.variable(name, left.start_byte) if name and left.type != "identifier" else None
 
-def _is_template_call(node: Node) -> bool:
-    left = node.child_by_field_name("left")
-    operator = node.child_by_field_name("operator")
-    right = node.child_by_field_name("right")
-    if operator is None or operator.type != ">" or left is None or left.type != "binary_expression" \
-            or right is None or right.type != "parenthesized_expression":
-        return False
-    inner_op = left.child_by_field_name("operator")
-    member = left.child_by_field_name("left")
-    return inner_op is not None and inner_op.type == "<" and member is not None and member.type == "field_expression"
+    def is_barrier(self, call: Node) -> bool:
+        receiver, name, args = self._owner.parts(call)
+        if name not in _BARRIERS:
+            return False
+        if receiver is not None:
+            return self._owner._handle(receiver, self._context) in ("item", "group")
+        return not args or self._owner._handle(args[0], self._context) != "sub-group"
 
-
-def _target_name(left: Node | None, arrays: set[str] | None = None) -> str | None:
-    """The variable an assignment writes: `x = …`, or a private array/struct `a[k] = …`, `s.x = …`
-    when `arrays` says `a`/`s` is a local aggregate (with `arrays` None: plain names only)."""
-    if left is None:
-        return None
-    if left.type == "identifier":
-        return text_of(left)
-    if arrays is not None and left.type in ("subscript_expression", "field_expression"):
-        base = left.child_by_field_name("argument")
-        while base is not None and base.type in ("subscript_expression", "field_expression"):
-            base = base.child_by_field_name("argument")
-        if base is not None and base.type == "identifier" and text_of(base) in arrays:
-            return text_of(base)
-    return None
-
-
-def _identifier_nodes(node: Node) -> list[Node]:
-    """Identifier nodes in a small expression subtree (not inside nested lambdas)."""
-    found: list[Node] = []
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if current.type == "identifier":
-            found.append(current)
-        elif current.type != "lambda_expression":
-            stack.extend(current.named_children)
-    return found
-
-
-_SCOPES = frozenset({"compound_statement", "for_statement", "for_range_loop", "if_statement", "while_statement",
-                     "switch_statement", "lambda_expression", "function_definition", "catch_clause"})
-
-
-def _scope_node(decl: Node, root: Node) -> Node:
-    """The block (or for / if / while header) a declaration's name is visible in."""
-    parent = decl.parent
-    while parent is not None and parent.type not in _SCOPES and parent != root:
-        parent = parent.parent
-    return parent if parent is not None else root
-
-
-def _enclosing_loops(node: Node, root: Node) -> list[Node]:
-    loops = []
-    parent = node.parent
-    while parent is not None and parent != root:
-        if parent.type in _LOOPS:
-            loops.append(parent)
-        if parent.type in _UNIT_TYPES:
-            break
-        parent = parent.parent
-    return loops
-
-
-def _guards(node: Node, root: Node) -> tuple[tuple[int, int, str], ...]:
-    """Keys of the if / ?: / switch conditions `node` is control dependent on, within its unit."""
-    guards = []
-    child, parent = node, node.parent
-    while parent is not None and parent != root and parent.type not in _UNIT_TYPES:
-        fields = _GUARDING.get(parent.type)
-        if fields and any(_same(parent.child_by_field_name(f), child) for f in fields):
-            guards.append(node_key(parent))
-        child, parent = parent, parent.parent
-    return tuple(guards)
-
-
-def _same(a: Node | None, b: Node) -> bool:
-    return a is not None and a.start_byte == b.start_byte and a.end_byte == b.end_byte and a.type == b.type
-
-
+    def reference_arguments(self, call: Node) -> list[Node]:
+        return [arg for _callee, _index, arg in self._owner._reference_bindings(call) if arg.type == "identifier"]
