@@ -18,10 +18,12 @@ from typing import Callable
 
 from kernlint.analysis.consteval import parse_int_literal
 from kernlint.analysis.dependence import (
-    Binary, Broadcast, Call, Component, Const, Expr, Grade, Load, Program, Seed, Select, SubGroupUniform, Uniform,
-    Unary, Var, Varying,
+    Binary, Call, Component, Const, Expr, Grade, Load, Program, Seed, Select, Uniform, Unary, Var,
 )
 from kernlint.frontends.cpp.definitions import UnitFlow
+from kernlint.frontends.cpp.sycl_calls import (
+    ARRAY_TYPES, BARRIERS, BINARY_OPS, HANDLE_FREE_CALLS, HANDLE_TYPES, ID_TYPES, UNARY_OPS, lower_call,
+)
 from kernlint.frontends.cpp.dep_nodes import (  # noqa: F401  (call_parts … text_of: re-exported for cpp.device)
     Key, Node, Owners, call_parts, callee_name, condition_of, declared_name, enclosing_loops, guards_of,
     identifier_nodes, is_const, is_template_call, key_of, named, node_key, owner_of, parameters_of, scope_node,
@@ -30,40 +32,6 @@ from kernlint.frontends.cpp.dep_nodes import (  # noqa: F401  (call_parts … te
 
 _MAX_DEPTH = 120  # expression nesting lowered; deeper parts count as uniform (never guessed dependent)
 
-_HANDLE_TYPES = ((re.compile(r"\bsub_group\b"), "sub-group"), (re.compile(r"\b(?:nd_item|h_item|item)\b"), "item"),
-                 (re.compile(r"\bgroup\b"), "group"))
-_ID_TYPES = re.compile(r"\b(?:id|range)\s*<")
-_ARRAY_TYPES = re.compile(r"\b(?:array|vec|marray)\s*<")
-# Methods that return the calling work-item's id, whatever they are called on.
-_SEED_METHODS = {
-    "get_global_id": "global", "get_global_linear_id": "global", "get_id": "global", "get_linear_id": "global",
-    "get_local_id": "local", "get_local_linear_id": "local", "get_logical_local_id": "local",
-    "get_physical_local_id": "local", "get_logical_local_linear_id": "local",
-    "get_physical_local_linear_id": "local",
-}
-_UNIVERSAL_SEEDS = frozenset({"get_global_id", "get_local_id", "get_global_linear_id", "get_local_linear_id"})
-_HANDLE_FREE_CALLS = {
-    "this_sub_group": "sub-group", "get_sub_group": "sub-group",
-    "this_group": "group", "get_work_group": "group", "this_work_group": "group",
-    "this_nd_item": "item", "get_nd_item": "item", "this_item": "item", "get_item": "item",
-}
-_UNIFORM_COLLECTIVES = frozenset({
-    "reduce_over_group", "group_broadcast", "any_of_group", "all_of_group", "none_of_group", "joint_reduce",
-    "joint_any_of", "joint_all_of", "joint_none_of", "reduce", "broadcast", "any_of", "all_of", "none_of",
-})
-_SCANS = frozenset({"exclusive_scan_over_group", "inclusive_scan_over_group", "joint_exclusive_scan",
-                    "joint_inclusive_scan", "exclusive_scan", "inclusive_scan"})
-_SUB_GROUP_SHUFFLES = frozenset({"shuffle", "shuffle_down", "shuffle_up", "shuffle_xor", "select"})
-_ATOMIC_METHODS = frozenset({"fetch_add", "fetch_sub", "fetch_and", "fetch_or", "fetch_xor", "fetch_min",
-                             "fetch_max", "exchange", "compare_exchange_strong", "compare_exchange_weak"})
-_ATOMIC_FREE = re.compile(r"^(?:atomic_?(?:fetch|exchange|compare|inc|dec|add|sub|min|max|and|or|xor)\w*|atomicAdd|atomicSub|atomicInc)$",
-                          re.I)
-_BARRIERS = frozenset({"barrier", "group_barrier", "work_group_barrier"})
-_MONOTONE = frozenset({"min", "max", "fmin", "fmax", "clamp", "floor", "ceil", "trunc", "round", "mad24", "mul24"})
-_CASTS = frozenset({"static_cast", "const_cast", "reinterpret_cast", "dynamic_cast"})
-_TYPE_NAMES = re.compile(r"^(?:std::)?(?:u?int(?:8|16|32|64)?_t|size_t|ssize_t|ptrdiff_t|u?intptr_t|uint|ulong|ushort|uchar)$")
-_BINARY_OPS = {"and": "&&", "or": "||", "bitand": "&", "bitor": "|", "xor": "^", "not_eq": "!="}
-_UNARY_OPS = {"not": "!", "compl": "~"}
 
 
 @dataclass
@@ -195,13 +163,13 @@ class CppDependence:
 
     @staticmethod
     def _typed(context: _Context, name: str, type_text: str, array: bool) -> None:
-        for pattern, kind in _HANDLE_TYPES:
+        for pattern, kind in HANDLE_TYPES:
             if pattern.search(type_text):
                 context.handles[name] = kind
                 return
-        if _ID_TYPES.search(type_text):
+        if ID_TYPES.search(type_text):
             context.id_like.add(name)
-        if array or _ARRAY_TYPES.search(type_text):
+        if array or ARRAY_TYPES.search(type_text):
             context.arrays.add(name)
 
     def _variable(self, context: _Context, name: str, at_byte: int) -> str:
@@ -255,7 +223,7 @@ class CppDependence:
             if kind == "item" and name == "get_group" and not args:
                 return "group"
             return None
-        return _HANDLE_FREE_CALLS.get(name)
+        return HANDLE_FREE_CALLS.get(name)
 
     def _propagate_handles(self) -> None:
         """Handles passed into device functions make their parameters handles (templates, `auto`)."""
@@ -524,12 +492,12 @@ class CppDependence:
                 return self._lower_call(node, context, depth)
             operator = node.child_by_field_name("operator")
             op = operator.type if operator is not None else "?"
-            op = _BINARY_OPS.get(op, op)
+            op = BINARY_OPS.get(op, op)
             return Binary(op, lower(node.child_by_field_name("left")), lower(node.child_by_field_name("right")))
         if kind == "unary_expression":
             operator = node.child_by_field_name("operator")
             op = operator.type if operator is not None else "?"
-            return Unary(_UNARY_OPS.get(op, op), lower(node.child_by_field_name("argument")))
+            return Unary(UNARY_OPS.get(op, op), lower(node.child_by_field_name("argument")))
         if kind == "pointer_expression":
             operator = node.child_by_field_name("operator")
             inner = lower(node.child_by_field_name("argument"))
@@ -561,54 +529,9 @@ class CppDependence:
         return operator is not None and operator.type in ("%", "&", "==", "!=")
 
     def _lower_call(self, node: Node, context: _Context, depth: int) -> Expr:
-        lower = lambda n: self._lower(n, context, depth + 1)  # noqa: E731
-        receiver, name, args = self.parts(node)
-        function = node.child_by_field_name("function") if node.type == "call_expression" else None
-        text = text_of(node)
-        if receiver is not None:
-            kind = self._handle(receiver, context)
-            if kind is not None:
-                if name in _SEED_METHODS and (kind != "group" or name.startswith("get_local")):
-                    return Seed("lane" if kind == "sub-group" and name.startswith("get_local") else _SEED_METHODS[name],
-                                text)
-                if kind == "item" and name in ("get", "operator[]"):
-                    return Seed("global", text)
-                if kind == "sub-group" and name == "load":
-                    return Varying(text)
-                if kind == "sub-group" and name in ("shuffle", "select") and len(args) == 2:
-                    return Broadcast(lower(args[0]), lower(args[1]), "sub-group")
-                if kind == "sub-group" and name in _SUB_GROUP_SHUFFLES:
-                    return Call(name, tuple(lower(a) for a in args))
-                if kind == "sub-group" and name in ("get_group_id", "get_group_linear_id"):
-                    return SubGroupUniform(text)
-                return Uniform(text)
-            if name in _UNIVERSAL_SEEDS:
-                return Seed(_SEED_METHODS[name], text)
-            if name in _ATOMIC_METHODS:
-                return Varying(text)
-        else:
-            if function is not None and (function.type == "primitive_type" or name in _CASTS
-                                         or _TYPE_NAMES.match(text_of(function))):
-                return lower(args[0]) if args else Const(None)
-            if name in _HANDLE_FREE_CALLS:
-                return Uniform(text)
-            group = self._handle(args[0], context) if args else None
-            scope = "sub-group" if group == "sub-group" else "work-group"
-            if group is not None and name in ("select_from_group", "group_broadcast") and len(args) >= 2:
-                return Broadcast(lower(args[1]), lower(args[2]) if len(args) >= 3 else None, scope)
-            if group is not None and name in _UNIFORM_COLLECTIVES:
-                return SubGroupUniform(text) if scope == "sub-group" else Uniform(text)
-            if name in _SCANS or _ATOMIC_FREE.match(name):
-                return Varying(text)
         units = [k for k in self._resolve(node) if k in self._contexts]
-        if receiver is None and not units and args and self._handle(args[0], context) is not None:
-            args = args[1:]
-        lowered = tuple(lower(a) for a in args)
-        if units:
-            return Call(name, lowered, unit=units[0])
-        if receiver is not None:
-            lowered = (lower(receiver),) + lowered
-        return Call(name, lowered, monotone=name in _MONOTONE)
+        return lower_call(node, self.parts(node), lambda n: self._handle(n, context),
+                          lambda n: self._lower(n, context, depth + 1), units)
 
 
 class _Hooks:
@@ -630,7 +553,7 @@ class _Hooks:
 
     def is_barrier(self, call: Node) -> bool:
         receiver, name, args = self._owner.parts(call)
-        if name not in _BARRIERS:
+        if name not in BARRIERS:
             return False
         if receiver is not None:
             return self._owner._handle(receiver, self._context) in ("item", "group")
