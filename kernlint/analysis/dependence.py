@@ -58,6 +58,7 @@ from kernlint.analysis.expressions import (  # noqa: F401  (re-exported: the fro
     SubGroupUniform, Taint, Unary, Uniform, Var, Varying, join, names_in, strongest, sub_expressions,
 )
 from kernlint.analysis.grading import Evaluator
+from kernlint.analysis.trips import uniform_trip_count
 
 _MAX_INSTANCES = 8  # contexts per unit; further call contexts share one widened instance
 _WIDENED = "widened"
@@ -281,7 +282,17 @@ class Program:
         if condition is None:
             return None
         evaluator = self._evaluator(instance, condition.loop_varying, condition.floors)
-        return evaluator.grade_switch(condition.expr) if condition.kind == "switch" else evaluator.grade(condition.expr)
+        if condition.kind == "switch":
+            return evaluator.grade_switch(condition.expr)
+        if condition.kind == "loop" and uniform_trip_count(condition.expr, lambda n: self._definition(instance.unit, n),
+                                                           lambda e: evaluator.taint(e) is None):
+            return None
+        return evaluator.grade(condition.expr)
+
+    def _definition(self, unit: Unit, name: str) -> Expr | None:
+        """The value of `name` when the unit assigns it exactly once (plainly)."""
+        found = [(e, c) for n, e, _g, c, i in unit._assignments if n == name and i is None]
+        return found[0][0] if len(found) == 1 and not found[0][1] else None
 
     def _instances_of(self, unit_key: Hashable) -> list[_Instance]:
         unit = self.units[unit_key]

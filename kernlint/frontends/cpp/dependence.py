@@ -343,7 +343,8 @@ class CppDependence:
                         key = self._variable(context, text_of(arg), arg.start_byte) if arg.type == "identifier" else ""
                         if arg.type != "identifier" and self._shared_memory(arg, context):
                             continue
-                        if not key or (self._own(context, key) and key not in context.shared) or \
+                        reference = any(p == (key, True) for p in context.params)
+                        if not key or (self._own(context, key) and key not in context.shared and not reference) or \
                                 (context.source.key, key) in private:
                             private.add((callee, self._contexts[callee].params[index][0]))
             if len(private) == before:
