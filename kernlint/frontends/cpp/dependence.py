@@ -521,12 +521,16 @@ class CppDependence:
         return Call("?", tuple(lower(child) for child in named(node)))
 
     def _is_small_constant_site(self, node: Node) -> bool:
-        """Constants are evaluated only where their value shapes a lane estimate: a modulus, a mask or
-        the value compared against (`i % WG == 0`, `lid & MASK`)."""
+        """Constants are evaluated only where their value shapes a lane estimate: a modulus, a mask,
+        the value compared against (`i % WG == 0`, `lid & MASK`), or a divisor that may group ids by
+        sub-group (`lid / WARP`, `lid >> LOG_WARP`)."""
         parent = node.parent
         if parent is None or parent.type != "binary_expression":
             return False
         operator = parent.child_by_field_name("operator")
+        if operator is not None and operator.type in ("/", ">>"):
+            right = parent.child_by_field_name("right")
+            return right is not None and key_of(right) == key_of(node)
         return operator is not None and operator.type in ("%", "&", "==", "!=")
 
     def _lower_call(self, node: Node, context: _Context, depth: int) -> Expr:
