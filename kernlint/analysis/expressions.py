@@ -216,6 +216,8 @@ def join(*taints: Taint | None) -> Taint | None:
             continue
         if best is None or _RANK[taint.kind] > _RANK[best.kind]:
             best = taint
+        elif taint.kind == "id" == best.kind and best.lane and not taint.lane:
+            best = taint  # the lane id, or something wider: not the lane id
         elif taint.kind == "flag" == best.kind and taint.grade and best.grade \
                 and strongest(best.grade, taint.grade) is taint.grade is not best.grade:
             best = taint

@@ -268,9 +268,9 @@ class _RegionFlow:
     """Reaching definitions over a region's statements, which the front-ends give flat, in source
     order, with the code each conditional guards (`RawBranch.regions`).
 
-    The nesting is rebuilt from the spans. A definition inside a conditional is weak (it may not
-    run; and a Fortran `if` gives one region for all its arms), one at the top level of the region
-    or of a loop body replaces the ones before it: so `k = lid` under a branch does not reach the
+    The nesting is rebuilt from the spans. Each arm of a C conditional is a block of its own; a
+    Fortran `if` gives one region for all its arms, where a definition is weak (it may not run). A
+    definition at the top level of a block replaces the ones before it: so `k = lid` under a branch does not reach the
     `k` of a later `for (k = 0; k < 16; ++k)`. Each definition is a program variable of its own;
     a read outside the conditionals (or loops) that hold a definition also depends on their
     conditions (a variant of the definition, assigned with those guards)."""
@@ -318,11 +318,21 @@ class _RegionFlow:
                 self._flow.loop(lambda: self._walk(self._tree(body), conditional),
                                 lambda: self._uses(index, statement.text),
                                 lambda: self._walk(self._tree(after), conditional))
-            else:
-                self._uses(index, statement.text)
+            elif self.fortran or statement.kind == "switch" or not statement.regions:
+                self._uses(index, statement.text)  # one region for every arm: its definitions may not run
                 saved = self._flow.fork()
                 self._walk(self._tree(body), True)
                 self._flow.merge(saved)
+            else:
+                self._uses(index, statement.text)  # C: each arm is a block of its own
+                saved = self._flow.fork()
+                ends = [] if len(statement.regions) > 1 else [saved]
+                for region in statement.regions:
+                    self._flow.restore(saved)
+                    self._walk(self._tree([i for i in body if region.contains(self.statements[i].span)]), conditional)
+                    ends.append(self._flow.fork())
+                self._flow.restore(None)
+                self._flow.merge(*ends)
 
     def _assign(self, index: int, statement: RawAssign, conditional: bool) -> None:
         self._uses(index, statement.value or "")
