@@ -117,6 +117,10 @@ class Evaluator:
             # `lid / 32`, `gid >> 5`: consecutive ids in blocks of 32 share the value, and a sub-group is
             # at most 32 consecutive ids starting at a multiple of its size
             return Taint("sub-group", left.origin)
+        if expr.op in ("%", "&") and left is not None and left.kind == "id" and right is None and \
+                _sub_group_multiple(_mask_block(_const(expr.right), expr.op), "/"):
+            # `lid % 32`, `lid & 63`: rises by one from lane to lane inside every sub-group
+            return Taint("id", left.origin, lane=True)
         left = None if left is not None and left.kind == "sub-group" else left
         right = None if right is not None and right.kind == "sub-group" else right
         if expr.op in COMPARISONS or expr.op in LOGICAL:
@@ -138,8 +142,10 @@ class Evaluator:
             one_sided = (left is None) != (right is None)
             other = expr.right if left is not None else expr.left
             if one_sided and (expr.op in ("+", "-", "*") or left is not None and expr.op in ("/", ">>", "<<")):
-                # lane + 1 is still a lane; sg_base + lane is a global position
-                return worst if _const(other) is not None or not worst.lane else Taint("id", worst.origin)
+                # lane + 1 is still a lane; lane + 32 and sg_base + lane are positions beyond the sub-group
+                offset = _const(other)
+                small = offset is not None and expr.op in ("+", "-") and abs(offset) < SUB_GROUP_MAX
+                return worst if not worst.lane or small else Taint("id", worst.origin)
         return Taint("mixed", worst.origin)
 
     def _call_taint(self, expr: Call) -> Taint | None:
@@ -241,6 +247,11 @@ class Evaluator:
             return Grade("strong", "loop-bound", lanes, taint.origin)
         if other_taint is not None:
             return Grade("boundary", "range", LaneEstimate("edge"), taint.origin)
+        bound = _const(other)
+        if op in ("<", "<=", ">", ">=") and isinstance(bound, int) and \
+                (bound + (1 if op in ("<=", ">") else 0)) % SUB_GROUP_MAX == 0:
+            # `lid % 128 < 32`, `lid >= 64`: the bound falls between sub-groups, whole ones drop out
+            return Grade("sub-group", "sub-group-aligned", None, taint.origin)
         if taint.lane and op in ("<", "<=", ">", ">="):
             # every sub-group holds every lane id: `lane < 8` splits all of them
             return Grade("strong", "lane-range", LaneEstimate("split"), taint.origin)
@@ -311,3 +322,12 @@ def _sub_group_multiple(value: int | float | None, op: str) -> bool:
         return False
     block = 1 << value if op == ">>" and value < 63 else value
     return block % SUB_GROUP_MAX == 0
+
+
+def _mask_block(value: int | float | None, op: str) -> int | None:
+    """The period of `x % value` or `x & value` (a mask of low bits), or None."""
+    if not isinstance(value, int) or value <= 0:
+        return None
+    if op == "%":
+        return value
+    return value + 1 if value & (value + 1) == 0 else None

@@ -116,8 +116,8 @@ def openmp_branches(constructs: tuple[OmpConstruct, ...], source: DeviceSource) 
             if isinstance(statement, RawAssign):
                 value = lower.expr(statement.value, statement.span.start_byte) if statement.value else dep.Const()
                 if statement.name in flow.tracked:
-                    if statement.compound:
-                        value = dep.Phi((flow.read(index, statement.name, statement.span), value))
+                    if statement.compound:  # `x += v`, `x++`: the old value moved by the new one
+                        value = dep.Binary("+", flow.read(index, statement.name, statement.span), value)
                     unit.assign(flow.key(index), value)
                     unit.assign(statement.name, dep.Var(flow.key(index)), statement.guards)
                 else:
