@@ -121,6 +121,9 @@ class Evaluator:
                 _sub_group_multiple(_mask_block(_const(expr.right), expr.op), "/"):
             # `lid % 32`, `lid & 63`: rises by one from lane to lane inside every sub-group
             return Taint("id", left.origin, lane=True)
+        if expr.op == "%" and left is not None and left.kind == "id" and right is None and _const(expr.right) is None:
+            # `tid % block_x`: a column index of a 2-D decomposition, rising along each row
+            return Taint("id", left.origin)
         left = None if left is not None and left.kind == "sub-group" else left
         right = None if right is not None and right.kind == "sub-group" else right
         if expr.op in COMPARISONS or expr.op in LOGICAL:

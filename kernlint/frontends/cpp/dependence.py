@@ -430,10 +430,13 @@ class CppDependence:
                 if condition is None:
                     continue
                 expr = self._lower(condition, context)
-                loops = enclosing_loops(condition, root)
                 floors = self._floors_at(condition, context)
-                unit.condition(node_key(node), expr, guards_of(node, root),
-                               self._varying_at(condition, context) | flow.varying(expr, condition, loops),
+                if kind == "loop":  # its trip count is fixed on entry unless the loop itself moves the bound
+                    varying = context.loop_sets.get(key_of(node), set()) | flow.varying(expr, condition, [node])
+                else:
+                    varying = self._varying_at(condition, context) | \
+                        flow.varying(expr, condition, enclosing_loops(condition, root))
+                unit.condition(node_key(node), expr, guards_of(node, root), varying,
                                "loop" if kind == "loop" else kind, {**floors, **flow.floors(expr, floors)})
         flow.lower_variants(unit)
 

@@ -381,6 +381,10 @@ class _RegionFlow:
         loops = [s.span for s in self.statements if isinstance(s, RawBranch) and s.kind == "loop"
                  and s.span.contains(statement.span)]
         found = set(statement.varying)
+        if statement.kind == "loop":  # its trip count is fixed on entry unless the loop itself moves the bound
+            loops = [statement.span]
+            moved = {s.name for s in self.statements if isinstance(s, RawAssign) and statement.span.contains(s.span)}
+            found = {name for name in found if name in moved or name not in self.tracked}
         for name in dep.names_in(expr):
             key = name.split("|", 1)[0]
             if "@" not in key:
