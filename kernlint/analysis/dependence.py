@@ -147,6 +147,7 @@ class Program:
         self._by_unit: dict[Hashable, list[_Instance]] = {}
         self._solving = False
         self._grown = False
+        self._single: dict[Hashable, dict[str, Expr | None]] = {}  # unit -> its singly assigned names
 
     def unit(self, key: Hashable, params: Sequence[str] = (), parent: Hashable | None = None) -> Unit:
         if key not in self.units:
@@ -275,7 +276,8 @@ class Program:
 
     def _evaluator(self, instance: _Instance, loop_varying: frozenset[str] = frozenset(),
                    floors: Mapping[str, int] | None = None) -> Evaluator:
-        return Evaluator(lambda name: self._lookup(instance, name), self._call, loop_varying, floors)
+        return Evaluator(lambda name: self._lookup(instance, name), self._call, loop_varying, floors,
+                         lambda name: self._definition(instance.unit, name))
 
     def _grade_in(self, instance: _Instance, condition_key: Hashable) -> Grade | None:
         condition = instance.unit.conditions.get(condition_key)
@@ -291,8 +293,18 @@ class Program:
 
     def _definition(self, unit: Unit, name: str) -> Expr | None:
         """The value of `name` when the unit assigns it exactly once (plainly)."""
-        found = [(e, c) for n, e, _g, c, i in unit._assignments if n == name and i is None]
-        return found[0][0] if len(found) == 1 and not found[0][1] else None
+        single = self._single.get(unit.key)
+        if single is None:
+            counts: dict[str, int] = {}
+            single = self._single[unit.key] = {}
+            for n, e, _g, compound, into in unit._assignments:
+                if into is None:
+                    counts[n] = counts.get(n, 0) + 1
+                    single[n] = None if compound else e
+            for n, count in counts.items():
+                if count > 1:
+                    single[n] = None
+        return single.get(name)
 
     def _instances_of(self, unit_key: Hashable) -> list[_Instance]:
         unit = self.units[unit_key]

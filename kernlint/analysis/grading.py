@@ -22,6 +22,7 @@ from kernlint.analysis.expressions import (
     COMPARISONS, LOGICAL, MIRROR, SUB_GROUP_MAX, Binary, Broadcast, Call, Component, Const, Expr, Grade, Load, Phi, Seed,
     Select, SubGroupUniform, Taint, Unary, Uniform, Var, Varying, join, names_in, strongest,
 )
+from kernlint.analysis.trips import Resolve, uniform_quotient
 from kernlint.facts.device import LaneEstimate
 
 Lookup = Callable[[str], "Taint | None"]
@@ -44,9 +45,10 @@ class Evaluator:
     into units through `call`, under one loop context (`loop_varying`, `floors`)."""
 
     def __init__(self, lookup: Lookup, call: CallResult, loop_varying: frozenset[str] = frozenset(),
-                 floors: Mapping[str, int] | None = None) -> None:
+                 floors: Mapping[str, int] | None = None, resolve: Resolve | None = None) -> None:
         self.lookup = lookup
         self.call = call
+        self.resolve = resolve  # a variable's single definition, for strided indices
         self.loop_varying = loop_varying
         self.floors = floors or {}
 
@@ -112,6 +114,9 @@ class Evaluator:
             return None
         if all(t is None or t.kind == "sub-group" for t in (left, right)):
             return left or right  # the same in every lane of a sub-group
+        if expr.op == "/" and left is not None and right is None and self.resolve is not None and \
+                uniform_quotient(expr.left, expr.right, self.resolve, lambda e: self.taint(e) is None):
+            return None  # (lid + k * wg) / wg: the pass number of a work-group-strided index
         if expr.op in ("/", ">>") and left is not None and left.kind == "id" and not left.lane and \
                 _sub_group_multiple(_const(expr.right), expr.op):
             # `lid / 32`, `gid >> 5`: consecutive ids in blocks of 32 share the value, and a sub-group is

@@ -18,7 +18,7 @@ from kernlint.analysis.expressions import Binary, Const, Expr, Phi, Seed, Unifor
 
 Resolve = Callable[[str], "Expr | None"]
 _RANGES = (("get_local_range", "local"), ("get_max_local_range", "local"), ("get_group_range", "groups"),
-           ("get_global_range", "global"))
+           ("get_global_range", "global"), ("omp_get_num_threads", "local"), ("omp_get_num_teams", "groups"))
 _DEPTH = 12
 
 
@@ -43,8 +43,38 @@ def uniform_trip_count(condition: Expr, resolve: Resolve, is_uniform: Callable[[
     return covers_grid or (covers_group and scope == "local")
 
 
+def uniform_quotient(dividend: Expr, divisor: Expr, resolve: Resolve, is_uniform: Callable[[Expr], bool]) -> bool:
+    """Whether `dividend / divisor` is the same in every work-item: an index that starts at the local id
+    and steps by multiples of the work-group size, divided by the work-group size (`(lid + k * wg) / wg`
+    is `k`)."""
+    if _factors(divisor, resolve, 0) != frozenset({("range", "local")}):
+        return False
+    parts = _start_and_step(dividend, resolve, is_uniform)
+    if parts is None or not _is_local_id(parts[0], resolve, 0):
+        return False
+    return ("range", "local") in _factors(parts[1], resolve, 0)
+
+
+def _is_local_id(expr: Expr | None, resolve: Resolve, depth: int) -> bool:
+    """The local id, plus whole work-group sizes."""
+    if isinstance(expr, Seed):
+        return expr.scope == "local"
+    if isinstance(expr, Binary) and expr.op == "+" and depth < _DEPTH:
+        return _is_local_id(expr.left, resolve, depth + 1) and ("range", "local") in _factors(expr.right, resolve, 0)
+    if isinstance(expr, Var) and depth < _DEPTH:
+        return _is_local_id(resolve(expr.name), resolve, depth + 1)
+    return isinstance(expr, Phi) and len(expr.options) == 1 and _is_local_id(expr.options[0], resolve, depth + 1)
+
+
 def _start_and_step(index: Expr, resolve: Resolve, is_uniform: Callable[[Expr], bool]) -> tuple[Expr, Expr] | None:
-    """(start, step) of an index read as the Phi of its start and its increment `i + step`."""
+    """(start, step) of an index read as the Phi of its start and its increment `i + step`, or read
+    right after the increment (then the start is one step on)."""
+    if isinstance(index, Var):
+        definition = resolve(index.name)
+        if isinstance(definition, Binary) and definition.op == "+" and isinstance(definition.left, Phi) and \
+                index in definition.left.options and is_uniform(definition.right):
+            parts = _start_and_step(definition.left, resolve, is_uniform)
+            return (Binary("+", parts[0], parts[1]), parts[1]) if parts is not None else None
     options = list(index.options) if isinstance(index, Phi) else [index]
     definitions = [resolve(o.name) if isinstance(o, Var) else None for o in options]
     if len(definitions) != 2 or any(d is None for d in definitions):

@@ -62,6 +62,7 @@ class _Context:
     scopes: dict[str, list[tuple[int, int, int, str]]] = field(default_factory=dict)
     shared: set[str] = field(default_factory=set)  # references to shared memory (`int& n = slm[0]`)
     escaped: set[str] = field(default_factory=set)  # own variables nested lambdas or calls write too
+    stores: set[str] = field(default_factory=set)  # captured names the unit assigns (accessors: memory)
     flow: UnitFlow | None = None
 
 
@@ -334,6 +335,9 @@ class CppDependence:
                 owner = self._contexts.get(self._owners.get(key)) if key else None  # type: ignore[arg-type]
                 if key and owner is not None and owner is not context:
                     owner.escaped.add(key)
+                elif key and key == target and context.source.parent is None and not self._own(context, key) \
+                        and target not in context.handles:
+                    context.stores.add(key)  # `flag = 1` on a captured 0-dim accessor: a store to memory
         private: set[tuple[Key, str]] = set()
         for _ in range(8):
             before = len(private)
@@ -352,6 +356,7 @@ class CppDependence:
         for context in self._contexts.values():
             context.shared |= {name for name, reference in context.params
                                if name and reference and (context.source.key, name) not in private}
+            context.shared |= context.stores
 
     def _shared_memory(self, node: Node, context: _Context) -> bool:
         """An element of memory reached through a pointer, accessor or parameter, not a private array."""
@@ -457,7 +462,8 @@ class CppDependence:
             if handle is not None:
                 return Uniform(name)
             key = self._variable(context, name, node.start_byte)
-            if context.flow is not None and context.flow.covers(node) and self._own(context, key):
+            if context.flow is not None and context.flow.covers(node) and \
+                    (self._own(context, key) or key in context.stores):
                 return context.flow.read(node, key)
             if key == name and not any(p[0] == name for p in context.params) and self._is_small_constant_site(node):
                 value = self._constant(name, node.start_byte, context.source.key)
@@ -553,7 +559,7 @@ class _Hooks:
         if name in self._context.handles:
             return None
         key = self._owner._variable(self._context, name, at_byte)
-        return key if self._owner._own(self._context, key) else None
+        return key if self._owner._own(self._context, key) or key in self._context.stores else None
 
     def element_target(self, left: Node) -> str | None:
         name = target_name(left, self._context.arrays)
