@@ -36,6 +36,11 @@ Example
     slm[lid] = in[gid];
     sycl::group_barrier(it.get_group());        // KL502: … and never arrive here
 
+    Findings are errors, except behind a tail-guard `return` (`if (gid >= n) return;`) or in a loop
+    whose trip count only differs at a bound (a grid-stride loop): those are warnings, since the
+    work-items of each group agree when the bound happens to be a multiple of the group size (or of
+    the loop's stride), which the code does not say.
+
 Fix
     Keep every barrier on a path that all work-items of the group take. Guard the work, not the
     barrier: `if (gid < n) slm[lid] = in[gid]; else slm[lid] = 0; group_barrier(g);`. In loops, run the
@@ -125,6 +130,15 @@ class DivergentBarrier(Rule):
             fix = "move the barrier out of the branch so that every work-item reaches it"
         message = (f"{subject} {cause}: the others never arrive, so the {scope} deadlocks or behaves "
                    f"undefined; {fix}")
+        severity = None
+        if branch.dependence == "boundary" and branch.reason in ("tail-guard", "range") and \
+                (branch.kind == "loop" and how != "exit" or how == "exit" and branch.exit == "return"):
+            # a bound on the id splits a group only when it falls inside one: not proven from the code
+            unit = "the loop's stride" if branch.kind == "loop" and how != "exit" else f"the {scope} size"
+            message += (f" (harmless only while the bound is a multiple of {unit}, so that whole groups "
+                        f"{'run the same number of iterations' if unit.startswith('the loop') else 'fall on one side'};"
+                        f" kernlint cannot tell the sizes from the code)")
+            severity = Severity.WARNING
         launch = facts.launch_for(at)
         related = [(branch.condition, f"the {dependent} condition")]
         if reach.calls:
@@ -137,7 +151,7 @@ class DivergentBarrier(Rule):
             "call_lines": [c.line for c in reach.calls], "function": reach.function,
         }
         return ctx.diagnostic(at, message, evidence=evidence, kernel=launch.name if launch is not None else None,
-                              related=related)
+                              related=related, severity=severity)
 
 
 def _keep_innermost(causes: dict, branch: Branch, reach: Reach, how: str, barrier: Barrier) -> None:
