@@ -19,12 +19,11 @@ from typing import Callable
 
 from kernlint.analysis.dependence import Binary, Const, Expr, Phi, Uniform, Unit, Var, names_in
 from kernlint.analysis.reaching import BARRIER, ENTRY
-from kernlint.frontends.cpp.dep_nodes import LOOPS, Node, key_of, node_key, text_of
+from kernlint.frontends.cpp.dep_nodes import LOOPS, UNIT_TYPES, Node, key_of, node_key, text_of
 from kernlint.frontends.cpp.flow import Definition, Hooks, Walk
 
 _ARMS = {"if_statement": ("consequence", "alternative"), "conditional_expression": ("consequence", "alternative"),
          "switch_statement": ("body",)}
-_UNITS = frozenset({"lambda_expression", "function_definition"})
 
 
 def _contains(outer: Node, inner: Node) -> bool:
@@ -36,7 +35,7 @@ def guard_arms(node: Node, root: Node) -> list[tuple[Node, Node]]:
     body (or `for` increment) around `node`, within its unit."""
     arms = []
     child, parent = node, node.parent
-    while parent is not None and parent != root and parent.type not in _UNITS:
+    while parent is not None and parent != root and parent.type not in UNIT_TYPES:
         fields = _ARMS.get(parent.type)
         if fields:
             for name in fields:

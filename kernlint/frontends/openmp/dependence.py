@@ -281,7 +281,6 @@ class _RegionFlow:
         self.fortran = fortran
         self._flow = Flow()
         self._variants: dict[str, tuple[str, tuple[Span, ...]]] = {}
-        self._index = {id(s): i for i, s in enumerate(statements)}
         if tracked:
             self._walk(self._tree(list(range(len(statements)))), conditional=False)
 
