@@ -60,3 +60,19 @@ def test_a_tail_guard_return_before_a_barrier_is_a_warning_that_says_what_is_unk
         }
     """)
     assert found.severity is Severity.WARNING and "multiple of the work-group size" in found.message
+
+
+def test_values_from_unknown_code_stay_per_lane() -> None:
+    found = run_rule(DivergentBranch, """
+        void f(sycl::queue &q, const float *in, float *out, int n) {
+          q.parallel_for(sycl::range<1>(n), [=](sycl::id<1> idx) {
+            float world;
+            transform_point(in[idx[0]], world);          // defined elsewhere: it sets `world`
+            if (world > 0.0f) out[idx[0]] = world;
+            visit(in, [&](int cell) {                    // whoever calls the lambda passes per-lane cells
+              if (in[cell] > 1.0f) out[cell] = 0.0f;
+            });
+          });
+        }
+    """)
+    assert sorted(d.line for d in found) == [6, 8]

@@ -18,7 +18,7 @@ from typing import Callable
 
 from kernlint.analysis.consteval import parse_int_literal
 from kernlint.analysis.dependence import (
-    Binary, Call, Component, Const, Expr, Grade, Load, Program, Seed, Select, Uniform, Unary, Var,
+    Binary, Call, Component, Const, Expr, Grade, Load, Program, Seed, Select, Uniform, Unary, Var, Varying,
 )
 from kernlint.frontends.cpp.definitions import UnitFlow
 from kernlint.frontends.cpp.sycl_calls import (
@@ -63,6 +63,7 @@ class _Context:
     shared: set[str] = field(default_factory=set)  # references to shared memory (`int& n = slm[0]`)
     escaped: set[str] = field(default_factory=set)  # own variables nested lambdas or calls write too
     stores: set[str] = field(default_factory=set)  # captured names the unit assigns (accessors: memory)
+    uninitialized: set[str] = field(default_factory=set)  # own variables declared without a value
     flow: UnitFlow | None = None
 
 
@@ -138,6 +139,12 @@ class CppDependence:
         if source.index_param is not None:
             name, kind = source.index_param
             context.handles[name] = kind
+        elif source.parent is None and source.root.type == "lambda_expression" and context.params:
+            # a kernel lambda whose launch was not read (`parallel_for(range, reduction, [=](id<1> i, auto &sum)`):
+            # an `id` first parameter is the work-item index all the same
+            first = parameters_of(source.root)[0]
+            if context.params[0][0] and ID_TYPES.search(text_of(first.child_by_field_name("type"))):
+                context.handles[context.params[0][0]] = "item"
         for decl in source.nodes.get("decl", []):
             type_text = text_of(decl.child_by_field_name("type"))
             scope = scope_node(decl, source.root)
@@ -148,6 +155,8 @@ class CppDependence:
                 context.assigned.add(name)
                 context.scopes.setdefault(name, []).append(
                     (scope.start_byte, scope.end_byte, decl.start_byte, f"{name}@{decl.start_byte}"))
+                if declarator.type != "init_declarator":
+                    context.uninitialized.add(f"{name}@{decl.start_byte}")
                 self._typed(context, name, type_text, array)
                 value = declarator.child_by_field_name("value") if declarator.type == "init_declarator" else None
                 if value is not None and type_text.strip() == "auto":
@@ -371,6 +380,18 @@ class CppDependence:
         key = self._variable(context, text_of(base), base.start_byte)
         return not (text_of(base) in context.arrays and self._own(context, key))
 
+    def _unknown_outputs(self, call: Node, context: _Context) -> list[Node]:
+        """Own variables declared without a value and handed to a call of a function the file does not
+        define, made for its effects (`T out; transform(p, out);`): it writes them through references."""
+        if call.parent is None or call.parent.type != "expression_statement" or call.type != "call_expression":
+            return []
+        receiver, name, args = self.parts(call)
+        if receiver is not None or name in BARRIERS or self._resolve(call) or \
+                any(self._handle(arg, context) is not None for arg in args[:1]):
+            return []
+        return [arg for arg in args if arg.type == "identifier" and text_of(arg) not in context.handles
+                and self._variable(context, text_of(arg), arg.start_byte) in context.uninitialized]
+
     def _reference_bindings(self, call: Node) -> list[tuple[Key, int, Node]]:
         """(callee, parameter index, argument) for the non-const reference parameters a call binds."""
         found = []
@@ -389,6 +410,11 @@ class CppDependence:
         root = source.root
         flow = context.flow
         assert flow is not None
+        if source.parent is not None and root.parent is not None and root.parent.type == "argument_list":
+            # a lambda handed to a call (a callback, a visitor): whoever calls it may pass per-lane values
+            for name, _reference in context.params:
+                if name and name not in context.handles:
+                    unit.assign(name, Varying(name))
         flow.lower_definitions(unit, lambda n: self._lower(n, context),
                                lambda d: d.variable.split("@")[0] in context.handles,
                                lambda n: guards_of(n, root))
@@ -420,6 +446,9 @@ class CppDependence:
         for call in source.nodes.get("call", []) + source.nodes.get("tcall", []):
             callees = [k for k in self._resolve(call) if k in self._contexts]
             if not callees:
+                for arg in self._unknown_outputs(call, context):  # `T out; transform(p, out);` sets `out`
+                    if key_of(arg) in covered:
+                        unit.assign(self._variable(context, text_of(arg), arg.start_byte), self._lower(call, context))
                 continue
             _receiver, _name, args = self.parts(call)
             lowered = [self._lower(arg, context) for arg in args]
@@ -575,3 +604,6 @@ class _Hooks:
 
     def reference_arguments(self, call: Node) -> list[Node]:
         return [arg for _callee, _index, arg in self._owner._reference_bindings(call) if arg.type == "identifier"]
+
+    def unknown_outputs(self, call: Node) -> list[Node]:
+        return self._owner._unknown_outputs(call, self._context)

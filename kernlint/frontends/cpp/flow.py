@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from kernlint.analysis.reaching import Flow
+from kernlint.analysis.reaching import ENTRY, Flow
 from kernlint.frontends.cpp.dep_nodes import Node, declared_name, key_of, named
 
 DefKey = str
@@ -47,6 +47,9 @@ class Hooks(Protocol):
 
     def reference_arguments(self, call: Node) -> list[Node]:
         """Identifier arguments the call may write through a reference parameter."""
+
+    def unknown_outputs(self, call: Node) -> list[Node]:
+        """Variables a call of unknown code is likely to set (declared without a value, passed to it)."""
 
 
 @dataclass
@@ -198,6 +201,11 @@ class Walk:
                     if argument.text is not None else None
                 if variable is not None:
                     self._define(variable, argument, "reference", strong=False)
+            for argument in self.hooks.unknown_outputs(node):
+                variable = self.hooks.variable(argument.text.decode(), argument.start_byte) \
+                    if argument.text is not None else None
+                if variable is not None and self._flow.use(variable, key_of(argument)) == {ENTRY}:
+                    self._define(variable, argument, "reference")  # its first value comes from the call
         elif kind == "field_expression":
             self._expression(node.child_by_field_name("argument"))
         elif kind == "declaration":
