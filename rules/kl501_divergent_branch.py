@@ -16,11 +16,16 @@ What it does
     Dependence is followed through assignments, arithmetic, id-indexed loads, arguments of device
     functions, and `bool` flags. Conditions on group or sub-group ids, ranges, kernel arguments,
     constants and results of group collectives (`reduce_over_group`, `group_broadcast`) are uniform and
-    never flagged. A `?:` whose arms are plain values is compiled to a select and is not flagged.
+    never flagged, and so are values that are the same in every lane of a sub-group: sub-group ids,
+    `lid / 32` or `lid >> 5` (sub-groups are at most 32 wide), sub-group broadcasts
+    (`select_from_group(sg, x, 0)`), votes and reductions. Dependence follows each definition of a
+    variable (a variable reassigned after a divergent assignment is uniform again) and each call of a
+    device function with its own arguments. A `?:` whose arms are plain values is compiled to a select and is not flagged.
 
     OpenMP offload code (C, C++ and Fortran) is covered the same way: the OpenMP front-end treats
     the index of a loop shared out by `parallel for` / `parallel do` / `loop` (and
-    `omp_get_thread_num()`) as the work-item id, and an inner sequential loop's index as uniform.
+    `omp_get_thread_num()`) as the work-item id, and an inner sequential loop's index as uniform. A
+    region limited to one thread per team (`thread_limit(1)`) has nothing to diverge.
 
     Boundary conditions — tail guards `i < n`, leaders `lid == 0`, halo checks `i > 0 && i < n - 1`,
     grid-stride loops — diverge in at most one sub-group per bound, or idle lanes only briefly. They are
@@ -135,8 +140,8 @@ class DivergentBranch(Rule):
 
     @staticmethod
     def _reportable(branch: Branch, report_boundary: bool) -> bool:
-        if branch.select_like:
-            return False
+        if branch.select_like or branch.dependence == "sub-group":
+            return False  # the same in every lane of a sub-group: no lane diverges
         return branch.dependence == "strong" or report_boundary
 
     @staticmethod

@@ -15,7 +15,12 @@ What it does
 
     Conditions on group ids, ranges, kernel arguments and constants are uniform across the group and
     are never flagged, and neither is a barrier that follows a divergent `if` once its paths have merged
-    (the classic tree reduction `if (lid < s) …; barrier;` is correct).
+    (the classic tree reduction `if (lid < s) …; barrier;` is correct). Also uniform: a value one
+    work-item stores in shared memory and all read after a barrier (`if (lid == 0) next = …; barrier;
+    while (next < n)`), work-group collectives, and a strided loop over a bound padded to a multiple of
+    its stride (`for (i = gid; i < padded; i += grid)`); a `continue` after the loop body's last
+    barrier skips no barrier. A condition that differs only between sub-groups (a sub-group vote or
+    broadcast, `lid / 32`) makes a work-group barrier divergent, but not a sub-group barrier.
 
 Why it matters
     A barrier blocks every work-item of the work-group (or sub-group) until all of them have reached
@@ -30,6 +35,11 @@ Example
     if (gid >= n) return;                       // some work-items leave …
     slm[lid] = in[gid];
     sycl::group_barrier(it.get_group());        // KL502: … and never arrive here
+
+    Findings are errors, except behind a tail-guard `return` (`if (gid >= n) return;`) or in a loop
+    whose trip count only differs at a bound (a grid-stride loop): those are warnings, since the
+    work-items of each group agree when the bound happens to be a multiple of the group size (or of
+    the loop's stride), which the code does not say.
 
 Fix
     Keep every barrier on a path that all work-items of the group take. Guard the work, not the
@@ -74,6 +84,8 @@ class DivergentBarrier(Rule):
         guarded: dict[tuple[int, int], tuple[Branch, Reach, str]] = {}
         exits: dict[tuple[int, int], tuple[Branch, Reach, str]] = {}
         for branch in facts.branches:
+            if branch.dependence == "sub-group" and barrier.scope == "sub-group":
+                continue  # the same in every lane of a sub-group: all of them reach the barrier
             for reach in branch.reaches:
                 if reach.region.contains(barrier.span):
                     _keep_innermost(guarded, branch, reach, "under", barrier)
@@ -101,24 +113,34 @@ class DivergentBarrier(Rule):
             reached = "is made"
         else:
             subject, reached = what, "is reached"
+        dependent = "sub-group-dependent" if branch.dependence == "sub-group" else "work-item-dependent"
         if how == "exit":
-            cause = f"is skipped by the work-items that take the early `{branch.exit}` under a work-item-dependent condition ({where})"
+            cause = f"is skipped by the work-items that take the early `{branch.exit}` under a {dependent} condition ({where})"
             fix = "guard the work instead of leaving early, so every work-item reaches the barrier"
         elif branch.kind == "loop":
             cause = (f"runs inside a loop whose trip count depends on the work-item id ({where}), so work-items "
                      f"reach the barrier a different number of times")
             fix = "give every work-item the same trip count and guard the body's memory accesses instead"
         elif branch.kind == "switch":
-            cause = f"{reached} only by the work-items whose work-item-dependent value selects that case ({where})"
+            cause = f"{reached} only by the work-items whose {dependent} value selects that case ({where})"
             fix = "move the barrier out of the switch so that every work-item reaches it"
         else:
             side = "holds" if _in_first_arm(branch, reach) else "fails"
-            cause = f"{reached} only by the work-items for which a work-item-dependent condition {side} ({where})"
+            cause = f"{reached} only by the work-items for which a {dependent} condition {side} ({where})"
             fix = "move the barrier out of the branch so that every work-item reaches it"
         message = (f"{subject} {cause}: the others never arrive, so the {scope} deadlocks or behaves "
                    f"undefined; {fix}")
+        severity = None
+        if branch.dependence == "boundary" and branch.reason in ("tail-guard", "range") and \
+                (branch.kind == "loop" and how != "exit" or how == "exit" and branch.exit == "return"):
+            # a bound on the id splits a group only when it falls inside one: not proven from the code
+            unit = "the loop's stride" if branch.kind == "loop" and how != "exit" else f"the {scope} size"
+            message += (f" (harmless only while the bound is a multiple of {unit}, so that whole groups "
+                        f"{'run the same number of iterations' if unit.startswith('the loop') else 'fall on one side'};"
+                        f" kernlint cannot tell the sizes from the code)")
+            severity = Severity.WARNING
         launch = facts.launch_for(at)
-        related = [(branch.condition, "the work-item-dependent condition")]
+        related = [(branch.condition, f"the {dependent} condition")]
         if reach.calls:
             related.append((barrier.span, "the barrier"))
             related += [(call, "called from here") for call in reach.calls[1:]]
@@ -129,7 +151,7 @@ class DivergentBarrier(Rule):
             "call_lines": [c.line for c in reach.calls], "function": reach.function,
         }
         return ctx.diagnostic(at, message, evidence=evidence, kernel=launch.name if launch is not None else None,
-                              related=related)
+                              related=related, severity=severity)
 
 
 def _keep_innermost(causes: dict, branch: Branch, reach: Reach, how: str, barrier: Barrier) -> None:

@@ -253,8 +253,9 @@ def test_sycl_id_sources_and_uniform_queries() -> None:
           });
         }
     """)
-    assert {line for line, _ in found} == {5, 6, 11}
+    assert {line for line, _ in found} == {5, 6, 8, 11}
     assert found[(6, "if")].origin == "sg.get_local_linear_id()"
+    assert found[(8, "if")].dependence == "sub-group"  # the same in a sub-group, not across the group
 
 
 @pytest.mark.parametrize("param", ["sycl::item<1> it", "sycl::id<1> it", "size_t it", "auto it"])

@@ -1,8 +1,8 @@
-"""Work-item dependence: which values differ between the work-items (lanes) of a sub-group, and how a
+"""Work-item dependence: which values differ between the work-items (lanes) of a group, and how a
 condition built from them splits the lanes.
 
-Language-neutral. A front-end lowers the device code it parsed into the small expression language
-below and describes each kernel, device function or nested lambda as a `Unit`:
+Language-neutral. A front-end lowers the device code it parsed into the expression language of
+`kernlint.analysis.expressions` and describes each kernel, device function or nested lambda as a `Unit`:
 
     program = Program()
     kernel = program.unit("k", params=())
@@ -25,28 +25,24 @@ API: `Program.unit(key, params, parent)` makes a `Unit`; `Unit.assign`, `Unit.gi
 Keys of units and conditions are any hashable values the front-end chooses.
 
 What the front-end decides (it knows the language): which expressions are work-item id sources
-(`Seed`: SYCL `get_local_id`, an OpenMP `parallel for` loop index, …), which are opaque but uniform
-(`Uniform`: group ids, ranges, group collectives), which vary per work-item without being an id
-(`Varying`: atomic fetch results), which names vary from one iteration of an enclosing loop to the next
-(`loop_varying`), which conditions an assignment is control dependent on (`guards`) and which calls
-reach other units of the program (`Call(unit=…)` for the value, `Unit.bind_call` for the arguments).
-Operators are C's spelling (`<`, `==`, `&&`, `!`, `%`, `&`, `<<`, …); a Fortran front-end maps
-`.lt.`/`mod`/`iand`/`btest` onto them.
+(`Seed`), which are opaque but uniform (`Uniform`: group ids, ranges, work-group collectives, loads
+of shared memory a barrier separates from every store), which are the same within a sub-group only
+(`SubGroupUniform`: sub-group ids and collectives), which vary per work-item without being an id
+(`Varying`: atomic fetch results), which names vary from one iteration of an enclosing loop to the
+next (`loop_varying`), which conditions an assignment is control dependent on where it is read
+(`guards`), which calls reach other units (`Call(unit=…)` for the value, `Unit.bind_call` for the
+arguments). Names are the front-end's too: with reaching definitions it names every definition of a
+variable apart and reads a variable as the `Phi` of the definitions that reach the read, so a name
+reassigned under a divergent branch does not taint reads the reassignment never reaches. Operators
+are C's spelling (`<`, `==`, `&&`, `!`, `%`, `&`, `<<`, …); a Fortran front-end maps `.lt.`/`mod`/
+`iand`/`btest` onto them.
 
-What this module decides: dependence through assignments (every assignment of a name counts: a
-flow-insensitive may-analysis, so a reassignment from an id makes the name dependent), arithmetic,
-loads indexed by dependent values, calls between units (parameters take their arguments' dependence,
-results their callee's returns, reference parameters flow back), control dependence on guarding
-conditions; and the grading of a condition:
-
-* strong   parity `i % 2`, modulo, bit tests `i & 1`, other non-monotone arithmetic of the id, tests on
-           data loaded with an id-derived index, and a comparison of the id with a bound that changes
-           from one iteration of an enclosing loop to the next (tree reductions `lid < s`; unless the
-           loop keeps the bound at or above `SUB_GROUP_MAX`, so whole sub-groups drop out together),
-           and a comparison of the sub-group lane id with a bound inside the sub-group (`lane < 8`);
-* boundary a comparison of the id (or a monotone function of it: `gid + 1`, `row * w + col`) with a
-           uniform bound: tail guards `i < n`, leaders `lid == 0`, halo checks `i > 0 && i < n - 1`.
-           These split at most the one sub-group that straddles the bound.
+What this module decides: dependence through assignments (all assignments to one name are joined),
+arithmetic, loads indexed by dependent values, calls between units, control dependence on guarding
+conditions; and the grade of a condition (`kernlint.analysis.grading`). Calls are context
+sensitive: a unit is evaluated once per distinct tuple of argument taints it is called with (its
+*instances*), so a helper called once with the id and elsewhere with uniform values returns a
+uniform result at the uniform calls. A condition's grade is the strongest over the unit's instances.
 
 Unknown stays unknown: a name the front-end never assigned is uniform (a kernel argument, a capture),
 and a call to a function the program does not hold is as dependent as its arguments.
@@ -55,192 +51,17 @@ and a call to a function the program does not hold is as dependent as its argume
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Hashable, Iterable, Iterator, Mapping, Sequence, Union
+from typing import Hashable, Iterable, Mapping, Sequence
 
-from kernlint.facts.device import LaneEstimate
+from kernlint.analysis.expressions import (  # noqa: F401  (re-exported: the front-ends' vocabulary)
+    COMPARISONS, LOGICAL, SUB_GROUP_MAX, Binary, Broadcast, Call, Component, Const, Expr, Grade, Load, Phi, Seed, Select,
+    SubGroupUniform, Taint, Unary, Uniform, Var, Varying, join, names_in, strongest, sub_expressions,
+)
+from kernlint.analysis.grading import Evaluator
+from kernlint.analysis.trips import uniform_trip_count
 
-# -- expressions ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Const:
-    """A literal or compile-time constant; `value` is None when constant but not evaluated."""
-
-    value: int | float | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Var:
-    """A read of a named variable or parameter (a name no unit assigns is uniform)."""
-
-    name: str
-
-
-@dataclass(frozen=True, slots=True)
-class Seed:
-    """A work-item id source. `scope`: global | local | lane (sub-group local id); `text` as written."""
-
-    scope: str
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class Uniform:
-    """An opaque value that is the same in every work-item (group id, range, group collective)."""
-
-    text: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class Varying:
-    """An opaque value that differs per work-item without being an id (atomic fetch, block load)."""
-
-    text: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class Load:
-    """A memory read `base[index]` (`index` None for `*base`): dependent when either part is."""
-
-    base: "Expr"
-    index: "Expr | None" = None
-
-
-@dataclass(frozen=True, slots=True)
-class Component:
-    """A component of a small value such as an id (`gid[0]`): as dependent as the value itself."""
-
-    base: "Expr"
-    index: "Expr | None" = None
-
-
-@dataclass(frozen=True, slots=True)
-class Unary:
-    op: str  # - + ! ~
-    operand: "Expr"
-
-
-@dataclass(frozen=True, slots=True)
-class Binary:
-    op: str  # + - * / % & | ^ << >> < <= > >= == != && ||
-    left: "Expr"
-    right: "Expr"
-
-
-@dataclass(frozen=True, slots=True)
-class Select:
-    """`cond ? then : other`."""
-
-    cond: "Expr"
-    then: "Expr"
-    other: "Expr"
-
-
-@dataclass(frozen=True, slots=True)
-class Call:
-    """A call. With `unit` set its value is that unit's return value; otherwise it is as dependent as
-    its arguments (`monotone`: min/max-like, keeps an id an id; otherwise an id becomes arithmetic)."""
-
-    name: str
-    args: tuple["Expr", ...] = ()
-    unit: Hashable | None = None
-    monotone: bool = False
-
-
-Expr = Union[Const, Var, Seed, Uniform, Varying, Load, Component, Unary, Binary, Select, Call]
-
-SUB_GROUP_MAX = 32  # the widest sub-group of any supported device
-COMPARISONS = frozenset({"<", "<=", ">", ">=", "==", "!="})
-LOGICAL = frozenset({"&&", "||"})
-_MIRROR = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
-
-
-def sub_expressions(expressions: Iterable[Expr | None]) -> Iterator[Expr]:
-    """Every node of the expression trees, each tree walked once (iteratively: no recursion limit)."""
-    stack = list(expressions)
-    while stack:
-        node = stack.pop()
-        if node is None:
-            continue
-        yield node
-        if isinstance(node, (Load, Component)):
-            stack += [node.base, node.index]
-        elif isinstance(node, Unary):
-            stack.append(node.operand)
-        elif isinstance(node, Binary):
-            stack += [node.left, node.right]
-        elif isinstance(node, Select):
-            stack += [node.cond, node.then, node.other]
-        elif isinstance(node, Call):
-            stack += list(node.args)
-
-
-def names_in(expr: Expr | None) -> set[str]:
-    """Every variable name an expression reads."""
-    return {node.name for node in sub_expressions((expr,)) if isinstance(node, Var)}
-
-
-# -- dependence and grades -----------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Grade:
-    """How a condition diverges: `dependence` strong | boundary, a `reason` (see `Branch.reason`), the
-    lanes it leaves active and the id source it depends on (as written)."""
-
-    dependence: str
-    reason: str
-    lanes: LaneEstimate | None
-    origin: str
-
-    @property
-    def strong(self) -> bool:
-        return self.dependence == "strong"
-
-
-@dataclass(frozen=True, slots=True)
-class Taint:
-    """How a value depends on the work-item id.
-
-    kind: id    a monotone function of an id (`gid`, `base + lid`, `row * w + col`)
-          flag  a truth value of a dependent condition (`bool ok = i < n;`, or set under one)
-          mixed non-monotone arithmetic of an id (`i % 2`, `i & 1`, `i * i`, unknown calls)
-          data  a value loaded with an id-derived index, or otherwise varying per work-item
-    """
-
-    kind: str
-    origin: str
-    grade: Grade | None = None  # for flags: the grade of the condition they encode
-    lane: bool = False  # for ids: the sub-group lane id itself (up to constant arithmetic), which
-                        # every sub-group spans in full, so any bound inside it splits every sub-group
-
-
-_RANK = {"id": 1, "flag": 2, "mixed": 3, "data": 4}
-
-
-def join(*taints: Taint | None) -> Taint | None:
-    """The least upper bound: the strongest kind wins; flags keep their strongest grade."""
-    best: Taint | None = None
-    for taint in taints:
-        if taint is None:
-            continue
-        if best is None or _RANK[taint.kind] > _RANK[best.kind]:
-            best = taint
-        elif taint.kind == "flag" == best.kind and taint.grade and best.grade \
-                and taint.grade.strong and not best.grade.strong:
-            best = taint
-    return best
-
-
-def _strongest(*grades: Grade | None) -> Grade | None:
-    present = [g for g in grades if g is not None]
-    if not present:
-        return None
-    strong = [g for g in present if g.strong]
-    return strong[0] if strong else present[0]
-
-
-# -- units and the program -----------------------------------------------------------------------
+_MAX_INSTANCES = 8  # contexts per unit; further call contexts share one widened instance
+_WIDENED = "widened"
 
 
 @dataclass
@@ -263,7 +84,8 @@ class _Binding:
 @dataclass
 class Unit:
     """A kernel, device function or nested lambda: its parameters, assignments, returns, calls and
-    conditions. Names a unit does not assign are looked up in its `parent` (a lambda's enclosing code)."""
+    conditions. Names a unit does not assign are looked up in its `parent` (a lambda's enclosing code).
+    `env` and `result` join every instance's (after `Program.solve`)."""
 
     key: Hashable
     params: tuple[str, ...] = ()
@@ -273,13 +95,18 @@ class Unit:
     _bindings: list[_Binding] = field(default_factory=list)
     conditions: dict[Hashable, _Condition] = field(default_factory=dict)
     env: dict[str, Taint] = field(default_factory=dict)
+    external: dict[str, Taint] = field(default_factory=dict)  # written by nested lambdas (`into`)
     result: Taint | None = None
+    names: set[str] = field(default_factory=set)
 
     def assign(self, name: str, expr: Expr, guards: Sequence[Hashable] = (), compound: bool = False,
                into: Hashable | None = None) -> None:
         """`name = expr` (`compound`: `name op= expr`, which keeps the old value's dependence).
-        `into`: the enclosing unit that owns `name`, when a lambda assigns a variable it captured."""
+        `into`: the enclosing unit that owns `name`, when a lambda assigns a variable it captured.
+        `guards`: conditions the value depends on wherever `name` is read."""
         self._assignments.append((name, expr, tuple(guards), compound, into))
+        if into is None:
+            self.names.add(name)
 
     def give_return(self, expr: Expr, guards: Sequence[Hashable] = ()) -> None:
         self._returns.append((expr, tuple(guards)))
@@ -289,6 +116,7 @@ class Unit:
         """A call site: argument i flows into the callee's parameter i (None: not analysable);
         `outputs` (parameter index, caller variable) flow back for reference parameters."""
         self._bindings.append(_Binding(callee, tuple(args), tuple(guards), tuple(outputs)))
+        self.names.update(variable for _index, variable in outputs)
 
     def condition(self, key: Hashable, expr: Expr, guards: Sequence[Hashable] = (),
                   loop_varying: Iterable[str] = (), kind: str = "if",
@@ -300,11 +128,26 @@ class Unit:
         self.conditions[key] = _Condition(expr, tuple(guards), frozenset(loop_varying), kind, dict(floors or {}))
 
 
+@dataclass
+class _Instance:
+    """A unit evaluated with one tuple of parameter taints."""
+
+    unit: Unit
+    context: tuple[Taint | None, ...]
+    env: dict[str, Taint] = field(default_factory=dict)
+    result: Taint | None = None
+
+
 class Program:
     """All units of a translation unit's device code; `solve()` then query `taint` and `grade`."""
 
     def __init__(self) -> None:
         self.units: dict[Hashable, Unit] = {}
+        self._instances: dict[tuple[Hashable, Hashable], _Instance] = {}
+        self._by_unit: dict[Hashable, list[_Instance]] = {}
+        self._solving = False
+        self._grown = False
+        self._single: dict[Hashable, dict[str, Expr | None]] = {}  # unit -> its singly assigned names
 
     def unit(self, key: Hashable, params: Sequence[str] = (), parent: Hashable | None = None) -> Unit:
         if key not in self.units:
@@ -316,342 +159,179 @@ class Program:
     def solve(self, max_rounds: int = 64) -> None:
         """Propagate dependence until nothing changes (the lattice is finite, so this terminates).
 
-        A worklist: a unit is re-evaluated only when something it reads changed (its own variables,
-        its enclosing units', its callees' results or parameters)."""
-        readers = self._readers()
-        dirty = dict.fromkeys(self.units)
-        for _ in range(max_rounds):
-            if not dirty:
-                return
-            current, dirty = dirty, {}
-            for key in current:
-                unit = self.units[key]
-                for changed in self._evaluate(unit):
-                    dirty[changed] = None
-                    dirty.update(dict.fromkeys(readers.get(changed, ())))
-
-    def _readers(self) -> dict[Hashable, set[Hashable]]:
-        """For each unit, the units whose evaluation reads its variables or its result."""
-        readers: dict[Hashable, set[Hashable]] = {}
+        Units nobody calls (kernels, lambdas handed to library code) start with uniform parameters;
+        the others get an instance per calling context as their callers are evaluated."""
+        called = {b.callee for u in self.units.values() for b in u._bindings}
+        called |= {n.unit for u in self.units.values() for n in sub_expressions(_expressions(u))
+                   if isinstance(n, Call) and n.unit is not None}
+        self._solving = True
         for unit in self.units.values():
-            ancestor, depth = unit.parent, 0
-            while ancestor is not None and ancestor in self.units and depth < 16:
-                readers.setdefault(ancestor, set()).add(unit.key)
-                ancestor, depth = self.units[ancestor].parent, depth + 1
-            expressions = [e for _n, e, _g, _c, _i in unit._assignments] + [e for e, _g in unit._returns]
-            expressions += [a for b in unit._bindings for a in b.args if a is not None]
-            expressions += [c.expr for c in unit.conditions.values()]
-            for callee in _called_units(expressions) | {b.callee for b in unit._bindings if b.outputs}:
-                readers.setdefault(callee, set()).add(unit.key)
-        return readers
+            if unit.key not in called:
+                self._instance(unit, ())
+        for _ in range(max_rounds):
+            self._grown = False
+            for instance in list(self._instances.values()):
+                self._evaluate(instance)
+            if not self._grown:
+                orphans = [u for u in self.units.values() if u.key not in self._by_unit]
+                if not orphans:
+                    break
+                for unit in orphans:  # only reached through calls from code outside the program
+                    self._instance(unit, ())
+        self._solving = False
 
-    def _evaluate(self, unit: Unit) -> set[Hashable]:
-        """One pass over a unit's assignments, returns and call sites; the units whose state changed."""
-        changed: set[Hashable] = set()
+    def _instance(self, unit: Unit, context: tuple[Taint | None, ...]) -> _Instance:
+        context = tuple(context[:len(unit.params)]) + (None,) * (len(unit.params) - len(context))
+        found = self._instances.get((unit.key, context))
+        if found is not None:
+            return found
+        instances = self._by_unit.setdefault(unit.key, [])
+        if len(instances) >= _MAX_INSTANCES:
+            widened = self._instances.get((unit.key, _WIDENED))
+            if widened is None:
+                widened = self._instances[(unit.key, _WIDENED)] = _Instance(unit, context)
+                instances.append(widened)
+            else:
+                widened.context = tuple(join(a, b) for a, b in zip(widened.context, context))
+            self._seed(widened)
+            return widened
+        instance = self._instances[(unit.key, context)] = _Instance(unit, context)
+        instances.append(instance)
+        self._seed(instance)
+        self._grown = True
+        return instance
+
+    def _seed(self, instance: _Instance) -> None:
+        for name, value in zip(instance.unit.params, instance.context):
+            self._update(instance, name, value)
+
+    def _evaluate(self, instance: _Instance) -> None:
+        """One pass over a unit's assignments, returns and call sites in one instance."""
+        unit = instance.unit
+        evaluator = self._evaluator(instance)
         for name, expr, guards, compound, into in unit._assignments:
-            target = self.units.get(into, unit) if into is not None else unit
-            value = join(self.taint(unit.key, expr), self._control(unit, guards),
-                         self._lookup(unit, name) if compound else None)
-            if self._update(target, name, value):
-                changed.add(target.key)
+            value = join(evaluator.taint(expr), self._control(instance, guards),
+                         self._lookup(instance, name) if compound else None)
+            if into is not None and into in self.units:
+                target = self.units[into]
+                merged = join(target.external.get(name), value)
+                if merged is not None and merged != target.external.get(name):
+                    target.external[name] = merged
+                    self._grown = True
+            else:
+                self._update(instance, name, value)
         for expr, guards in unit._returns:
-            value = join(unit.result, self.taint(unit.key, expr), self._control(unit, guards))
-            if value != unit.result:
-                unit.result = value
-                changed.add(unit.key)
+            value = join(instance.result, evaluator.taint(expr), self._control(instance, guards))
+            if value != instance.result:
+                instance.result = value
+                unit.result = join(unit.result, value)
+                self._grown = True
         for binding in unit._bindings:
             callee = self.units.get(binding.callee)
             if callee is None:
                 continue
-            control = self._control(unit, binding.guards)
-            for index, arg in enumerate(binding.args):
-                if index < len(callee.params) and arg is not None and \
-                        self._update(callee, callee.params[index], join(self.taint(unit.key, arg), control)):
-                    changed.add(callee.key)
+            args = [evaluator.taint(arg) if arg is not None else None for arg in binding.args]
+            target = self._instance(callee, tuple(args))
             for index, variable in binding.outputs:
-                if index < len(callee.params) and \
-                        self._update(unit, variable, callee.env.get(callee.params[index])):
-                    changed.add(unit.key)
-        return changed
+                if index < len(callee.params):
+                    self._update(instance, variable, target.env.get(callee.params[index]))
 
-    @staticmethod
-    def _update(unit: Unit, name: str, value: Taint | None) -> bool:
-        merged = join(unit.env.get(name), value)
-        if merged is None or merged == unit.env.get(name):
-            return False
-        unit.env[name] = merged
-        return True
+    def _update(self, instance: _Instance, name: str, value: Taint | None) -> None:
+        merged = join(instance.env.get(name), value)
+        if merged is None or merged == instance.env.get(name):
+            return
+        instance.env[name] = merged
+        instance.unit.env[name] = join(instance.unit.env.get(name), merged)
+        self._grown = True
 
-    def _lookup(self, unit: Unit | None, name: str) -> Taint | None:
+    def _lookup(self, instance: _Instance, name: str) -> Taint | None:
+        unit = instance.unit
+        if name in unit.names or name in unit.params:
+            return join(instance.env.get(name), unit.external.get(name))
         seen = 0
-        while unit is not None and seen < 16:
-            if name in unit.env:
-                return unit.env[name]
-            unit = self.units.get(unit.parent) if unit.parent is not None else None
+        while unit.parent is not None and unit.parent in self.units and seen < 16:
+            unit = self.units[unit.parent]
+            if name in unit.names or name in unit.params or name in unit.external:
+                return join(unit.env.get(name), unit.external.get(name))
             seen += 1
-        return None
+        return unit.external.get(name) if unit is not instance.unit else None
 
-    def _control(self, unit: Unit, guards: tuple[Hashable, ...]) -> Taint | None:
-        grades = [self.grade(unit.key, guard) for guard in guards]
-        grade = _strongest(*grades)
-        return Taint("flag", grade.origin, grade) if grade is not None else None
+    def _call(self, call: Call, args: tuple[Taint | None, ...]) -> Taint | None:
+        callee = self.units.get(call.unit)
+        if callee is None:
+            return None
+        if self._solving:
+            return self._instance(callee, args).result
+        context = tuple(args[:len(callee.params)]) + (None,) * (len(callee.params) - len(args))
+        found = self._instances.get((callee.key, context))
+        return found.result if found is not None else callee.result
+
+    def _control(self, instance: _Instance, guards: tuple[Hashable, ...]) -> Taint | None:
+        grade = strongest(*(self._grade_in(instance, guard) for guard in guards))
+        if grade is None:
+            return None
+        if grade.dependence == "sub-group":
+            return Taint("sub-group", grade.origin)
+        return Taint("flag", grade.origin, grade)
+
+    def _evaluator(self, instance: _Instance, loop_varying: frozenset[str] = frozenset(),
+                   floors: Mapping[str, int] | None = None) -> Evaluator:
+        return Evaluator(lambda name: self._lookup(instance, name), self._call, loop_varying, floors,
+                         lambda name: self._definition(instance.unit, name))
+
+    def _grade_in(self, instance: _Instance, condition_key: Hashable) -> Grade | None:
+        condition = instance.unit.conditions.get(condition_key)
+        if condition is None:
+            return None
+        evaluator = self._evaluator(instance, condition.loop_varying, condition.floors)
+        if condition.kind == "switch":
+            return evaluator.grade_switch(condition.expr)
+        if condition.kind == "loop" and uniform_trip_count(condition.expr, lambda n: self._definition(instance.unit, n),
+                                                           lambda e: evaluator.taint(e) is None):
+            return None
+        return evaluator.grade(condition.expr)
+
+    def _definition(self, unit: Unit, name: str) -> Expr | None:
+        """The value of `name` when the unit assigns it exactly once (plainly)."""
+        single = self._single.get(unit.key)
+        if single is None:
+            counts: dict[str, int] = {}
+            single = self._single[unit.key] = {}
+            for n, e, _g, compound, into in unit._assignments:
+                if into is None:
+                    counts[n] = counts.get(n, 0) + 1
+                    single[n] = None if compound else e
+            for n, count in counts.items():
+                if count > 1:
+                    single[n] = None
+        return single.get(name)
+
+    def _instances_of(self, unit_key: Hashable) -> list[_Instance]:
+        unit = self.units[unit_key]
+        return self._by_unit.get(unit_key) or [_Instance(unit, (None,) * len(unit.params))]
 
     # -- queries ------------------------------------------------------------------------------------
 
     def taint(self, unit_key: Hashable, expr: Expr | None) -> Taint | None:
-        """How `expr`, evaluated in `unit_key`, depends on the work-item id (None: uniform)."""
-        return _Evaluator(self, self.units[unit_key]).taint(expr)
+        """How `expr`, evaluated in `unit_key`, depends on the work-item id (None: uniform), in any
+        of the unit's calling contexts."""
+        return join(*(self._evaluator(i).taint(expr) for i in self._instances_of(unit_key)))
 
     def grade(self, unit_key: Hashable, condition_key: Hashable) -> Grade | None:
-        """The grade of a registered condition (None: uniform, or not registered)."""
-        unit = self.units[unit_key]
-        condition = unit.conditions.get(condition_key)
-        if condition is None:
+        """The grade of a registered condition (None: uniform, or not registered), the strongest over
+        the unit's calling contexts."""
+        if unit_key not in self.units:
             return None
-        evaluator = _Evaluator(self, unit, condition.loop_varying, condition.floors)
-        return evaluator.grade_switch(condition.expr) if condition.kind == "switch" else evaluator.grade(condition.expr)
+        return strongest(*(self._grade_in(i, condition_key) for i in self._instances_of(unit_key)))
 
     def grade_expr(self, unit_key: Hashable, expr: Expr, loop_varying: Iterable[str] = (),
                    floors: Mapping[str, int] | None = None) -> Grade | None:
         """The grade of an ad-hoc condition evaluated in `unit_key`."""
-        return _Evaluator(self, self.units[unit_key], frozenset(loop_varying), floors).grade(expr)
+        return strongest(*(self._evaluator(i, frozenset(loop_varying), floors).grade(expr)
+                           for i in self._instances_of(unit_key)))
 
 
-# -- evaluation and grading ----------------------------------------------------------------------
-
-
-def _const(expr: Expr) -> int | float | None:
-    if isinstance(expr, Const):
-        return expr.value
-    if isinstance(expr, Unary) and expr.op == "-" and isinstance(expr.operand, Const) and expr.operand.value is not None:
-        return -expr.operand.value
-    return None
-
-
-def _power_of_two(value: int | float | None) -> bool:
-    return isinstance(value, int) and value > 0 and value & (value - 1) == 0
-
-
-class _Evaluator:
-    """Evaluates taints and grades in one unit under one loop context."""
-
-    def __init__(self, program: Program, unit: Unit, loop_varying: frozenset[str] = frozenset(),
-                 floors: Mapping[str, int] | None = None) -> None:
-        self.program = program
-        self.unit = unit
-        self.loop_varying = loop_varying
-        self.floors = floors or {}
-
-    # -- taint ----------------------------------------------------------------------------------
-
-    def taint(self, expr: Expr | None) -> Taint | None:
-        if expr is None or isinstance(expr, (Const, Uniform)):
-            return None
-        if isinstance(expr, Var):
-            return self.program._lookup(self.unit, expr.name)
-        if isinstance(expr, Seed):
-            return Taint("id", expr.text, lane=expr.scope == "lane")
-        if isinstance(expr, Varying):
-            return Taint("data", expr.text)
-        if isinstance(expr, Load):
-            inner = join(self.taint(expr.base), self.taint(expr.index))
-            return Taint("data", inner.origin) if inner is not None else None
-        if isinstance(expr, Component):
-            base, index = self.taint(expr.base), self.taint(expr.index)
-            return join(base, Taint("mixed", index.origin) if index is not None else None)
-        if isinstance(expr, Unary):
-            inner = self.taint(expr.operand)
-            if inner is None:
-                return None
-            if expr.op == "!":
-                grade = self.grade(expr)
-                return Taint("flag", inner.origin, grade) if grade is not None else inner
-            if expr.op in ("-", "+") or inner.kind in ("data", "mixed"):
-                return inner
-            return Taint("mixed", inner.origin)  # ~id
-        if isinstance(expr, Binary):
-            return self._binary_taint(expr)
-        if isinstance(expr, Select):
-            condition = self.taint(expr.cond)
-            grade = self.grade(expr.cond) if condition is not None else None
-            return join(self.taint(expr.then), self.taint(expr.other),
-                        Taint("flag", grade.origin, grade) if grade is not None else None)
-        if isinstance(expr, Call):
-            return self._call_taint(expr)
-        return None  # pragma: no cover - every Expr is handled above
-
-    def _binary_taint(self, expr: Binary) -> Taint | None:
-        left, right = self.taint(expr.left), self.taint(expr.right)
-        if left is None and right is None:
-            return None
-        if expr.op in COMPARISONS or expr.op in LOGICAL:
-            grade = self.grade(expr)
-            origin = (left or right).origin  # type: ignore[union-attr]
-            return Taint("flag", origin, grade) if grade is not None else None
-        worst = join(left, right)
-        assert worst is not None
-        if worst.kind == "data":
-            return worst
-        if worst.kind == "flag":  # arithmetic on a truth value
-            return Taint("mixed", worst.origin)
-        if left is not None and right is not None and left.kind == right.kind == "id" and expr.op in ("+", "-"):
-            return worst  # row * w + col: monotone along the sub-group
-        if worst.kind == "id":
-            one_sided = (left is None) != (right is None)
-            other = expr.right if left is not None else expr.left
-            if one_sided and (expr.op in ("+", "-", "*") or left is not None and expr.op in ("/", ">>", "<<")):
-                # lane + 1 is still a lane; sg_base + lane is a global position
-                return worst if _const(other) is not None or not worst.lane else Taint("id", worst.origin)
-        return Taint("mixed", worst.origin)
-
-    def _call_taint(self, expr: Call) -> Taint | None:
-        if expr.unit is not None and expr.unit in self.program.units:
-            return self.program.units[expr.unit].result
-        taints = [self.taint(arg) for arg in expr.args]
-        worst = join(*taints)
-        if worst is None:
-            return None
-        if worst.kind == "data" or (expr.monotone and all(t is None or t.kind == "id" for t in taints)):
-            return worst
-        return Taint("mixed", worst.origin)
-
-    # -- grade ----------------------------------------------------------------------------------
-
-    def grade(self, expr: Expr) -> Grade | None:
-        """How the condition `expr` diverges, or None when it is uniform."""
-        if isinstance(expr, Binary) and expr.op in LOGICAL:
-            left, right = self.grade(expr.left), self.grade(expr.right)
-            if left is not None and right is not None and not left.strong and not right.strong:
-                return Grade("boundary", "range", LaneEstimate("edge"), left.origin)
-            return _strongest(left, right)
-        if isinstance(expr, Unary) and expr.op == "!":
-            inner = self._truth(expr.operand, negated=True)
-            return inner
-        if isinstance(expr, Binary) and expr.op in COMPARISONS:
-            return self._comparison(expr)
-        return self._truth(expr)
-
-    def _truth(self, expr: Expr, negated: bool = False) -> Grade | None:
-        """A value used as a truth value (`if (x)`, `if (!x)`)."""
-        if isinstance(expr, Binary) and (expr.op in COMPARISONS or expr.op in LOGICAL) or \
-                isinstance(expr, Unary) and expr.op == "!":
-            grade = self.grade(expr)
-            if grade is not None and negated and grade.lanes is not None:
-                return Grade(grade.dependence, grade.reason, _complement(grade.lanes), grade.origin)
-            return grade
-        taint = self.taint(expr)
-        if taint is None:
-            return None
-        pattern = self._pattern(expr, "==" if negated else "!=", Const(0))
-        if pattern is not None:
-            return pattern
-        if taint.kind == "flag" and taint.grade is not None:
-            grade = taint.grade
-            if negated and grade.lanes is not None:
-                return Grade(grade.dependence, grade.reason, _complement(grade.lanes), grade.origin)
-            return grade
-        if taint.kind == "id":
-            if negated:
-                return Grade("boundary", "leader", LaneEstimate("single"), taint.origin)
-            return Grade("boundary", "all-but-one", LaneEstimate("all-but-one"), taint.origin)
-        return self._strong_for(taint)
-
-    def _strong_for(self, taint: Taint) -> Grade:
-        if taint.kind == "data":
-            return Grade("strong", "data", None, taint.origin)
-        if taint.kind == "flag" and taint.grade is not None:
-            return taint.grade
-        return Grade("strong", "arithmetic", None, taint.origin)
-
-    def _comparison(self, expr: Binary) -> Grade | None:
-        left, right = self.taint(expr.left), self.taint(expr.right)
-        if left is None and right is None:
-            return None
-        dependent, other, op = (expr.left, expr.right, expr.op) if left is not None else \
-            (expr.right, expr.left, _MIRROR[expr.op])
-        taint, other_taint = (left, right) if left is not None else (right, left)
-        assert taint is not None
-        pattern = self._pattern(dependent, op, other)
-        if pattern is not None and (other_taint is None or other_taint.kind == "id"):
-            return pattern
-        worst = join(taint, other_taint)
-        assert worst is not None
-        if worst.kind in ("data", "mixed") or (worst.kind == "flag" and other_taint is not None):
-            return self._strong_for(worst)
-        if worst.kind == "flag":
-            return self._strong_for(worst) if worst.grade is None else worst.grade
-        # Both sides are ids or uniform: a monotone split of the lanes.
-        varying = names_in(other) & (self.loop_varying - names_in(dependent)) if other_taint is None else set()
-        if varying and op in ("<", "<=", ">", ">=") and all(self.floors.get(name, 0) >= SUB_GROUP_MAX for name in varying):
-            # `for (s = wg / 2; s >= 32; s >>= 1) if (lid < s)`: whole sub-groups drop out together.
-            return Grade("boundary", "sub-group-aligned", LaneEstimate("edge"), taint.origin)
-        if varying:
-            lanes = LaneEstimate("single") if op == "==" else (
-                LaneEstimate("all-but-one") if op == "!=" else LaneEstimate("shrinking"))
-            return Grade("strong", "loop-bound", lanes, taint.origin)
-        if other_taint is not None:
-            return Grade("boundary", "range", LaneEstimate("edge"), taint.origin)
-        if taint.lane and op in ("<", "<=", ">", ">="):
-            # every sub-group holds every lane id: `lane < 8` splits all of them
-            return Grade("strong", "lane-range", LaneEstimate("split"), taint.origin)
-        if op == "==":
-            return Grade("boundary", "leader", LaneEstimate("single"), taint.origin)
-        if op == "!=":
-            return Grade("boundary", "all-but-one", LaneEstimate("all-but-one"), taint.origin)
-        return Grade("boundary", "tail-guard", LaneEstimate("edge"), taint.origin)
-
-    def grade_switch(self, expr: Expr) -> Grade | None:
-        """A `switch` on `expr`: every case takes the lanes whose value matches it."""
-        taint = self.taint(expr)
-        if taint is None:
-            return None
-        if isinstance(expr, Binary) and expr.op in ("%", "&") and taint.kind in ("id", "mixed"):
-            k = _const(expr.right)
-            cases = k if expr.op == "%" else (k + 1 if isinstance(k, int) else None)
-            lanes = LaneEstimate("fraction", 1 / cases) if isinstance(cases, int) and cases > 1 else None
-            return Grade("strong", "modulo" if expr.op == "%" else "bit-test", lanes, taint.origin)
-        if taint.kind == "id":
-            return Grade("boundary", "leader", LaneEstimate("single"), taint.origin)
-        return self._strong_for(taint)
-
-    def _pattern(self, dependent: Expr, op: str, other: Expr) -> Grade | None:
-        """Parity, modulo and bit tests: `x % k <op> c`, `x & m <op> c` with a dependent `x`."""
-        if not isinstance(dependent, Binary) or dependent.op not in ("%", "&"):
-            return None
-        operand_taint = self.taint(dependent.left)
-        operand, modulus = dependent.left, dependent.right
-        if operand_taint is None or self.taint(dependent.right) is not None:
-            operand_taint = self.taint(dependent.right)
-            operand, modulus = dependent.right, dependent.left
-            if operand_taint is None or self.taint(dependent.left) is not None:
-                return None
-        if operand_taint.kind not in ("id", "mixed"):
-            return None
-        k = _const(modulus)
-        c = _const(other)
-        if dependent.op == "%":
-            reason = "parity" if k == 2 else "modulo"
-            if k == 2 and op in ("==", "!="):
-                return Grade("strong", reason, LaneEstimate("split", 0.5), operand_taint.origin)
-            if isinstance(k, int) and k > 1 and op in ("==", "!=") and c is not None:
-                taken = 1 / k if op == "==" else (k - 1) / k
-                return Grade("strong", reason, LaneEstimate("fraction", taken), operand_taint.origin)
-            return Grade("strong", reason, None, operand_taint.origin)
-        if _power_of_two(k) and op in ("==", "!=") and c is not None:
-            return Grade("strong", "bit-test", LaneEstimate("split", 0.5), operand_taint.origin)
-        return Grade("strong", "bit-test", None, operand_taint.origin)
-
-
-def _called_units(expressions: Iterable[Expr | None]) -> set[Hashable]:
-    """Units whose results the expressions read (`Call(unit=…)`)."""
-    return {node.unit for node in sub_expressions(expressions) if isinstance(node, Call) and node.unit is not None}
-
-
-def _complement(lanes: LaneEstimate) -> LaneEstimate:
-    if lanes.kind == "single":
-        return LaneEstimate("all-but-one")
-    if lanes.kind == "all-but-one":
-        return LaneEstimate("single")
-    if lanes.kind == "fraction" and lanes.taken is not None:
-        return LaneEstimate("fraction", 1 - lanes.taken)
-    return lanes
+def _expressions(unit: Unit) -> list[Expr | None]:
+    found: list[Expr | None] = [e for _n, e, _g, _c, _i in unit._assignments] + [e for e, _g in unit._returns]
+    found += [a for b in unit._bindings for a in b.args]
+    return found + [c.expr for c in unit.conditions.values()]

@@ -51,8 +51,10 @@ BlockDirection = Literal["load", "store"]
 
 #: The syntax of a divergent conditional.
 BranchKind = Literal["if", "else-if", "ternary", "switch", "loop"]
-#: `strong`: lanes of (nearly) every sub-group disagree; `boundary`: only where the id crosses a bound.
-Dependence = Literal["strong", "boundary"]
+#: `strong`: lanes of (nearly) every sub-group disagree; `boundary`: only where the id crosses a bound;
+#: `sub-group`: the same in each sub-group but different between them (no lane diverges, the sub-groups
+#: of a work-group do: a work-group barrier under it is still divergent).
+Dependence = Literal["strong", "boundary", "sub-group"]
 #: Why a condition diverges, as `kernlint.analysis.dependence` grades it:
 #: parity, modulo, bit-test  the id's low bits decide (`i % 2`, `i % 4`, `i & 1`)
 #: lane-range         the sub-group lane id is compared with a bound inside the sub-group
@@ -62,8 +64,9 @@ Dependence = Literal["strong", "boundary"]
 #: arithmetic         non-monotone arithmetic of the id is tested
 #: leader, all-but-one  one work-item is selected or excluded (`lid == 0`, `lid != 0`)
 #: tail-guard, range  the id is bounded (`i < n`) or checked against a range
+#: sub-group          a value uniform within each sub-group (sub-group id, `lid / 32`) is tested
 BranchReason = Literal["parity", "modulo", "bit-test", "lane-range", "loop-bound", "sub-group-aligned", "data",
-                       "arithmetic", "leader", "all-but-one", "tail-guard", "range"]
+                       "arithmetic", "leader", "all-but-one", "tail-guard", "range", "sub-group"]
 #: How guarded code jumps out early.
 BranchExit = Literal["return", "break", "continue"]
 #: The shape of a divergent sub-group's active lanes (see `LaneEstimate`).

@@ -16,154 +16,22 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
-import tree_sitter
-
 from kernlint.analysis.consteval import parse_int_literal
 from kernlint.analysis.dependence import (
     Binary, Call, Component, Const, Expr, Grade, Load, Program, Seed, Select, Uniform, Unary, Var, Varying,
 )
-from kernlint.frontends.common.nodes import arguments_of as named, text_of
-from kernlint.frontends.cpp.sycl_api import ATOMIC_RMW_METHODS as _ATOMIC_METHODS
-
-Node = tree_sitter.Node
-Key = tuple[int, int]
+from kernlint.frontends.cpp.definitions import UnitFlow
+from kernlint.frontends.cpp.sycl_calls import (
+    ARRAY_TYPES, BARRIERS, BINARY_OPS, HANDLE_FREE_CALLS, HANDLE_TYPES, ID_TYPES, UNARY_OPS, lower_call,
+)
+from kernlint.frontends.cpp.dep_nodes import (  # noqa: F401  (call_parts … text_of: re-exported for cpp.device)
+    Key, Node, Owners, call_parts, callee_name, condition_of, declared_name, enclosing_loops, guards_of,
+    identifier_nodes, is_const, is_template_call, key_of, named, node_key, owner_of, parameters_of, scope_node,
+    target_name, text_of,
+)
 
 _MAX_DEPTH = 120  # expression nesting lowered; deeper parts count as uniform (never guessed dependent)
 
-_HANDLE_TYPES = ((re.compile(r"\bsub_group\b"), "sub-group"), (re.compile(r"\b(?:nd_item|h_item|item)\b"), "item"),
-                 (re.compile(r"\bgroup\b"), "group"))
-_ID_TYPES = re.compile(r"\b(?:id|range)\s*<")
-_ARRAY_TYPES = re.compile(r"\b(?:array|vec|marray)\s*<")
-# Methods that return the calling work-item's id, whatever they are called on.
-_SEED_METHODS = {
-    "get_global_id": "global", "get_global_linear_id": "global", "get_id": "global", "get_linear_id": "global",
-    "get_local_id": "local", "get_local_linear_id": "local", "get_logical_local_id": "local",
-    "get_physical_local_id": "local", "get_logical_local_linear_id": "local",
-    "get_physical_local_linear_id": "local",
-}
-_UNIVERSAL_SEEDS = frozenset({"get_global_id", "get_local_id", "get_global_linear_id", "get_local_linear_id"})
-_HANDLE_FREE_CALLS = {
-    "this_sub_group": "sub-group", "get_sub_group": "sub-group",
-    "this_group": "group", "get_work_group": "group", "this_work_group": "group",
-    "this_nd_item": "item", "get_nd_item": "item", "this_item": "item", "get_item": "item",
-}
-_UNIFORM_COLLECTIVES = frozenset({
-    "reduce_over_group", "group_broadcast", "any_of_group", "all_of_group", "none_of_group", "joint_reduce",
-    "joint_any_of", "joint_all_of", "joint_none_of", "reduce", "broadcast", "any_of", "all_of", "none_of",
-})
-_SCANS = frozenset({"exclusive_scan_over_group", "inclusive_scan_over_group", "joint_exclusive_scan",
-                    "joint_inclusive_scan", "exclusive_scan", "inclusive_scan"})
-_SUB_GROUP_SHUFFLES = frozenset({"shuffle", "shuffle_down", "shuffle_up", "shuffle_xor", "select"})
-_ATOMIC_FREE = re.compile(r"^(?:atomic_?(?:fetch|exchange|compare|inc|dec|add|sub|min|max|and|or|xor)\w*|atomicAdd|atomicSub|atomicInc)$",
-                          re.I)
-_MONOTONE = frozenset({"min", "max", "fmin", "fmax", "clamp", "floor", "ceil", "trunc", "round", "mad24", "mul24"})
-_CASTS = frozenset({"static_cast", "const_cast", "reinterpret_cast", "dynamic_cast"})
-_TYPE_NAMES = re.compile(r"^(?:std::)?(?:u?int(?:8|16|32|64)?_t|size_t|ssize_t|ptrdiff_t|u?intptr_t|uint|ulong|ushort|uchar)$")
-_BINARY_OPS = {"and": "&&", "or": "||", "bitand": "&", "bitor": "|", "xor": "^", "not_eq": "!="}
-_UNARY_OPS = {"not": "!", "compl": "~"}
-_LOOPS = frozenset({"for_statement", "while_statement", "do_statement"})
-_GUARDING = {"if_statement": ("consequence", "alternative"), "conditional_expression": ("consequence", "alternative"),
-             "switch_statement": ("body",)}
-_UNIT_TYPES = frozenset({"lambda_expression", "function_definition"})
-
-
-def key_of(node: Node) -> Key:
-    return (node.start_byte, node.end_byte)
-
-
-def node_key(node: Node) -> tuple[int, int, str]:
-    return (node.start_byte, node.end_byte, node.type)
-
-
-def owner_of(node: Node) -> Node | None:
-    """The innermost lambda or function definition around `node` (its unit)."""
-    parent = node.parent
-    while parent is not None and parent.type not in _UNIT_TYPES:
-        parent = parent.parent
-    return parent
-
-
-class Owners:
-    """`owner_of` for many nodes of the same code. Ancestors a walk passes get the same owner, so
-    they are remembered: the nodes of one block share one walk up to their unit."""
-
-    def __init__(self) -> None:
-        self._known: dict[int, Node | None] = {}  # node id -> its owner
-
-    def __call__(self, node: Node) -> Node | None:
-        passed = []
-        owner = node.parent
-        while owner is not None and owner.type not in _UNIT_TYPES:
-            if owner.id in self._known:
-                owner = self._known[owner.id]
-                break
-            passed.append(owner.id)
-            owner = owner.parent
-        for node_id in passed:
-            self._known[node_id] = owner
-        return owner
-
-
-def callee_name(function: Node | None) -> str:
-    """The bare name a call's function node names: `f`, `ns::f`, `f<T>`, `obj.f`, `obj.template f<N>`."""
-    node = function
-    while node is not None:
-        if node.type == "field_expression":
-            node = node.child_by_field_name("field")
-        elif node.type == "dependent_name":
-            node = next(iter(named(node)), None)
-        elif node.type in ("template_function", "template_method"):
-            node = node.child_by_field_name("name")
-        elif node.type == "qualified_identifier":
-            node = node.child_by_field_name("name")
-        else:
-            break
-    return text_of(node)
-
-
-def declared_name(declarator: Node | None) -> tuple[str | None, bool, bool]:
-    """(name, is_reference, is_array) of a (parameter or variable) declarator."""
-    reference = array = False
-    node = declarator
-    while node is not None and node.type not in ("identifier", "field_identifier"):
-        if node.type == "reference_declarator":
-            reference = True
-        elif node.type == "array_declarator":
-            array = True
-        elif node.type not in ("pointer_declarator", "init_declarator", "parenthesized_declarator"):
-            return None, reference, array
-        inner = node.child_by_field_name("declarator")
-        node = inner if inner is not None else next((c for c in named(node) if c.type == "identifier"), None)
-    return (text_of(node) if node is not None else None), reference, array
-
-
-def parameters_of(root: Node) -> list[Node]:
-    """The parameter declarations of a lambda or function definition."""
-    declarator = root.child_by_field_name("declarator")
-    while declarator is not None and declarator.type not in ("function_declarator", "abstract_function_declarator"):
-        declarator = declarator.child_by_field_name("declarator")
-    params = declarator.child_by_field_name("parameters") if declarator is not None else None
-    return [p for p in named(params) if p.type in ("parameter_declaration", "optional_parameter_declaration",
-                                                      "variadic_parameter_declaration")]
-
-
-def call_parts(node: Node) -> tuple[Node | None, str, list[Node]]:
-    """(receiver or None, callee name, argument nodes) of a call, including the `(sg.load < 4) > (p)`
-    misparse of a template method call."""
-    if node.type == "binary_expression":
-        less = node.child_by_field_name("left")
-        member = less.child_by_field_name("left") if less is not None else None
-        paren = node.child_by_field_name("right")
-        inner = next(iter(named(paren)), None)
-        args = named(inner) if inner is not None and inner.type == "comma_expression" else ([inner] if inner else [])
-        while args and args[-1].type == "comma_expression":  # (a, b, c) nests to the right
-            args = args[:-1] + named(args[-1])
-        receiver = member.child_by_field_name("argument") if member is not None else None
-        return receiver, callee_name(member), args
-    function = node.child_by_field_name("function")
-    args = named(node.child_by_field_name("arguments"))
-    receiver = function.child_by_field_name("argument") if function is not None and function.type == "field_expression" else None
-    return receiver, callee_name(function), args
 
 
 @dataclass
@@ -192,6 +60,11 @@ class _Context:
     # name -> [(scope start, scope end, declared at, variable key)]: C++ scoping, so a shadowing
     # `for (int i …)` is a different variable from the kernel's `i`.
     scopes: dict[str, list[tuple[int, int, int, str]]] = field(default_factory=dict)
+    shared: set[str] = field(default_factory=set)  # references to shared memory (`int& n = slm[0]`)
+    escaped: set[str] = field(default_factory=set)  # own variables nested lambdas or calls write too
+    stores: set[str] = field(default_factory=set)  # captured names the unit assigns (accessors: memory)
+    uninitialized: set[str] = field(default_factory=set)  # own variables declared without a value
+    flow: UnitFlow | None = None
 
 
 class CppDependence:
@@ -212,6 +85,11 @@ class CppDependence:
         for context in self._contexts.values():
             self._loop_sets(context)
         self._propagate_loop_varying()
+        self._sharing()
+        for context in self._contexts.values():
+            body = context.source.root.child_by_field_name("body")
+            context.flow = UnitFlow(context.source.root, body, _Hooks(self, context), context.shared,
+                                    {p[0] for p in context.params if p[0]}, context.escaped)
         for context in self._contexts.values():
             self._lower_unit(context)
         self.program.solve()
@@ -255,15 +133,21 @@ class CppDependence:
         for param in parameters_of(source.root):
             name, reference, array = declared_name(param.child_by_field_name("declarator"))
             type_text = text_of(param.child_by_field_name("type"))
-            context.params.append((name or "", reference and not _is_const(param)))
+            context.params.append((name or "", reference and not is_const(param)))
             if name:
                 self._typed(context, name, type_text, array)
         if source.index_param is not None:
             name, kind = source.index_param
             context.handles[name] = kind
+        elif source.parent is None and source.root.type == "lambda_expression" and context.params:
+            # a kernel lambda whose launch was not read (`parallel_for(range, reduction, [=](id<1> i, auto &sum)`):
+            # an `id` first parameter is the work-item index all the same
+            first = parameters_of(source.root)[0]
+            if context.params[0][0] and ID_TYPES.search(text_of(first.child_by_field_name("type"))):
+                context.handles[context.params[0][0]] = "item"
         for decl in source.nodes.get("decl", []):
             type_text = text_of(decl.child_by_field_name("type"))
-            scope = _scope_node(decl, source.root)
+            scope = scope_node(decl, source.root)
             for declarator in decl.children_by_field_name("declarator"):
                 name, _reference, array = declared_name(declarator)
                 if not name:
@@ -271,6 +155,8 @@ class CppDependence:
                 context.assigned.add(name)
                 context.scopes.setdefault(name, []).append(
                     (scope.start_byte, scope.end_byte, decl.start_byte, f"{name}@{decl.start_byte}"))
+                if declarator.type != "init_declarator":
+                    context.uninitialized.add(f"{name}@{decl.start_byte}")
                 self._typed(context, name, type_text, array)
                 value = declarator.child_by_field_name("value") if declarator.type == "init_declarator" else None
                 if value is not None and type_text.strip() == "auto":
@@ -281,19 +167,19 @@ class CppDependence:
                             and callee_name(value.child_by_field_name("function")).startswith("get_"):
                         context.id_like.add(name)  # auto gid = it.get_global_id();
         for node in source.nodes.get("assign", []):
-            target = _target_name(node.child_by_field_name("left"))
+            target = target_name(node.child_by_field_name("left"))
             if target:
                 context.assigned.add(target)
 
     @staticmethod
     def _typed(context: _Context, name: str, type_text: str, array: bool) -> None:
-        for pattern, kind in _HANDLE_TYPES:
+        for pattern, kind in HANDLE_TYPES:
             if pattern.search(type_text):
                 context.handles[name] = kind
                 return
-        if _ID_TYPES.search(type_text):
+        if ID_TYPES.search(type_text):
             context.id_like.add(name)
-        if array or _ARRAY_TYPES.search(type_text):
+        if array or ARRAY_TYPES.search(type_text):
             context.arrays.add(name)
 
     def _variable(self, context: _Context, name: str, at_byte: int) -> str:
@@ -317,7 +203,7 @@ class CppDependence:
         return name
 
     def _keys_in(self, node: Node, context: _Context) -> set[str]:
-        return {self._variable(context, text_of(n), n.start_byte) for n in _identifier_nodes(node)}
+        return {self._variable(context, text_of(n), n.start_byte) for n in identifier_nodes(node)}
 
     def _lookup_handle(self, context: _Context | None, name: str) -> str | None:
         depth = 0
@@ -347,7 +233,7 @@ class CppDependence:
             if kind == "item" and name == "get_group" and not args:
                 return "group"
             return None
-        return _HANDLE_FREE_CALLS.get(name)
+        return HANDLE_FREE_CALLS.get(name)
 
     def _propagate_handles(self) -> None:
         """Handles passed into device functions make their parameters handles (templates, `auto`)."""
@@ -381,19 +267,19 @@ class CppDependence:
                 if target is None or target.type != "identifier":
                     continue
                 key = self._variable(context, text_of(target), target.start_byte)
-                for loop in _enclosing_loops(node, root):
+                for loop in enclosing_loops(node, root):
                     context.loop_sets.setdefault(key_of(loop), set()).add(key)
 
     def _varying_at(self, node: Node, context: _Context) -> set[str]:
         names = set(context.inherited_varying)
-        for loop in _enclosing_loops(node, context.source.root):
+        for loop in enclosing_loops(node, context.source.root):
             names |= context.loop_sets.get(key_of(loop), set())
         return names
 
     def _floors_at(self, node: Node, context: _Context) -> dict[str, int]:
         """Lower bounds that enclosing `for` loops keep their counters at: `s > 16` → 17."""
         floors: dict[str, int] = {}
-        for loop in _enclosing_loops(node, context.source.root):
+        for loop in enclosing_loops(node, context.source.root):
             test = loop.child_by_field_name("condition") if loop.type == "for_statement" else None
             if test is None or test.type != "binary_expression":
                 continue
@@ -433,38 +319,136 @@ class CppDependence:
             if not changed:
                 return
 
+    # -- shared memory and own variables -------------------------------------------------------
+
+    def _own(self, context: _Context, key: str) -> bool:
+        """Whether `key` is a local or parameter of this unit (not a capture or a global)."""
+        if "@" in key:
+            return self._owners.get(key) == context.source.key
+        return any(p[0] == key for p in context.params)
+
+    def _sharing(self) -> None:
+        """Which references name shared memory: locals bound to an element of memory that is not a
+        private array (`int& next = l_mem[0]`), and reference parameters never passed a private
+        local; and which own variables nested lambdas assign (`escaped`)."""
+        for context in self._contexts.values():
+            for decl in context.source.nodes.get("decl", []):
+                for declarator in decl.children_by_field_name("declarator"):
+                    name, reference, _array = declared_name(declarator)
+                    value = declarator.child_by_field_name("value") if declarator.type == "init_declarator" else None
+                    if name and reference and value is not None and self._shared_memory(value, context):
+                        context.shared.add(self._variable(context, name, declarator.start_byte))
+            for node in context.source.nodes.get("assign", []):
+                target = target_name(node.child_by_field_name("left"))
+                key = self._variable(context, target, node.start_byte) if target else None
+                owner = self._contexts.get(self._owners.get(key)) if key else None  # type: ignore[arg-type]
+                if key and owner is not None and owner is not context:
+                    owner.escaped.add(key)
+                elif key and key == target and context.source.parent is None and not self._own(context, key) \
+                        and target not in context.handles:
+                    context.stores.add(key)  # `flag = 1` on a captured 0-dim accessor: a store to memory
+        private: set[tuple[Key, str]] = set()
+        for _ in range(8):
+            before = len(private)
+            for context in self._contexts.values():
+                for call in context.source.nodes.get("call", []):
+                    for callee, index, arg in self._reference_bindings(call):
+                        key = self._variable(context, text_of(arg), arg.start_byte) if arg.type == "identifier" else ""
+                        if arg.type != "identifier" and self._shared_memory(arg, context):
+                            continue
+                        reference = any(p == (key, True) for p in context.params)
+                        if not key or (self._own(context, key) and key not in context.shared and not reference) or \
+                                (context.source.key, key) in private:
+                            private.add((callee, self._contexts[callee].params[index][0]))
+            if len(private) == before:
+                break
+        for context in self._contexts.values():
+            context.shared |= {name for name, reference in context.params
+                               if name and reference and (context.source.key, name) not in private}
+            context.shared |= context.stores
+
+    def _shared_memory(self, node: Node, context: _Context) -> bool:
+        """An element of memory reached through a pointer, accessor or parameter, not a private array."""
+        if node.type not in ("subscript_expression", "pointer_expression", "field_expression"):
+            return False
+        base = node
+        while base is not None and base.type in ("subscript_expression", "pointer_expression", "field_expression",
+                                                 "parenthesized_expression"):
+            base = base.child_by_field_name("argument") or next(iter(named(base)), None)
+        if base is None or base.type != "identifier":
+            return False
+        key = self._variable(context, text_of(base), base.start_byte)
+        return not (text_of(base) in context.arrays and self._own(context, key))
+
+    def _unknown_outputs(self, call: Node, context: _Context) -> list[Node]:
+        """Own variables declared without a value and handed to a call of a function the file does not
+        define, made for its effects (`T out; transform(p, out);`): it writes them through references."""
+        if call.parent is None or call.parent.type != "expression_statement" or call.type != "call_expression":
+            return []
+        receiver, name, args = self.parts(call)
+        if receiver is not None or name in BARRIERS or self._resolve(call) or \
+                any(self._handle(arg, context) is not None for arg in args[:1]):
+            return []
+        return [arg for arg in args if arg.type == "identifier" and text_of(arg) not in context.handles
+                and self._variable(context, text_of(arg), arg.start_byte) in context.uninitialized]
+
+    def _reference_bindings(self, call: Node) -> list[tuple[Key, int, Node]]:
+        """(callee, parameter index, argument) for the non-const reference parameters a call binds."""
+        found = []
+        _receiver, _name, args = self.parts(call)
+        for callee in self._resolve(call):
+            target = self._contexts.get(callee)
+            if target is not None:
+                found += [(callee, i, arg) for i, arg in enumerate(args[:len(target.params)]) if target.params[i][1]]
+        return found
+
     # -- lowering -------------------------------------------------------------------------------
 
     def _lower_unit(self, context: _Context) -> None:
         source = context.source
         unit = self.program.unit(source.key, [p[0] for p in context.params], source.parent)
         root = source.root
-        for decl in source.nodes.get("decl", []):
-            guards = _guards(decl, root)
+        flow = context.flow
+        assert flow is not None
+        if source.parent is not None and root.parent is not None and root.parent.type == "argument_list":
+            # a lambda handed to a call (a callback, a visitor): whoever calls it may pass per-lane values
+            for name, _reference in context.params:
+                if name and name not in context.handles:
+                    unit.assign(name, Varying(name))
+        flow.lower_definitions(unit, lambda n: self._lower(n, context),
+                               lambda d: d.variable.split("@")[0] in context.handles,
+                               lambda n: guards_of(n, root))
+        covered = flow.defined_nodes()
+        for decl in source.nodes.get("decl", []):  # declarations the walk did not reach
+            guards = guards_of(decl, root)
             for declarator in decl.children_by_field_name("declarator"):
                 name, _r, _a = declared_name(declarator)
                 value = declarator.child_by_field_name("value") if declarator.type == "init_declarator" else None
-                if not name or value is None or value.type == "lambda_expression" or name in context.handles:
+                if not name or value is None or value.type == "lambda_expression" or name in context.handles \
+                        or key_of(declarator) in covered:
                     continue
                 unit.assign(f"{name}@{decl.start_byte}", self._lower(value, context), guards)
         for node in source.nodes.get("assign", []):
-            target = _target_name(node.child_by_field_name("left"), context.arrays)
+            target = target_name(node.child_by_field_name("left"), context.arrays)
             right = node.child_by_field_name("right")
-            if target is None or right is None or target in context.handles:
+            if target is None or right is None or target in context.handles or key_of(node) in covered:
                 continue
             operator = node.child_by_field_name("operator")
             key = self._variable(context, target, node.start_byte)
             owner = self._owners.get(key)
-            unit.assign(key, self._lower(right, context), _guards(node, root),
+            unit.assign(key, self._lower(right, context), guards_of(node, root),
                         compound=operator is not None and operator.type != "=",
                         into=owner if owner != source.key else None)
         for node in source.nodes.get("return", []):
             value = next(iter(named(node)), None)
             if value is not None:
-                unit.give_return(self._lower(value, context), _guards(node, root))
+                unit.give_return(self._lower(value, context), guards_of(node, root))
         for call in source.nodes.get("call", []) + source.nodes.get("tcall", []):
             callees = [k for k in self._resolve(call) if k in self._contexts]
             if not callees:
+                for arg in self._unknown_outputs(call, context):  # `T out; transform(p, out);` sets `out`
+                    if key_of(arg) in covered:
+                        unit.assign(self._variable(context, text_of(arg), arg.start_byte), self._lower(call, context))
                 continue
             _receiver, _name, args = self.parts(call)
             lowered = [self._lower(arg, context) for arg in args]
@@ -473,15 +457,22 @@ class CppDependence:
                 outputs = [(i, self._variable(context, text_of(arg), arg.start_byte))
                            for i, arg in enumerate(args[:len(target.params)])
                            if target.params[i][1] and arg.type == "identifier"]
-                unit.bind_call(callee, lowered, _guards(call, root), outputs)
+                unit.bind_call(callee, lowered, guards_of(call, root), outputs)
         for kind in ("if", "ternary", "switch", "loop"):
             for node in source.nodes.get(kind, []):
                 condition = condition_of(node)
                 if condition is None:
                     continue
-                unit.condition(node_key(node), self._lower(condition, context), _guards(node, root),
-                               self._varying_at(condition, context), "loop" if kind == "loop" else kind,
-                               self._floors_at(condition, context))
+                expr = self._lower(condition, context)
+                floors = self._floors_at(condition, context)
+                if kind == "loop":  # its trip count is fixed on entry unless the loop itself moves the bound
+                    varying = context.loop_sets.get(key_of(node), set()) | flow.varying(expr, condition, [node])
+                else:
+                    varying = self._varying_at(condition, context) | \
+                        flow.varying(expr, condition, enclosing_loops(condition, root))
+                unit.condition(node_key(node), expr, guards_of(node, root), varying,
+                               "loop" if kind == "loop" else kind, {**floors, **flow.floors(expr, floors)})
+        flow.lower_variants(unit)
 
     def _lower(self, node: Node | None, context: _Context, depth: int = 0) -> Expr:
         if node is None or depth > _MAX_DEPTH:
@@ -500,6 +491,9 @@ class CppDependence:
             if handle is not None:
                 return Uniform(name)
             key = self._variable(context, name, node.start_byte)
+            if context.flow is not None and context.flow.covers(node) and \
+                    (self._own(context, key) or key in context.stores):
+                return context.flow.read(node, key)
             if key == name and not any(p[0] == name for p in context.params) and self._is_small_constant_site(node):
                 value = self._constant(name, node.start_byte, context.source.key)
                 if value is not None:
@@ -533,16 +527,16 @@ class CppDependence:
         if kind in ("call_expression",):
             return self._lower_call(node, context, depth)
         if kind == "binary_expression":
-            if _is_template_call(node):
+            if is_template_call(node):
                 return self._lower_call(node, context, depth)
             operator = node.child_by_field_name("operator")
             op = operator.type if operator is not None else "?"
-            op = _BINARY_OPS.get(op, op)
+            op = BINARY_OPS.get(op, op)
             return Binary(op, lower(node.child_by_field_name("left")), lower(node.child_by_field_name("right")))
         if kind == "unary_expression":
             operator = node.child_by_field_name("operator")
             op = operator.type if operator is not None else "?"
-            return Unary(_UNARY_OPS.get(op, op), lower(node.child_by_field_name("argument")))
+            return Unary(UNARY_OPS.get(op, op), lower(node.child_by_field_name("argument")))
         if kind == "pointer_expression":
             operator = node.child_by_field_name("operator")
             inner = lower(node.child_by_field_name("argument"))
@@ -565,154 +559,51 @@ class CppDependence:
         return Call("?", tuple(lower(child) for child in named(node)))
 
     def _is_small_constant_site(self, node: Node) -> bool:
-        """Constants are evaluated only where their value shapes a lane estimate: a modulus, a mask or
-        the value compared against (`i % WG == 0`, `lid & MASK`)."""
+        """Constants are evaluated only where their value shapes a lane estimate: a modulus, a mask,
+        the value compared against (`i % WG == 0`, `lid & MASK`), or a divisor that may group ids by
+        sub-group (`lid / WARP`, `lid >> LOG_WARP`)."""
         parent = node.parent
         if parent is None or parent.type != "binary_expression":
             return False
         operator = parent.child_by_field_name("operator")
+        if operator is not None and operator.type in ("/", ">>"):
+            right = parent.child_by_field_name("right")
+            return right is not None and key_of(right) == key_of(node)
         return operator is not None and operator.type in ("%", "&", "==", "!=")
 
     def _lower_call(self, node: Node, context: _Context, depth: int) -> Expr:
-        lower = lambda n: self._lower(n, context, depth + 1)  # noqa: E731
-        receiver, name, args = self.parts(node)
-        function = node.child_by_field_name("function") if node.type == "call_expression" else None
-        text = text_of(node)
-        if receiver is not None:
-            kind = self._handle(receiver, context)
-            if kind is not None:
-                if name in _SEED_METHODS and (kind != "group" or name.startswith("get_local")):
-                    return Seed("lane" if kind == "sub-group" and name.startswith("get_local") else _SEED_METHODS[name],
-                                text)
-                if kind == "item" and name in ("get", "operator[]"):
-                    return Seed("global", text)
-                if kind == "sub-group" and name == "load":
-                    return Varying(text)
-                if kind == "sub-group" and name in _SUB_GROUP_SHUFFLES:
-                    return Call(name, tuple(lower(a) for a in args))
-                return Uniform(text)
-            if name in _UNIVERSAL_SEEDS:
-                return Seed(_SEED_METHODS[name], text)
-            if name in _ATOMIC_METHODS:
-                return Varying(text)
-        else:
-            if function is not None and (function.type == "primitive_type" or name in _CASTS
-                                         or _TYPE_NAMES.match(text_of(function))):
-                return lower(args[0]) if args else Const(None)
-            if name in _HANDLE_FREE_CALLS:
-                return Uniform(text)
-            first_is_handle = bool(args) and self._handle(args[0], context) is not None
-            if first_is_handle and name in _UNIFORM_COLLECTIVES:
-                return Uniform(text)
-            if first_is_handle and name in ("select_from_group", "group_broadcast") and len(args) >= 3:
-                return Call(name, (lower(args[1]), lower(args[2])))
-            if name in _SCANS or _ATOMIC_FREE.match(name):
-                return Varying(text)
-            if first_is_handle:
-                args = args[1:]
         units = [k for k in self._resolve(node) if k in self._contexts]
-        lowered = tuple(lower(a) for a in args)
-        if units:
-            return Call(name, lowered, unit=units[0])
+        return lower_call(node, self.parts(node), lambda n: self._handle(n, context),
+                          lambda n: self._lower(n, context, depth + 1), units)
+
+
+class _Hooks:
+    """What the reaching-definitions walk asks about SYCL and the scopes of one unit."""
+
+    def __init__(self, owner: CppDependence, context: _Context) -> None:
+        self._owner = owner
+        self._context = context
+
+    def variable(self, name: str, at_byte: int) -> str | None:
+        if name in self._context.handles:
+            return None
+        key = self._owner._variable(self._context, name, at_byte)
+        return key if self._owner._own(self._context, key) or key in self._context.stores else None
+
+    def element_target(self, left: Node) -> str | None:
+        name = target_name(left, self._context.arrays)
+        return self.variable(name, left.start_byte) if name and left.type != "identifier" else None
+
+    def is_barrier(self, call: Node) -> bool:
+        receiver, name, args = self._owner.parts(call)
+        if name not in BARRIERS:
+            return False
         if receiver is not None:
-            lowered = (lower(receiver),) + lowered
-        return Call(name, lowered, monotone=name in _MONOTONE)
+            return self._owner._handle(receiver, self._context) in ("item", "group")
+        return not args or self._owner._handle(args[0], self._context) != "sub-group"
 
+    def reference_arguments(self, call: Node) -> list[Node]:
+        return [arg for _callee, _index, arg in self._owner._reference_bindings(call) if arg.type == "identifier"]
 
-def condition_of(node: Node) -> Node | None:
-    """The condition node of an if / ?: / switch / loop."""
-    if node.type == "conditional_expression":
-        return node.child_by_field_name("condition")
-    condition = node.child_by_field_name("condition")
-    if condition is not None and condition.type == "condition_clause":
-        return condition.child_by_field_name("value") or next(iter(named(condition)), None)
-    if condition is not None and condition.type == "parenthesized_expression" and named(condition):
-        return named(condition)[0]  # do { … } while (cond);
-    return condition
-
-
-def _is_const(param: Node) -> bool:
-    return any(c.type == "type_qualifier" and text_of(c) == "const" for c in param.children)
-
-
-def _is_template_call(node: Node) -> bool:
-    left = node.child_by_field_name("left")
-    operator = node.child_by_field_name("operator")
-    right = node.child_by_field_name("right")
-    if operator is None or operator.type != ">" or left is None or left.type != "binary_expression" \
-            or right is None or right.type != "parenthesized_expression":
-        return False
-    inner_op = left.child_by_field_name("operator")
-    member = left.child_by_field_name("left")
-    return inner_op is not None and inner_op.type == "<" and member is not None and member.type == "field_expression"
-
-
-def _target_name(left: Node | None, arrays: set[str] | None = None) -> str | None:
-    """The variable an assignment writes: `x = …`, or a private array/struct `a[k] = …`, `s.x = …`
-    when `arrays` says `a`/`s` is a local aggregate (with `arrays` None: plain names only)."""
-    if left is None:
-        return None
-    if left.type == "identifier":
-        return text_of(left)
-    if arrays is not None and left.type in ("subscript_expression", "field_expression"):
-        base = left.child_by_field_name("argument")
-        while base is not None and base.type in ("subscript_expression", "field_expression"):
-            base = base.child_by_field_name("argument")
-        if base is not None and base.type == "identifier" and text_of(base) in arrays:
-            return text_of(base)
-    return None
-
-
-def _identifier_nodes(node: Node) -> list[Node]:
-    """Identifier nodes in a small expression subtree (not inside nested lambdas)."""
-    found: list[Node] = []
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if current.type == "identifier":
-            found.append(current)
-        elif current.type != "lambda_expression":
-            stack.extend(current.named_children)
-    return found
-
-
-_SCOPES = frozenset({"compound_statement", "for_statement", "for_range_loop", "if_statement", "while_statement",
-                     "switch_statement", "lambda_expression", "function_definition", "catch_clause"})
-
-
-def _scope_node(decl: Node, root: Node) -> Node:
-    """The block (or for / if / while header) a declaration's name is visible in."""
-    parent = decl.parent
-    while parent is not None and parent.type not in _SCOPES and parent != root:
-        parent = parent.parent
-    return parent if parent is not None else root
-
-
-def _enclosing_loops(node: Node, root: Node) -> list[Node]:
-    loops = []
-    parent = node.parent
-    while parent is not None and parent != root:
-        if parent.type in _LOOPS:
-            loops.append(parent)
-        if parent.type in _UNIT_TYPES:
-            break
-        parent = parent.parent
-    return loops
-
-
-def _guards(node: Node, root: Node) -> tuple[tuple[int, int, str], ...]:
-    """Keys of the if / ?: / switch conditions `node` is control dependent on, within its unit."""
-    guards = []
-    child, parent = node, node.parent
-    while parent is not None and parent != root and parent.type not in _UNIT_TYPES:
-        fields = _GUARDING.get(parent.type)
-        if fields and any(_same(parent.child_by_field_name(f), child) for f in fields):
-            guards.append(node_key(parent))
-        child, parent = parent, parent.parent
-    return tuple(guards)
-
-
-def _same(a: Node | None, b: Node) -> bool:
-    return a is not None and a.start_byte == b.start_byte and a.end_byte == b.end_byte and a.type == b.type
-
-
+    def unknown_outputs(self, call: Node) -> list[Node]:
+        return self._owner._unknown_outputs(call, self._context)

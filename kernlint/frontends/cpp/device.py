@@ -322,6 +322,11 @@ def _early_exit(graph: _DeviceGraph, captures: dict[str, list[Node]], node: Node
         target = _jump_target(jump)
         if target is not None and contains(target, node) and target != node:
             word: BranchExit = "break" if jump.type == "break_statement" else "continue"
+            body = _body(target) if word == "continue" else None
+            if body is not None:  # `continue` skips the rest of this iteration only
+                rest = Span(node.end_byte, body.end_byte, node.end_point[0] + 1, node.end_point[1],
+                            body.end_point[0] + 1, body.end_point[1])
+                return word, (Reach(rest),) + tuple(graph.reach([rest]))
             return word, (Reach(span_of(target)),) + tuple(graph.reach([span_of(target)]))
     return None, ()
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Callable, Protocol
 
 from kernlint.analysis import dependence as dep
+from kernlint.analysis.reaching import ENTRY, Flow
 from kernlint.facts import Span
 from kernlint.facts.device import Branch, Reach
 from kernlint.facts.openmp import OmpConstruct
@@ -86,15 +87,20 @@ def openmp_branches(constructs: tuple[OmpConstruct, ...], source: DeviceSource) 
     pending: list[tuple[Span, RawBranch]] = []
     for construct in regions:
         assert construct.region is not None
+        if _one_lane(construct, constructs):
+            continue
         unit = program.unit(construct.region)
         lanes = _simd_lanes(construct, simd_loops)
+        ids: set[str] = set()  # work-item indices: read flow-insensitively, as the seeds they are
         for loop in construct.loops:
             if loop.index is None:
                 continue
             if lanes is not None and loop.role in ("simd", "parallel-simd") and loop.index in lanes:
                 unit.assign(loop.index, dep.Seed("lane", loop.index))
+                ids.add(loop.index)
             elif lanes is None and loop.span in shared:
                 unit.assign(loop.index, dep.Seed("global", loop.index))
+                ids.add(loop.index)
         statements = source.device_code(construct.region)
         seeded = {loop.index: loop.step_value for loop in construct.loops if loop.index and
                   lanes is None and loop.span in shared}
@@ -102,17 +108,26 @@ def openmp_branches(constructs: tuple[OmpConstruct, ...], source: DeviceSource) 
         uniform = {loop.index for loop in construct.loops if loop.index and loop.role == "sequential"
                    and loop.low is not None and not loop.low.names & (set(seeded) | assigned)}
         read = _all_names(statements, source.fortran)
-        lower = _Lowering(source, unit, seeded, uniform | {n for n in read if n not in assigned})
+        flow = _RegionFlow(statements, assigned - ids, source.fortran)
+        lower = _Lowering(source, unit, seeded, uniform | {n for n in read if n not in assigned}, flow)
         skip = {loop.span for loop in construct.loops if loop.role != "sequential"}
-        for statement in statements:
+        for index, statement in enumerate(statements):
+            lower.site = index
             if isinstance(statement, RawAssign):
                 value = lower.expr(statement.value, statement.span.start_byte) if statement.value else dep.Const()
-                unit.assign(statement.name, value, statement.guards, statement.compound)
+                if statement.name in flow.tracked:
+                    if statement.compound:  # `x += v`, `x++`: the old value moved by the new one
+                        value = dep.Binary("+", flow.read(index, statement.name, statement.span), value)
+                    unit.assign(flow.key(index), value)
+                    unit.assign(statement.name, dep.Var(flow.key(index)), statement.guards)
+                else:
+                    unit.assign(statement.name, value, statement.guards, statement.compound)
             elif statement.span not in skip:
                 expr = lower.expr(statement.text, statement.condition.start_byte)
-                unit.condition(statement.span, expr, statement.guards, statement.varying,
+                unit.condition(statement.span, expr, statement.guards, flow.varying(index, expr),
                                "loop" if statement.kind == "loop" else "if")
                 pending.append((construct.region, statement))
+        flow.lower_variants(unit)
     program.solve()
     branches = []
     for unit_key, raw in pending:
@@ -125,6 +140,14 @@ def openmp_branches(constructs: tuple[OmpConstruct, ...], source: DeviceSource) 
             reaches=tuple(Reach(r) for r in raw.regions), head=raw.head, select_like=raw.select_like,
         ))
     return tuple(branches)
+
+
+def _one_lane(construct: OmpConstruct, constructs: tuple[OmpConstruct, ...]) -> bool:
+    """Whether the region runs one thread per team (`thread_limit(1)`, `num_threads(1)` on it or on a
+    construct around it): nothing can diverge."""
+    around = [c for c in constructs if c is construct or (c.region is not None and construct.region is not None
+                                                            and c.region.contains(construct.region))]
+    return any(c.value("thread_limit") == 1 or c.value("num_threads") == 1 for c in around)
 
 
 def _parallel_regions(constructs: tuple[OmpConstruct, ...]) -> list[OmpConstruct]:
@@ -181,12 +204,14 @@ class _Lowering:
     """
 
     def __init__(self, source: DeviceSource, unit: dep.Unit, seeded: dict[str, int | None],
-                 uniform: set[str]) -> None:
+                 uniform: set[str], flow: "_RegionFlow") -> None:
         self.source = source
         self.fortran = source.fortran
         self.unit = unit
         self.seeded = seeded
         self.uniform = uniform
+        self.flow = flow
+        self.site = 0  # the statement being lowered (its index)
 
     def _aligned_remainder(self, node: ex.Binary, at: int) -> bool:
         scope = self.source.scope(at)
@@ -208,6 +233,8 @@ class _Lowering:
         if isinstance(node, ex.Num):
             return dep.Const(node.value)
         if isinstance(node, ex.Name):
+            if node.name in self.flow.tracked:
+                return self.flow.read(self.site, node.name)
             return dep.Var(node.name)
         if isinstance(node, ex.Unary):
             if node.op in ("-", "+", "!", "~"):
@@ -235,3 +262,133 @@ class _Lowering:
                                 (dep.Call("index", args) if args else None))
             return dep.Call(name, args, monotone=name in _MONOTONE)
         return dep.Uniform(getattr(node, "text", ""))  # unreadable: never guessed dependent
+
+
+class _RegionFlow:
+    """Reaching definitions over a region's statements, which the front-ends give flat, in source
+    order, with the code each conditional guards (`RawBranch.regions`).
+
+    The nesting is rebuilt from the spans. Each arm of a C conditional is a block of its own; a
+    Fortran `if` gives one region for all its arms, where a definition is weak (it may not run). A
+    definition at the top level of a block replaces the ones before it: so `k = lid` under a branch does not reach the
+    `k` of a later `for (k = 0; k < 16; ++k)`. Each definition is a program variable of its own;
+    a read outside the conditionals (or loops) that hold a definition also depends on their
+    conditions (a variant of the definition, assigned with those guards)."""
+
+    def __init__(self, statements: list[RawAssign | RawBranch], tracked: set[str], fortran: bool) -> None:
+        self.statements = statements
+        self.tracked = tracked
+        self.fortran = fortran
+        self._flow = Flow()
+        self._variants: dict[str, tuple[str, tuple[Span, ...]]] = {}
+        if tracked:
+            self._walk(self._tree(list(range(len(statements)))), conditional=False)
+
+    def key(self, index: int) -> str:
+        return f"{self.statements[index].name}@{index}"  # type: ignore[union-attr]
+
+    # -- the walk ---------------------------------------------------------------------------------
+
+    def _tree(self, indices: list[int]) -> list[tuple[int, list[int], list[int]]]:
+        """(statement, header statements, body statements) for the outermost statements of `indices`."""
+        found: list[tuple[int, list[int], list[int]]] = []
+        rest = list(indices)
+        while rest:
+            first = rest.pop(0)
+            statement = self.statements[first]
+            inside = [i for i in rest if statement.span.contains(self.statements[i].span)]
+            rest = [i for i in rest if i not in inside]
+            regions = statement.regions if isinstance(statement, RawBranch) else ()
+            body = [i for i in inside if any(r.contains(self.statements[i].span) for r in regions)]
+            found.append((first, [i for i in inside if i not in body], body))
+        return found
+
+    def _walk(self, tree: list[tuple[int, list[int], list[int]]], conditional: bool) -> None:
+        for index, header, body in tree:
+            statement = self.statements[index]
+            if isinstance(statement, RawAssign):
+                self._walk(self._tree(header), conditional)  # conditionals inside the assigned value
+                self._assign(index, statement, conditional)
+                continue
+            before = [i for i in header if self.statements[i].span.start_byte < statement.condition.end_byte]
+            after = [i for i in header if i not in before]
+            self._walk(self._tree(before), conditional)
+            if statement.kind == "loop":
+                self._flow.loop(lambda: self._walk(self._tree(body), conditional),
+                                lambda: self._uses(index, statement.text),
+                                lambda: self._walk(self._tree(after), conditional))
+            elif self.fortran or statement.kind == "switch" or not statement.regions:
+                self._uses(index, statement.text)  # one region for every arm: its definitions may not run
+                saved = self._flow.fork()
+                self._walk(self._tree(body), True)
+                self._flow.merge(saved)
+            else:
+                self._uses(index, statement.text)  # C: each arm is a block of its own
+                saved = self._flow.fork()
+                ends = [] if len(statement.regions) > 1 else [saved]
+                for region in statement.regions:
+                    self._flow.restore(saved)
+                    self._walk(self._tree([i for i in body if region.contains(self.statements[i].span)]), conditional)
+                    ends.append(self._flow.fork())
+                self._flow.restore(None)
+                self._flow.merge(*ends)
+
+    def _assign(self, index: int, statement: RawAssign, conditional: bool) -> None:
+        self._uses(index, statement.value or "")
+        if statement.name not in self.tracked:
+            return
+        if statement.compound:
+            self._flow.use(statement.name, (index, statement.name))
+        self._flow.define(statement.name, self.key(index), strong=not conditional)
+
+    def _uses(self, index: int, text: str) -> None:
+        for name in ex.names_in(text, fortran=self.fortran) & self.tracked:
+            self._flow.use(name, (index, name))
+
+    # -- reads ----------------------------------------------------------------------------------
+
+    def read(self, index: int, name: str, at: Span | None = None) -> dep.Expr:
+        """`name` read by statement `index` (`at`: where, when not the statement itself)."""
+        where = at or self.statements[index].span
+        reaching = self._flow.uses.get((index, name))
+        if reaching is None:  # not reached by the walk: every definition of the name
+            return dep.Var(name)
+        options: list[dep.Expr] = []
+        for key in sorted(reaching):  # type: ignore[type-var]
+            if key == ENTRY:
+                options.append(dep.Const())  # the value from before the region: the same for every work-item
+                continue
+            definition = self.statements[int(str(key).rsplit("@", 1)[1])]
+            guards = tuple(g for g in definition.guards if not g.contains(where))
+            if not guards:
+                options.append(dep.Var(str(key)))
+                continue
+            variant = f"{key}|{len(self._variants)}"
+            self._variants[variant] = (str(key), guards)
+            options.append(dep.Var(variant))
+        return options[0] if len(options) == 1 else dep.Phi(tuple(options))
+
+    def lower_variants(self, unit: dep.Unit) -> None:
+        for name, (key, guards) in self._variants.items():
+            unit.assign(name, dep.Var(key), guards)
+
+    def varying(self, index: int, expr: dep.Expr) -> tuple[str, ...]:
+        """The statement's loop-varying names, and the definitions it reads that loops around it (or
+        the loop itself) repeat."""
+        statement = self.statements[index]
+        assert isinstance(statement, RawBranch)
+        loops = [s.span for s in self.statements if isinstance(s, RawBranch) and s.kind == "loop"
+                 and s.span.contains(statement.span)]
+        found = set(statement.varying)
+        if statement.kind == "loop":  # its trip count is fixed on entry unless the loop itself moves the bound
+            loops = [statement.span]
+            moved = {s.name for s in self.statements if isinstance(s, RawAssign) and statement.span.contains(s.span)}
+            found = {name for name in found if name in moved or name not in self.tracked}
+        for name in dep.names_in(expr):
+            key = name.split("|", 1)[0]
+            if "@" not in key:
+                continue
+            definition = self.statements[int(key.rsplit("@", 1)[1])]
+            if any(loop.contains(definition.span) for loop in loops):
+                found.add(name)
+        return tuple(sorted(found))

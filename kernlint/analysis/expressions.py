@@ -1,0 +1,234 @@
+"""The expression language of the work-item dependence analysis, and what it computes about a value.
+
+A front-end lowers device code into these expressions (`kernlint.analysis.dependence` describes how);
+`Taint` says how a value differs between the work-items of a group, `Grade` how a condition splits
+the lanes of a sub-group. Three levels of uniformity: no taint (the same in the whole work-group), a
+`sub-group` taint (the same in every lane of a sub-group, different between sub-groups: sub-group
+ids, `lid / 32`, sub-group collectives), and the per-lane kinds (id, flag, mixed, data).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Hashable, Iterable, Iterator, Union
+
+from kernlint.facts.device import LaneEstimate
+from kernlint.facts.kinds import BranchReason, Dependence
+
+# -- expressions ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Const:
+    """A literal or compile-time constant; `value` is None when constant but not evaluated."""
+
+    value: int | float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Var:
+    """A read of a named variable or parameter (a name no unit assigns is uniform)."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Seed:
+    """A work-item id source. `scope`: global | local | lane (sub-group local id); `text` as written."""
+
+    scope: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Uniform:
+    """An opaque value that is the same in every work-item (group id, range, group collective)."""
+
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SubGroupUniform:
+    """An opaque value that is the same in every lane of a sub-group but may differ between the
+    sub-groups of a work-group (a sub-group id, a sub-group collective's result)."""
+
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Broadcast:
+    """One work-item's `value` handed to every member of a group (`select_from_group(sg, x, k)`,
+    `group_broadcast(g, x, k)`): the same for all when `index` is, per `scope` ("sub-group" or
+    "work-group"); `index` None means the group's first member."""
+
+    value: "Expr"
+    index: "Expr | None"
+    scope: str
+
+
+@dataclass(frozen=True, slots=True)
+class Phi:
+    """A read of a variable where several of its definitions reach: as dependent as the most
+    dependent of them (each option is usually a `Var` naming one definition)."""
+
+    options: tuple["Expr", ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Varying:
+    """An opaque value that differs per work-item without being an id (atomic fetch, block load)."""
+
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Load:
+    """A memory read `base[index]` (`index` None for `*base`): dependent when either part is."""
+
+    base: "Expr"
+    index: "Expr | None" = None
+
+
+@dataclass(frozen=True, slots=True)
+class Component:
+    """A component of a small value such as an id (`gid[0]`): as dependent as the value itself."""
+
+    base: "Expr"
+    index: "Expr | None" = None
+
+
+@dataclass(frozen=True, slots=True)
+class Unary:
+    op: str  # - + ! ~
+    operand: "Expr"
+
+
+@dataclass(frozen=True, slots=True)
+class Binary:
+    op: str  # + - * / % & | ^ << >> < <= > >= == != && ||
+    left: "Expr"
+    right: "Expr"
+
+
+@dataclass(frozen=True, slots=True)
+class Select:
+    """`cond ? then : other`."""
+
+    cond: "Expr"
+    then: "Expr"
+    other: "Expr"
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """A call. With `unit` set its value is that unit's return value; otherwise it is as dependent as
+    its arguments (`monotone`: min/max-like, keeps an id an id; otherwise an id becomes arithmetic)."""
+
+    name: str
+    args: tuple["Expr", ...] = ()
+    unit: Hashable | None = None
+    monotone: bool = False
+
+
+Expr = Union[Const, Var, Seed, Uniform, SubGroupUniform, Broadcast, Phi, Varying, Load, Component, Unary, Binary, Select, Call]
+
+SUB_GROUP_MAX = 32  # the widest sub-group of any supported device
+COMPARISONS = frozenset({"<", "<=", ">", ">=", "==", "!="})
+LOGICAL = frozenset({"&&", "||"})
+MIRROR = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+
+
+def sub_expressions(expressions: Iterable[Expr | None]) -> Iterator[Expr]:
+    """Every node of the expression trees, each tree walked once (iteratively: no recursion limit)."""
+    stack = list(expressions)
+    while stack:
+        node = stack.pop()
+        if node is None:
+            continue
+        yield node
+        if isinstance(node, (Load, Component)):
+            stack += [node.base, node.index]
+        elif isinstance(node, Unary):
+            stack.append(node.operand)
+        elif isinstance(node, Binary):
+            stack += [node.left, node.right]
+        elif isinstance(node, Select):
+            stack += [node.cond, node.then, node.other]
+        elif isinstance(node, Call):
+            stack += list(node.args)
+        elif isinstance(node, Phi):
+            stack += list(node.options)
+        elif isinstance(node, Broadcast):
+            stack += [node.value, node.index]
+
+
+def names_in(expr: Expr | None) -> set[str]:
+    """Every variable name an expression reads."""
+    return {node.name for node in sub_expressions((expr,)) if isinstance(node, Var)}
+
+
+# -- taints and grades -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Grade:
+    """How a condition diverges: `dependence` strong | boundary | sub-group (the same in each sub-group,
+    different between them: no lane of a sub-group diverges, but the sub-groups of a work-group do),
+    a `reason` (see `Branch.reason`), the lanes it leaves active and the id source it depends on."""
+
+    dependence: Dependence
+    reason: BranchReason
+    lanes: LaneEstimate | None
+    origin: str
+
+    @property
+    def strong(self) -> bool:
+        return self.dependence == "strong"
+
+
+@dataclass(frozen=True, slots=True)
+class Taint:
+    """How a value depends on the work-item id.
+
+    kind: sub-group  the same in every lane of a sub-group, different between sub-groups
+          id    a monotone function of an id (`gid`, `base + lid`, `row * w + col`)
+          flag  a truth value of a dependent condition (`bool ok = i < n;`, or set under one)
+          mixed non-monotone arithmetic of an id (`i % 2`, `i & 1`, `i * i`, unknown calls)
+          data  a value loaded with an id-derived index, or otherwise varying per work-item
+    """
+
+    kind: str
+    origin: str
+    grade: Grade | None = None  # for flags: the grade of the condition they encode
+    lane: bool = False  # for ids: the sub-group lane id itself (up to constant arithmetic), which
+                        # every sub-group spans in full, so any bound inside it splits every sub-group
+    clamped: bool = False  # for ids: clamped by a uniform bound (`min(n - i, K)`), so the same in every
+                           # lane but those near the bound
+
+
+_RANK = {"sub-group": 0, "id": 1, "flag": 2, "mixed": 3, "data": 4}
+
+
+def join(*taints: Taint | None) -> Taint | None:
+    """The least upper bound: the strongest kind wins; flags keep their strongest grade."""
+    best: Taint | None = None
+    for taint in taints:
+        if taint is None:
+            continue
+        if best is None or _RANK[taint.kind] > _RANK[best.kind]:
+            best = taint
+        elif taint.kind == "id" == best.kind and best.lane and not taint.lane:
+            best = taint  # the lane id, or something wider: not the lane id
+        elif taint.kind == "flag" == best.kind and taint.grade and best.grade \
+                and strongest(best.grade, taint.grade) is taint.grade is not best.grade:
+            best = taint
+    return best
+
+
+def strongest(*grades: Grade | None) -> Grade | None:
+    """The grade that splits the most: strong, then boundary, then sub-group (the first of equals)."""
+    present = [g for g in grades if g is not None]
+    if not present:
+        return None
+    order = {"strong": 0, "boundary": 1, "sub-group": 2}
+    return min(present, key=lambda g: order.get(g.dependence, 1))

@@ -1,0 +1,341 @@
+"""Taints and grades of expressions in one evaluation context: the arithmetic of work-item dependence.
+
+`Evaluator` is given how to read a variable (`lookup`) and what a call into another unit returns
+(`call`); `kernlint.analysis.dependence` supplies both from a unit instance. A condition's grade:
+
+* strong    parity `i % 2`, modulo, bit tests `i & 1`, other non-monotone arithmetic of the id, tests
+            on data loaded with an id-derived index, a comparison of the id with a bound that changes
+            from one iteration of an enclosing loop to the next (tree reductions `lid < s`; unless the
+            loop keeps the bound at or above `SUB_GROUP_MAX`, so whole sub-groups drop out together),
+            and a comparison of the sub-group lane id with a bound inside the sub-group (`lane < 8`);
+* boundary  a comparison of the id (or a monotone function of it) with a uniform bound: tail guards
+            `i < n`, leaders `lid == 0`, halo checks `i > 0 && i < n - 1`;
+* sub-group a condition on values that are the same in every lane of a sub-group (`sg.get_group_id()`,
+            `lid / 32`, a sub-group vote): sub-groups take different paths, lanes of one never do.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Mapping
+
+from kernlint.analysis.expressions import (
+    COMPARISONS, LOGICAL, MIRROR, SUB_GROUP_MAX, Binary, Broadcast, Call, Component, Const, Expr, Grade, Load, Phi, Seed,
+    Select, SubGroupUniform, Taint, Unary, Uniform, Var, Varying, join, names_in, strongest,
+)
+from kernlint.analysis.trips import Resolve, uniform_quotient
+from kernlint.facts.device import LaneEstimate
+
+Lookup = Callable[[str], "Taint | None"]
+CallResult = Callable[[Call, "tuple[Taint | None, ...]"], "Taint | None"]
+
+def _const(expr: Expr) -> int | float | None:
+    if isinstance(expr, Const):
+        return expr.value
+    if isinstance(expr, Unary) and expr.op == "-" and isinstance(expr.operand, Const) and expr.operand.value is not None:
+        return -expr.operand.value
+    return None
+
+
+def _power_of_two(value: int | float | None) -> bool:
+    return isinstance(value, int) and value > 0 and value & (value - 1) == 0
+
+
+class Evaluator:
+    """Evaluates taints and grades in one context: variables read through `lookup`, results of calls
+    into units through `call`, under one loop context (`loop_varying`, `floors`)."""
+
+    def __init__(self, lookup: Lookup, call: CallResult, loop_varying: frozenset[str] = frozenset(),
+                 floors: Mapping[str, int] | None = None, resolve: Resolve | None = None) -> None:
+        self.lookup = lookup
+        self.call = call
+        self.resolve = resolve  # a variable's single definition, for strided indices
+        self.loop_varying = loop_varying
+        self.floors = floors or {}
+
+    # -- taint ----------------------------------------------------------------------------------
+
+    def taint(self, expr: Expr | None) -> Taint | None:
+        if expr is None or isinstance(expr, (Const, Uniform)):
+            return None
+        if isinstance(expr, Var):
+            return self.lookup(expr.name)
+        if isinstance(expr, Phi):
+            return join(*(self.taint(option) for option in expr.options))
+        if isinstance(expr, SubGroupUniform):
+            return Taint("sub-group", expr.text)
+        if isinstance(expr, Broadcast):
+            return self._broadcast_taint(expr)
+        if isinstance(expr, Seed):
+            return Taint("id", expr.text, lane=expr.scope == "lane")
+        if isinstance(expr, Varying):
+            return Taint("data", expr.text)
+        if isinstance(expr, Load):
+            inner = join(self.taint(expr.base), self.taint(expr.index))
+            if inner is None or inner.kind == "sub-group":
+                return inner  # every lane of a sub-group reads the same element
+            return Taint("data", inner.origin)
+        if isinstance(expr, Component):
+            base, index = self.taint(expr.base), self.taint(expr.index)
+            return join(base, Taint("mixed", index.origin) if index is not None else None)
+        if isinstance(expr, Unary):
+            inner = self.taint(expr.operand)
+            if inner is None or inner.kind == "sub-group":
+                return inner
+            if expr.op == "!":
+                grade = self.grade(expr)
+                return Taint("flag", inner.origin, grade) if grade is not None else inner
+            if expr.op in ("-", "+") or inner.kind in ("data", "mixed"):
+                return inner
+            return Taint("mixed", inner.origin)  # ~id
+        if isinstance(expr, Binary):
+            return self._binary_taint(expr)
+        if isinstance(expr, Select):
+            condition = self.taint(expr.cond)
+            grade = self.grade(expr.cond) if condition is not None and condition.kind != "sub-group" else None
+            return join(self.taint(expr.then), self.taint(expr.other),
+                        Taint("flag", grade.origin, grade) if grade is not None else None)
+        if isinstance(expr, Call):
+            return self._call_taint(expr)
+        return None  # pragma: no cover - every Expr is handled above
+
+    def _broadcast_taint(self, expr: Broadcast) -> Taint | None:
+        value, index = self.taint(expr.value), self.taint(expr.index)
+        if index is not None and index.kind != "sub-group":  # each lane reads another lane's value
+            worst = join(value, index)
+            return Taint("data" if worst is not None and worst.kind == "data" else "mixed",
+                         (worst or index).origin)
+        if expr.scope == "work-group" and (index is None or expr.index is None):
+            return None
+        return Taint("sub-group", (value or index).origin) if value is not None or index is not None else None
+
+    def _binary_taint(self, expr: Binary) -> Taint | None:
+        left, right = self.taint(expr.left), self.taint(expr.right)
+        if left is None and right is None:
+            return None
+        if all(t is None or t.kind == "sub-group" for t in (left, right)):
+            return left or right  # the same in every lane of a sub-group
+        if expr.op == "/" and left is not None and right is None and self.resolve is not None and \
+                uniform_quotient(expr.left, expr.right, self.resolve, lambda e: self.taint(e) is None):
+            return None  # (lid + k * wg) / wg: the pass number of a work-group-strided index
+        if expr.op in ("/", ">>") and left is not None and left.kind == "id" and not left.lane and \
+                _sub_group_multiple(_const(expr.right), expr.op):
+            # `lid / 32`, `gid >> 5`: consecutive ids in blocks of 32 share the value, and a sub-group is
+            # at most 32 consecutive ids starting at a multiple of its size
+            return Taint("sub-group", left.origin)
+        if expr.op in ("%", "&") and left is not None and left.kind == "id" and right is None and \
+                _sub_group_multiple(_mask_block(_const(expr.right), expr.op), "/"):
+            # `lid % 32`, `lid & 63`: rises by one from lane to lane inside every sub-group
+            return Taint("id", left.origin, lane=True)
+        if expr.op == "%" and left is not None and left.kind == "id" and right is None and _const(expr.right) is None:
+            # `tid % block_x`: a column index of a 2-D decomposition, rising along each row
+            return Taint("id", left.origin)
+        left = None if left is not None and left.kind == "sub-group" else left
+        right = None if right is not None and right.kind == "sub-group" else right
+        if expr.op in COMPARISONS or expr.op in LOGICAL:
+            grade = self.grade(expr)
+            origin = (left or right).origin  # type: ignore[union-attr]
+            return Taint("flag", origin, grade) if grade is not None else None
+        worst = join(left, right)
+        assert worst is not None
+        if worst.kind == "data":
+            return worst
+        if worst.kind == "flag":
+            # arithmetic on a truth value, or on a value set under a condition: a boundary condition
+            # still splits only where it did (the edge sub-group, the leader's)
+            return worst if worst.grade is not None and worst.grade.dependence == "boundary" \
+                else Taint("mixed", worst.origin)
+        if left is not None and right is not None and left.kind == right.kind == "id" and expr.op in ("+", "-"):
+            return worst  # row * w + col: monotone along the sub-group
+        if worst.kind == "id":
+            one_sided = (left is None) != (right is None)
+            other = expr.right if left is not None else expr.left
+            if one_sided and (expr.op in ("+", "-", "*") or left is not None and expr.op in ("/", ">>", "<<")):
+                # lane + 1 is still a lane; lane + 32 and sg_base + lane are positions beyond the sub-group
+                offset = _const(other)
+                small = offset is not None and expr.op in ("+", "-") and abs(offset) < SUB_GROUP_MAX
+                return worst if not worst.lane or small else Taint("id", worst.origin)
+        return Taint("mixed", worst.origin)
+
+    def _call_taint(self, expr: Call) -> Taint | None:
+        taints = [self.taint(arg) for arg in expr.args]
+        if expr.unit is not None:
+            return self.call(expr, tuple(taints))
+        worst = join(*taints)
+        if worst is None or worst.kind == "sub-group":
+            return worst
+        if worst.kind == "data":
+            return worst
+        if expr.monotone and all(t is None or t.kind == "id" for t in taints):
+            if any(t is None for t in taints) and len(taints) > 1:  # min(n - i, K): K but near the bound
+                return Taint("id", worst.origin, lane=worst.lane, clamped=True)
+            return worst
+        return Taint("mixed", worst.origin)
+
+    # -- grade ----------------------------------------------------------------------------------
+
+    def grade(self, expr: Expr) -> Grade | None:
+        """How the condition `expr` diverges, or None when it is uniform."""
+        if isinstance(expr, Binary) and expr.op in LOGICAL:
+            left, right = self.grade(expr.left), self.grade(expr.right)
+            if left is not None and right is not None and left.dependence == right.dependence == "boundary":
+                return Grade("boundary", "range", LaneEstimate("edge"), left.origin)
+            return strongest(left, right)
+        if isinstance(expr, Unary) and expr.op == "!":
+            inner = self._truth(expr.operand, negated=True)
+            return inner
+        if isinstance(expr, Binary) and expr.op in COMPARISONS:
+            return self._comparison(expr)
+        return self._truth(expr)
+
+    def _truth(self, expr: Expr, negated: bool = False) -> Grade | None:
+        """A value used as a truth value (`if (x)`, `if (!x)`)."""
+        if isinstance(expr, Binary) and (expr.op in COMPARISONS or expr.op in LOGICAL) or \
+                isinstance(expr, Unary) and expr.op == "!":
+            grade = self.grade(expr)
+            if grade is not None and negated and grade.lanes is not None:
+                return Grade(grade.dependence, grade.reason, _complement(grade.lanes), grade.origin)
+            return grade
+        taint = self.taint(expr)
+        if taint is None:
+            return None
+        pattern = self._pattern(expr, "==" if negated else "!=", Const(0))
+        if pattern is not None:
+            return pattern
+        if taint.kind == "flag" and taint.grade is not None:
+            grade = taint.grade
+            if negated and grade.lanes is not None:
+                return Grade(grade.dependence, grade.reason, _complement(grade.lanes), grade.origin)
+            return grade
+        if taint.kind == "id":
+            if negated:
+                return Grade("boundary", "leader", LaneEstimate("single"), taint.origin)
+            return Grade("boundary", "all-but-one", LaneEstimate("all-but-one"), taint.origin)
+        return self._strong_for(taint)
+
+    def _strong_for(self, taint: Taint) -> Grade:
+        if taint.kind == "sub-group":
+            return Grade("sub-group", "sub-group", None, taint.origin)
+        if taint.kind == "data":
+            return Grade("strong", "data", None, taint.origin)
+        if taint.kind == "flag" and taint.grade is not None:
+            return taint.grade
+        return Grade("strong", "arithmetic", None, taint.origin)
+
+    def _comparison(self, expr: Binary) -> Grade | None:
+        left, right = self.taint(expr.left), self.taint(expr.right)
+        if all(t is None or t.kind == "sub-group" for t in (left, right)):
+            level = left or right
+            return Grade("sub-group", "sub-group", None, level.origin) if level is not None else None
+        left = None if left is not None and left.kind == "sub-group" else left
+        right = None if right is not None and right.kind == "sub-group" else right
+        dependent, other, op = (expr.left, expr.right, expr.op) if left is not None else \
+            (expr.right, expr.left, MIRROR[expr.op])
+        taint, other_taint = (left, right) if left is not None else (right, left)
+        assert taint is not None
+        pattern = self._pattern(dependent, op, other)
+        if pattern is not None and (other_taint is None or other_taint.kind == "id"):
+            return pattern
+        worst = join(taint, other_taint)
+        assert worst is not None
+        if worst.kind in ("data", "mixed") or (worst.kind == "flag" and other_taint is not None):
+            return self._strong_for(worst)
+        if worst.kind == "flag":
+            return self._strong_for(worst) if worst.grade is None else worst.grade
+        # Both sides are ids or uniform: a monotone split of the lanes.
+        varying = names_in(other) & (self.loop_varying - names_in(dependent)) if other_taint is None else set()
+        if varying and op in ("<", "<=", ">", ">=") and all(self.floors.get(name, 0) >= SUB_GROUP_MAX for name in varying):
+            # `for (s = wg / 2; s >= 32; s >>= 1) if (lid < s)`: whole sub-groups drop out together.
+            return Grade("boundary", "sub-group-aligned", LaneEstimate("edge"), taint.origin)
+        if varying and taint.clamped:
+            # `for (k = 0; k < min(n - i, K); ++k)`: K iterations except near the bound
+            return Grade("boundary", "tail-guard", LaneEstimate("edge"), taint.origin)
+        if varying:
+            lanes = LaneEstimate("single") if op == "==" else (
+                LaneEstimate("all-but-one") if op == "!=" else LaneEstimate("shrinking"))
+            return Grade("strong", "loop-bound", lanes, taint.origin)
+        if other_taint is not None:
+            return Grade("boundary", "range", LaneEstimate("edge"), taint.origin)
+        bound = _const(other)
+        if op in ("<", "<=", ">", ">=") and isinstance(bound, int) and \
+                (bound + (1 if op in ("<=", ">") else 0)) % SUB_GROUP_MAX == 0:
+            # `lid % 128 < 32`, `lid >= 64`: the bound falls between sub-groups, whole ones drop out
+            return Grade("sub-group", "sub-group-aligned", None, taint.origin)
+        if taint.lane and op in ("<", "<=", ">", ">="):
+            # every sub-group holds every lane id: `lane < 8` splits all of them
+            return Grade("strong", "lane-range", LaneEstimate("split"), taint.origin)
+        if op == "==":
+            return Grade("boundary", "leader", LaneEstimate("single"), taint.origin)
+        if op == "!=":
+            return Grade("boundary", "all-but-one", LaneEstimate("all-but-one"), taint.origin)
+        return Grade("boundary", "tail-guard", LaneEstimate("edge"), taint.origin)
+
+    def grade_switch(self, expr: Expr) -> Grade | None:
+        """A `switch` on `expr`: every case takes the lanes whose value matches it."""
+        taint = self.taint(expr)
+        if taint is None:
+            return None
+        if taint.kind == "sub-group":
+            return Grade("sub-group", "sub-group", None, taint.origin)
+        if isinstance(expr, Binary) and expr.op in ("%", "&") and taint.kind in ("id", "mixed"):
+            k = _const(expr.right)
+            cases = k if expr.op == "%" else (k + 1 if isinstance(k, int) else None)
+            lanes = LaneEstimate("fraction", 1 / cases) if isinstance(cases, int) and cases > 1 else None
+            return Grade("strong", "modulo" if expr.op == "%" else "bit-test", lanes, taint.origin)
+        if taint.kind == "id":
+            return Grade("boundary", "leader", LaneEstimate("single"), taint.origin)
+        return self._strong_for(taint)
+
+    def _pattern(self, dependent: Expr, op: str, other: Expr) -> Grade | None:
+        """Parity, modulo and bit tests: `x % k <op> c`, `x & m <op> c` with a dependent `x`."""
+        if not isinstance(dependent, Binary) or dependent.op not in ("%", "&"):
+            return None
+        operand_taint = self.taint(dependent.left)
+        operand, modulus = dependent.left, dependent.right
+        if operand_taint is None or self.taint(dependent.right) is not None:
+            operand_taint = self.taint(dependent.right)
+            operand, modulus = dependent.right, dependent.left
+            if operand_taint is None or self.taint(dependent.left) is not None:
+                return None
+        if operand_taint.kind not in ("id", "mixed"):
+            return None
+        k = _const(modulus)
+        c = _const(other)
+        if dependent.op == "%":
+            reason = "parity" if k == 2 else "modulo"
+            if k == 2 and op in ("==", "!="):
+                return Grade("strong", reason, LaneEstimate("split", 0.5), operand_taint.origin)
+            if isinstance(k, int) and k > 1 and op in ("==", "!=") and c is not None:
+                taken = 1 / k if op == "==" else (k - 1) / k
+                return Grade("strong", reason, LaneEstimate("fraction", taken), operand_taint.origin)
+            return Grade("strong", reason, None, operand_taint.origin)
+        if _power_of_two(k) and op in ("==", "!=") and c is not None:
+            return Grade("strong", "bit-test", LaneEstimate("split", 0.5), operand_taint.origin)
+        return Grade("strong", "bit-test", None, operand_taint.origin)
+
+
+def _complement(lanes: LaneEstimate) -> LaneEstimate:
+    if lanes.kind == "single":
+        return LaneEstimate("all-but-one")
+    if lanes.kind == "all-but-one":
+        return LaneEstimate("single")
+    if lanes.kind == "fraction" and lanes.taken is not None:
+        return LaneEstimate("fraction", 1 - lanes.taken)
+    return lanes
+
+
+def _sub_group_multiple(value: int | float | None, op: str) -> bool:
+    """Whether dividing by `value` (or shifting right by it) groups ids in blocks of a multiple of
+    `SUB_GROUP_MAX`."""
+    if not isinstance(value, int) or value <= 0:
+        return False
+    block = 1 << value if op == ">>" and value < 63 else value
+    return block % SUB_GROUP_MAX == 0
+
+
+def _mask_block(value: int | float | None, op: str) -> int | None:
+    """The period of `x % value` or `x & value` (a mask of low bits), or None."""
+    if not isinstance(value, int) or value <= 0:
+        return None
+    if op == "%":
+        return value
+    return value + 1 if value & (value + 1) == 0 else None

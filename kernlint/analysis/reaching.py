@@ -1,0 +1,158 @@
+"""Reaching definitions over structured code, for the work-item dependence analysis.
+
+Language-neutral: a front-end walks its syntax in evaluation order and tells a `Flow` what happens
+(`define`, `use`, `barrier`), where control forks and joins (`fork` / `merge`), where loops are
+(`loop`, which runs the walker of the body again until the definitions reaching its head stop
+changing) and where jumps leave (`jump`). `Flow.uses` then holds, for every use, the definitions
+that may reach it. Reading a variable through the definitions that reach the read, rather than
+through every assignment of its name, keeps a value assigned under a divergent branch from
+tainting reads that the assignment never reaches (`k` of `for (k = 0; k < 16; ++k)` after a
+`k = lid` elsewhere in the kernel).
+
+`ENTRY` stands for the value a variable has on entry (a parameter, a capture, an uninitialised
+local); `BARRIER` for the value of shared memory right after a work-group barrier (every store
+before it is complete and visible to the whole group).
+
+    flow = Flow(shared={"next"})
+    flow.define("i", "i@1")                      # int i = lid;
+    flow.loop(lambda: (flow.use("i", "use@2"),   # while (i < n) { … i += wg; }
+                       flow.define("i", "i@3")))
+    flow.uses["use@2"]                           # {"i@1", "i@3"}
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Hashable
+
+ENTRY = "<entry>"
+BARRIER = "<barrier>"
+_MAX_ITERATIONS = 8
+
+State = dict[str, frozenset[Hashable]]
+
+
+def _merge(a: State | None, b: State | None) -> State | None:
+    """The definitions reaching a join of two paths (None: a path that never gets there)."""
+    if a is None:
+        return None if b is None else dict(b)
+    if b is None:
+        return dict(a)
+    merged: State = {}
+    for name in a.keys() | b.keys():
+        merged[name] = a.get(name, frozenset({ENTRY})) | b.get(name, frozenset({ENTRY}))
+    return merged
+
+
+@dataclass
+class _Loop:
+    breaks: list[State] = field(default_factory=list)
+    continues: list[State] = field(default_factory=list)
+    switch: bool = False  # a `switch`: `break` leaves it, `continue` goes to the loop around it
+
+
+@dataclass
+class Flow:
+    """The definitions reaching the current point of a walk, and those that reached each use."""
+
+    shared: set[str] = field(default_factory=set)  # variables that name shared (work-group) memory
+    state: State | None = field(default_factory=dict)
+    uses: dict[Hashable, frozenset[Hashable]] = field(default_factory=dict)
+    _loops: list[_Loop] = field(default_factory=list)
+    _returns: list[State] = field(default_factory=list)
+
+    # -- straight-line code ---------------------------------------------------------------------
+
+    def define(self, name: str, definition: Hashable, strong: bool = True) -> None:
+        """`name` gets a new value here (`strong` False: it may, as through a reference argument)."""
+        if self.state is None:
+            return
+        old = self.state.get(name, frozenset({ENTRY})) if not strong else frozenset()
+        self.state[name] = old | {definition}
+
+    def use(self, name: str, at: Hashable) -> frozenset[Hashable]:
+        """`name` is read at `at`: record (and return) the definitions that may reach it."""
+        reaching = frozenset({ENTRY}) if self.state is None else self.state.get(name, frozenset({ENTRY}))
+        self.uses[at] = self.uses.get(at, frozenset()) | reaching
+        return reaching
+
+    def barrier(self) -> None:
+        """A work-group barrier: shared memory holds what was stored before it, for every work-item."""
+        if self.state is None:
+            return
+        for name in self.shared:
+            self.state[name] = frozenset({BARRIER})
+
+    # -- control flow ---------------------------------------------------------------------------
+
+    def fork(self) -> State | None:
+        """The state at a fork, to restore for each alternative path."""
+        return dict(self.state) if self.state is not None else None
+
+    def restore(self, state: State | None) -> None:
+        self.state = dict(state) if state is not None else None
+
+    def merge(self, *others: State | None) -> None:
+        """Join the current path with other paths that reach the same point."""
+        for other in others:
+            self.state = _merge(self.state, other)
+
+    def jump(self, kind: str) -> None:
+        """`break`, `continue` or `return`: the current path leaves; code after it is unreachable."""
+        if self.state is None:
+            return
+        if kind == "return" or not self._loops:
+            self._returns.append(self.state)
+        elif kind == "break":
+            self._loops[-1].breaks.append(self.state)
+        else:
+            loops = [frame for frame in self._loops if not frame.switch]
+            (loops[-1].continues if loops else self._returns).append(self.state)
+        self.state = None
+
+    def block(self, body: Callable[[], None]) -> None:
+        """A `switch` body: a `break` in it leaves it, to the code right after it."""
+        frame = _Loop(switch=True)
+        self._loops.append(frame)
+        body()
+        self._loops.pop()
+        self.merge(*frame.breaks)
+
+    def loop(self, body: Callable[[], None], test: Callable[[], None] | None = None,
+             update: Callable[[], None] | None = None, test_first: bool = True) -> None:
+        """A loop: `test` (evaluated before the body when `test_first`, else after it, as in
+        do-while), `body`, `update` (a `for` loop's increment). The walkers run until the state at
+        the loop head is stable; afterwards the state is the one that leaves the loop."""
+        entry = self.state
+        head = entry
+        leaving: State | None = None
+        for _ in range(_MAX_ITERATIONS):
+            self.restore(head)
+            frame = _Loop()
+            self._loops.append(frame)
+            if test_first and test is not None:
+                test()
+            after_test = self.fork() if test is not None else None  # `for (;;)` leaves by `break` only
+            body()
+            self.merge(*frame.continues)
+            if not test_first and test is not None:
+                test()
+                after_test = self.fork()
+            if update is not None:
+                update()
+            self._loops.pop()
+            leaving = _merge(after_test, None)
+            for state in frame.breaks:
+                leaving = _merge(leaving, state)
+            following = _merge(entry, self.state)
+            if following == head:
+                break
+            head = following
+        self.state = leaving
+
+    def finish(self) -> State | None:
+        """The state at the end of the walked code, every `return` included."""
+        state = self.state
+        for other in self._returns:
+            state = _merge(state, other)
+        return state

@@ -1,0 +1,157 @@
+"""Reads of a C++ device unit's own variables through the definitions that reach them.
+
+`UnitFlow` runs the reaching-definitions walk (`kernlint.frontends.cpp.flow`) over one unit and
+turns each read into the `Phi` of the definitions that reach it. Each definition is a variable of
+the dependence program of its own (its key), and a read outside a branch (or loop) that holds the
+definition also depends on that branch's condition: inside the branch every active lane took the
+same path, after it the lanes that did not hold the older value. Those reads name a *variant* of
+the definition, assigned with the guarding conditions.
+
+What a definition of another kind stands for: `ENTRY` (on entry to the unit) is the parameter's
+value, or an uninitialised local; `BARRIER` (shared memory right after a work-group barrier) is the
+same for the whole group; a weak definition through a reference argument is the variable's
+flow-insensitive value (which the call's outputs feed).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from kernlint.analysis.dependence import Binary, Const, Expr, Phi, Uniform, Unit, Var, names_in
+from kernlint.analysis.reaching import BARRIER, ENTRY
+from kernlint.frontends.cpp.dep_nodes import LOOPS, UNIT_TYPES, Node, key_of, node_key, text_of
+from kernlint.frontends.cpp.flow import Definition, Hooks, Walk
+
+_ARMS = {"if_statement": ("consequence", "alternative"), "conditional_expression": ("consequence", "alternative"),
+         "switch_statement": ("body",)}
+
+
+def _contains(outer: Node, inner: Node) -> bool:
+    return outer.start_byte <= inner.start_byte and inner.end_byte <= outer.end_byte
+
+
+def guard_arms(node: Node, root: Node) -> list[tuple[Node, Node]]:
+    """(guarding statement, the part of it that holds `node`) for every if / ?: / switch arm and loop
+    body (or `for` increment) around `node`, within its unit."""
+    arms = []
+    child, parent = node, node.parent
+    while parent is not None and parent != root and parent.type not in UNIT_TYPES:
+        fields = _ARMS.get(parent.type)
+        if fields:
+            for name in fields:
+                arm = parent.child_by_field_name(name)
+                if arm is not None and key_of(arm) == key_of(child):
+                    arms.append((parent, arm))
+        elif parent.type in LOOPS:
+            body, update = parent.child_by_field_name("body"), parent.child_by_field_name("update")
+            if any(part is not None and key_of(part) == key_of(child) for part in (body, update)):
+                arms.append((parent, parent))  # read anywhere in the loop: the lanes still iterate
+        child, parent = parent, parent.parent
+    return arms
+
+
+class UnitFlow:
+    """The reaching definitions of one unit and the program variables that stand for them."""
+
+    def __init__(self, root: Node, body: Node | None, hooks: Hooks, shared: set[str], params: set[str],
+                 escaped: set[str]) -> None:
+        self.root = root
+        self.params = params
+        self.escaped = escaped  # variables that nested lambdas or reference outputs also write
+        self.walk = Walk(hooks, set(shared))
+        if body is not None:
+            self.walk.run(body)
+        self._variants: dict[str, tuple[str, tuple]] = {}
+        self._arms: dict[str, list[tuple[Node, Node]]] = {}
+
+    def covers(self, node: Node) -> bool:
+        """Whether the walk saw a read at `node` (otherwise read the variable flow-insensitively)."""
+        return key_of(node) in self.walk.uses
+
+    def read(self, node: Node, variable: str) -> Expr:
+        """The value of `variable` read at the identifier `node`."""
+        options: list[Expr] = []
+        for key in sorted(self.walk.uses.get(key_of(node), ())):
+            if key == ENTRY:
+                options.append(Var(variable) if variable in self.params else Const(None))
+            elif key == BARRIER:
+                options.append(Uniform("shared memory after a barrier"))
+            else:
+                definition = self.walk.defs[key]
+                options.append(Var(variable) if definition.how == "reference" else self._variant(definition, node))
+        if variable in self.escaped:
+            options.append(Var(variable))
+        unique = list(dict.fromkeys(options))
+        return unique[0] if len(unique) == 1 else Phi(tuple(unique))
+
+    def _variant(self, definition: Definition, use: Node) -> Var:
+        arms = self._arms.get(definition.key)
+        if arms is None:
+            arms = self._arms[definition.key] = guard_arms(definition.node, self.root)
+        guards = tuple(node_key(guard) for guard, arm in arms if not _contains(arm, use))
+        if not guards:
+            return Var(definition.key)
+        name = f"{definition.key}|{'|'.join(f'{a}-{b}' for a, b, _t in guards)}"
+        self._variants[name] = (definition.key, guards)
+        return Var(name)
+
+    def lower_definitions(self, unit: Unit, lower: Callable[[Node], Expr], skip: Callable[[Definition], bool],
+                          guards: Callable[[Node], tuple]) -> None:
+        """Each definition as an assignment of its own program variable, and of the variable's
+        flow-insensitive value (read by nested lambdas and reference outputs)."""
+        for definition in self.walk.defs.values():
+            if definition.how == "reference" or skip(definition):
+                continue
+            value = _value(definition, lower)
+            if value is None:
+                continue
+            unit.assign(definition.key, value)
+            unit.assign(definition.variable, Var(definition.key), guards(definition.node))
+
+    def lower_variants(self, unit: Unit) -> None:
+        """The variants the reads asked for (call after every read is lowered)."""
+        for name, (key, guards) in self._variants.items():
+            unit.assign(name, Var(key), guards)
+
+    def defined_nodes(self) -> set[tuple[int, int]]:
+        return {key_of(d.node) for d in self.walk.defs.values()}
+
+    def varying(self, expr: Expr, node: Node, loops: list[Node]) -> set[str]:
+        """Program variables read by `expr` whose definitions the loops around `node` repeat: an
+        assignment or update in a loop's body or increment. (A declaration in the body is computed
+        afresh from the others each time, and is not counted.)"""
+        found = set()
+        for name in names_in(expr):
+            definition = self.walk.defs.get(name.split("|", 1)[0])
+            if definition is None or definition.how == "init":
+                continue
+            for loop in loops:
+                parts = (loop.child_by_field_name("body"), loop.child_by_field_name("update"),
+                         loop.child_by_field_name("condition"))
+                if any(part is not None and _contains(part, definition.node) for part in parts):
+                    found.add(name)
+        return found
+
+    def floors(self, expr: Expr, by_variable: dict[str, int]) -> dict[str, int]:
+        """`by_variable` floors carried over to the definitions of those variables that `expr` reads."""
+        found = {}
+        for name in names_in(expr):
+            definition = self.walk.defs.get(name.split("|", 1)[0])
+            if definition is not None and definition.variable in by_variable:
+                found[name] = by_variable[definition.variable]
+        return found
+
+
+def _value(definition: Definition, lower: Callable[[Node], Expr]) -> Expr | None:
+    node = definition.node
+    if definition.how == "init":
+        value = node.child_by_field_name("value")
+        return lower(value) if value is not None and value.type != "lambda_expression" else None
+    if definition.how == "update":
+        return Binary("+", lower(node.child_by_field_name("argument")), Const(1))
+    operator = node.child_by_field_name("operator")
+    right = lower(node.child_by_field_name("right"))
+    if operator is None or operator.type == "=" or definition.how == "element":
+        return right
+    op = text_of(operator)[:-1]
+    return Binary(op, lower(node.child_by_field_name("left")), right)

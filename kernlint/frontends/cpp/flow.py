@@ -1,0 +1,241 @@
+"""Reaching definitions in one C++ device unit (a kernel body, device function or lambda): a walk of
+its statements in evaluation order that drives `kernlint.analysis.reaching.Flow`.
+
+The walker knows C++ control flow (blocks, if / else, ?:, && and ||, switch and case fall-through,
+for / while / do / range-for loops, break / continue / return) and which nodes define a variable: a
+declarator with an initialiser, an assignment (a compound one reads the old value first), `++` and
+`--`, a store into an element of a private array, and a reference argument of a call into device
+code (a weak definition: the callee may or may not write it). What counts as a variable, a barrier
+or a reference argument is asked of the caller (`Hooks`), which knows SYCL and the scopes.
+
+Nested lambdas are units of their own and are not walked. `Walk.uses` maps each identifier node read
+to the definitions that reach it; `Walk.defs` describes each definition.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from kernlint.analysis.reaching import ENTRY, Flow
+from kernlint.frontends.cpp.dep_nodes import Node, declared_name, key_of, named
+
+DefKey = str
+_LOOP_TYPES = frozenset({"for_statement", "while_statement", "do_statement", "for_range_loop"})
+
+
+@dataclass(frozen=True)
+class Definition:
+    """One definition: the variable, the node that makes it (declarator, assignment, update or call
+    argument) and how (`init`, `assign`, `update`, `element`, `reference`)."""
+
+    key: DefKey
+    variable: str
+    node: Node
+    how: str
+
+
+class Hooks(Protocol):
+    def variable(self, name: str, at_byte: int) -> str | None:
+        """The key of the unit's own variable `name` denotes at `at_byte` (None: not one of its own)."""
+
+    def element_target(self, left: Node) -> str | None:
+        """For `a[k] = …` / `s.x = …` on a private aggregate of the unit, its variable key."""
+
+    def is_barrier(self, call: Node) -> bool:
+        """Whether the call is a work-group barrier."""
+
+    def reference_arguments(self, call: Node) -> list[Node]:
+        """Identifier arguments the call may write through a reference parameter."""
+
+    def unknown_outputs(self, call: Node) -> list[Node]:
+        """Variables a call of unknown code is likely to set (declared without a value, passed to it)."""
+
+
+@dataclass
+class Walk:
+    """The reaching definitions of one unit."""
+
+    hooks: Hooks
+    shared: set[str] = field(default_factory=set)
+    defs: dict[DefKey, Definition] = field(default_factory=dict)
+    uses: dict[tuple[int, int], frozenset[DefKey]] = field(default_factory=dict)
+
+    def run(self, body: Node) -> None:
+        self._flow = Flow(shared=set(self.shared))
+        self._statement(body)
+        self._flow.finish()
+        self.uses = {at: frozenset(str(d) for d in defs) for at, defs in self._flow.uses.items()}  # type: ignore[misc]
+
+    # -- definitions and uses -------------------------------------------------------------------
+
+    def _define(self, variable: str, node: Node, how: str, strong: bool = True) -> None:
+        key = f"{variable}:{node.start_byte}:{how}"
+        self.defs[key] = Definition(key, variable, node, how)
+        self._flow.define(variable, key, strong)
+
+    def _use(self, node: Node) -> str | None:
+        variable = self.hooks.variable(node.text.decode("utf-8", errors="replace"), node.start_byte) \
+            if node.text is not None else None
+        if variable is not None:
+            self._flow.use(variable, key_of(node))
+        return variable
+
+    # -- statements -------------------------------------------------------------------------------
+
+    def _statement(self, node: Node | None) -> None:
+        if node is None:
+            return
+        kind = node.type
+        if kind == "if_statement":
+            self._if(node)
+        elif kind in _LOOP_TYPES:
+            self._loop(node)
+        elif kind == "switch_statement":
+            self._switch(node)
+        elif kind in ("return_statement", "break_statement", "continue_statement"):
+            for child in named(node):
+                self._expression(child)
+            self._flow.jump({"return_statement": "return", "break_statement": "break"}.get(kind, "continue"))
+        elif kind == "declaration":
+            self._declaration(node)
+        elif kind in ("compound_statement", "labeled_statement", "else_clause", "condition_clause",
+                      "case_statement", "expression_statement", "init_statement"):
+            for child in named(node):
+                self._statement(child) if _is_statement(child) else self._expression(child)
+        elif kind not in ("lambda_expression", "comment", "goto_statement"):
+            self._expression(node)
+
+    def _declaration(self, node: Node) -> None:
+        for declarator in node.children_by_field_name("declarator"):
+            value = declarator.child_by_field_name("value") if declarator.type == "init_declarator" else None
+            if value is None:
+                continue
+            self._expression(value)
+            name, _reference, _array = declared_name(declarator)
+            variable = self.hooks.variable(name, declarator.start_byte + 1) if name else None
+            if variable is not None:
+                self._define(variable, declarator, "init")
+
+    def _if(self, node: Node) -> None:
+        self._statement(node.child_by_field_name("condition"))
+        saved = self._flow.fork()
+        self._statement(node.child_by_field_name("consequence"))
+        taken = self._flow.fork()
+        self._flow.restore(saved)
+        self._statement(node.child_by_field_name("alternative"))
+        self._flow.merge(taken)
+
+    def _loop(self, node: Node) -> None:
+        body = node.child_by_field_name("body")
+        condition = node.child_by_field_name("condition")
+        if node.type == "for_statement":
+            for initializer in node.children_by_field_name("initializer"):
+                self._statement(initializer)
+            update = node.child_by_field_name("update")
+            self._flow.loop(lambda: self._statement(body),
+                            (lambda: self._expression(condition)) if condition is not None else None,
+                            (lambda: self._expression(update)) if update is not None else None)
+        elif node.type == "for_range_loop":
+            self._expression(node.child_by_field_name("right"))
+            self._flow.loop(lambda: self._statement(body), lambda: None)
+        else:
+            self._flow.loop(lambda: self._statement(body), lambda: self._statement(condition),
+                            test_first=node.type != "do_statement")
+
+    def _switch(self, node: Node) -> None:
+        self._statement(node.child_by_field_name("condition"))
+        body = node.child_by_field_name("body")
+        cases = [c for c in named(body) if c.type == "case_statement"]
+        has_default = any(c.child_by_field_name("value") is None for c in cases)
+
+        def run() -> None:
+            saved = self._flow.fork()
+            self._flow.restore(None)
+            for case in cases:
+                self._flow.merge(saved)  # entered from the switch, or falling through
+                for child in named(case)[1 if case.child_by_field_name("value") is not None else 0:]:
+                    self._statement(child) if _is_statement(child) else self._expression(child)
+            if not has_default:
+                self._flow.merge(saved)
+
+        self._flow.block(run)
+
+    # -- expressions ------------------------------------------------------------------------------
+
+    def _expression(self, node: Node | None) -> None:
+        if node is None:
+            return
+        kind = node.type
+        if kind == "identifier":
+            self._use(node)
+        elif kind == "assignment_expression":
+            self._assignment(node)
+        elif kind == "update_expression":
+            target = node.child_by_field_name("argument")
+            self._expression(target)
+            variable = self.hooks.variable(target.text.decode(), target.start_byte) \
+                if target is not None and target.type == "identifier" and target.text is not None else None
+            if variable is not None:
+                self._define(variable, node, "update")
+        elif kind == "conditional_expression":
+            self._expression(node.child_by_field_name("condition"))
+            saved = self._flow.fork()
+            self._expression(node.child_by_field_name("consequence"))
+            taken = self._flow.fork()
+            self._flow.restore(saved)
+            self._expression(node.child_by_field_name("alternative"))
+            self._flow.merge(taken)
+        elif kind == "binary_expression" and _operator(node) in ("&&", "||", "and", "or"):
+            self._expression(node.child_by_field_name("left"))
+            saved = self._flow.fork()
+            self._expression(node.child_by_field_name("right"))
+            self._flow.merge(saved)
+        elif kind == "call_expression":
+            for child in named(node):
+                self._expression(child)
+            if self.hooks.is_barrier(node):
+                self._flow.barrier()
+            for argument in self.hooks.reference_arguments(node):
+                variable = self.hooks.variable(argument.text.decode(), argument.start_byte) \
+                    if argument.text is not None else None
+                if variable is not None:
+                    self._define(variable, argument, "reference", strong=False)
+            for argument in self.hooks.unknown_outputs(node):
+                variable = self.hooks.variable(argument.text.decode(), argument.start_byte) \
+                    if argument.text is not None else None
+                if variable is not None and self._flow.use(variable, key_of(argument)) == {ENTRY}:
+                    self._define(variable, argument, "reference")  # its first value comes from the call
+        elif kind == "field_expression":
+            self._expression(node.child_by_field_name("argument"))
+        elif kind == "declaration":
+            self._declaration(node)
+        elif kind not in ("lambda_expression", "field_identifier", "type_identifier", "primitive_type",
+                          "template_argument_list", "sizeof_expression"):
+            for child in named(node):
+                self._expression(child)
+
+    def _assignment(self, node: Node) -> None:
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        compound = _operator(node) != "="
+        self._expression(right)
+        if left is not None and left.type == "identifier":
+            if compound:
+                self._use(left)
+            variable = self.hooks.variable(left.text.decode(), left.start_byte) if left.text is not None else None
+            if variable is not None:
+                self._define(variable, node, "assign")
+            return
+        self._expression(left)  # indices and bases are read
+        variable = self.hooks.element_target(left) if left is not None else None
+        if variable is not None:
+            self._define(variable, node, "element", strong=False)
+
+
+def _operator(node: Node) -> str:
+    operator = node.child_by_field_name("operator")
+    return operator.type if operator is not None else ""
+
+
+def _is_statement(node: Node) -> bool:
+    return node.type.endswith("_statement") or node.type in ("declaration", "compound_statement", "else_clause")
