@@ -134,6 +134,9 @@ class CppConstants:
         self._functions: dict[str, list[tree_sitter.Node]] | None = None
         self._instantiation_nodes: list[tree_sitter.Node] = []
         self._instantiations: dict[str, list[tuple[int, list[str]]]] | None = None
+        # A template parameter's value does not depend on where it is read: worked out once. `None` is
+        # also stored while it is being worked out, so a parameter whose arguments name it again is unknown.
+        self._template_values: dict[tuple[str, int, int], int | None] = {}
         self._names: dict[bytes, str] = {}
         self.dependencies: list[str] = []
 
@@ -453,9 +456,18 @@ class CppConstants:
         return self._instantiations.get(entity, [])
 
     def _template_argument(self, definition: Definition, depth: int) -> int | None:
-        """A template parameter is known when every instantiation in the file passes the same value."""
+        """A template parameter is known when every instantiation in the file passes the same value.
+        Memoised per parameter: arguments that name other parameters would otherwise be evaluated
+        again at every site, which grows exponentially with the nesting of templates."""
         if definition.template_entity is None:
             return None
+        key = (definition.template_entity, definition.template_index, definition.start_byte)
+        if key not in self._template_values:
+            self._template_values[key] = None
+            self._template_values[key] = self._template_argument_value(definition, depth)
+        return self._template_values[key]
+
+    def _template_argument_value(self, definition: Definition, depth: int) -> int | None:
         values: set[int | None] = set()
         for site, arguments in self._instantiations_of(definition.template_entity):
             lo, hi = definition.scope

@@ -3,6 +3,8 @@ scopes and the statements that guard a node. Syntax only; what the code means is
 
 from __future__ import annotations
 
+from typing import Callable
+
 import tree_sitter
 
 from kernlint.frontends.common.nodes import arguments_of as named
@@ -25,11 +27,33 @@ def node_key(node: Node) -> tuple[int, int, str]:
     return (node.start_byte, node.end_byte, node.type)
 
 
-def owner_of(node: Node) -> Node | None:
+def _parent(node: Node) -> Node | None:
+    return node.parent
+
+
+class Parents:
+    """`Node.parent`, looked up once per node. tree-sitter finds a parent by walking down from the root,
+    so each lookup costs the node's depth: the walks up to enclosing loops, guards and units that the
+    dependence analysis makes for every statement would otherwise cost depth³ on deeply nested code."""
+
+    def __init__(self) -> None:
+        self._known: dict[int, Node | None] = {}  # node id -> its parent
+
+    def __call__(self, node: Node) -> Node | None:
+        known = self._known.get(node.id, node)
+        if known is node:
+            known = self._known[node.id] = node.parent
+        return known
+
+
+ParentOf = Callable[[Node], "Node | None"]
+
+
+def owner_of(node: Node, parent_of: ParentOf = _parent) -> Node | None:
     """The innermost lambda or function definition around `node` (its unit)."""
-    parent = node.parent
+    parent = parent_of(node)
     while parent is not None and parent.type not in UNIT_TYPES:
-        parent = parent.parent
+        parent = parent_of(parent)
     return parent
 
 
@@ -185,27 +209,27 @@ def scope_node(decl: Node, root: Node) -> Node:
     return parent if parent is not None else root
 
 
-def enclosing_loops(node: Node, root: Node) -> list[Node]:
+def enclosing_loops(node: Node, root: Node, parent_of: ParentOf = _parent) -> list[Node]:
     loops = []
-    parent = node.parent
+    parent = parent_of(node)
     while parent is not None and parent != root:
         if parent.type in LOOPS:
             loops.append(parent)
         if parent.type in UNIT_TYPES:
             break
-        parent = parent.parent
+        parent = parent_of(parent)
     return loops
 
 
-def guards_of(node: Node, root: Node) -> tuple[tuple[int, int, str], ...]:
+def guards_of(node: Node, root: Node, parent_of: ParentOf = _parent) -> tuple[tuple[int, int, str], ...]:
     """Keys of the if / ?: / switch conditions `node` is control dependent on, within its unit."""
     guards = []
-    child, parent = node, node.parent
+    child, parent = node, parent_of(node)
     while parent is not None and parent != root and parent.type not in UNIT_TYPES:
         fields = _GUARDING.get(parent.type)
         if fields and any(same_node(parent.child_by_field_name(f), child) for f in fields):
             guards.append(node_key(parent))
-        child, parent = parent, parent.parent
+        child, parent = parent, parent_of(parent)
     return tuple(guards)
 
 

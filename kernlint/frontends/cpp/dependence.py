@@ -25,7 +25,7 @@ from kernlint.frontends.cpp.sycl_calls import (
     ARRAY_TYPES, BARRIERS, BINARY_OPS, HANDLE_FREE_CALLS, HANDLE_TYPES, ID_TYPES, UNARY_OPS, lower_call,
 )
 from kernlint.frontends.cpp.dep_nodes import (  # noqa: F401  (call_parts … text_of: re-exported for cpp.device)
-    Key, Node, Owners, call_parts, callee_name, condition_of, declared_name, enclosing_loops, guards_of,
+    Key, Node, Owners, Parents, call_parts, callee_name, condition_of, declared_name, enclosing_loops, guards_of,
     identifier_nodes, is_const, is_template_call, key_of, named, node_key, owner_of, parameters_of, scope_node,
     target_name, text_of,
 )
@@ -78,6 +78,7 @@ class CppDependence:
         self._owners: dict[str, Key] = {}  # variable key -> the unit that declares it
         self._contexts: dict[Key, _Context] = {u.key: _Context(u) for u in units}
         self._call_parts: dict[int, tuple[Node | None, str, list[Node]]] = {}
+        self._parents = Parents()
         self.program = Program()
         for context in self._contexts.values():
             self._declare(context)
@@ -113,7 +114,7 @@ class CppDependence:
 
     def grade(self, node: Node) -> Grade | None:
         """The grade of a condition statement/expression registered by `_lower_unit`."""
-        owner = owner_of(node)
+        owner = owner_of(node, self._parents)
         if owner is None or key_of(owner) not in self._contexts:
             return None
         return self.program.grade(key_of(owner), node_key(node))
@@ -122,7 +123,7 @@ class CppDependence:
         """item | group | sub-group when `node` (in device code) denotes such a handle."""
         if node is None:
             return None
-        owner = owner_of(node)
+        owner = owner_of(node, self._parents)
         context = self._contexts.get(key_of(owner)) if owner is not None else None
         return self._handle(node, context) if context is not None else None
 
@@ -267,19 +268,19 @@ class CppDependence:
                 if target is None or target.type != "identifier":
                     continue
                 key = self._variable(context, text_of(target), target.start_byte)
-                for loop in enclosing_loops(node, root):
+                for loop in enclosing_loops(node, root, self._parents):
                     context.loop_sets.setdefault(key_of(loop), set()).add(key)
 
     def _varying_at(self, node: Node, context: _Context) -> set[str]:
         names = set(context.inherited_varying)
-        for loop in enclosing_loops(node, context.source.root):
+        for loop in enclosing_loops(node, context.source.root, self._parents):
             names |= context.loop_sets.get(key_of(loop), set())
         return names
 
     def _floors_at(self, node: Node, context: _Context) -> dict[str, int]:
         """Lower bounds that enclosing `for` loops keep their counters at: `s > 16` → 17."""
         floors: dict[str, int] = {}
-        for loop in enclosing_loops(node, context.source.root):
+        for loop in enclosing_loops(node, context.source.root, self._parents):
             test = loop.child_by_field_name("condition") if loop.type == "for_statement" else None
             if test is None or test.type != "binary_expression":
                 continue
@@ -417,10 +418,10 @@ class CppDependence:
                     unit.assign(name, Varying(name))
         flow.lower_definitions(unit, lambda n: self._lower(n, context),
                                lambda d: d.variable.split("@")[0] in context.handles,
-                               lambda n: guards_of(n, root))
+                               lambda n: guards_of(n, root, self._parents))
         covered = flow.defined_nodes()
         for decl in source.nodes.get("decl", []):  # declarations the walk did not reach
-            guards = guards_of(decl, root)
+            guards = guards_of(decl, root, self._parents)
             for declarator in decl.children_by_field_name("declarator"):
                 name, _r, _a = declared_name(declarator)
                 value = declarator.child_by_field_name("value") if declarator.type == "init_declarator" else None
@@ -436,13 +437,13 @@ class CppDependence:
             operator = node.child_by_field_name("operator")
             key = self._variable(context, target, node.start_byte)
             owner = self._owners.get(key)
-            unit.assign(key, self._lower(right, context), guards_of(node, root),
+            unit.assign(key, self._lower(right, context), guards_of(node, root, self._parents),
                         compound=operator is not None and operator.type != "=",
                         into=owner if owner != source.key else None)
         for node in source.nodes.get("return", []):
             value = next(iter(named(node)), None)
             if value is not None:
-                unit.give_return(self._lower(value, context), guards_of(node, root))
+                unit.give_return(self._lower(value, context), guards_of(node, root, self._parents))
         for call in source.nodes.get("call", []) + source.nodes.get("tcall", []):
             callees = [k for k in self._resolve(call) if k in self._contexts]
             if not callees:
@@ -457,7 +458,7 @@ class CppDependence:
                 outputs = [(i, self._variable(context, text_of(arg), arg.start_byte))
                            for i, arg in enumerate(args[:len(target.params)])
                            if target.params[i][1] and arg.type == "identifier"]
-                unit.bind_call(callee, lowered, guards_of(call, root), outputs)
+                unit.bind_call(callee, lowered, guards_of(call, root, self._parents), outputs)
         for kind in ("if", "ternary", "switch", "loop"):
             for node in source.nodes.get(kind, []):
                 condition = condition_of(node)
@@ -469,8 +470,8 @@ class CppDependence:
                     varying = context.loop_sets.get(key_of(node), set()) | flow.varying(expr, condition, [node])
                 else:
                     varying = self._varying_at(condition, context) | \
-                        flow.varying(expr, condition, enclosing_loops(condition, root))
-                unit.condition(node_key(node), expr, guards_of(node, root), varying,
+                        flow.varying(expr, condition, enclosing_loops(condition, root, self._parents))
+                unit.condition(node_key(node), expr, guards_of(node, root, self._parents), varying,
                                "loop" if kind == "loop" else kind, {**floors, **flow.floors(expr, floors)})
         flow.lower_variants(unit)
 

@@ -58,9 +58,14 @@ def analyse_device_code(unit: CppUnit, launches: list[KernelLaunch]) -> DeviceCo
     with_regions = tuple(replace(launch, regions=regions) for launch, regions in zip(launches, graph.launch_regions))
     if not graph.scans:
         return DeviceCode(with_regions)
-    dependence = CppDependence(graph.unit_sources(), graph.callees, unit.constants.value)
-    branches = sorted(_branches(graph, dependence), key=lambda b: (b.span.start_byte, b.span.end_byte))
-    accesses = sorted(_block_accesses(graph, dependence), key=lambda a: a.span.start_byte)
+    try:
+        dependence = CppDependence(graph.unit_sources(), graph.callees, unit.constants.value)
+        branches = sorted(_branches(graph, dependence), key=lambda b: (b.span.start_byte, b.span.end_byte))
+        accesses = sorted(_block_accesses(graph, dependence), key=lambda a: a.span.start_byte)
+    except RecursionError:
+        # Statements nested hundreds deep (generated code) exceed the recursive walk of the dependence
+        # analysis. Its facts are then unknown, so the rules that need them say nothing for this file.
+        return DeviceCode(with_regions)
     return DeviceCode(with_regions, tuple(branches), tuple(accesses))
 
 
