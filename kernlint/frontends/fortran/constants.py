@@ -20,7 +20,8 @@ from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import text_of as _text
 
 _KIND_SUFFIX = re.compile(r"\b(\d+)_(?:[A-Za-z]\w*|\d+)\b")
-_UNITS = frozenset({"subroutine", "function", "program", "module", "submodule", "module_procedure"})
+#: Program units: the scopes of declarations.
+UNITS = frozenset({"subroutine", "function", "program", "module", "submodule", "module_procedure"})
 _MAX_DEPTH = 24
 
 Point = tuple[int, int]
@@ -35,7 +36,7 @@ class _Parameter:
 
 def _unit(node: tree_sitter.Node) -> tree_sitter.Node | None:
     parent = node.parent
-    while parent is not None and parent.type not in _UNITS:
+    while parent is not None and parent.type not in UNITS:
         parent = parent.parent
     return parent
 

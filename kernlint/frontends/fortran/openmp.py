@@ -9,15 +9,14 @@ answers its questions from the tree, running the `fortran_*.scm` queries over on
 
 from __future__ import annotations
 
-import re
-
 import tree_sitter
 
 from kernlint.facts import Span
 from kernlint.facts.openmp_directive import OmpDirective, OmpParseError
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import text_of as _text
-from kernlint.frontends.fortran.constants import FortranConstants
+from kernlint.frontends.fortran.constants import UNITS, FortranConstants
+from kernlint.frontends.fortran.openmp_uses import FortranUses
 from kernlint.frontends.fortran.source import LineMap, code_end
 from kernlint.frontends.openmp.dependence import RawAssign, RawBranch
 from kernlint.frontends.openmp.directives import parse_directive
@@ -35,15 +34,6 @@ from kernlint.frontends.openmp.locate import TextLocator
 
 Point = tuple[int, int]
 
-_UNITS = frozenset({"subroutine", "function", "program", "module", "submodule", "module_procedure"})
-_CONDITIONAL = frozenset({"if_statement", "elseif_clause", "else_clause", "select_case_statement",
-                          "case_statement", "where_statement", "where_construct"})
-#: Intrinsics that only read a whole-array argument.
-_READING_INTRINSICS = frozenset({
-    "size", "lbound", "ubound", "shape", "sum", "product", "maxval", "minval", "maxloc", "minloc",
-    "any", "all", "count", "dot_product", "matmul", "norm2", "abs", "sqrt", "exp", "log", "sin", "cos",
-    "real", "dble", "int", "nint", "allocated", "associated", "present", "kind", "len", "trim",
-})
 _REAL_KINDS = {"c_float": 4, "c_double": 8, "real32": 4, "real64": 8, "real128": 16, "c_int": 4,
                "c_long": 8, "int32": 4, "int64": 8, "int16": 2, "int8": 1, "c_int64_t": 8, "c_int32_t": 4}
 _DEFAULT_BYTES = {"real": 4, "integer": 4, "logical": 4, "complex": 8, "doubleprecision": 8,
@@ -65,7 +55,7 @@ class FortranOmpSource:
         self.directives = directives
         self.fixed_form = fixed_form
         self._units: dict[tuple[int, int], dict] = {}
-        self._procedure_words: dict[str, set[str]] | None = None
+        self._uses: FortranUses | None = None
         self.locator = TextLocator(lines, linemap.starts, fold=True)
         self._raw_loops: dict[int, RawLoop] = {}
 
@@ -158,7 +148,7 @@ class FortranOmpSource:
 
     def definition(self, name: str, point: Point) -> Expr | None:
         """The right side of a variable's only assignment in its program unit, when it comes first."""
-        table = self._unit_table(point)
+        table = self.unit_table(point)
         if table is None:
             return None
         assignments = table["assigned"].get(name.lower(), [])
@@ -167,26 +157,26 @@ class FortranOmpSource:
         return parse(assignments[0][1], fortran=True)
 
     def declared(self, name: str, at_byte: int) -> Declared | None:
-        table = self._unit_table(self.point(at_byte))
+        table = self.unit_table(self.point(at_byte))
         declaration = table["declared"].get(name.lower()) if table is not None else None
         if declaration is None:
             declaration = self._file_table()["declared"].get(name.lower())
         return declaration
 
-    def _unit_at(self, point: Point) -> tree_sitter.Node | None:
+    def unit_at(self, point: Point) -> tree_sitter.Node | None:
         node = self.root.named_descendant_for_point_range(point, (point[0], point[1] + 1))
-        while node is not None and node.type not in _UNITS:
+        while node is not None and node.type not in UNITS:
             node = node.parent
         return node
 
-    def _unit_table(self, point: Point) -> dict | None:
-        unit = self._unit_at(point)
-        return self._table(unit) if unit is not None else None
+    def unit_table(self, point: Point) -> dict | None:
+        unit = self.unit_at(point)
+        return self.table(unit) if unit is not None else None
 
     def _file_table(self) -> dict:
-        return self._table(self.root)
+        return self.table(self.root)
 
-    def _table(self, node: tree_sitter.Node) -> dict:
+    def table(self, node: tree_sitter.Node) -> dict:
         key = (node.start_byte, node.end_byte)
         if key not in self._units:
             assigned: dict[str, list[tuple[Point, str]]] = {}
@@ -207,10 +197,10 @@ class FortranOmpSource:
     # -- loops and conditions ------------------------------------------------------------------
 
     def _in_region(self, query: str, region: Span) -> list[tree_sitter.Node]:
-        nodes = [n for ns in self._captures_in(query, region).values() for n in ns]
+        nodes = [n for ns in self.captures_in(query, region).values() for n in ns]
         return sorted(nodes, key=lambda n: n.start_byte)
 
-    def _captures_in(self, query: str, region: Span) -> dict[str, list[tree_sitter.Node]]:
+    def captures_in(self, query: str, region: Span) -> dict[str, list[tree_sitter.Node]]:
         """The query's captures that lie inside `region`, by capture name, each list in source order
         (a preprocessor line counts when it starts inside: its node ends on the next line)."""
         start = (region.line - 1, region.column_byte)
@@ -234,7 +224,7 @@ class FortranOmpSource:
         node = self._node_at(span)
         out = []
         parent = node.parent if node is not None else None
-        while parent is not None and parent.type not in _UNITS:
+        while parent is not None and parent.type not in UNITS:
             out.append(parent)
             parent = parent.parent
         return out
@@ -362,7 +352,7 @@ class FortranOmpSource:
         found: list[Span] = []
         child = node
         current = node.parent
-        while current is not None and current.start_point >= start and current.type not in _UNITS:
+        while current is not None and current.start_point >= start and current.type not in UNITS:
             if current.type in ("if_statement", "elseif_clause", "select_case_statement") and \
                     child.type not in ("parenthesized_expression", "selector"):
                 found.append(self.node_span(current))  # (an else-if also runs under its if's test)
@@ -375,159 +365,15 @@ class FortranOmpSource:
     # -- uses ----------------------------------------------------------------------------------
 
     def accesses(self, region: Span, names: frozenset[str]) -> list[Access]:
-        found = []
-        arrays = None
-        captures = self._captures_in("fortran_uses", region)
-        for ident in captures.get("use", []):
-            name = _text(ident).lower()
-            if name not in names:
-                continue
-            if arrays is None:
-                table = self._unit_table(ident.start_point)
-                arrays = {n for n, d in (table["declared"] if table else {}).items() if d.is_array}
-            access = self._classify(ident, name, region, arrays)
-            if access is not None:
-                found.append(access)
-        return found + self._hidden(region, names, captures)
-
-    def _hidden(self, region: Span, names: frozenset[str], captures: dict[str, list[tree_sitter.Node]]
-                ) -> list[Access]:
-        """Uses the region's own identifiers do not show: included code, a pointer associated with a
-        mapped array outside the region and used inside, and procedures called in the region when the
-        variable is not declared in the program unit (a module or host variable they may change)."""
-        found = [Access(name, "escape", self.node_span(include),
-                        detail=f"`{_text(include).strip()}` is included into the region")
-                 for include in captures.get("include", []) for name in sorted(names)]
-        unit = self._unit_at((region.line - 1, region.column_byte))
-        if unit is None:
-            return found
-        used = {_text(i).lower(): i for i in captures.get("use", [])}
-        for ident in self._captures_in("fortran_uses", self.node_span(unit)).get("use", []):
-            name = _text(ident).lower()
-            holder = ident.parent
-            if region.start_byte <= ident.start_byte < region.end_byte:
-                continue  # inside the region an association is itself an escape (`_classify`)
-            if name not in names or holder is None or holder.type not in ("pointer_association_statement",
-                                                                           "association"):
-                continue
-            alias = _text(holder.named_children[0]).lower() if holder.named_children else ""
-            if alias in used and alias != name and holder.named_children[0] != ident:
-                found.append(Access(name, "escape", self.node_span(used[alias]),
-                                    detail=f"reached through `{alias}`, which is associated with it"))
-        table = self._table(unit)
-        for callee in captures.get("callee", []):
-            called = _text(callee).lower()
-            if called in names or called in table["declared"] or called in _READING_INTRINSICS:
-                continue
-            procedure = self._procedures().get(called)
-            for name in sorted(names):
-                if name not in table["declared"]:
-                    why = f"`{called}` may change it (it is not declared in this unit)"
-                elif procedure is not None and name in procedure:
-                    why = f"`{called}` may change it (an internal procedure that names it)"
-                else:
-                    continue
-                found.append(Access(name, "escape", self.node_span(callee), detail=why))
-        return found
-
-    def _procedures(self) -> dict[str, set[str]]:
-        """The subroutines and functions of the file, by lower-cased name, with the names each mentions
-        (lower-cased): an internal procedure reaches its host's variables by name."""
-        if self._procedure_words is None:
-            self._procedure_words = {}
-            stack = [self.root]
-            while stack:
-                node = stack.pop()
-                if node.type in ("subroutine", "function"):
-                    statement = node.named_children[0] if node.named_children else None
-                    name = statement.child_by_field_name("name") if statement is not None else None
-                    if name is not None:
-                        self._procedure_words[_text(name).lower()] = set(
-                            re.findall(r"[a-z_]\w*", _text(node).lower()))
-                stack.extend(c for c in node.named_children if c.type in _UNITS or c.type in (
-                    "internal_procedures", "module", "program", "submodule"))
-        return self._procedure_words
-
-    def _classify(self, ident: tree_sitter.Node, name: str, region: Span, arrays: set[str]) -> Access | None:
-        parent = ident.parent
-        if parent is None:
-            return None
-        access = ident
-        index = None
-        section_all = False
-        if parent.type == "call_expression" and parent.named_children and parent.named_children[0] == ident:
-            access = parent
-            arguments = next((c for c in parent.named_children if c.type == "argument_list"), None)
-            items = [c for c in arguments.named_children if c.type != "comment"] if arguments is not None else []
-            if len(items) == 1 and items[0].type != "extent_specifier":
-                index = _text(items[0])
-            section_all = bool(items) and all(i.type == "extent_specifier" and _text(i).strip() == ":"
-                                              for i in items)
-        value, member = _component_of(access)
-        holder = value.parent
-        kind = "read"
-        whole = False
-        detail = ""
-        if holder is not None and holder.type == "assignment_statement" \
-                and holder.child_by_field_name("left") == value:
-            kind, detail = ("rmw", "a component of an element is written") if member else ("write", "")
-            whole = (access is ident or section_all) and not member
-        elif holder is not None and holder.type == "loop_control_expression" and access is ident and \
-                holder.named_children and holder.named_children[0] == ident:
-            kind = "write"
-        elif holder is not None and holder.type == "argument_list" and holder.parent is not None:
-            caller = holder.parent
-            callee = _text(caller.named_children[0]).lower() if caller.named_children else ""
-            if caller.type == "subroutine_call":
-                kind, detail = "escape", f"passed to `{callee}`"
-            elif caller.type == "call_expression" and callee not in _READING_INTRINSICS and callee not in arrays:
-                kind, detail = "escape", f"passed to `{callee}`, which may change it"
-        elif holder is not None and holder.type == "keyword_argument":
-            kind, detail = "escape", "passed by keyword"
-        elif holder is not None and holder.type in ("pointer_association_statement", "association"):
-            kind, detail = "escape", "a pointer or name is associated with it"
-        loop, conditional = self._context(access)
-        return Access(name, kind, self.node_span(access), index, whole, loop, conditional, detail)
-
-    def _context(self, access: tree_sitter.Node) -> tuple[Span | None, bool]:
-        conditional = False
-        child = access
-        node = access.parent
-        while node is not None and node.type not in _UNITS:
-            if node.type == "do_loop" and child.type != "do_statement":
-                return self.node_span(node), conditional
-            if node.type in _CONDITIONAL and child.type != "parenthesized_expression":
-                conditional = True
-            child = node
-            node = node.parent
-        return None, conditional
-
-
-# -- association -------------------------------------------------------------------------------
-
-
-def _component_of(access: tree_sitter.Node) -> tuple[tree_sitter.Node, bool]:
-    """The expression whose context decides what is done to `access` (`a`, `a(i)`), and whether a
-    component is named on the way (`a(i)%x`, `a(i)%v(k)`): a store to a component keeps the others,
-    so it reads and writes the element."""
-    value, member = access, False
-    while value.parent is not None:
-        up = value.parent
-        if up.type == "parenthesized_expression":
-            value = up
-        elif up.type in ("derived_type_member_expression", "call_expression") and up.named_children \
-                and up.named_children[0] == value and (member or up.type == "derived_type_member_expression"):
-            value, member = up, True
-        else:
-            break
-    return value, member
-
+        if self._uses is None:
+            self._uses = FortranUses(self)
+        return self._uses.accesses(region, names)
 
 
 def _ancestors_within(node: tree_sitter.Node, start: Point, include_self: bool = False) -> list[tree_sitter.Node]:
     found = [node] if include_self else []
     current = node.parent
-    while current is not None and current.start_point >= start and current.type not in _UNITS:
+    while current is not None and current.start_point >= start and current.type not in UNITS:
         found.append(current)
         current = current.parent
     return found
