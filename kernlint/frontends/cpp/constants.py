@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -468,8 +469,11 @@ class CppConstants:
         return self._template_values[key]
 
     def _template_argument_value(self, definition: Definition, depth: int) -> int | None:
+        entity = definition.template_entity
+        if entity is None:  # `_template_argument` only asks about parameters of a named template
+            return None
         values: set[int | None] = set()
-        for site, arguments in self._instantiations_of(definition.template_entity):
+        for site, arguments in self._instantiations_of(entity):
             lo, hi = definition.scope
             if lo <= site < hi:
                 continue  # a use inside the template itself
@@ -482,20 +486,28 @@ class CppConstants:
         return values.pop() if len(values) == 1 else None
 
 
-_HEADER_CACHE: dict[tuple[str, int, int], CppConstants] = {}
+#: Parsed quoted headers, most recently used last. Files of one directory include the same few
+#: headers, and the pool hands out files in path order, so a small bound keeps nearly every hit while
+#: a worker's memory stays flat over a large tree (each entry holds a header's tree and definitions).
+_HEADER_CACHE: OrderedDict[tuple[str, int, int], CppConstants] = OrderedDict()
+_HEADER_CACHE_SIZE = 64
 
 
 def _load_header(path: str, include_dirs: tuple[str, ...], visited: frozenset[str]) -> CppConstants | None:
-    """Parse a quoted include once per process (keyed by path, size and mtime)."""
+    """Parse a quoted include once per process while it is in use (keyed by path, size and mtime)."""
     try:
         stat = Path(path).stat()
         key = (path, stat.st_size, stat.st_mtime_ns)
-        if key not in _HEADER_CACHE:
+        if key in _HEADER_CACHE:
+            _HEADER_CACHE.move_to_end(key)
+        else:
             data = Path(path).read_bytes()
             root = treesitter.parser("cpp").parse(data).root_node
             found = file_matches(root)  # the front-end's own walk, with its compiled query
             _HEADER_CACHE[key] = CppConstants(root, path, include_dirs, None, visited, includes=include_paths(found),
                                               symbols=treesitter.as_captures(found["cpp_symbols"]))
+            if len(_HEADER_CACHE) > _HEADER_CACHE_SIZE:
+                _HEADER_CACHE.popitem(last=False)
         return _HEADER_CACHE[key]
     except OSError:
         return None
