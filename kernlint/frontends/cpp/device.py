@@ -23,6 +23,7 @@ import tree_sitter
 from kernlint.facts import Branch, KernelLaunch, Span, SubGroupBlockAccess
 from kernlint.facts.device import Reach
 from kernlint.frontends.common import treesitter
+from kernlint.frontends.cpp.arms import arm_costs, rewritable, steers_loop
 from kernlint.frontends.cpp.dependence import (
     CppDependence, Key, Owners, UnitSource, call_parts, callee_name, condition_of, key_of, text_of,
 )
@@ -291,7 +292,15 @@ def _branches(graph: _DeviceGraph, dependence: CppDependence) -> Iterable[Branch
                     select_like=node.type == "conditional_expression" and _select_like(graph, node),
                     function=graph.names.get(key_of(owner)) if owner is not None and key_of(owner) not in graph.kernels
                     else None,
+                    arms=arm_costs(node, lambda call: bool(graph.callees(call)) or not _sycl_call(call)),
+                    steers_loop=steers_loop(node), rewritable=rewritable(node),
                 )
+
+
+def _sycl_call(call: Node) -> bool:
+    """A call into the SYCL API (`it.get_local_id(0)`, `sycl::fmax`): no work of the kernel's own."""
+    function = call.child_by_field_name("function")
+    return function is not None and (function.type == "field_expression" or text_of(function).startswith("sycl::"))
 
 
 def _branch_kind(node: Node) -> str:

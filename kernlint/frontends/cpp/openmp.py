@@ -17,6 +17,7 @@ import tree_sitter
 from kernlint.analysis.consteval import ARITHMETIC_SIZES
 from kernlint.facts import Branch, OmpConstruct, Pragma, Span
 from kernlint.frontends.common import treesitter
+from kernlint.frontends.cpp.arms import arm_costs, rewritable, steers_loop
 from kernlint.frontends.openmp.directives import OmpDirective, join_c_pragma, parse_directive
 from kernlint.frontends.openmp.dependence import RawAssign, RawBranch, openmp_branches
 from kernlint.frontends.openmp.expr import Expr, Scope, parse
@@ -609,7 +610,8 @@ def device_code(source: CppOmpSource, region: Span) -> list[RawAssign | RawBranc
         items.append((node.start_byte, RawBranch(
             _span(node), _span(condition), text, "else-if" if is_else_if else kind, regions, _guards(node, root),
             tuple(varying), _chain_head(node) if is_else_if else None,
-            kind == "ternary" and _select_like(node))))
+            kind == "ternary" and _select_like(node), arm_costs(node, lambda call: True), steers_loop(node),
+            rewritable(node))))
     return [item for _start, item in sorted(items, key=lambda pair: pair[0])]
 
 

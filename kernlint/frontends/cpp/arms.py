@@ -1,0 +1,156 @@
+"""What the arms of a divergent C/C++ construct cost, counted on the tree (KL501 ranks by it).
+
+Shared by the SYCL device analysis and the OpenMP C/C++ front-end: both hand a conditional or loop
+node and get one `ArmCost` per guarded path, whether the construct steers a loop (a search or walk)
+and whether it can be rewritten whole (no comments or preprocessor lines inside).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import tree_sitter
+
+from kernlint.facts.device import ArmCost
+
+Node = tree_sitter.Node
+IsWork = Callable[[Node], bool]  # whether a call runs real work (a device function, unknown code)
+
+_STATEMENTS = frozenset({"expression_statement", "declaration", "return_statement", "if_statement",
+                         "switch_statement", "for_statement", "while_statement", "do_statement",
+                         "for_range_loop"})
+_LOOPS = frozenset({"for_statement", "while_statement", "do_statement", "for_range_loop"})
+_MATH = frozenset({
+    "abs", "fabs", "fabsf", "min", "max", "fmin", "fmax", "fminf", "fmaxf", "sqrt", "sqrtf", "rsqrt", "exp",
+    "expf", "exp2", "log", "logf", "log2", "pow", "powf", "sin", "cos", "sinf", "cosf", "tan", "floor", "ceil",
+    "floorf", "ceilf", "round", "trunc", "clamp", "select", "mad", "fma", "fmaf", "copysign", "isnan", "isinf",
+    "native_exp", "native_log", "native_sqrt", "native_recip", "native_divide", "rint", "lrint", "hypot",
+})
+
+
+def is_math_call(call: Node) -> bool:
+    """A call to a side-effect-free math builtin (`sqrt`, `sycl::fmax`, `std::min`)."""
+    function = call.child_by_field_name("function")
+    name = function.text.decode("utf-8", errors="replace") if function is not None and function.text else ""
+    return name.rsplit("::", 1)[-1].rsplit(".", 1)[-1] in _MATH
+
+
+def arm_nodes(node: Node) -> list[Node]:
+    """The guarded paths: an if's two arms (an else-if chain is one arm), a switch's cases, a loop's body."""
+    if node.type in ("if_statement", "conditional_expression"):
+        arms = [node.child_by_field_name("consequence"), node.child_by_field_name("alternative")]
+        return [a.named_children[-1] if a.type == "else_clause" and a.named_children else a
+                for a in arms if a is not None]
+    body = node.child_by_field_name("body")
+    if node.type == "switch_statement" and body is not None:
+        return [c for c in body.named_children if c.type == "case_statement"]
+    return [body] if body is not None else []
+
+
+def arm_costs(node: Node, is_work: IsWork) -> tuple[ArmCost, ...]:
+    """One `ArmCost` per guarded path of `node` (see `arm_nodes`)."""
+    return tuple(_cost(arm, node, is_work) for arm in arm_nodes(node))
+
+
+def _cost(arm: Node, owner: Node, is_work: IsWork) -> ArmCost:
+    statements = loops = calls = 0
+    stack = [arm] if arm.type in _STATEMENTS else list(arm.named_children)
+    while stack:
+        current = stack.pop()
+        if current.type in ("lambda_expression", "function_definition"):
+            continue
+        statements += current.type in _STATEMENTS
+        loops += current.type in _LOOPS
+        calls += current.type == "call_expression" and not is_math_call(current) and is_work(current)
+        stack.extend(current.named_children)
+    target, value = _single_assignment(arm, is_work)
+    return ArmCost(statements, loops, calls, _exits(arm, owner), target, value)
+
+
+def _single_assignment(arm: Node, is_work: IsWork) -> tuple[str | None, str | None]:
+    """(`x`, `v`) when the arm is exactly `x = v;` with `x` a plain variable and `v` free of side effects."""
+    while arm.type == "compound_statement" and len(arm.named_children) == 1:
+        arm = arm.named_children[0]
+    if arm.type == "expression_statement" and len(arm.named_children) == 1:
+        arm = arm.named_children[0]
+    if arm.type != "assignment_expression":
+        return None, None
+    operator, left, right = (arm.child_by_field_name(f) for f in ("operator", "left", "right"))
+    if operator is None or operator.type != "=" or left is None or right is None or left.type != "identifier":
+        return None, None
+    stack = [right]
+    while stack:
+        current = stack.pop()
+        if current.type in ("assignment_expression", "update_expression", "lambda_expression", "comma_expression"):
+            return None, None
+        if current.type == "call_expression" and not is_math_call(current) and is_work(current):
+            return None, None
+        stack.extend(current.named_children)
+    return _text(left), _text(right)
+
+
+def steers_loop(node: Node) -> bool:
+    """Whether `node` decides when a loop stops: a loop whose body reassigns (with a plain `=`) what
+    its condition reads, or a branch inside a loop that exits it or reassigns what the loop tests."""
+    if node.type in _LOOPS:
+        return _reassigns(node.child_by_field_name("body"), _condition_names(node))
+    loop = node.parent
+    while loop is not None and loop.type not in _LOOPS | {"lambda_expression", "function_definition"}:
+        loop = loop.parent
+    if loop is None or loop.type not in _LOOPS:
+        return False
+    arms = arm_nodes(node)
+    if any(_exits(arm, node) for arm in arms):
+        return True
+    names = _condition_names(loop)
+    return any(_reassigns(arm, names) for arm in arms)
+
+
+def rewritable(node: Node) -> bool:
+    """Whether the construct holds only code: no comment or preprocessor line would be lost by a rewrite."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type == "comment" or current.type.startswith("preproc") or current.has_error:
+            return False
+        stack.extend(current.children)
+    return True
+
+
+def _condition_names(loop: Node) -> set[str]:
+    condition = loop.child_by_field_name("condition")
+    names: set[str] = set()
+    stack = [condition] if condition is not None else []
+    while stack:
+        current = stack.pop()
+        if current.type == "identifier":
+            names.add(_text(current))
+        stack.extend(current.named_children)
+    return names
+
+
+def _reassigns(body: Node | None, names: set[str]) -> bool:
+    stack = [body] if body is not None and names else []
+    while stack:
+        current = stack.pop()
+        if current.type == "assignment_expression":
+            operator, left = current.child_by_field_name("operator"), current.child_by_field_name("left")
+            if operator is not None and operator.type == "=" and left is not None and _text(left) in names:
+                return True
+        stack.extend(current.named_children)
+    return False
+
+
+def _exits(arm: Node, owner: Node) -> bool:
+    stack = [arm]
+    while stack:
+        current = stack.pop()
+        if current.type == "return_statement" or (current.type == "break_statement" and owner.type != "switch_statement"):
+            return True
+        if current.type not in _LOOPS | {"switch_statement", "lambda_expression"}:
+            stack.extend(current.named_children)
+    return False
+
+
+def _text(node: Node) -> str:
+    return node.text.decode("utf-8", errors="replace") if node.text is not None else ""
