@@ -191,6 +191,8 @@ class DivergentBranch(Rule):
             hint = _SEARCH_HINT
         elif klass == "cheap-arms" and branch.kind == "ternary":
             return "already a `?:`; its arms are cheap, so leave it unless it sits in a hot loop"
+        elif klass == "cheap-arms" and any(a.statements > 1 for a in branch.arms):
+            return "the compiler predicates arms this short; change it only if it sits in the innermost hot loop"
         elif klass == "cheap-arms":
             hint = _HINTS.get(branch.reason, "compute both values and choose with sycl::select, min or max")
         elif branch.kind == "loop":

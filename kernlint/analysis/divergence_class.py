@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 from kernlint.facts.device import ArmCost, Branch
 
-HEAVY_ARM = 4  # statements in one arm from which divergence costs more than a select would
-SERIAL_WORK = 4  # statements under a leader test from which the other lanes' idling matters
+HEAVY_ARM = 6  # statements (and calls) in one arm from which divergence costs more than predication would
+SERIAL_WORK = 10  # straight-line statements under a leader test from which the other lanes' idling matters
 WALK_BODY = 8  # statements in a search loop's body from which it is heavy, search or not
 COSTLY = frozenset({"divergent-loop", "serial-leader", "heavy-arms"})
 
@@ -84,12 +84,16 @@ def estimate(branch: Branch, klass: str, sub_group: int | None) -> str:
             counts = " and ".join(statements(a) for a in arms[:3]) + (", …" if len(arms) > 3 else "")
             return f"{'both' if len(arms) == 2 else len(arms)} arms, {counts}, run one after the other"
         lone = arms[0] if arms else branch.arms[0]
-        return f"{statements(lone)} run by {_active(branch, sub_group) or 'only the lanes that take them, of ' + width}"
+        active = _active(branch, sub_group)
+        return f"{statements(lone)} run by {active}" if active else \
+            f"{statements(lone)} run while the lanes that skip them wait"
+    if klass == "cheap-arms" and branch.exit is not None and not any(a.statements for a in branch.arms):
+        return f"a lone `{branch.exit}`: the lanes that take it idle until the others catch up"
     if klass == "cheap-arms":
         counts = " and ".join(str(a.statements) for a in branch.arms) or "few"
         active = _active(branch, sub_group)
-        return (f"{counts} statement{'s' if counts != '1' else ''}, predicated{' at ' + active if active else ''}: "
-                "a select at most")
+        return f"{counts} statement{'s' if counts != '1' else ''}, short enough to predicate" + \
+            (f" ({active} take the guarded path)" if active else "")
     return branch.lanes.describe(sub_group) if branch.lanes is not None else \
         "only the sub-group that straddles the bound runs partly filled"
 
@@ -145,9 +149,9 @@ def _min_max(condition: str, target: str, value: str) -> str | None:
 
 
 def _serial(arm: ArmCost) -> bool:
-    return bool(arm.loops or arm.calls) or arm.statements >= SERIAL_WORK
+    return bool(arm.loops) or arm.statements + arm.calls >= SERIAL_WORK
 
 
 def _heavy(arms: tuple[ArmCost, ...]) -> bool:
-    return any(a.loops or a.calls or a.statements >= HEAVY_ARM for a in arms) or \
-        sum(a.statements for a in arms) >= 2 * HEAVY_ARM
+    weights = [a.statements + a.calls for a in arms]
+    return any(a.loops for a in arms) or max(weights, default=0) >= HEAVY_ARM or sum(weights) >= HEAVY_ARM + 4

@@ -35,6 +35,37 @@ def is_math_call(call: Node) -> bool:
     return name.rsplit("::", 1)[-1].rsplit(".", 1)[-1] in _MATH
 
 
+def defined_functions(node: Node) -> frozenset[str]:
+    """The names of the functions defined at the top of `node`'s file (and in its namespaces/classes)."""
+    top = node
+    while top.parent is not None:
+        top = top.parent
+    names: set[str] = set()
+    stack = [top]
+    while stack:
+        current = stack.pop()
+        if current.type == "function_definition":
+            declarator = current.child_by_field_name("declarator")
+            while declarator is not None and declarator.type not in ("identifier", "field_identifier",
+                                                                     "qualified_identifier"):
+                declarator = declarator.child_by_field_name("declarator")
+            if declarator is not None:
+                names.add(_text(declarator).rsplit("::", 1)[-1])
+        elif current.type in ("translation_unit", "namespace_definition", "declaration_list", "linkage_specification",
+                              "template_declaration", "class_specifier", "struct_specifier", "field_declaration_list"):
+            stack.extend(current.named_children)
+    return frozenset(names)
+
+
+def calls_one_of(names: frozenset[str]) -> IsWork:
+    """A call counts as work when it reaches one of `names` (functions defined in the file)."""
+    def is_work(call: Node) -> bool:
+        function = call.child_by_field_name("function")
+        name = _text(function) if function is not None else ""
+        return name.split("<", 1)[0].rsplit("::", 1)[-1].rsplit(".", 1)[-1].rsplit("->", 1)[-1] in names
+    return is_work
+
+
 def arm_nodes(node: Node) -> list[Node]:
     """The guarded paths: an if's two arms (an else-if chain is one arm), a switch's cases, a loop's body."""
     if node.type in ("if_statement", "conditional_expression"):
@@ -53,18 +84,49 @@ def arm_costs(node: Node, is_work: IsWork) -> tuple[ArmCost, ...]:
 
 
 def _cost(arm: Node, owner: Node, is_work: IsWork) -> ArmCost:
-    statements = loops = calls = 0
-    stack = [arm] if arm.type in _STATEMENTS else list(arm.named_children)
-    while stack:
-        current = stack.pop()
-        if current.type in ("lambda_expression", "function_definition"):
-            continue
-        statements += current.type in _STATEMENTS
-        loops += current.type in _LOOPS
-        calls += current.type == "call_expression" and not is_math_call(current) and is_work(current)
-        stack.extend(current.named_children)
+    statements, loops, calls = _weigh(arm, is_work)
     target, value = _single_assignment(arm, is_work)
     return ArmCost(statements, loops, calls, _exits(arm, owner), target, value)
+
+
+def _weigh(node: Node, is_work: IsWork) -> tuple[int, int, int]:
+    """(statements, loops, calls) under `node`. An `if` is its arms (the test is not work of its own);
+    a loop with a small constant trip count is its body that many times rather than a loop."""
+    if node.type in ("lambda_expression", "function_definition"):
+        return 0, 0, 0
+    statements = int(node.type in _STATEMENTS and node.type != "if_statement")
+    loops = calls = 0
+    trips = _short_trips(node) if node.type == "for_statement" else None
+    if node.type in _LOOPS and trips is None:
+        loops += 1
+    if node.type == "call_expression" and not is_math_call(node) and is_work(node):
+        calls += 1
+    inner = [0, 0, 0]
+    body = node.child_by_field_name("body") if node.type in _LOOPS else None
+    for child in [body] if body is not None else node.named_children:
+        for k, value in enumerate(_weigh(child, is_work)):
+            inner[k] += value
+    if trips is not None:
+        return inner[0] * trips, inner[1], inner[2] * trips
+    return statements + inner[0], loops + inner[1], calls + inner[2]
+
+
+def _short_trips(loop: Node) -> int | None:
+    """The trip count of `for (i = a; i < b; ++i)` with literal `a` and `b` when it is at most 16."""
+    init, condition = loop.child_by_field_name("initializer"), loop.child_by_field_name("condition")
+    start = [c for c in (init.named_children if init is not None else []) if c.type == "number_literal"]
+    if init is not None and init.type == "declaration":  # `int i = 0`
+        start = [c for d in init.named_children for c in d.named_children if c.type == "number_literal"]
+    if condition is None or condition.type != "binary_expression" or len(start) != 1:
+        return None
+    operator, right = condition.child_by_field_name("operator"), condition.child_by_field_name("right")
+    if operator is None or operator.type not in ("<", "<=") or right is None or right.type != "number_literal":
+        return None
+    try:
+        trips = int(_text(right).rstrip("uUlL"), 0) - int(_text(start[0]).rstrip("uUlL"), 0) + (operator.type == "<=")
+    except ValueError:
+        return None
+    return trips if 0 <= trips <= 16 else None
 
 
 def _single_assignment(arm: Node, is_work: IsWork) -> tuple[str | None, str | None]:
@@ -93,7 +155,9 @@ def steers_loop(node: Node) -> bool:
     """Whether `node` decides when a loop stops: a loop whose body reassigns (with a plain `=`) what
     its condition reads, or a branch inside a loop that exits it or reassigns what the loop tests."""
     if node.type in _LOOPS:
-        return _reassigns(node.child_by_field_name("body"), _condition_names(node))
+        body = node.child_by_field_name("body")
+        spins = body is not None and not any(c.type != "comment" for c in body.named_children)
+        return spins or _reassigns(body, _condition_names(node))  # a wait on memory, or a walk
     loop = node.parent
     while loop is not None and loop.type not in _LOOPS | {"lambda_expression", "function_definition"}:
         loop = loop.parent
@@ -130,14 +194,19 @@ def _condition_names(loop: Node) -> set[str]:
 
 
 def _reassigns(body: Node | None, names: set[str]) -> bool:
-    stack = [body] if body is not None and names else []
+    """Whether `body` sets one of `names` from something new: a plain `=` anywhere, or any update
+    (`+=`, `++`) under a conditional inside it (a counter bumped every iteration only counts)."""
+    stack = [(body, False)] if body is not None and names else []
     while stack:
-        current = stack.pop()
-        if current.type == "assignment_expression":
-            operator, left = current.child_by_field_name("operator"), current.child_by_field_name("left")
-            if operator is not None and operator.type == "=" and left is not None and _text(left) in names:
+        current, guarded = stack.pop()
+        if current.type in ("assignment_expression", "update_expression"):
+            operator = current.child_by_field_name("operator")
+            target = current.child_by_field_name("left") or current.child_by_field_name("argument")
+            plain = current.type == "assignment_expression" and operator is not None and operator.type == "="
+            if target is not None and _text(target) in names and (plain or guarded):
                 return True
-        stack.extend(current.named_children)
+        inner = guarded or current.type in ("if_statement", "switch_statement", "conditional_expression")
+        stack.extend((child, inner) for child in current.named_children)
     return False
 
 

@@ -292,15 +292,9 @@ def _branches(graph: _DeviceGraph, dependence: CppDependence) -> Iterable[Branch
                     select_like=node.type == "conditional_expression" and _select_like(graph, node),
                     function=graph.names.get(key_of(owner)) if owner is not None and key_of(owner) not in graph.kernels
                     else None,
-                    arms=arm_costs(node, lambda call: bool(graph.callees(call)) or not _sycl_call(call)),
+                    arms=arm_costs(node, lambda call: bool(graph.callees(call))),
                     steers_loop=steers_loop(node), rewritable=rewritable(node),
                 )
-
-
-def _sycl_call(call: Node) -> bool:
-    """A call into the SYCL API (`it.get_local_id(0)`, `sycl::fmax`): no work of the kernel's own."""
-    function = call.child_by_field_name("function")
-    return function is not None and (function.type == "field_expression" or text_of(function).startswith("sycl::"))
 
 
 def _branch_kind(node: Node) -> str:

@@ -17,7 +17,7 @@ import tree_sitter
 from kernlint.analysis.consteval import ARITHMETIC_SIZES
 from kernlint.facts import Branch, OmpConstruct, Pragma, Span
 from kernlint.frontends.common import treesitter
-from kernlint.frontends.cpp.arms import arm_costs, rewritable, steers_loop
+from kernlint.frontends.cpp.arms import arm_costs, calls_one_of, defined_functions, rewritable, steers_loop
 from kernlint.frontends.openmp.directives import OmpDirective, join_c_pragma, parse_directive
 from kernlint.frontends.openmp.dependence import RawAssign, RawBranch, openmp_branches
 from kernlint.frontends.openmp.expr import Expr, Scope, parse
@@ -597,6 +597,7 @@ def device_code(source: CppOmpSource, region: Span) -> list[RawAssign | RawBranc
             kind = next(k for k in ("if", "switch", "loop", "ternary") if k in match)
             branches.append((match[kind][0], match["condition"][0], kind))
     items: list[tuple[int, RawAssign | RawBranch]] = [(n.start_byte, a) for n, a in assigns]
+    is_work = calls_one_of(defined_functions(root)) if branches else calls_one_of(frozenset())
     for node, condition, kind in branches:
         loops = [a for a in _ancestors_within(node, root, include_self=True) if a.type in _LOOP_TYPES]
         varying = sorted({a.name for n, a in assigns for loop in loops
@@ -610,7 +611,7 @@ def device_code(source: CppOmpSource, region: Span) -> list[RawAssign | RawBranc
         items.append((node.start_byte, RawBranch(
             _span(node), _span(condition), text, "else-if" if is_else_if else kind, regions, _guards(node, root),
             tuple(varying), _chain_head(node) if is_else_if else None,
-            kind == "ternary" and _select_like(node), arm_costs(node, lambda call: True), steers_loop(node),
+            kind == "ternary" and _select_like(node), arm_costs(node, is_work), steers_loop(node),
             rewritable(node))))
     return [item for _start, item in sorted(items, key=lambda pair: pair[0])]
 
