@@ -27,9 +27,29 @@ What it does
     `omp_get_thread_num()`) as the work-item id, and an inner sequential loop's index as uniform. A
     region limited to one thread per team (`thread_limit(1)`) has nothing to diverge.
 
-    Boundary conditions — tail guards `i < n`, leaders `lid == 0`, halo checks `i > 0 && i < n - 1`,
-    grid-stride loops — diverge in at most one sub-group per bound, or idle lanes only briefly. They are
-    reported as `info` only when the option `report-boundary = true` is set.
+    Each finding is classed by what it costs and whether it can be changed (statement counts of each
+    arm, counted on the tree; a loop with a small constant trip count counts as its body that many
+    times; calls count when they reach a function of the same file):
+
+    * divergent loop (warning): the trip count varies across the lanes of a sub-group;
+    * serial work by one lane (warning): a loop or ten statements or more under a leader test;
+    * heavy divergent arms (warning): an arm of six statements or more, a loop, or both arms together
+      from ten statements: they run one after the other;
+    * cheap divergent arms (info): short arms the compiler predicates. When the branch is an `if`
+      whose arms each assign one variable, a fix rewrites it: `if (v > m) m = v;` becomes
+      `m = std::max(m, v);` (safe: std::max returns its second argument only when the first is
+      less), other shapes become `x = (c) ? a : b;` (unsafe unless both values are integer literals:
+      the values may have different types). A `?:` is never told to become one;
+    * data-dependent search (info): a branch or loop on data loaded at the lane's index that steers
+      a loop (exits it, or sets what it tests: bisection, tree walks, compare-and-swap retries);
+      inherent to the algorithm unless its body is heavy;
+    * boundary (info, off by default): tail guards `i < n`, leaders with trivial work, halo checks
+      `i > 0 && i < n - 1`, grid-stride loops — they diverge in at most one sub-group per bound, or
+      idle lanes only briefly. Reported only when the option `report-boundary = true` is set.
+
+    The first line of the message names the class and the estimate ("about 14 statements with 1 loop
+    run by 1 of 32 lanes", "both arms, 12 and 9 statements, run one after the other"); the second
+    says why the lanes disagree and what to do. The evidence holds `class`, `estimate` and `arms`.
 
 Why it matters
     A sub-group is one hardware thread executing its work-items as SIMD lanes. When lanes of the same
