@@ -20,6 +20,7 @@ _STATEMENTS = frozenset({"expression_statement", "declaration", "return_statemen
                          "switch_statement", "for_statement", "while_statement", "do_statement",
                          "for_range_loop"})
 _LOOPS = frozenset({"for_statement", "while_statement", "do_statement", "for_range_loop"})
+_LOG_TRIPS = 5  # what a halving loop (`for (s = 16; s > 0; s >>= 1)`) is counted as
 _MATH = frozenset({
     "abs", "fabs", "fabsf", "min", "max", "fmin", "fmax", "fminf", "fmaxf", "sqrt", "sqrtf", "rsqrt", "exp",
     "expf", "exp2", "log", "logf", "log2", "pow", "powf", "sin", "cos", "sinf", "cosf", "tan", "floor", "ceil",
@@ -97,6 +98,8 @@ def _weigh(node: Node, is_work: IsWork) -> tuple[int, int, int]:
     statements = int(node.type in _STATEMENTS and node.type != "if_statement")
     loops = calls = 0
     trips = _short_trips(node) if node.type == "for_statement" else None
+    if trips is None and node.type in _LOOPS and _halving(node):
+        trips = _LOG_TRIPS
     if node.type in _LOOPS and trips is None:
         loops += 1
     if node.type == "call_expression" and not is_math_call(node) and is_work(node):
@@ -109,6 +112,14 @@ def _weigh(node: Node, is_work: IsWork) -> tuple[int, int, int]:
     if trips is not None:
         return inner[0] * trips, inner[1], inner[2] * trips
     return statements + inner[0], loops + inner[1], calls + inner[2]
+
+
+def _halving(loop: Node) -> bool:
+    """A loop that halves or shifts its control value each step (`while (n >> bits)`, `s /= 2`): a
+    handful of trips."""
+    parts = [loop.child_by_field_name(f) for f in ("condition", "update")]
+    text = " ".join(_text(p) for p in parts if p is not None)
+    return any(token in text for token in (">>", "/= 2", "<<= 1", "*= 2"))
 
 
 def _short_trips(loop: Node) -> int | None:
