@@ -24,6 +24,7 @@ from kernlint.facts.device import ArmCost, Branch
 HEAVY_ARM = 6  # statements (and calls) in one arm from which divergence costs more than predication would
 SERIAL_WORK = 10  # straight-line statements under a leader test from which the other lanes' idling matters
 WALK_BODY = 8  # statements in a search loop's body from which it is heavy, search or not
+_LITERAL = re.compile(r"[-+]?[\d.]+(?:[eE][-+]?\d+)?[fFlLuU]*")
 COSTLY = frozenset({"divergent-loop", "serial-leader", "heavy-arms"})
 
 
@@ -125,10 +126,10 @@ def rewrite(branch: Branch, condition: str, chooser: str) -> Rewrite | None:
     assert target is not None and then is not None and other is not None
     if chooser == "std" and len(branch.arms) == 1:
         pick = _min_max(condition, target, then)
-        if pick is not None:
-            return Rewrite(f"{target} = std::{pick}({target}, {then});", True,
+        if pick is not None:  # a literal may differ in type from the variable (std::min(float, int))
+            return Rewrite(f"{target} = std::{pick}({target}, {then});", not _LITERAL.fullmatch(then.strip()),
                            f"replace the branch by std::{pick}")
-    both_literal = all(re.fullmatch(r"-?\d+", v.strip()) for v in (then, other))
+    both_literal = all(re.fullmatch(r"-?\d+", v.strip()) for v in (then, other))  # both int: no conversion
     return Rewrite(f"{target} = ({condition}) ? {then} : {other};", both_literal,
                    "replace the branch by a select (check that both values have the variable's type)")
 
