@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from conftest import run_rule
-from kernlint.diagnostics import Severity
 from kernlint_rules.kl501_divergent_branch import DivergentBranch
+
+from kernlint.diagnostics import Severity
 
 KERNEL = """
     #include <sycl/sycl.hpp>

@@ -7,7 +7,7 @@ and whether it can be rewritten whole (no comments or preprocessor lines inside)
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import tree_sitter
 

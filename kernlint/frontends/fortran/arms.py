@@ -40,7 +40,7 @@ def _cost(arm: list[Node]) -> ArmCost:
         loops += current.type == "do_loop"
         calls += current.type == "subroutine_call"
         text = (current.text or b"").decode("utf-8", errors="replace").strip().lower()
-        exits |= current.type == "keyword_statement" and (text.startswith("exit") or text.startswith("return"))
+        exits |= current.type == "keyword_statement" and text.startswith(("exit", "return"))
         stack.extend(current.named_children)
     target = value = None
     if len(arm) == 1 and arm[0].type == "assignment_statement":
