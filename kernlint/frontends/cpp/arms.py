@@ -168,7 +168,8 @@ def steers_loop(node: Node) -> bool:
     if node.type in _LOOPS:
         body = node.child_by_field_name("body")
         spins = body is not None and not any(c.type != "comment" for c in body.named_children)
-        return spins or _reassigns(body, _condition_names(node))  # a wait on memory, or a walk
+        names = _condition_names(node)  # a wait on memory, or a walk (`ix = next[ix]` in the body or update)
+        return spins or _reassigns(body, names) or _reassigns(node.child_by_field_name("update"), names)
     loop = node.parent
     while loop is not None and loop.type not in _LOOPS | {"lambda_expression", "function_definition"}:
         loop = loop.parent
