@@ -1,8 +1,8 @@
 """Counts of kernlint's findings on real code, for before/after comparisons.
 
 Run kernlint over the trees given on the command line (JSON output, one subprocess) and print the
-counts by rule, by severity and, for KL501 and KL502, by class (the branch's dependence and reason,
-and for KL502 how the barrier is reached). Read the findings by hand too: counts only say what moved.
+counts by rule, by severity and, for KL501 and KL502, by class (KL501: the cost class of
+`kernlint.analysis.divergence_class` with the dependence reason; KL502: how the barrier is reached). Read the findings by hand too: counts only say what moved.
 
     python benchmarks/real_code.py /work/hec/src/*-sycl /work/hec/src/*-omp --save /tmp/after.json
     python benchmarks/real_code.py --compare /tmp/before.json /tmp/after.json
@@ -37,7 +37,7 @@ def klass(diagnostic: dict) -> str | None:
     """The class of a KL501/KL502 finding: dependence/reason (and how a barrier is reached)."""
     evidence = diagnostic.get("evidence") or {}
     if diagnostic["code"] == "KL501":
-        return f"{evidence.get('dependence')}/{evidence.get('reason')}/{evidence.get('kind')}"
+        return f"{evidence.get('class')}/{evidence.get('reason')}/{evidence.get('kind')}"
     if diagnostic["code"] == "KL502":
         return f"{evidence.get('via')}/{evidence.get('reason')}/{evidence.get('branch_kind')}"
     return None
@@ -46,11 +46,14 @@ def klass(diagnostic: dict) -> str | None:
 def counts(report: dict) -> dict[str, Counter]:
     """Counters by rule, by severity, by rule and severity, and by class (KL501 and KL502)."""
     found: dict[str, Counter] = {"rule": Counter(), "severity": Counter(), "rule/severity": Counter(),
-                                 "class": Counter()}
+                                 "KL501 class/severity": Counter(), "class": Counter()}
     for diagnostic in report.get("diagnostics", []):
         found["rule"][diagnostic["code"]] += 1
         found["severity"][diagnostic["severity"]] += 1
         found["rule/severity"][f"{diagnostic['code']} {diagnostic['severity']}"] += 1
+        if diagnostic["code"] == "KL501":
+            found["KL501 class/severity"][f"{(diagnostic.get('evidence') or {}).get('class')} "
+                                          f"{diagnostic['severity']}"] += 1
         name = klass(diagnostic)
         if name is not None:
             found["class"][f"{diagnostic['code']} {name}"] += 1
@@ -60,7 +63,7 @@ def counts(report: dict) -> dict[str, Counter]:
 def show(reports: list[tuple[str, dict]]) -> None:
     """One table per counter, a column per report (and the difference for two)."""
     tables = [(name, counts(report)) for name, report in reports]
-    for section in ("rule", "severity", "rule/severity", "class"):
+    for section in ("rule", "severity", "rule/severity", "KL501 class/severity", "class"):
         keys = sorted(set().union(*(c[section] for _n, c in tables)))
         header = f"{'by ' + section:<44}" + "".join(f"{n[-14:]:>15}" for n, _c in tables)
         if len(tables) == 2:

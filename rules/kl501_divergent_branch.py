@@ -27,9 +27,29 @@ What it does
     `omp_get_thread_num()`) as the work-item id, and an inner sequential loop's index as uniform. A
     region limited to one thread per team (`thread_limit(1)`) has nothing to diverge.
 
-    Boundary conditions — tail guards `i < n`, leaders `lid == 0`, halo checks `i > 0 && i < n - 1`,
-    grid-stride loops — diverge in at most one sub-group per bound, or idle lanes only briefly. They are
-    reported as `info` only when the option `report-boundary = true` is set.
+    Each finding is classed by what it costs and whether it can be changed (statement counts of each
+    arm, counted on the tree; a loop with a small constant trip count counts as its body that many
+    times; calls count when they reach a function of the same file):
+
+    * divergent loop (warning): the trip count varies across the lanes of a sub-group;
+    * serial work by one lane (warning): a loop or ten statements or more under a leader test;
+    * heavy divergent arms (warning): an arm of six statements or more, a loop, or both arms together
+      from ten statements: they run one after the other;
+    * cheap divergent arms (info): short arms the compiler predicates. When the branch is an `if`
+      whose arms each assign one variable, a fix rewrites it: `if (v > m) m = v;` becomes
+      `m = std::max(m, v);` (safe: std::max returns its second argument only when the first is
+      less), other shapes become `x = (c) ? a : b;` (unsafe unless both values are integer literals:
+      the values may have different types). A `?:` is never told to become one;
+    * data-dependent search (info): a branch or loop on data loaded at the lane's index that steers
+      a loop (exits it, or sets what it tests: bisection, tree walks, compare-and-swap retries);
+      inherent to the algorithm unless its body is heavy;
+    * boundary (info, off by default): tail guards `i < n`, leaders with trivial work, halo checks
+      `i > 0 && i < n - 1`, grid-stride loops — they diverge in at most one sub-group per bound, or
+      idle lanes only briefly. Reported only when the option `report-boundary = true` is set.
+
+    The first line of the message names the class and the estimate ("about 14 statements with 1 loop
+    run by 1 of 32 lanes", "both arms, 12 and 9 statements, run one after the other"); the second
+    says why the lanes disagree and what to do. The evidence holds `class`, `estimate` and `arms`.
 
 Why it matters
     A sub-group is one hardware thread executing its work-items as SIMD lanes. When lanes of the same
@@ -70,7 +90,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from kernlint.diagnostics import Diagnostic, Severity
+from kernlint.analysis.divergence_class import COSTLY, classify, estimate, rewrite
+from kernlint.diagnostics import Diagnostic, Fix, Severity
 from kernlint.facts import Branch, FileFacts
 from kernlint.rule import Rule, RuleContext
 
@@ -103,10 +124,8 @@ _HINTS = {
                 "choose with sycl::select",
     "loop-bound": "stop the tree at the sub-group size and finish with a sub-group collective, or use the "
                   "group algorithms (reduce_over_group, inclusive_scan_over_group) outright",
-    "data": "if both paths are cheap, compute both and choose with sycl::select, min or max",
     "lane-range": "give the two kinds of work to whole sub-groups (test the sub-group id instead of the lane), "
                   "or compute both values and choose with sycl::select",
-    "arithmetic": "if both paths are cheap, compute both and choose with sycl::select, min or max",
 }
 _LOOP_HINTS = {
     "loop-bound": "even out the trip counts (pair a short and a long row in one work-item), or let a whole "
@@ -117,6 +136,15 @@ _LOOP_HINTS = {
                   "pass and requeue the unfinished ones",
 }
 _BOUNDARY_HINT = "padding the data to a multiple of the work-group size removes the check"
+_HEAVY_HINT = ("group the work so neighbouring lanes take the same path (sort or bin the items by the condition), "
+               "or run the heavy path as a separate pass over the items that need it")
+_SERIAL_HINT = ("share the work among the work-group (a group algorithm such as reduce_over_group, or a strided "
+                "loop over all lanes) and let one lane publish the result")
+_SEARCH_HINT = ("inherent to the algorithm; sorting or grouping the queries so neighbouring lanes search alike "
+                "is the only remedy")
+_CLASS_WORDS = {"divergent-loop": "divergent loop", "serial-leader": "serial work by one lane",
+                "heavy-arms": "heavy divergent arms", "cheap-arms": "cheap divergent arms",
+                "data-search": "data-dependent search", "boundary": "boundary divergence"}
 _KIND_WORDS = {"if": "branch", "else-if": "`else if` branch", "ternary": "`?:` expression", "switch": "`switch`",
                "loop": "loop condition"}
 
@@ -130,19 +158,14 @@ class DivergentBranch(Rule):
 
     def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
         report_boundary = bool(ctx.options.get("report-boundary", False))
-        reported = {b.span for b in facts.branches if self._reportable(b, report_boundary)}
+        classes = {b.span: classify(b) for b in facts.branches if not b.select_like and b.dependence != "sub-group"}
+        reported = {span for span, klass in classes.items() if klass != "boundary" or report_boundary}
         for branch in facts.branches:
-            if not self._reportable(branch, report_boundary):
+            if branch.span not in reported:
                 continue
             if branch.head is not None and self._chain_reported(facts, branch, reported):
                 continue  # one finding per if / else-if chain
-            yield self._diagnostic(facts, branch, ctx)
-
-    @staticmethod
-    def _reportable(branch: Branch, report_boundary: bool) -> bool:
-        if branch.select_like or branch.dependence == "sub-group":
-            return False  # the same in every lane of a sub-group: no lane diverges
-        return branch.dependence == "strong" or report_boundary
+            yield self._diagnostic(facts, branch, classes[branch.span], ctx)
 
     @staticmethod
     def _chain_reported(facts: FileFacts, branch: Branch, reported: set) -> bool:
@@ -150,40 +173,78 @@ class DivergentBranch(Rule):
         return any(other.span in reported and other.span != branch.span and other.span.contains(branch.span)
                    and (other.span == branch.head or other.head == branch.head) for other in facts.branches)
 
-    def _diagnostic(self, facts: FileFacts, branch: Branch, ctx: RuleContext) -> Diagnostic:
+    def _diagnostic(self, facts: FileFacts, branch: Branch, klass: str, ctx: RuleContext) -> Diagnostic:
         launch = facts.launch_for(branch.condition)
         sub_group = launch.attributes.reqd_sub_group_size if launch is not None else None
-        condition = ctx.source.data[branch.condition.start_byte:branch.condition.end_byte].decode(
+        written = ctx.source.data[branch.condition.start_byte:branch.condition.end_byte].decode(
             "utf-8", errors="replace")
-        condition = " ".join(condition.split())
-        if len(condition) > 60:
-            condition = condition[:57] + "…"
+        written = " ".join(written.split())
+        condition = written if len(written) <= 40 else written[:37] + "…"
         reasons = _LOOP_REASONS if branch.kind == "loop" else {}
         why = reasons.get(branch.reason) or _REASONS.get(branch.reason, "it depends on the work-item id")
-        strong = branch.dependence == "strong"
-        if branch.kind == "loop":
-            lanes = "a sub-group keeps iterating until its last lane is done, with the finished lanes idle"
-        elif branch.lanes is not None:
-            lanes = branch.lanes.describe(sub_group)
-        else:
-            lanes = "lanes of a sub-group take different paths, which then run one after the other"
-        hints = {**_HINTS, **_LOOP_HINTS} if branch.kind == "loop" else _HINTS
-        hint = hints.get(branch.reason, _HINTS["data"]) if strong else _BOUNDARY_HINT
-        if ctx.language != "sycl":  # OpenMP: the same advice in its own terms
-            chooser = "`merge`" if ctx.language == "openmp-fortran" else "a conditional expression (`?:`)"
-            hint = hint.replace("sycl::select", chooser).replace(
-                "a sub-group collective", "a reduction clause").replace(
-                "the group algorithms (reduce_over_group, inclusive_scan_over_group)", "reduction and scan clauses")
+        hint = self._hint(branch, klass, ctx.language)
+        fix = self._fix(branch, klass, written, ctx) if klass == "cheap-arms" else None
+        if fix is not None:
+            hint = f"{fix.description} (`{fix.edits[0].text}`)"
         where = f" in `{branch.function}`" if branch.function else ""
-        origin = f" (id source `{branch.origin}`)" if branch.origin else ""
-        message = (f"{_KIND_WORDS.get(branch.kind, 'branch')} `{condition}`{where} diverges within sub-groups: "
-                   f"{why}{origin}; {lanes}; {hint}")
+        message = f"{_CLASS_WORDS[klass]} at {_KIND_WORDS.get(branch.kind, 'branch')} `{condition}`{where}"
         evidence = {
+            "class": klass, "estimate": estimate(branch, klass, sub_group), "why": why, "hint": hint,
             "dependence": branch.dependence, "reason": branch.reason, "kind": branch.kind, "origin": branch.origin,
             "lanes": branch.lanes.kind if branch.lanes is not None else None,
             "active_fraction": branch.lanes.taken if branch.lanes is not None else None,
+            "arms": [{"statements": a.statements, "loops": a.loops, "calls": a.calls} for a in branch.arms],
             "sub_group_size": sub_group, "function": branch.function,
         }
-        return ctx.diagnostic(branch.condition, message, evidence=evidence,
+        message += f": {evidence['estimate']}\n{why}; {hint}"
+        return ctx.diagnostic(branch.condition, message, evidence=evidence, fix=fix,
                               kernel=launch.name if launch is not None else None,
-                              severity=None if strong else Severity.INFO)
+                              severity=None if klass in COSTLY else Severity.INFO)
+
+    @staticmethod
+    def _hint(branch: Branch, klass: str, language: str) -> str:
+        if klass == "boundary":
+            return _BOUNDARY_HINT
+        if klass == "serial-leader":
+            hint = _SERIAL_HINT
+        elif klass == "data-search":
+            hint = _SEARCH_HINT
+        elif klass == "cheap-arms" and branch.kind == "ternary":
+            return "already a `?:`; its arms are cheap, so leave it unless it sits in a hot loop"
+        elif klass == "cheap-arms" and any(a.statements > 1 for a in branch.arms):
+            return "the compiler predicates arms this short; change it only if it sits in the innermost hot loop"
+        elif klass == "cheap-arms":
+            hint = _HINTS.get(branch.reason, "compute both values and choose with sycl::select, min or max")
+        elif branch.kind == "loop":
+            hint = {**_HINTS, **_LOOP_HINTS}.get(branch.reason, _LOOP_HINTS["data"])
+        else:
+            hint = _HINTS.get(branch.reason, _HEAVY_HINT) if branch.reason not in ("data", "arithmetic") else _HEAVY_HINT
+        if language != "sycl":  # OpenMP: the same advice in its own terms
+            chooser = "`merge`" if language == "openmp-fortran" else "a conditional expression (`?:`)"
+            hint = hint.replace("sycl::select", chooser).replace(
+                "a sub-group collective", "a reduction clause").replace(
+                "the group algorithms (reduce_over_group, inclusive_scan_over_group)", "reduction and scan clauses")
+        return hint
+
+    @staticmethod
+    def _fix(branch: Branch, klass: str, condition: str, ctx: RuleContext) -> Fix | None:
+        if ctx.language == "openmp-fortran":
+            return None
+        inner = condition.strip()
+        while inner.startswith("(") and inner.endswith(")") and _balanced(inner[1:-1]):
+            inner = inner[1:-1].strip()
+        chooser = "ternary" if ctx.language == "openmp-c" and str(ctx.source.path).endswith(".c") else "std"
+        found = rewrite(branch, inner, chooser)
+        if found is None:
+            return None
+        return Fix(found.description, (ctx.replace(branch.span, found.text),), found.safe)
+
+
+def _balanced(text: str) -> bool:
+    """Whether the parentheses of `text` pair up (so `(a) && (b)` keeps its outer ones)."""
+    depth = 0
+    for char in text:
+        depth += (char == "(") - (char == ")")
+        if depth < 0:
+            return False
+    return depth == 0

@@ -91,16 +91,16 @@ BRANCHY = """
 """
 
 
-def test_kl501_warns_on_strong_divergence_with_a_lane_estimate() -> None:
+def test_kl501_grades_a_cheap_parity_arm_info_with_a_lane_estimate() -> None:
     (diagnostic,) = run(DivergentBranch, BRANCHY)
-    assert diagnostic.line == 5 and diagnostic.severity is Severity.WARNING
-    assert "8 of 16 lanes" in diagnostic.message
+    assert diagnostic.line == 5 and diagnostic.severity is Severity.INFO
+    assert "8 of 16 lanes" in diagnostic.message and diagnostic.evidence["class"] == "cheap-arms"
     assert diagnostic.evidence["reason"] == "parity" and diagnostic.evidence["sub_group_size"] == 16
 
 
 def test_kl501_reports_boundary_conditions_as_info_only_when_asked() -> None:
     found = run(DivergentBranch, BRANCHY, options={"report-boundary": True})
-    assert [(d.line, d.severity) for d in found] == [(5, Severity.WARNING), (6, Severity.INFO)]
+    assert [(d.line, d.severity) for d in found] == [(5, Severity.INFO), (6, Severity.INFO)]
 
 
 def test_kl501_boundary_option_comes_from_configuration(tmp_path) -> None:
@@ -110,7 +110,7 @@ def test_kl501_boundary_option_comes_from_configuration(tmp_path) -> None:
     setup = make_setup(load_config(tmp_path / "kernlint.toml"), use_cache=False)
     entries, _ = discover([str(source)], setup.config)
     found = analyse_file(entries[0], setup).diagnostics
-    assert [(d.line, d.severity) for d in found] == [(5, Severity.WARNING), (6, Severity.INFO)]
+    assert [(d.line, d.severity) for d in found] == [(5, Severity.INFO), (6, Severity.INFO)]
 
 
 def test_kl501_reports_an_else_if_chain_once_unless_its_head_is_uniform() -> None:

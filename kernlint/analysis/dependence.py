@@ -50,12 +50,34 @@ and a call to a function the program does not hold is as dependent as its argume
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Hashable, Iterable, Mapping, Sequence
 
 from kernlint.analysis.expressions import (  # noqa: F401  (re-exported: the front-ends' vocabulary)
-    COMPARISONS, LOGICAL, SUB_GROUP_MAX, Binary, Broadcast, Call, Component, Const, Expr, Grade, Load, Phi, Seed, Select,
-    SubGroupUniform, Taint, Unary, Uniform, Var, Varying, join, names_in, strongest, sub_expressions,
+    COMPARISONS,
+    LOGICAL,
+    SUB_GROUP_MAX,
+    Binary,
+    Broadcast,
+    Call,
+    Component,
+    Const,
+    Expr,
+    Grade,
+    Load,
+    Phi,
+    Seed,
+    Select,
+    SubGroupUniform,
+    Taint,
+    Unary,
+    Uniform,
+    Var,
+    Varying,
+    join,
+    names_in,
+    strongest,
+    sub_expressions,
 )
 from kernlint.analysis.grading import Evaluator
 from kernlint.analysis.trips import uniform_trip_count
@@ -231,17 +253,19 @@ class Program:
             if callee is None:
                 continue
             args = [evaluator.taint(arg) if arg is not None else None for arg in binding.args]
-            target = self._instance(callee, tuple(args))
+            called = self._instance(callee, tuple(args))
             for index, variable in binding.outputs:
                 if index < len(callee.params):
-                    self._update(instance, variable, target.env.get(callee.params[index]))
+                    self._update(instance, variable, called.env.get(callee.params[index]))
 
     def _update(self, instance: _Instance, name: str, value: Taint | None) -> None:
         merged = join(instance.env.get(name), value)
         if merged is None or merged == instance.env.get(name):
             return
         instance.env[name] = merged
-        instance.unit.env[name] = join(instance.unit.env.get(name), merged)
+        widened = join(instance.unit.env.get(name), merged)
+        assert widened is not None  # a join with a taint (`merged`) is never None
+        instance.unit.env[name] = widened
         self._grown = True
 
     def _lookup(self, instance: _Instance, name: str) -> Taint | None:
@@ -332,6 +356,7 @@ class Program:
 
 
 def _expressions(unit: Unit) -> list[Expr | None]:
-    found: list[Expr | None] = [e for _n, e, _g, _c, _i in unit._assignments] + [e for e, _g in unit._returns]
+    found: list[Expr | None] = [e for _n, e, _g, _c, _i in unit._assignments]
+    found += [e for e, _g in unit._returns]
     found += [a for b in unit._bindings for a in b.args]
     return found + [c.expr for c in unit.conditions.values()]

@@ -9,8 +9,8 @@ ids, `lid / 32`, sub-group collectives), and the per-lane kinds (id, flag, mixed
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Hashable, Iterable, Iterator, Union
 
 from kernlint.facts.device import LaneEstimate
 from kernlint.facts.kinds import BranchReason, Dependence
@@ -61,8 +61,8 @@ class Broadcast:
     `group_broadcast(g, x, k)`): the same for all when `index` is, per `scope` ("sub-group" or
     "work-group"); `index` None means the group's first member."""
 
-    value: "Expr"
-    index: "Expr | None"
+    value: Expr
+    index: Expr | None
     scope: str
 
 
@@ -71,7 +71,7 @@ class Phi:
     """A read of a variable where several of its definitions reach: as dependent as the most
     dependent of them (each option is usually a `Var` naming one definition)."""
 
-    options: tuple["Expr", ...]
+    options: tuple[Expr, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,38 +85,38 @@ class Varying:
 class Load:
     """A memory read `base[index]` (`index` None for `*base`): dependent when either part is."""
 
-    base: "Expr"
-    index: "Expr | None" = None
+    base: Expr
+    index: Expr | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Component:
     """A component of a small value such as an id (`gid[0]`): as dependent as the value itself."""
 
-    base: "Expr"
-    index: "Expr | None" = None
+    base: Expr
+    index: Expr | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Unary:
     op: str  # - + ! ~
-    operand: "Expr"
+    operand: Expr
 
 
 @dataclass(frozen=True, slots=True)
 class Binary:
     op: str  # + - * / % & | ^ << >> < <= > >= == != && ||
-    left: "Expr"
-    right: "Expr"
+    left: Expr
+    right: Expr
 
 
 @dataclass(frozen=True, slots=True)
 class Select:
     """`cond ? then : other`."""
 
-    cond: "Expr"
-    then: "Expr"
-    other: "Expr"
+    cond: Expr
+    then: Expr
+    other: Expr
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,12 +125,15 @@ class Call:
     its arguments (`monotone`: min/max-like, keeps an id an id; otherwise an id becomes arithmetic)."""
 
     name: str
-    args: tuple["Expr", ...] = ()
+    args: tuple[Expr, ...] = ()
     unit: Hashable | None = None
     monotone: bool = False
 
 
-Expr = Union[Const, Var, Seed, Uniform, SubGroupUniform, Broadcast, Phi, Varying, Load, Component, Unary, Binary, Select, Call]
+Expr = (
+    Const | Var | Seed | Uniform | SubGroupUniform | Broadcast | Phi | Varying | Load | Component | Unary | Binary
+    | Select | Call
+)
 
 SUB_GROUP_MAX = 32  # the widest sub-group of any supported device
 COMPARISONS = frozenset({"<", "<=", ">", ">=", "==", "!="})

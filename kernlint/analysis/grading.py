@@ -16,14 +16,37 @@
 
 from __future__ import annotations
 
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 from kernlint.analysis.expressions import (
-    COMPARISONS, LOGICAL, MIRROR, SUB_GROUP_MAX, Binary, Broadcast, Call, Component, Const, Expr, Grade, Load, Phi, Seed,
-    Select, SubGroupUniform, Taint, Unary, Uniform, Var, Varying, join, names_in, strongest,
+    COMPARISONS,
+    LOGICAL,
+    MIRROR,
+    SUB_GROUP_MAX,
+    Binary,
+    Broadcast,
+    Call,
+    Component,
+    Const,
+    Expr,
+    Grade,
+    Load,
+    Phi,
+    Seed,
+    Select,
+    SubGroupUniform,
+    Taint,
+    Unary,
+    Uniform,
+    Var,
+    Varying,
+    join,
+    names_in,
+    strongest,
 )
 from kernlint.analysis.trips import Resolve, uniform_quotient
 from kernlint.facts.device import LaneEstimate
+from kernlint.facts.kinds import BranchReason
 
 Lookup = Callable[[str], "Taint | None"]
 CallResult = Callable[[Call, "tuple[Taint | None, ...]"], "Taint | None"]
@@ -31,7 +54,8 @@ CallResult = Callable[[Call, "tuple[Taint | None, ...]"], "Taint | None"]
 def _const(expr: Expr) -> int | float | None:
     if isinstance(expr, Const):
         return expr.value
-    if isinstance(expr, Unary) and expr.op == "-" and isinstance(expr.operand, Const) and expr.operand.value is not None:
+    if isinstance(expr, Unary) and expr.op == "-" and isinstance(expr.operand, Const) \
+            and expr.operand.value is not None:
         return -expr.operand.value
     return None
 
@@ -106,7 +130,8 @@ class Evaluator:
                          (worst or index).origin)
         if expr.scope == "work-group" and (index is None or expr.index is None):
             return None
-        return Taint("sub-group", (value or index).origin) if value is not None or index is not None else None
+        source = value if value is not None else index
+        return Taint("sub-group", source.origin) if source is not None else None
 
     def _binary_taint(self, expr: Binary) -> Taint | None:
         left, right = self.taint(expr.left), self.taint(expr.right)
@@ -149,7 +174,7 @@ class Evaluator:
         if worst.kind == "id":
             one_sided = (left is None) != (right is None)
             other = expr.right if left is not None else expr.left
-            if one_sided and (expr.op in ("+", "-", "*") or left is not None and expr.op in ("/", ">>", "<<")):
+            if one_sided and (expr.op in ("+", "-", "*") or (left is not None and expr.op in ("/", ">>", "<<"))):
                 # lane + 1 is still a lane; lane + 32 and sg_base + lane are positions beyond the sub-group
                 offset = _const(other)
                 small = offset is not None and expr.op in ("+", "-") and abs(offset) < SUB_GROUP_MAX
@@ -189,8 +214,8 @@ class Evaluator:
 
     def _truth(self, expr: Expr, negated: bool = False) -> Grade | None:
         """A value used as a truth value (`if (x)`, `if (!x)`)."""
-        if isinstance(expr, Binary) and (expr.op in COMPARISONS or expr.op in LOGICAL) or \
-                isinstance(expr, Unary) and expr.op == "!":
+        if (isinstance(expr, Binary) and (expr.op in COMPARISONS or expr.op in LOGICAL)) or \
+                (isinstance(expr, Unary) and expr.op == "!"):
             grade = self.grade(expr)
             if grade is not None and negated and grade.lanes is not None:
                 return Grade(grade.dependence, grade.reason, _complement(grade.lanes), grade.origin)
@@ -243,7 +268,8 @@ class Evaluator:
             return self._strong_for(worst) if worst.grade is None else worst.grade
         # Both sides are ids or uniform: a monotone split of the lanes.
         varying = names_in(other) & (self.loop_varying - names_in(dependent)) if other_taint is None else set()
-        if varying and op in ("<", "<=", ">", ">=") and all(self.floors.get(name, 0) >= SUB_GROUP_MAX for name in varying):
+        if varying and op in ("<", "<=", ">", ">=") \
+                and all(self.floors.get(name, 0) >= SUB_GROUP_MAX for name in varying):
             # `for (s = wg / 2; s >= 32; s >>= 1) if (lid < s)`: whole sub-groups drop out together.
             return Grade("boundary", "sub-group-aligned", LaneEstimate("edge"), taint.origin)
         if varying and taint.clamped:
@@ -290,10 +316,10 @@ class Evaluator:
         if not isinstance(dependent, Binary) or dependent.op not in ("%", "&"):
             return None
         operand_taint = self.taint(dependent.left)
-        operand, modulus = dependent.left, dependent.right
+        modulus = dependent.right
         if operand_taint is None or self.taint(dependent.right) is not None:
             operand_taint = self.taint(dependent.right)
-            operand, modulus = dependent.right, dependent.left
+            modulus = dependent.left
             if operand_taint is None or self.taint(dependent.left) is not None:
                 return None
         if operand_taint.kind not in ("id", "mixed"):
@@ -301,7 +327,7 @@ class Evaluator:
         k = _const(modulus)
         c = _const(other)
         if dependent.op == "%":
-            reason = "parity" if k == 2 else "modulo"
+            reason: BranchReason = "parity" if k == 2 else "modulo"
             if k == 2 and op in ("==", "!="):
                 return Grade("strong", reason, LaneEstimate("split", 0.5), operand_taint.origin)
             if isinstance(k, int) and k > 1 and op in ("==", "!=") and c is not None:

@@ -22,8 +22,8 @@ before it is complete and visible to the whole group).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Callable, Hashable
 
 ENTRY = "<entry>"
 BARRIER = "<barrier>"

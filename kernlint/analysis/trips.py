@@ -12,7 +12,7 @@ What counts as a multiple: a bound written as a product that holds every factor 
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from kernlint.analysis.expressions import Binary, Const, Expr, Phi, Seed, Uniform, Var
 
@@ -75,7 +75,7 @@ def _start_and_step(index: Expr, resolve: Resolve, is_uniform: Callable[[Expr], 
                 index in definition.left.options and is_uniform(definition.right):
             parts = _start_and_step(definition.left, resolve, is_uniform)
             return (Binary("+", parts[0], parts[1]), parts[1]) if parts is not None else None
-    options = list(index.options) if isinstance(index, Phi) else [index]
+    options: list[Expr] = list(index.options) if isinstance(index, Phi) else [index]
     definitions = [resolve(o.name) if isinstance(o, Var) else None for o in options]
     if len(definitions) != 2 or any(d is None for d in definitions):
         return None

@@ -62,6 +62,21 @@ class LaneEstimate:
 
 
 @dataclass(frozen=True, slots=True)
+class ArmCost:
+    """What one arm of a divergent construct costs, counted on the tree: what KL501 ranks by.
+
+    `target` and `value` are set when the arm is exactly one plain assignment (`x = v`, as written)
+    whose value has no side effect: the shape a select, `min` or `max` can replace."""
+
+    statements: int = 0  # statements, nested ones included (a loop counts once, its body too)
+    loops: int = 0
+    calls: int = 0  # calls into device functions or unknown code (math builtins are not counted)
+    exits: bool = False  # a `break` or `return` leaves the loop or function from this arm
+    target: str | None = None
+    value: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Reach:
     """Device code that runs only under a branch: one of the branch's own regions, or the body of a
     device function called (possibly through others) from inside the branch."""
@@ -90,6 +105,9 @@ class Branch:
     head: Span | None = None  # else-if: the `if` statement that starts the chain
     select_like: bool = False  # a ?: whose arms are plain values: compiled to a select, no branch
     function: str | None = None  # the device function it is in, when not in a kernel body
+    arms: tuple[ArmCost, ...] = ()  # what each guarded path costs (a loop: its body); () when not counted
+    steers_loop: bool = False  # it decides when a loop around it (or itself) stops: a search or walk
+    rewritable: bool = False  # the statement holds only code (no comments, no preprocessor lines)
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ flow-insensitive value (which the call's outputs feed).
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from kernlint.analysis.dependence import Binary, Const, Expr, Phi, Uniform, Unit, Var, names_in
 from kernlint.analysis.reaching import BARRIER, ENTRY
@@ -95,7 +95,7 @@ class UnitFlow:
         self._variants[name] = (definition.key, guards)
         return Var(name)
 
-    def lower_definitions(self, unit: Unit, lower: Callable[[Node], Expr], skip: Callable[[Definition], bool],
+    def lower_definitions(self, unit: Unit, lower: Callable[[Node | None], Expr], skip: Callable[[Definition], bool],
                           guards: Callable[[Node], tuple]) -> None:
         """Each definition as an assignment of its own program variable, and of the variable's
         flow-insensitive value (read by nested lambdas and reference outputs)."""
@@ -142,7 +142,7 @@ class UnitFlow:
         return found
 
 
-def _value(definition: Definition, lower: Callable[[Node], Expr]) -> Expr | None:
+def _value(definition: Definition, lower: Callable[[Node | None], Expr]) -> Expr | None:
     node = definition.node
     if definition.how == "init":
         value = node.child_by_field_name("value")

@@ -3,7 +3,7 @@ scopes and the statements that guard a node. Syntax only; what the code means is
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import tree_sitter
 
@@ -86,9 +86,7 @@ def callee_name(function: Node | None) -> str:
             node = node.child_by_field_name("field")
         elif node.type == "dependent_name":
             node = next(iter(named(node)), None)
-        elif node.type in ("template_function", "template_method"):
-            node = node.child_by_field_name("name")
-        elif node.type == "qualified_identifier":
+        elif node.type in ("template_function", "template_method", "qualified_identifier"):
             node = node.child_by_field_name("name")
         else:
             break
@@ -136,7 +134,8 @@ def call_parts(node: Node) -> tuple[Node | None, str, list[Node]]:
         return receiver, callee_name(member), args
     function = node.child_by_field_name("function")
     args = named(node.child_by_field_name("arguments"))
-    receiver = function.child_by_field_name("argument") if function is not None and function.type == "field_expression" else None
+    receiver = function.child_by_field_name("argument") \
+        if function is not None and function.type == "field_expression" else None
     return receiver, callee_name(function), args
 
 

@@ -12,22 +12,59 @@ structurally. Each kernel body, device function and nested lambda is one `Unit`.
 
 from __future__ import annotations
 
-import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from kernlint.analysis.consteval import parse_int_literal
 from kernlint.analysis.dependence import (
-    Binary, Call, Component, Const, Expr, Grade, Load, Program, Seed, Select, Uniform, Unary, Var, Varying,
+    Binary,
+    Call,
+    Component,
+    Const,
+    Expr,
+    Grade,
+    Load,
+    Program,
+    Seed,
+    Select,
+    Unary,
+    Uniform,
+    Var,
+    Varying,
 )
 from kernlint.frontends.cpp.definitions import UnitFlow
-from kernlint.frontends.cpp.sycl_calls import (
-    ARRAY_TYPES, BARRIERS, BINARY_OPS, HANDLE_FREE_CALLS, HANDLE_TYPES, ID_TYPES, UNARY_OPS, lower_call,
-)
 from kernlint.frontends.cpp.dep_nodes import (  # noqa: F401  (call_parts … text_of: re-exported for cpp.device)
-    Key, Node, Owners, Parents, call_parts, callee_name, condition_of, declared_name, enclosing_loops, guards_of,
-    identifier_nodes, is_const, is_template_call, key_of, named, node_key, owner_of, parameters_of, scope_node,
-    target_name, text_of,
+    Key,
+    Node,
+    Owners,
+    Parents,
+    call_parts,
+    callee_name,
+    condition_of,
+    declared_name,
+    enclosing_loops,
+    guards_of,
+    identifier_nodes,
+    is_const,
+    is_template_call,
+    key_of,
+    named,
+    node_key,
+    owner_of,
+    parameters_of,
+    scope_node,
+    target_name,
+    text_of,
+)
+from kernlint.frontends.cpp.sycl_calls import (
+    ARRAY_TYPES,
+    BARRIERS,
+    BINARY_OPS,
+    HANDLE_FREE_CALLS,
+    HANDLE_TYPES,
+    ID_TYPES,
+    UNARY_OPS,
+    lower_call,
 )
 
 _MAX_DEPTH = 120  # expression nesting lowered; deeper parts count as uniform (never guessed dependent)
@@ -161,9 +198,9 @@ class CppDependence:
                 self._typed(context, name, type_text, array)
                 value = declarator.child_by_field_name("value") if declarator.type == "init_declarator" else None
                 if value is not None and type_text.strip() == "auto":
-                    kind = self._handle(value, context)
-                    if kind is not None:
-                        context.handles[name] = kind
+                    handle = self._handle(value, context)
+                    if handle is not None:
+                        context.handles[name] = handle
                     elif value.type == "call_expression" and not named(value.child_by_field_name("arguments")) \
                             and callee_name(value.child_by_field_name("function")).startswith("get_"):
                         context.id_like.add(name)  # auto gid = it.get_global_id();
@@ -314,7 +351,8 @@ class CppDependence:
                     for target in targets:
                         for index, arg in enumerate(args[:len(target.params)]):
                             param = target.params[index][0]
-                            if param and param not in target.inherited_varying and self._keys_in(arg, context) & varying:
+                            if param and param not in target.inherited_varying \
+                                    and self._keys_in(arg, context) & varying:
                                 target.inherited_varying.add(param)
                                 changed = True
             if not changed:
@@ -372,7 +410,7 @@ class CppDependence:
         """An element of memory reached through a pointer, accessor or parameter, not a private array."""
         if node.type not in ("subscript_expression", "pointer_expression", "field_expression"):
             return False
-        base = node
+        base: Node | None = node
         while base is not None and base.type in ("subscript_expression", "pointer_expression", "field_expression",
                                                  "parenthesized_expression"):
             base = base.child_by_field_name("argument") or next(iter(named(base)), None)
@@ -423,12 +461,12 @@ class CppDependence:
         for decl in source.nodes.get("decl", []):  # declarations the walk did not reach
             guards = guards_of(decl, root, self._parents)
             for declarator in decl.children_by_field_name("declarator"):
-                name, _r, _a = declared_name(declarator)
+                declared, _r, _a = declared_name(declarator)
                 value = declarator.child_by_field_name("value") if declarator.type == "init_declarator" else None
-                if not name or value is None or value.type == "lambda_expression" or name in context.handles \
+                if not declared or value is None or value.type == "lambda_expression" or declared in context.handles \
                         or key_of(declarator) in covered:
                     continue
-                unit.assign(f"{name}@{decl.start_byte}", self._lower(value, context), guards)
+                unit.assign(f"{declared}@{decl.start_byte}", self._lower(value, context), guards)
         for node in source.nodes.get("assign", []):
             target = target_name(node.child_by_field_name("left"), context.arrays)
             right = node.child_by_field_name("right")
@@ -454,10 +492,10 @@ class CppDependence:
             _receiver, _name, args = self.parts(call)
             lowered = [self._lower(arg, context) for arg in args]
             for callee in callees:
-                target = self._contexts[callee]
+                callee_context = self._contexts[callee]
                 outputs = [(i, self._variable(context, text_of(arg), arg.start_byte))
-                           for i, arg in enumerate(args[:len(target.params)])
-                           if target.params[i][1] and arg.type == "identifier"]
+                           for i, arg in enumerate(args[:len(callee_context.params)])
+                           if callee_context.params[i][1] and arg.type == "identifier"]
                 unit.bind_call(callee, lowered, guards_of(call, root, self._parents), outputs)
         for kind in ("if", "ternary", "switch", "loop"):
             for node in source.nodes.get(kind, []):
@@ -513,8 +551,8 @@ class CppDependence:
             if base is not None and self._handle(base, context) is not None:
                 return Uniform(text_of(node))
             operator = node.child_by_field_name("operator")
-            inner = lower(base)
-            return Load(inner) if operator is not None and operator.type == "->" else inner
+            lowered = lower(base)
+            return Load(lowered) if operator is not None and operator.type == "->" else lowered
         if kind == "subscript_expression":
             base = node.child_by_field_name("argument")
             index = next(iter(named(node.child_by_field_name("indices"))), None)
@@ -540,8 +578,8 @@ class CppDependence:
             return Unary(UNARY_OPS.get(op, op), lower(node.child_by_field_name("argument")))
         if kind == "pointer_expression":
             operator = node.child_by_field_name("operator")
-            inner = lower(node.child_by_field_name("argument"))
-            return Load(inner) if operator is not None and operator.type == "*" else inner
+            lowered = lower(node.child_by_field_name("argument"))
+            return Load(lowered) if operator is not None and operator.type == "*" else lowered
         if kind == "update_expression":
             return lower(node.child_by_field_name("argument"))
         if kind == "assignment_expression":
@@ -555,8 +593,8 @@ class CppDependence:
             return lower(node.child_by_field_name("right"))
         if kind == "declaration":  # if (auto x = f(); …) / while (T x = …)
             declarator = next(iter(node.children_by_field_name("declarator")), None)
-            name, _r, _a = declared_name(declarator)
-            return Var(f"{name}@{node.start_byte}") if name else Uniform()
+            declared, _r, _a = declared_name(declarator)
+            return Var(f"{declared}@{node.start_byte}") if declared else Uniform()
         return Call("?", tuple(lower(child) for child in named(node)))
 
     def _is_small_constant_site(self, node: Node) -> bool:

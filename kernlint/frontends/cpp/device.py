@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Iterable
 
 import tree_sitter
 
@@ -25,8 +25,16 @@ from kernlint.facts.device import Reach
 from kernlint.facts.kinds import BlockDirection, BranchExit, BranchKind
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import contains, node_at, span_of, text_of
+from kernlint.frontends.cpp.arms import arm_costs, rewritable, steers_loop
 from kernlint.frontends.cpp.dependence import (
-    CppDependence, Key, Owners, UnitSource, call_parts, callee_name, condition_of, key_of,
+    CppDependence,
+    Key,
+    Owners,
+    UnitSource,
+    call_parts,
+    callee_name,
+    condition_of,
+    key_of,
 )
 from kernlint.frontends.cpp.syntax import function_declarator
 from kernlint.frontends.cpp.unit import CppUnit
@@ -282,6 +290,8 @@ def _branches(graph: _DeviceGraph, dependence: CppDependence) -> Iterable[Branch
                     select_like=node.type == "conditional_expression" and _select_like(graph, node),
                     function=graph.names.get(key_of(owner)) if owner is not None and key_of(owner) not in graph.kernels
                     else None,
+                    arms=arm_costs(node, lambda call: bool(graph.callees(call))),
+                    steers_loop=steers_loop(node), rewritable=rewritable(node),
                 )
 
 

@@ -5,7 +5,7 @@ structurally by `kernlint.frontends.cpp.dependence`."""
 from __future__ import annotations
 
 import re
-from typing import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 
 from kernlint.analysis.dependence import Broadcast, Call, Const, Expr, Seed, SubGroupUniform, Uniform, Varying
 from kernlint.frontends.cpp.dep_nodes import Node, text_of
@@ -35,18 +35,19 @@ _UNIFORM_COLLECTIVES = frozenset({
 _SCANS = frozenset({"exclusive_scan_over_group", "inclusive_scan_over_group", "joint_exclusive_scan",
                     "joint_inclusive_scan", "exclusive_scan", "inclusive_scan"})
 _SUB_GROUP_SHUFFLES = frozenset({"shuffle", "shuffle_down", "shuffle_up", "shuffle_xor", "select"})
-_ATOMIC_FREE = re.compile(r"^(?:atomic_?(?:fetch|exchange|compare|inc|dec|add|sub|min|max|and|or|xor)\w*|atomicAdd|atomicSub|atomicInc)$",
-                          re.I)
+_ATOMIC_FREE = re.compile(r"^(?:atomic_?(?:fetch|exchange|compare|inc|dec|add|sub|min|max|and|or|xor)\w*"
+                          r"|atomicAdd|atomicSub|atomicInc)$", re.I)
 BARRIERS = frozenset({"barrier", "group_barrier", "work_group_barrier"})
 _MONOTONE = frozenset({"min", "max", "fmin", "fmax", "clamp", "floor", "ceil", "trunc", "round", "mad24", "mul24"})
 _CASTS = frozenset({"static_cast", "const_cast", "reinterpret_cast", "dynamic_cast"})
-_TYPE_NAMES = re.compile(r"^(?:std::)?(?:u?int(?:8|16|32|64)?_t|size_t|ssize_t|ptrdiff_t|u?intptr_t|uint|ulong|ushort|uchar)$")
+_TYPE_NAMES = re.compile(r"^(?:std::)?(?:u?int(?:8|16|32|64)?_t|size_t|ssize_t|ptrdiff_t|u?intptr_t"
+                         r"|uint|ulong|ushort|uchar)$")
 BINARY_OPS = {"and": "&&", "or": "||", "bitand": "&", "bitor": "|", "xor": "^", "not_eq": "!="}
 UNARY_OPS = {"not": "!", "compl": "~"}
 
 
 def lower_call(node: Node, parts: tuple[Node | None, str, list[Node]], handle: Callable[[Node], str | None],
-               lower: Callable[[Node], Expr], units: list[Hashable]) -> Expr:
+               lower: Callable[[Node], Expr], units: Sequence[Hashable]) -> Expr:
     """A call in device code: an id source, a uniform or sub-group-uniform value, a per-lane value, or
     a call into `units` of the program (or an unknown call, as dependent as its arguments)."""
     receiver, name, args = parts

@@ -15,6 +15,7 @@ from kernlint.facts import Span
 from kernlint.facts.openmp_directive import OmpDirective, OmpParseError
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import text_of as _text
+from kernlint.frontends.fortran.arms import arm_costs
 from kernlint.frontends.fortran.constants import UNITS, FortranConstants
 from kernlint.frontends.fortran.openmp_uses import FortranUses
 from kernlint.frontends.fortran.source import LineMap, code_end
@@ -344,7 +345,8 @@ class FortranOmpSource:
                 self.node_span(node), self.node_span(condition), text,
                 {"if": "if", "elseif": "else-if", "switch": "switch"}.get(kind, "loop"), (region_span,),
                 self._guards(node, start), tuple(varying),
-                self.node_span(node.parent) if kind == "elseif" and node.parent is not None else None)))
+                self.node_span(node.parent) if kind == "elseif" and node.parent is not None else None,
+                arms=arm_costs(node))))
         return [item for _p, item in sorted(items, key=lambda pair: pair[0])]
 
     def _guards(self, node: tree_sitter.Node, start: Point) -> tuple[Span, ...]:

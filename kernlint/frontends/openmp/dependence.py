@@ -23,7 +23,7 @@ from typing import Callable, Protocol
 from kernlint.analysis import dependence as dep
 from kernlint.analysis.reaching import ENTRY, Flow
 from kernlint.facts import Span
-from kernlint.facts.device import Branch, Reach
+from kernlint.facts.device import ArmCost, Branch, Reach
 from kernlint.facts.openmp import OmpConstruct
 from kernlint.frontends.openmp import expr as ex
 
@@ -60,6 +60,9 @@ class RawBranch:
     varying: tuple[str, ...] = ()
     head: Span | None = None
     select_like: bool = False
+    arms: tuple[ArmCost, ...] = ()  # what each guarded path costs (see facts.device.Branch)
+    steers_loop: bool = False
+    rewritable: bool = False
 
 
 class DeviceSource(Protocol):
@@ -138,6 +141,7 @@ def openmp_branches(constructs: tuple[OmpConstruct, ...], source: DeviceSource) 
             span=raw.span, condition=raw.condition, kind=raw.kind, dependence=grade.dependence,
             reason=grade.reason, regions=raw.regions, lanes=grade.lanes, origin=grade.origin,
             reaches=tuple(Reach(r) for r in raw.regions), head=raw.head, select_like=raw.select_like,
+            arms=raw.arms, steers_loop=raw.steers_loop, rewritable=raw.rewritable,
         ))
     return tuple(branches)
 

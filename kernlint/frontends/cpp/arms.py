@@ -1,0 +1,237 @@
+"""What the arms of a divergent C/C++ construct cost, counted on the tree (KL501 ranks by it).
+
+Shared by the SYCL device analysis and the OpenMP C/C++ front-end: both hand a conditional or loop
+node and get one `ArmCost` per guarded path, whether the construct steers a loop (a search or walk)
+and whether it can be rewritten whole (no comments or preprocessor lines inside).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import tree_sitter
+
+from kernlint.facts.device import ArmCost
+
+Node = tree_sitter.Node
+IsWork = Callable[[Node], bool]  # whether a call runs real work (a device function, unknown code)
+
+_STATEMENTS = frozenset({"expression_statement", "declaration", "return_statement", "if_statement",
+                         "switch_statement", "for_statement", "while_statement", "do_statement",
+                         "for_range_loop"})
+_LOOPS = frozenset({"for_statement", "while_statement", "do_statement", "for_range_loop"})
+_LOG_TRIPS = 5  # what a halving loop (`for (s = 16; s > 0; s >>= 1)`) is counted as
+_MATH = frozenset({
+    "abs", "fabs", "fabsf", "min", "max", "fmin", "fmax", "fminf", "fmaxf", "sqrt", "sqrtf", "rsqrt", "exp",
+    "expf", "exp2", "log", "logf", "log2", "pow", "powf", "sin", "cos", "sinf", "cosf", "tan", "floor", "ceil",
+    "floorf", "ceilf", "round", "trunc", "clamp", "select", "mad", "fma", "fmaf", "copysign", "isnan", "isinf",
+    "native_exp", "native_log", "native_sqrt", "native_recip", "native_divide", "rint", "lrint", "hypot",
+})
+
+
+def is_math_call(call: Node) -> bool:
+    """A call to a side-effect-free math builtin (`sqrt`, `sycl::fmax`, `std::min`)."""
+    function = call.child_by_field_name("function")
+    name = function.text.decode("utf-8", errors="replace") if function is not None and function.text else ""
+    return name.rsplit("::", 1)[-1].rsplit(".", 1)[-1] in _MATH
+
+
+def defined_functions(node: Node) -> frozenset[str]:
+    """The names of the functions defined at the top of `node`'s file (and in its namespaces/classes)."""
+    top = node
+    while top.parent is not None:
+        top = top.parent
+    names: set[str] = set()
+    stack = [top]
+    while stack:
+        current = stack.pop()
+        if current.type == "function_definition":
+            declarator = current.child_by_field_name("declarator")
+            while declarator is not None and declarator.type not in ("identifier", "field_identifier",
+                                                                     "qualified_identifier"):
+                declarator = declarator.child_by_field_name("declarator")
+            if declarator is not None:
+                names.add(_text(declarator).rsplit("::", 1)[-1])
+        elif current.type in ("translation_unit", "namespace_definition", "declaration_list", "linkage_specification",
+                              "template_declaration", "class_specifier", "struct_specifier", "field_declaration_list"):
+            stack.extend(current.named_children)
+    return frozenset(names)
+
+
+def calls_one_of(names: frozenset[str]) -> IsWork:
+    """A call counts as work when it reaches one of `names` (functions defined in the file)."""
+    def is_work(call: Node) -> bool:
+        function = call.child_by_field_name("function")
+        name = _text(function) if function is not None else ""
+        return name.split("<", 1)[0].rsplit("::", 1)[-1].rsplit(".", 1)[-1].rsplit("->", 1)[-1] in names
+    return is_work
+
+
+def arm_nodes(node: Node) -> list[Node]:
+    """The guarded paths: an if's two arms (an else-if chain is one arm), a switch's cases, a loop's body."""
+    if node.type in ("if_statement", "conditional_expression"):
+        arms = [node.child_by_field_name("consequence"), node.child_by_field_name("alternative")]
+        return [a.named_children[-1] if a.type == "else_clause" and a.named_children else a
+                for a in arms if a is not None]
+    body = node.child_by_field_name("body")
+    if node.type == "switch_statement" and body is not None:
+        return [c for c in body.named_children if c.type == "case_statement"]
+    return [body] if body is not None else []
+
+
+def arm_costs(node: Node, is_work: IsWork) -> tuple[ArmCost, ...]:
+    """One `ArmCost` per guarded path of `node` (see `arm_nodes`)."""
+    return tuple(_cost(arm, node, is_work) for arm in arm_nodes(node))
+
+
+def _cost(arm: Node, owner: Node, is_work: IsWork) -> ArmCost:
+    statements, loops, calls = _weigh(arm, is_work)
+    target, value = _single_assignment(arm, is_work)
+    return ArmCost(statements, loops, calls, _exits(arm, owner), target, value)
+
+
+def _weigh(node: Node, is_work: IsWork) -> tuple[int, int, int]:
+    """(statements, loops, calls) under `node`. An `if` is its arms (the test is not work of its own);
+    a loop with a small constant trip count is its body that many times rather than a loop."""
+    if node.type in ("lambda_expression", "function_definition"):
+        return 0, 0, 0
+    statements = int(node.type in _STATEMENTS and node.type != "if_statement")
+    loops = calls = 0
+    trips = _short_trips(node) if node.type == "for_statement" else None
+    if trips is None and node.type in _LOOPS and _halving(node):
+        trips = _LOG_TRIPS
+    if node.type in _LOOPS and trips is None:
+        loops += 1
+    if node.type == "call_expression" and not is_math_call(node) and is_work(node):
+        calls += 1
+    inner = [0, 0, 0]
+    body = node.child_by_field_name("body") if node.type in _LOOPS else None
+    for child in [body] if body is not None else node.named_children:
+        for k, value in enumerate(_weigh(child, is_work)):
+            inner[k] += value
+    if trips is not None:
+        return inner[0] * trips, inner[1], inner[2] * trips
+    return statements + inner[0], loops + inner[1], calls + inner[2]
+
+
+def _halving(loop: Node) -> bool:
+    """A loop that halves or shifts its control value each step (`while (n >> bits)`, `s /= 2`): a
+    handful of trips."""
+    parts = [loop.child_by_field_name(f) for f in ("condition", "update")]
+    text = " ".join(_text(p) for p in parts if p is not None)
+    return any(token in text for token in (">>", "/= 2", "<<= 1", "*= 2"))
+
+
+def _short_trips(loop: Node) -> int | None:
+    """The trip count of `for (i = a; i < b; ++i)` with literal `a` and `b` when it is at most 16."""
+    init, condition = loop.child_by_field_name("initializer"), loop.child_by_field_name("condition")
+    start = [c for c in (init.named_children if init is not None else []) if c.type == "number_literal"]
+    if init is not None and init.type == "declaration":  # `int i = 0`
+        start = [c for d in init.named_children for c in d.named_children if c.type == "number_literal"]
+    if condition is None or condition.type != "binary_expression" or len(start) != 1:
+        return None
+    operator, right = condition.child_by_field_name("operator"), condition.child_by_field_name("right")
+    if operator is None or operator.type not in ("<", "<=") or right is None or right.type != "number_literal":
+        return None
+    try:
+        trips = int(_text(right).rstrip("uUlL"), 0) - int(_text(start[0]).rstrip("uUlL"), 0) + (operator.type == "<=")
+    except ValueError:
+        return None
+    return trips if 0 <= trips <= 16 else None
+
+
+def _single_assignment(arm: Node, is_work: IsWork) -> tuple[str | None, str | None]:
+    """(`x`, `v`) when the arm is exactly `x = v;` with `x` a plain variable and `v` free of side effects."""
+    while arm.type == "compound_statement" and len(arm.named_children) == 1:
+        arm = arm.named_children[0]
+    if arm.type == "expression_statement" and len(arm.named_children) == 1:
+        arm = arm.named_children[0]
+    if arm.type != "assignment_expression":
+        return None, None
+    operator, left, right = (arm.child_by_field_name(f) for f in ("operator", "left", "right"))
+    if operator is None or operator.type != "=" or left is None or right is None or left.type != "identifier":
+        return None, None
+    stack = [right]
+    while stack:
+        current = stack.pop()
+        if current.type in ("assignment_expression", "update_expression", "lambda_expression", "comma_expression"):
+            return None, None
+        if current.type == "call_expression" and not is_math_call(current) and is_work(current):
+            return None, None
+        stack.extend(current.named_children)
+    return _text(left), _text(right)
+
+
+def steers_loop(node: Node) -> bool:
+    """Whether `node` decides when a loop stops: a loop whose body reassigns (with a plain `=`) what
+    its condition reads, or a branch inside a loop that exits it or reassigns what the loop tests."""
+    if node.type in _LOOPS:
+        body = node.child_by_field_name("body")
+        spins = body is not None and not any(c.type != "comment" for c in body.named_children)
+        names = _condition_names(node)  # a wait on memory, or a walk (`ix = next[ix]` in the body or update)
+        return spins or _reassigns(body, names) or _reassigns(node.child_by_field_name("update"), names)
+    loop = node.parent
+    while loop is not None and loop.type not in _LOOPS | {"lambda_expression", "function_definition"}:
+        loop = loop.parent
+    if loop is None or loop.type not in _LOOPS:
+        return False
+    arms = arm_nodes(node)
+    if any(_exits(arm, node) for arm in arms):
+        return True
+    names = _condition_names(loop)
+    return any(_reassigns(arm, names) for arm in arms)
+
+
+def rewritable(node: Node) -> bool:
+    """Whether the construct holds only code: no comment or preprocessor line would be lost by a rewrite."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type == "comment" or current.type.startswith("preproc") or current.has_error:
+            return False
+        stack.extend(current.children)
+    return True
+
+
+def _condition_names(loop: Node) -> set[str]:
+    condition = loop.child_by_field_name("condition")
+    names: set[str] = set()
+    stack = [condition] if condition is not None else []
+    while stack:
+        current = stack.pop()
+        if current.type == "identifier":
+            names.add(_text(current))
+        stack.extend(current.named_children)
+    return names
+
+
+def _reassigns(body: Node | None, names: set[str]) -> bool:
+    """Whether `body` sets one of `names` from something new: a plain `=` anywhere, or any update
+    (`+=`, `++`) under a conditional inside it (a counter bumped every iteration only counts)."""
+    stack = [(body, False)] if body is not None and names else []
+    while stack:
+        current, guarded = stack.pop()
+        if current.type in ("assignment_expression", "update_expression"):
+            operator = current.child_by_field_name("operator")
+            target = current.child_by_field_name("left") or current.child_by_field_name("argument")
+            plain = current.type == "assignment_expression" and operator is not None and operator.type == "="
+            if target is not None and _text(target) in names and (plain or guarded):
+                return True
+        inner = guarded or current.type in ("if_statement", "switch_statement", "conditional_expression")
+        stack.extend((child, inner) for child in current.named_children)
+    return False
+
+
+def _exits(arm: Node, owner: Node) -> bool:
+    stack = [arm]
+    while stack:
+        current = stack.pop()
+        if current.type == "return_statement" or (current.type == "break_statement" and owner.type != "switch_statement"):
+            return True
+        if current.type not in _LOOPS | {"switch_statement", "lambda_expression"}:
+            stack.extend(current.named_children)
+    return False
+
+
+def _text(node: Node) -> str:
+    return node.text.decode("utf-8", errors="replace") if node.text is not None else ""
