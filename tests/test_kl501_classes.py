@@ -91,3 +91,34 @@ def test_the_first_line_stays_short() -> None:
     body = "if (idx[i] > 0 && idx[i] < n && x[idx[i]] > 0.5f && x[idx[i] + 1] < 0.25f) v = 1.0f;"
     (d,) = found(body)
     assert len(d.message.splitlines()[0]) <= 120
+
+
+TILE_KERNEL = """
+    #include <sycl/sycl.hpp>
+    void g(sycl::queue &q, float *out, const float *in, int n, int bands) {{
+      q.parallel_for(sycl::nd_range<2>({{64, 64}}, {{16, 16}}), [=](sycl::nd_item<2> item) {{
+        const int row = item.get_local_id(0);
+        const int col = item.get_local_id(1);
+        const int band = (item.get_local_linear_id() % 64) / bands;
+        if ({test}) {{
+          for (int k = 0; k < n; ++k) out[k] += in[k];
+        }}
+      }});
+    }}
+"""
+
+
+def leader_classes(test: str) -> list[str]:
+    found = run_rule(DivergentBranch, TILE_KERNEL.format(test=test), device=None,
+                     options={"report-boundary": True})
+    return [d.evidence.get("class", "") for d in found]
+
+
+def test_one_lane_is_a_test_on_the_fastest_dimension_only() -> None:
+    # Consecutive work-items, and so a sub-group's lanes, run along the last dimension of a range.
+    assert leader_classes("col == 0") == ["serial-leader"]
+    assert "serial-leader" not in leader_classes("row == 0")  # a whole row of lanes
+
+
+def test_a_quotient_of_an_id_selects_a_band_of_lanes() -> None:
+    assert "serial-leader" not in leader_classes("band == 2")

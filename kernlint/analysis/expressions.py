@@ -34,10 +34,13 @@ class Var:
 
 @dataclass(frozen=True, slots=True)
 class Seed:
-    """A work-item id source. `scope`: global | local | lane (sub-group local id); `text` as written."""
+    """A work-item id source. `scope`: global | local | lane (sub-group local id); `text` as written.
+    `shared`: an id of a slower dimension of a multi-dimensional range (`item.get_local_id(0)` of an
+    `nd_item<2>`), which the lanes of one row, and so of a sub-group, hold in common."""
 
     scope: str
     text: str
+    shared: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +210,8 @@ class Taint:
                         # every sub-group spans in full, so any bound inside it splits every sub-group
     clamped: bool = False  # for ids: clamped by a uniform bound (`min(n - i, K)`), so the same in every
                            # lane but those near the bound
+    shared: bool = False  # for ids: several lanes of a sub-group may hold the same value (`lid / 4`,
+                          # a slower dimension's id), so `== c` selects a band of lanes, not one lane
 
 
 _RANK = {"sub-group": 0, "id": 1, "flag": 2, "mixed": 3, "data": 4}

@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 
 from kernlint.analysis.expressions import (
     COMPARISONS,
@@ -90,7 +91,7 @@ class Evaluator:
         if isinstance(expr, Broadcast):
             return self._broadcast_taint(expr)
         if isinstance(expr, Seed):
-            return Taint("id", expr.text, lane=expr.scope == "lane")
+            return Taint("id", expr.text, lane=expr.scope == "lane", shared=expr.shared)
         if isinstance(expr, Varying):
             return Taint("data", expr.text)
         if isinstance(expr, Load):
@@ -152,8 +153,9 @@ class Evaluator:
             # `lid % 32`, `lid & 63`: rises by one from lane to lane inside every sub-group
             return Taint("id", left.origin, lane=True)
         if expr.op == "%" and left is not None and left.kind == "id" and right is None and _const(expr.right) is None:
-            # `tid % block_x`: a column index of a 2-D decomposition, rising along each row
-            return Taint("id", left.origin)
+            # `tid % block_x`: a column index of a 2-D decomposition, rising along each row (a sub-group may
+            # span several rows, whose lanes then share each column index)
+            return Taint("id", left.origin, shared=True)
         left = None if left is not None and left.kind == "sub-group" else left
         right = None if right is not None and right.kind == "sub-group" else right
         if expr.op in COMPARISONS or expr.op in LOGICAL:
@@ -170,7 +172,8 @@ class Evaluator:
             return worst if worst.grade is not None and worst.grade.dependence == "boundary" \
                 else Taint("mixed", worst.origin)
         if left is not None and right is not None and left.kind == right.kind == "id" and expr.op in ("+", "-"):
-            return worst  # row * w + col: monotone along the sub-group
+            # row * w + col: monotone along the sub-group, and one lane's own unless both parts are shared
+            return replace(worst, shared=left.shared and right.shared)
         if worst.kind == "id":
             one_sided = (left is None) != (right is None)
             other = expr.right if left is not None else expr.left
@@ -178,7 +181,11 @@ class Evaluator:
                 # lane + 1 is still a lane; lane + 32 and sg_base + lane are positions beyond the sub-group
                 offset = _const(other)
                 small = offset is not None and expr.op in ("+", "-") and abs(offset) < SUB_GROUP_MAX
-                return worst if not worst.lane or small else Taint("id", worst.origin)
+                # a quotient or shift of an id is shared by the lanes it maps together (`tid / 4`)
+                shared = worst.shared or (expr.op in ("/", ">>") and offset not in (1, 0))
+                if worst.lane and not small:
+                    return Taint("id", worst.origin, shared=shared)
+                return replace(worst, shared=shared)
         return Taint("mixed", worst.origin)
 
     def _call_taint(self, expr: Call) -> Taint | None:
@@ -232,6 +239,8 @@ class Evaluator:
                 return Grade(grade.dependence, grade.reason, _complement(grade.lanes), grade.origin)
             return grade
         if taint.kind == "id":
+            if taint.shared:
+                return Grade("boundary", "range", LaneEstimate("edge"), taint.origin)
             if negated:
                 return Grade("boundary", "leader", LaneEstimate("single"), taint.origin)
             return Grade("boundary", "all-but-one", LaneEstimate("all-but-one"), taint.origin)
@@ -289,6 +298,9 @@ class Evaluator:
         if taint.lane and op in ("<", "<=", ">", ">="):
             # every sub-group holds every lane id: `lane < 8` splits all of them
             return Grade("strong", "lane-range", LaneEstimate("split"), taint.origin)
+        if op in ("==", "!=") and taint.shared:
+            # `row == 0`, `tid / 4 == k`: the lanes that share the value, a band rather than one lane
+            return Grade("boundary", "range", LaneEstimate("edge"), taint.origin)
         if op == "==":
             return Grade("boundary", "leader", LaneEstimate("single"), taint.origin)
         if op == "!=":

@@ -7,11 +7,13 @@ and whether it can be rewritten whole (no comments or preprocessor lines inside)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import tree_sitter
 
 from kernlint.facts.device import ArmCost
+from kernlint.frontends.common.nodes import text_of as _text
 
 Node = tree_sitter.Node
 IsWork = Callable[[Node], bool]  # whether a call runs real work (a device function, unknown code)
@@ -20,6 +22,7 @@ _STATEMENTS = frozenset({"expression_statement", "declaration", "return_statemen
                          "switch_statement", "for_statement", "while_statement", "do_statement",
                          "for_range_loop"})
 _LOOPS = frozenset({"for_statement", "while_statement", "do_statement", "for_range_loop"})
+_DIRECTIVE_LINE = re.compile(rb"^[ \t]*#", re.M)
 _LOG_TRIPS = 5  # what a halving loop (`for (s = 16; s > 0; s >>= 1)`) is counted as
 _MATH = frozenset({
     "abs", "fabs", "fabsf", "min", "max", "fmin", "fmax", "fminf", "fmaxf", "sqrt", "sqrtf", "rsqrt", "exp",
@@ -79,39 +82,67 @@ def arm_nodes(node: Node) -> list[Node]:
     return [body] if body is not None else []
 
 
-def arm_costs(node: Node, is_work: IsWork) -> tuple[ArmCost, ...]:
-    """One `ArmCost` per guarded path of `node` (see `arm_nodes`)."""
-    return tuple(_cost(arm, node, is_work) for arm in arm_nodes(node))
+class ArmCounter:
+    """Counts the arms of a file's divergent constructs. Each node is weighed once, bottom up, and
+    remembered: nested constructs share their inner arms, so a nest of conditions costs its size, not
+    its size times its depth (and no recursion limit is met however deep the nest)."""
+
+    def __init__(self, is_work: IsWork) -> None:
+        self._is_work = is_work
+        self._weights: dict[int, tuple[int, int, int]] = {}  # node id -> (statements, loops, calls)
+
+    def costs(self, node: Node) -> tuple[ArmCost, ...]:
+        """One `ArmCost` per guarded path of `node` (see `arm_nodes`)."""
+        return tuple(self._cost(arm, node) for arm in arm_nodes(node))
+
+    def _cost(self, arm: Node, owner: Node) -> ArmCost:
+        statements, loops, calls = self.weigh(arm)
+        target, value = _single_assignment(arm, self._is_work)
+        return ArmCost(statements, loops, calls, _exits(arm, owner), target, value)
+
+    def weigh(self, root: Node) -> tuple[int, int, int]:
+        """(statements, loops, calls) under `root`. An `if` is its arms (the test is not work of its own);
+        a loop with a small constant trip count is its body that many times rather than a loop."""
+        stack = [(root, False)]
+        while stack:
+            node, children_done = stack.pop()
+            if node.id in self._weights:
+                continue
+            if children_done:
+                self._weights[node.id] = self._combine(node)
+                continue
+            stack.append((node, True))
+            stack.extend((child, False) for child in _weighed_children(node) if child.id not in self._weights)
+        return self._weights[root.id]
+
+    def _combine(self, node: Node) -> tuple[int, int, int]:
+        if node.type in ("lambda_expression", "function_definition"):
+            return 0, 0, 0
+        statements = int(node.type in _STATEMENTS and node.type != "if_statement")
+        loops = calls = 0
+        trips = _short_trips(node) if node.type == "for_statement" else None
+        if trips is None and node.type in _LOOPS and _halving(node):
+            trips = _LOG_TRIPS
+        if node.type in _LOOPS and trips is None:
+            loops += 1
+        if node.type == "call_expression" and not is_math_call(node) and self._is_work(node):
+            calls += 1
+        inner = [0, 0, 0]
+        for child in _weighed_children(node):
+            for k, value in enumerate(self._weights[child.id]):
+                inner[k] += value
+        if trips is not None:
+            return inner[0] * trips, inner[1], inner[2] * trips
+        return statements + inner[0], loops + inner[1], calls + inner[2]
 
 
-def _cost(arm: Node, owner: Node, is_work: IsWork) -> ArmCost:
-    statements, loops, calls = _weigh(arm, is_work)
-    target, value = _single_assignment(arm, is_work)
-    return ArmCost(statements, loops, calls, _exits(arm, owner), target, value)
-
-
-def _weigh(node: Node, is_work: IsWork) -> tuple[int, int, int]:
-    """(statements, loops, calls) under `node`. An `if` is its arms (the test is not work of its own);
-    a loop with a small constant trip count is its body that many times rather than a loop."""
+def _weighed_children(node: Node) -> list[Node]:
+    """What a node's weight is made of: a loop's body (not its header), nothing inside a nested
+    function or lambda, otherwise its named children."""
     if node.type in ("lambda_expression", "function_definition"):
-        return 0, 0, 0
-    statements = int(node.type in _STATEMENTS and node.type != "if_statement")
-    loops = calls = 0
-    trips = _short_trips(node) if node.type == "for_statement" else None
-    if trips is None and node.type in _LOOPS and _halving(node):
-        trips = _LOG_TRIPS
-    if node.type in _LOOPS and trips is None:
-        loops += 1
-    if node.type == "call_expression" and not is_math_call(node) and is_work(node):
-        calls += 1
-    inner = [0, 0, 0]
+        return []
     body = node.child_by_field_name("body") if node.type in _LOOPS else None
-    for child in [body] if body is not None else node.named_children:
-        for k, value in enumerate(_weigh(child, is_work)):
-            inner[k] += value
-    if trips is not None:
-        return inner[0] * trips, inner[1], inner[2] * trips
-    return statements + inner[0], loops + inner[1], calls + inner[2]
+    return [body] if body is not None else list(node.named_children)
 
 
 def _halving(loop: Node) -> bool:
@@ -183,14 +214,10 @@ def steers_loop(node: Node) -> bool:
 
 
 def rewritable(node: Node) -> bool:
-    """Whether the construct holds only code: no comment or preprocessor line would be lost by a rewrite."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if current.type == "comment" or current.type.startswith("preproc") or current.has_error:
-            return False
-        stack.extend(current.children)
-    return True
+    """Whether the construct holds only code: no comment or preprocessor line would be lost by a rewrite.
+    Read from the construct's text (a `//` inside a string literal also says no: no fix, never a wrong one)."""
+    text = node.text or b""
+    return not node.has_error and b"//" not in text and b"/*" not in text and not _DIRECTIVE_LINE.search(text)
 
 
 def _condition_names(loop: Node) -> set[str]:
@@ -233,5 +260,3 @@ def _exits(arm: Node, owner: Node) -> bool:
     return False
 
 
-def _text(node: Node) -> str:
-    return node.text.decode("utf-8", errors="replace") if node.text is not None else ""

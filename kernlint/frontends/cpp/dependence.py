@@ -12,6 +12,7 @@ structurally. Each kernel body, device function and nested lambda is one `Unit`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -88,6 +89,7 @@ class _Context:
 
     source: UnitSource
     handles: dict[str, str] = field(default_factory=dict)
+    dims: dict[str, int] = field(default_factory=dict)  # handle name -> dimensions (`nd_item<2>`: 2)
     id_like: set[str] = field(default_factory=set)
     arrays: set[str] = field(default_factory=set)
     assigned: set[str] = field(default_factory=set)
@@ -102,6 +104,9 @@ class _Context:
     stores: set[str] = field(default_factory=set)  # captured names the unit assigns (accessors: memory)
     uninitialized: set[str] = field(default_factory=set)  # own variables declared without a value
     flow: UnitFlow | None = None
+
+
+_DIMS = re.compile(r"<\s*([1-3])\s*>")
 
 
 class CppDependence:
@@ -214,6 +219,9 @@ class CppDependence:
         for pattern, kind in HANDLE_TYPES:
             if pattern.search(type_text):
                 context.handles[name] = kind
+                dims = _DIMS.search(type_text)
+                if dims is not None:
+                    context.dims[name] = int(dims.group(1))
                 return
         if ID_TYPES.search(type_text):
             context.id_like.add(name)
@@ -612,8 +620,31 @@ class CppDependence:
 
     def _lower_call(self, node: Node, context: _Context, depth: int) -> Expr:
         units = [k for k in self._resolve(node) if k in self._contexts]
-        return lower_call(node, self.parts(node), lambda n: self._handle(n, context),
-                          lambda n: self._lower(n, context, depth + 1), units)
+        lowered = lower_call(node, self.parts(node), lambda n: self._handle(n, context),
+                             lambda n: self._lower(n, context, depth + 1), units)
+        if isinstance(lowered, Seed) and lowered.scope != "lane" and self._slower_dimension(node, context):
+            return Seed(lowered.scope, lowered.text, shared=True)
+        return lowered
+
+    def _slower_dimension(self, call: Node, context: _Context) -> bool:
+        """`item.get_local_id(0)` of an `nd_item<2>`: not the last (fastest-varying) dimension, along
+        which consecutive work-items, and so the lanes of a sub-group, lie."""
+        receiver, _name, args = self.parts(call)
+        if receiver is None or receiver.type != "identifier" or len(args) != 1:
+            return False
+        dimension = parse_int_literal(text_of(args[0]))
+        dims = self._lookup_dims(context, text_of(receiver))
+        return dimension is not None and dims is not None and dimension < dims - 1
+
+    def _lookup_dims(self, context: _Context | None, name: str) -> int | None:
+        depth = 0
+        while context is not None and depth < 16:
+            if name in context.handles:
+                return context.dims.get(name)
+            parent = context.source.parent
+            context = self._contexts.get(parent) if parent is not None else None
+            depth += 1
+        return None
 
 
 class _Hooks:

@@ -25,7 +25,7 @@ from kernlint.facts.device import Reach
 from kernlint.facts.kinds import BlockDirection, BranchExit, BranchKind
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import contains, node_at, span_of, text_of
-from kernlint.frontends.cpp.arms import arm_costs, rewritable, steers_loop
+from kernlint.frontends.cpp.arms import ArmCounter, rewritable, steers_loop
 from kernlint.frontends.cpp.dependence import (
     CppDependence,
     Key,
@@ -271,6 +271,7 @@ def _function_name(definition: Node) -> str | None:
 
 
 def _branches(graph: _DeviceGraph, dependence: CppDependence) -> Iterable[Branch]:
+    arms = ArmCounter(lambda call: bool(graph.callees(call)))
     for captures in graph.scans.values():
         for kind in ("if", "ternary", "switch", "loop"):
             for node in captures.get(kind, []):
@@ -290,7 +291,7 @@ def _branches(graph: _DeviceGraph, dependence: CppDependence) -> Iterable[Branch
                     select_like=node.type == "conditional_expression" and _select_like(graph, node),
                     function=graph.names.get(key_of(owner)) if owner is not None and key_of(owner) not in graph.kernels
                     else None,
-                    arms=arm_costs(node, lambda call: bool(graph.callees(call))),
+                    arms=arms.costs(node),
                     steers_loop=steers_loop(node), rewritable=rewritable(node),
                 )
 

@@ -13,7 +13,7 @@ from kernlint.facts import Span
 from kernlint.facts.kinds import BranchKind
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import span_of, text_of
-from kernlint.frontends.cpp.arms import arm_costs, calls_one_of, defined_functions, rewritable, steers_loop
+from kernlint.frontends.cpp.arms import ArmCounter, calls_one_of, defined_functions, rewritable, steers_loop
 from kernlint.frontends.cpp.openmp_nodes import LOOP_TYPES
 from kernlint.frontends.openmp.dependence import RawAssign, RawBranch
 
@@ -43,7 +43,7 @@ def device_code(root: Node) -> list[RawAssign | RawBranch]:
             kind: BranchKind = next(k for k in ("if", "switch", "loop", "ternary") if k in match)
             branches.append((match[kind][0], match["condition"][0], kind))
     items: list[tuple[int, RawAssign | RawBranch]] = [(n.start_byte, a) for n, a in assigns]
-    is_work = calls_one_of(defined_functions(root)) if branches else calls_one_of(frozenset())
+    arms = ArmCounter(calls_one_of(defined_functions(root)) if branches else calls_one_of(frozenset()))
     for node, condition, kind in branches:
         loops = [a for a in _ancestors_within(node, root, include_self=True) if a.type in LOOP_TYPES]
         varying = sorted({a.name for n, a in assigns for loop in loops
@@ -57,7 +57,7 @@ def device_code(root: Node) -> list[RawAssign | RawBranch]:
         items.append((node.start_byte, RawBranch(
             span_of(node), span_of(condition), text, "else-if" if is_else_if else kind, regions, _guards(node, root),
             tuple(varying), _chain_head(node) if is_else_if else None,
-            kind == "ternary" and _select_like(node), arm_costs(node, is_work), steers_loop(node),
+            kind == "ternary" and _select_like(node), arms.costs(node), steers_loop(node),
             rewritable(node))))
     return [item for _start, item in sorted(items, key=lambda pair: pair[0])]
 

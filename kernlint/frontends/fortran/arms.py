@@ -39,8 +39,8 @@ def _cost(arm: list[Node]) -> ArmCost:
         statements += current.type in _STATEMENTS
         loops += current.type == "do_loop"
         calls += current.type == "subroutine_call"
-        text = (current.text or b"").decode("utf-8", errors="replace").strip().lower()
-        exits |= current.type == "keyword_statement" and text.startswith(("exit", "return"))
+        if current.type == "keyword_statement":  # only its own text is read: not every node's
+            exits |= (current.text or b"").lstrip()[:6].lower().startswith((b"exit", b"return"))
         stack.extend(current.named_children)
     target = value = None
     if len(arm) == 1 and arm[0].type == "assignment_statement":
