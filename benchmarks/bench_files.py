@@ -89,19 +89,34 @@ def main() -> None:
     if args.one_pass:
         json.dump(one_pass(args.paths), sys.stdout)
         return
-    passes = [json.loads(subprocess.run([sys.executable, __file__, "--one-pass", *args.paths], check=True,
-                                        capture_output=True, text=True).stdout) for _ in range(args.repeat)]
-    rows = [(statistics.median(p[i][3] for p in passes), statistics.median(p[i][2] for p in passes),
-             passes[0][i][1], passes[0][i][0]) for i in range(len(passes[0]))]
+    passes = [
+        json.loads(
+            subprocess.run(
+                [sys.executable, __file__, "--one-pass", *args.paths], check=True, capture_output=True, text=True
+            ).stdout
+        )
+        for _ in range(args.repeat)
+    ]
+    rows = [
+        (
+            statistics.median(p[i][3] for p in passes),
+            statistics.median(p[i][2] for p in passes),
+            passes[0][i][1],
+            passes[0][i][0],
+        )
+        for i in range(len(passes[0]))
+    ]
     if not rows:
         raise SystemExit("no files to analyse")
     total = sum(r[0] for r in rows)
     parse = sum(r[1] for r in rows)
     size = sum(r[2] for r in rows)
-    print(f"{len(rows)} files, {size / 1e3:.0f} kB: analysis {total * 1e3:.1f} ms "
-          f"({total / len(rows) * 1e3:.2f} ms/file, {size / 1e6 / total:.2f} MB/s), "
-          f"parse only {parse * 1e3:.1f} ms ({parse / total:.0%} of analysis)")
-    for elapsed, parsed, length, path in sorted(rows, reverse=True)[:args.slowest]:
+    print(
+        f"{len(rows)} files, {size / 1e3:.0f} kB: analysis {total * 1e3:.1f} ms "
+        f"({total / len(rows) * 1e3:.2f} ms/file, {size / 1e6 / total:.2f} MB/s), "
+        f"parse only {parse * 1e3:.1f} ms ({parse / total:.0%} of analysis)"
+    )
+    for elapsed, parsed, length, path in sorted(rows, reverse=True)[: args.slowest]:
         print(f"  {elapsed * 1e3:7.2f} ms  (parse {parsed * 1e3:5.2f} ms, {length / 1e3:5.1f} kB)  {path}")
 
 

@@ -74,8 +74,9 @@ class Runner:
     def once(self, command: list[str]) -> Timing:
         """One run of `command`; its peak RSS is that of the largest process among it and its workers."""
         started = time.perf_counter()
-        process = subprocess.Popen(command, cwd=self.work, env=self.env, stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.PIPE)
+        process = subprocess.Popen(
+            command, cwd=self.work, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
         assert process.stderr is not None
         errors = process.stderr.read()
         _pid, status, usage = os.wait4(process.pid, 0)
@@ -85,8 +86,9 @@ class Runner:
             raise SystemExit(f"{' '.join(command)} failed ({process.returncode}): {errors.decode()[-2000:]}")
         return Timing(elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
 
-    def median(self, command: list[str], before: Callable[[int], None] | None = None,
-               repeat: int | None = None) -> Timing:
+    def median(
+        self, command: list[str], before: Callable[[int], None] | None = None, repeat: int | None = None
+    ) -> Timing:
         """Median wall and CPU times over the repeats, and the largest peak RSS seen."""
         runs = []
         for index in range(repeat or self.repeat):
@@ -136,8 +138,11 @@ def _has_kernel(path: str) -> bool:
 
 def lsp_file(files: list[tuple[str, str]], work: Path) -> str:
     """The SYCL file nearest 1,000 lines (one is generated when the tree has none over 800)."""
-    sycl = [(abs(len(Path(path).read_bytes().splitlines()) - LSP_FILE_LINES), path)
-            for path, family in files if family == "cpp" and b"parallel_for" in Path(path).read_bytes()]
+    sycl = [
+        (abs(len(Path(path).read_bytes().splitlines()) - LSP_FILE_LINES), path)
+        for path, family in files
+        if family == "cpp" and b"parallel_for" in Path(path).read_bytes()
+    ]
     best = min(sycl, default=(LSP_FILE_LINES, ""))
     if best[0] <= 200:
         return best[1]
@@ -153,6 +158,7 @@ def lsp_file(files: list[tuple[str, str]], work: Path) -> str:
 
 
 # -- what runs in the measured child processes -----------------------------------------------------
+
 
 def floor_main(list_file: str, jobs: int) -> None:
     """The floor: read each file, parse it with tree-sitter and run one small query, from Python."""
@@ -221,6 +227,7 @@ def lsp_main(path: str) -> None:
 
 # -- the report ----------------------------------------------------------------------------------
 
+
 def measure(paths: list[str], repeat: int, work: Path) -> list[Figure]:
     runner = Runner(work, repeat)
     (work / ".kernlint.toml").write_text("# the defaults; a config here keeps the cache in this directory\n")
@@ -231,8 +238,11 @@ def measure(paths: list[str], repeat: int, work: Path) -> list[Figure]:
     small = pick_small_file(files)
     edited = files[len(files) // 2][0]
     lsp_path = lsp_file(files, work)
-    print(f"{len(files)} files, {size / 1e6:.1f} MB; small file {small} ({os.path.getsize(small)} B); "
-          f"edited file {edited}; LSP file {lsp_path}; median of {repeat} run(s)", file=sys.stderr)
+    print(
+        f"{len(files)} files, {size / 1e6:.1f} MB; small file {small} ({os.path.getsize(small)} B); "
+        f"edited file {edited}; LSP file {lsp_path}; median of {repeat} run(s)",
+        file=sys.stderr,
+    )
 
     this = [sys.executable, str(Path(__file__).resolve())]
     # Compile every module's bytecode once, so that no measured process pays for it.
@@ -247,17 +257,30 @@ def measure(paths: list[str], repeat: int, work: Path) -> list[Figure]:
         figures.append(Figure(f"floor: parse + one query, jobs {jobs}", floor[jobs].wall, cpu=floor[jobs].cpu))
     for jobs in (1, 2):
         ratio = cold[jobs].wall / floor[jobs].wall
-        figures.append(Figure(f"kernlint cold (--no-cache), jobs {jobs}", cold[jobs].wall, cpu=cold[jobs].cpu,
-                              target=f"{ratio:.2f}x floor (<= 2.0x); CPU {cold[jobs].cpu / floor[jobs].cpu:.2f}x",
-                              met=ratio <= 2.0))
+        figures.append(
+            Figure(
+                f"kernlint cold (--no-cache), jobs {jobs}",
+                cold[jobs].wall,
+                cpu=cold[jobs].cpu,
+                target=f"{ratio:.2f}x floor (<= 2.0x); CPU {cold[jobs].cpu / floor[jobs].cpu:.2f}x",
+                met=ratio <= 2.0,
+            )
+        )
 
     shutil.rmtree(work / ".kernlint_cache", ignore_errors=True)
     filling = runner.once(runner.check(paths, "--jobs", "2"))
     figures.append(Figure("cold, filling the cache, jobs 2", filling.wall, cpu=filling.cpu))
     warm = runner.median(runner.check(paths, "--jobs", "2"))
     share = warm.wall / cold[2].wall
-    figures.append(Figure("warm cache, nothing changed, jobs 2", warm.wall, cpu=warm.cpu,
-                          target=f"{share:.1%} of cold (<= 10 %)", met=share <= 0.10))
+    figures.append(
+        Figure(
+            "warm cache, nothing changed, jobs 2",
+            warm.wall,
+            cpu=warm.cpu,
+            target=f"{share:.1%} of cold (<= 10 %)",
+            met=share <= 0.10,
+        )
+    )
     original = Path(edited).read_bytes()
 
     def edit(index: int) -> None:
@@ -267,29 +290,47 @@ def measure(paths: list[str], repeat: int, work: Path) -> list[Figure]:
     Path(edited).write_bytes(original)
     own = runner.median(runner.check([edited], "--no-cache", "--jobs", "1"))
     allowed = 0.10 * cold[2].wall + own.wall
-    figures.append(Figure("warm cache, one file edited, jobs 2", one_edit.wall, cpu=one_edit.cpu,
-                          target=f"{one_edit.wall / cold[2].wall:.1%} of cold; limit 10 % + its own {own.wall:.2f} s",
-                          met=one_edit.wall <= allowed))
+    figures.append(
+        Figure(
+            "warm cache, one file edited, jobs 2",
+            one_edit.wall,
+            cpu=one_edit.cpu,
+            target=f"{one_edit.wall / cold[2].wall:.1%} of cold; limit 10 % + its own {own.wall:.2f} s",
+            met=one_edit.wall <= allowed,
+        )
+    )
 
     quick = max(repeat, 7)
     single = runner.median(runner.check([small], "--no-cache"), repeat=quick)
-    figures.append(Figure("one small file, whole process, no cache", single.wall, cpu=single.cpu,
-                          target="<= 0.25 s", met=single.wall <= 0.25))
+    figures.append(
+        Figure(
+            "one small file, whole process, no cache",
+            single.wall,
+            cpu=single.cpu,
+            target="<= 0.25 s",
+            met=single.wall <= 0.25,
+        )
+    )
     for label, command in (("kernlint --version", ["--version"]), ("kernlint rule", ["rule"])):
         timing = runner.median([*runner.kernlint, *command], repeat=quick)
         figures.append(Figure(label, timing.wall, cpu=timing.cpu, target="<= 0.1 s", met=timing.wall <= 0.1))
     bare = runner.median([sys.executable, "-c", "pass"], repeat=quick)
     figures.append(Figure("(python -c pass, for scale)", bare.wall, cpu=bare.cpu))
 
-    lsp = subprocess.run([*this, "--lsp", lsp_path], env=runner.env, cwd=work, check=True, capture_output=True,
-                         text=True)
+    lsp = subprocess.run(
+        [*this, "--lsp", lsp_path], env=runner.env, cwd=work, check=True, capture_output=True, text=True
+    )
     lsp_ms = float(lsp.stdout.split()[-1])
-    figures.append(Figure(f"LSP re-analysis after an edit ({LSP_EDITS} edits)", lsp_ms, "ms", "<= 50 ms median",
-                          met=lsp_ms <= 50))
+    figures.append(
+        Figure(f"LSP re-analysis after an edit ({LSP_EDITS} edits)", lsp_ms, "ms", "<= 50 ms median", met=lsp_ms <= 50)
+    )
     for jobs in (1, 2):
         peak = cold[jobs].peak_mb
-        figures.append(Figure(f"peak RSS of the largest process, cold jobs {jobs}", peak, "MB", "< 300 MB per worker",
-                              met=peak < 300))
+        figures.append(
+            Figure(
+                f"peak RSS of the largest process, cold jobs {jobs}", peak, "MB", "< 300 MB per worker", met=peak < 300
+            )
+        )
     figures.extend(clang_cost(runner, files))
     return figures
 
@@ -306,8 +347,10 @@ def clang_cost(runner: Runner, files: list[tuple[str, str]]) -> list[Figure]:
         except SystemExit as exc:
             return [Figure(f"clang front-end: not measured ({str(exc)[-80:]})", 0.0, "ms")]
         per_file[frontend] = timing.wall / len(sample) * 1000
-    return [Figure(f"{frontend} front-end, per file (jobs 2, {len(sample)} files)", cost, "ms")
-            for frontend, cost in per_file.items()]
+    return [
+        Figure(f"{frontend} front-end, per file (jobs 2, {len(sample)} files)", cost, "ms")
+        for frontend, cost in per_file.items()
+    ]
 
 
 def report(figures: list[Figure]) -> str:

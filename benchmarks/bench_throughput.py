@@ -270,8 +270,9 @@ def generate(directory: Path, files: int, functions_per_file: int, density: str 
     total = 0
     for f in range(files):
         if density == "dense":
-            text = "\n".join(TEMPLATE.format(i=f * functions_per_file + k, wg=64 << (k % 3))
-                             for k in range(functions_per_file))
+            text = "\n".join(
+                TEMPLATE.format(i=f * functions_per_file + k, wg=64 << (k % 3)) for k in range(functions_per_file)
+            )
         else:
             body = OPENMP_MAIN if f % 3 == 2 else SYCL_MAIN
             text = HEADER.format(i=f) + body.format(i=f, wg=64 << (f % 3))
@@ -286,8 +287,12 @@ def main() -> None:
     parser.add_argument("--files", type=int, default=400)
     parser.add_argument("--functions", type=int, default=8, help="kernels per file (dense)")
     parser.add_argument("--jobs", type=int, default=None)
-    parser.add_argument("--density", choices=("dense", "realistic"), default="dense",
-                        help="kernels only, or kernels among host code as in real programs")
+    parser.add_argument(
+        "--density",
+        choices=("dense", "realistic"),
+        default="dense",
+        help="kernels only, or kernels among host code as in real programs",
+    )
     parser.add_argument("--smoke", action="store_true", help="a few small files, to check it runs")
     args = parser.parse_args()
     if args.smoke:
@@ -300,8 +305,10 @@ def main() -> None:
         started = time.perf_counter()
         result = run(entries, setup, jobs=args.jobs)
         elapsed = time.perf_counter() - started
-    print(f"{len(entries)} files, {size / 1e6:.2f} MB, {len(result.diagnostics)} diagnostics in {elapsed:.2f} s "
-          f"= {size / 1e6 / elapsed:.2f} MB/s ({args.jobs or 'all'} jobs, {args.density})")
+    print(
+        f"{len(entries)} files, {size / 1e6:.2f} MB, {len(result.diagnostics)} diagnostics in {elapsed:.2f} s "
+        f"= {size / 1e6 / elapsed:.2f} MB/s ({args.jobs or 'all'} jobs, {args.density})"
+    )
     if not result.files or any(f.status.value == "error" for f in result.files):
         raise SystemExit("benchmark run reported file errors")
 

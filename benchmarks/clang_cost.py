@@ -53,8 +53,9 @@ def _surviving_kernels(unit: ClangUnit, data: bytes) -> int:
             continue
         start, end = cursor.extent.start.offset, cursor.extent.end.offset
         callee = data[start:end].split(b"(", 1)[0]
-        if _LAUNCH_CALLEE.search(callee) and any(c.kind == cindex.CursorKind.LAMBDA_EXPR
-                                                 for c in cursor.walk_preorder()):
+        if _LAUNCH_CALLEE.search(callee) and any(
+            c.kind == cindex.CursorKind.LAMBDA_EXPR for c in cursor.walk_preorder()
+        ):
             starts.add(start)
     return len(starts)
 
@@ -74,8 +75,9 @@ def main() -> int:
         start = time.process_time()
         facts = cpp_frontend.extract(path, data)
         ts_times.append(time.process_time() - start)
-        launches += sum(1 for launch in facts.launches
-                        if _INLINE_LAMBDA.search(data[launch.span.start_byte:launch.span.end_byte]))
+        launches += sum(
+            1 for launch in facts.launches if _INLINE_LAMBDA.search(data[launch.span.start_byte : launch.span.end_byte])
+        )
         start = time.process_time()
         try:
             clang_frontend.extract(path, data)
@@ -92,8 +94,10 @@ def main() -> int:
 
     # CPU time of the process (libclang's parse thread included): the machine's load does not inflate it.
     def ms(values: list[float]) -> str:
-        return (f"mean {statistics.mean(values) * 1000:.1f} ms, median {statistics.median(values) * 1000:.1f} ms, "
-                f"max {max(values) * 1000:.0f} ms")
+        return (
+            f"mean {statistics.mean(values) * 1000:.1f} ms, median {statistics.median(values) * 1000:.1f} ms, "
+            f"max {max(values) * 1000:.0f} ms"
+        )
 
     print(f"{len(files)} files, {sum(len(Path(f).read_bytes()) for f in files) / 1e6:.2f} MB")
     print(f"tree-sitter front-end:      {ms(ts_times)}")

@@ -21,8 +21,15 @@ def main(argv: list[str]) -> int:
     scale = argv[0] if argv and argv[0].isdigit() else "50"
     extra = argv[1:] if argv and argv[0].isdigit() else argv
     env = {**os.environ, "KERNLINT_FUZZ_SCALE": scale}
-    command = [sys.executable, "-m", "pytest", "-q", str(REPO / "tests" / "test_fuzz_engine.py"),
-               "--hypothesis-show-statistics", *extra]
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-q",
+        str(REPO / "tests" / "test_fuzz_engine.py"),
+        "--hypothesis-show-statistics",
+        *extra,
+    ]
     return subprocess.run(command, cwd=REPO, env=env).returncode
 
 

@@ -2,9 +2,10 @@
 
 Run kernlint over the trees given on the command line (JSON output, one subprocess) and print the
 counts by rule, by severity and, for KL501 and KL502, by class (KL501: the cost class of
-`kernlint.analysis.divergence_class` with the dependence reason; KL502: how the barrier is reached). Read the findings by hand too: counts only say what moved.
+`kernlint_rules.divergence_classes` with the dependence reason; KL502: how the barrier is reached).
+Read the findings by hand too: counts only say what moved.
 
-    python benchmarks/real_code.py /work/hec/src/*-sycl /work/hec/src/*-omp --save /tmp/after.json
+    python benchmarks/real_code.py HeCBench/src/*-sycl HeCBench/src/*-omp --save /tmp/after.json
     python benchmarks/real_code.py --compare /tmp/before.json /tmp/after.json
     python benchmarks/real_code.py --list KL502 --load /tmp/after.json     # the findings, one a line
 
@@ -23,8 +24,18 @@ from pathlib import Path
 
 def run(paths: list[str], devices: list[str], jobs: int) -> dict:
     """kernlint's JSON report over `paths` (no cache, exit code ignored)."""
-    command = [sys.executable, "-m", "kernlint", *paths, "--format", "json", "--no-cache", "--exit-zero",
-               "--jobs", str(jobs)]
+    command = [
+        sys.executable,
+        "-m",
+        "kernlint",
+        *paths,
+        "--format",
+        "json",
+        "--no-cache",
+        "--exit-zero",
+        "--jobs",
+        str(jobs),
+    ]
     for device in devices:
         command += ["--device", device]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
@@ -45,15 +56,21 @@ def klass(diagnostic: dict) -> str | None:
 
 def counts(report: dict) -> dict[str, Counter]:
     """Counters by rule, by severity, by rule and severity, and by class (KL501 and KL502)."""
-    found: dict[str, Counter] = {"rule": Counter(), "severity": Counter(), "rule/severity": Counter(),
-                                 "KL501 class/severity": Counter(), "class": Counter()}
+    found: dict[str, Counter] = {
+        "rule": Counter(),
+        "severity": Counter(),
+        "rule/severity": Counter(),
+        "KL501 class/severity": Counter(),
+        "class": Counter(),
+    }
     for diagnostic in report.get("diagnostics", []):
         found["rule"][diagnostic["code"]] += 1
         found["severity"][diagnostic["severity"]] += 1
         found["rule/severity"][f"{diagnostic['code']} {diagnostic['severity']}"] += 1
         if diagnostic["code"] == "KL501":
-            found["KL501 class/severity"][f"{(diagnostic.get('evidence') or {}).get('class')} "
-                                          f"{diagnostic['severity']}"] += 1
+            found["KL501 class/severity"][
+                f"{(diagnostic.get('evidence') or {}).get('class')} {diagnostic['severity']}"
+            ] += 1
         name = klass(diagnostic)
         if name is not None:
             found["class"][f"{diagnostic['code']} {name}"] += 1

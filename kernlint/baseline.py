@@ -41,11 +41,13 @@ def _directory_of(baseline: Path) -> str:
 
 def _relative_to(directory: str) -> Callable[[str], str]:
     """Paths relative to `directory`, climbing out of it with `..` where needed."""
+
     def relative(path: str) -> str:
         try:
             return PurePath(os.path.relpath(os.path.abspath(path), directory)).as_posix()
         except ValueError:  # another drive (Windows): no relative form
             return PurePath(os.path.abspath(path)).as_posix()
+
     return relative
 
 
@@ -55,10 +57,13 @@ def write_baseline(path: Path, diagnostics: list[Diagnostic], sources: Mapping[s
     relative = _relative_to(_directory_of(path))
     prints = _fingerprints(diagnostics, relative, SourceLines(sources))
     entries = sorted(
-        ({"fingerprint": fp, "code": d.code, "path": relative(d.path), "device": d.device}
-         for fp, d in zip(prints, diagnostics)), key=lambda e: (e["path"], e["code"], e["fingerprint"]))
-    document = {"version": FORMAT_VERSION, "tool": {"name": "kernlint", "version": __version__},
-                "findings": entries}
+        (
+            {"fingerprint": fp, "code": d.code, "path": relative(d.path), "device": d.device}
+            for fp, d in zip(prints, diagnostics)
+        ),
+        key=lambda e: (e["path"], e["code"], e["fingerprint"]),
+    )
+    document = {"version": FORMAT_VERSION, "tool": {"name": "kernlint", "version": __version__}, "findings": entries}
     write_atomically(path, json.dumps(document, indent=1) + "\n")
     return len(entries)
 
@@ -99,8 +104,12 @@ def _recorded_fingerprints(document: object, path: Path) -> list[str]:
     return prints
 
 
-def new_findings(diagnostics: list[Diagnostic], baseline: Counter[str], baseline_path: Path,
-                 sources: Mapping[str, bytes] | None = None) -> list[Diagnostic]:
+def new_findings(
+    diagnostics: list[Diagnostic],
+    baseline: Counter[str],
+    baseline_path: Path,
+    sources: Mapping[str, bytes] | None = None,
+) -> list[Diagnostic]:
     """The diagnostics not accounted for by the baseline (each recorded finding absorbs one); paths
     are taken relative to the baseline file, then, for baselines of older versions, to the working
     directory."""

@@ -113,8 +113,12 @@ class CacheIndex:
 
     def _trusted(self, stamp: list[int] | tuple[int, ...] | None, current: Stamp | None) -> bool:
         """The stamps agree, and the file was older than the index when the index was written."""
-        return (stamp is not None and current is not None and tuple(stamp) == current
-                and current[1] < self._written_ns - RACY_NS)
+        return (
+            stamp is not None
+            and current is not None
+            and tuple(stamp) == current
+            and current[1] < self._written_ns - RACY_NS
+        )
 
     def lookup(self, entry: SourceEntry) -> FileResult | None:
         """The cached result of `entry` if neither it nor any header it included changed; None otherwise."""
@@ -166,8 +170,9 @@ class CacheIndex:
             "family": [entry.family, entry.fixed_form],
             "stamp": list(record.stamp),
             "digest": result.content_digest,
-            "dependencies": [[path, list(stamp) if stamp else None, expected]
-                             for path, stamp, expected in record.dependencies],
+            "dependencies": [
+                [path, list(stamp) if stamp else None, expected] for path, stamp, expected in record.dependencies
+            ],
             "result": {**result.to_json(), "diagnostics": [d.to_json() for d in result.diagnostics]},
         }
         self._dirty = True
@@ -185,8 +190,9 @@ class CacheIndex:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             _ensure_gitignore(self.path.parent.parent)
-            with tempfile.NamedTemporaryFile("w", dir=self.path.parent, delete=False, suffix=".tmp",
-                                             encoding="utf-8") as handle:
+            with tempfile.NamedTemporaryFile(
+                "w", dir=self.path.parent, delete=False, suffix=".tmp", encoding="utf-8"
+            ) as handle:
                 json.dump(document, handle, separators=(",", ":"))
             os.replace(handle.name, self.path)
         except OSError:
@@ -197,10 +203,14 @@ class CacheIndex:
 def _decode(cached: dict[str, Any]) -> FileResult:
     data = cached["result"]
     return FileResult(
-        path=data["path"], language=data["language"], status=FileStatus(data["status"]), error=data["error"],
+        path=data["path"],
+        language=data["language"],
+        status=FileStatus(data["status"]),
+        error=data["error"],
         diagnostics=tuple(Diagnostic.from_json(d) for d in data["diagnostics"]),
         dependencies=tuple(path for path, _stamp, _digest in cached["dependencies"]),
-        content_digest=cached["digest"])
+        content_digest=cached["digest"],
+    )
 
 
 def _ensure_gitignore(directory: Path) -> None:

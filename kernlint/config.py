@@ -22,8 +22,19 @@ from kernlint.diagnostics import Severity
 DEFAULT_DEVICE = "xe-hpc"
 CONFIG_FILES = (".kernlint.toml", "kernlint.toml", "pyproject.toml")
 DEFAULT_EXCLUDES = (
-    ".git", ".hg", ".svn", ".venv", "venv", "__pycache__", "node_modules", "build", "_build", "dist",
-    "cmake-build-*", "CMakeFiles", ".kernlint_cache",
+    ".git",
+    ".hg",
+    ".svn",
+    ".venv",
+    "venv",
+    "__pycache__",
+    "node_modules",
+    "build",
+    "_build",
+    "dist",
+    "cmake-build-*",
+    "CMakeFiles",
+    ".kernlint_cache",
 )
 
 
@@ -110,8 +121,12 @@ def _relative(path: str, root: str) -> str:
 
 def _glob_match(relative: str, pattern: str) -> bool:
     pattern = pattern.rstrip("/")
-    return fnmatch.fnmatchcase(relative, pattern) or fnmatch.fnmatchcase(relative, f"{pattern}/*") or \
-        fnmatch.fnmatchcase(relative, f"*/{pattern}") or fnmatch.fnmatchcase(relative, f"*/{pattern}/*")
+    return (
+        fnmatch.fnmatchcase(relative, pattern)
+        or fnmatch.fnmatchcase(relative, f"{pattern}/*")
+        or fnmatch.fnmatchcase(relative, f"*/{pattern}")
+        or fnmatch.fnmatchcase(relative, f"*/{pattern}/*")
+    )
 
 
 def load_config(path: Path | None) -> Config:
@@ -132,8 +147,21 @@ def load_config(path: Path | None) -> Config:
     return _parse_table(table, path)
 
 
-_KEYS = ("device", "select", "ignore", "extend-select", "per-file-ignores", "exclude", "extend-exclude",
-         "fail-on", "include-dirs", "defines", "rules", "frontend", "clang-args")
+_KEYS = (
+    "device",
+    "select",
+    "ignore",
+    "extend-select",
+    "per-file-ignores",
+    "exclude",
+    "extend-exclude",
+    "fail-on",
+    "include-dirs",
+    "defines",
+    "rules",
+    "frontend",
+    "clang-args",
+)
 
 
 def _parse_table(table: dict[str, Any], path: Path) -> Config:
@@ -147,9 +175,11 @@ def _parse_table(table: dict[str, Any], path: Path) -> Config:
     if "device" in table:
         updates["devices"] = tuple(_str_list(table["device"], where, "device", allow_str=True))
         if not updates["devices"]:
-            raise ConfigError(f"{where}: key 'device' is empty, which would turn off every device rule; "
-                              f"name at least one, e.g. device = [\"{DEFAULT_DEVICE}\"] (`kernlint devices` "
-                              "lists them)")
+            raise ConfigError(
+                f"{where}: key 'device' is empty, which would turn off every device rule; "
+                f'name at least one, e.g. device = ["{DEFAULT_DEVICE}"] (`kernlint devices` '
+                "lists them)"
+            )
     for key, attr in (("select", "select"), ("ignore", "ignore"), ("extend-select", "extend_select")):
         if key in table:
             updates[attr] = tuple(_codes(_str_list(table[key], where, key, allow_str=True), where, key))
@@ -160,12 +190,12 @@ def _parse_table(table: dict[str, Any], path: Path) -> Config:
     if "fail-on" in table:
         updates["fail_on"] = parse_severity(table["fail-on"], f"{where}: key 'fail-on'")
     if "include-dirs" in table:
-        updates["include_dirs"] = tuple(str((path.parent / d).resolve()) for d in
-                                        _str_list(table["include-dirs"], where, "include-dirs"))
+        updates["include_dirs"] = tuple(
+            str((path.parent / d).resolve()) for d in _str_list(table["include-dirs"], where, "include-dirs")
+        )
     if "frontend" in table:
         if table["frontend"] not in ("tree-sitter", "clang"):
-            raise ConfigError(f"{where}: key 'frontend' must be \"tree-sitter\" or \"clang\", "
-                              f"got {table['frontend']!r}")
+            raise ConfigError(f'{where}: key \'frontend\' must be "tree-sitter" or "clang", got {table["frontend"]!r}')
         updates["frontend"] = table["frontend"]
     if "clang-args" in table:
         updates["clang_args"] = tuple(_str_list(table["clang-args"], where, "clang-args"))
@@ -176,14 +206,24 @@ def _parse_table(table: dict[str, Any], path: Path) -> Config:
         if not isinstance(value, dict):
             raise ConfigError(f"{where}: key 'per-file-ignores' must be a table of glob = [codes]")
         updates["per_file_ignores"] = tuple(
-            (glob, tuple(_codes(_str_list(codes, where, f"per-file-ignores.{glob}", allow_str=True), where,
-                                f"per-file-ignores.{glob}")))
-            for glob, codes in value.items())
+            (
+                glob,
+                tuple(
+                    _codes(
+                        _str_list(codes, where, f"per-file-ignores.{glob}", allow_str=True),
+                        where,
+                        f"per-file-ignores.{glob}",
+                    )
+                ),
+            )
+            for glob, codes in value.items()
+        )
     if "rules" in table:
         rules = table["rules"]
         if not isinstance(rules, dict) or not all(isinstance(v, dict) for v in rules.values()):
-            raise ConfigError(f"{where}: [rules.<CODE>] tables must hold rule options, "
-                              "e.g. [tool.kernlint.rules.KL202]")
+            raise ConfigError(
+                f"{where}: [rules.<CODE>] tables must hold rule options, e.g. [tool.kernlint.rules.KL202]"
+            )
         updates["rule_options"] = tuple((code, tuple(sorted(opts.items()))) for code, opts in sorted(rules.items()))
     return replace(config, **updates)
 
@@ -229,8 +269,11 @@ def check_known_codes(values: Iterable[str], known: Collection[str], where: str)
 def validate_codes(config: Config, known: Collection[str]) -> None:
     """Check the codes a configuration file names (select, ignore, per-file-ignores) against `known`."""
     where = config.path or "configuration"
-    for key, values in (("select", config.select or ()), ("extend-select", config.extend_select),
-                        ("ignore", config.ignore)):
+    for key, values in (
+        ("select", config.select or ()),
+        ("extend-select", config.extend_select),
+        ("ignore", config.ignore),
+    ):
         check_known_codes(values, known, f"{where}: key {key!r}")
     for glob, values in config.per_file_ignores:
         check_known_codes(values, known, f"{where}: key 'per-file-ignores.{glob}'")
@@ -266,5 +309,6 @@ def validate_rule_options(config: Config, rules: dict[str, Any]) -> None:
                 raise ConfigError(f"{where}: [rules.{code}]: unknown option {name!r}; accepted: {accepted}")
             default = rule.options[name]
             if type(default) is not type(value) and not (isinstance(default, float) and isinstance(value, int)):
-                raise ConfigError(f"{where}: [rules.{code}] option {name!r} must be {type(default).__name__}, "
-                                  f"got {value!r}")
+                raise ConfigError(
+                    f"{where}: [rules.{code}] option {name!r} must be {type(default).__name__}, got {value!r}"
+                )

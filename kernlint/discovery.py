@@ -49,8 +49,9 @@ def family_of(path: str) -> tuple[str, bool] | None:
 ConfigOf = Callable[[str], Config]  # directory -> the config governing the entries directly in it
 
 
-def discover(paths: list[str], config: Config | ConfigOf,
-             force_exclude: bool = False) -> tuple[list[SourceEntry], list[DiscoveryProblem]]:
+def discover(
+    paths: list[str], config: Config | ConfigOf, force_exclude: bool = False
+) -> tuple[list[SourceEntry], list[DiscoveryProblem]]:
     """Files under `paths`, recursively, in a deterministic order. Files named explicitly are
     analysed even if an exclude pattern matches them, unless `force_exclude` (as in ruff).
     `config` is one config for every file, or a function giving each directory's own (the
@@ -66,8 +67,9 @@ def discover(paths: list[str], config: Config | ConfigOf,
         elif os.path.exists(raw) or os.path.islink(raw):
             family = family_of(raw)
             if family is None:
-                problems.append(DiscoveryProblem(raw, "not a C, C++ or Fortran source file (by extension); skipped",
-                                                 skipped=True))
+                problems.append(
+                    DiscoveryProblem(raw, "not a C, C++ or Fortran source file (by extension); skipped", skipped=True)
+                )
             else:
                 entries.setdefault(raw, SourceEntry(raw, *family))
         else:
@@ -75,15 +77,15 @@ def discover(paths: list[str], config: Config | ConfigOf,
     return list(entries.values()), problems
 
 
-def _walk(top: str, config_of: ConfigOf, entries: dict[str, SourceEntry],
-          problems: list[DiscoveryProblem]) -> None:
+def _walk(top: str, config_of: ConfigOf, entries: dict[str, SourceEntry], problems: list[DiscoveryProblem]) -> None:
     def on_error(error: OSError) -> None:
         problems.append(DiscoveryProblem(error.filename or top, f"cannot read directory: {error.strerror}"))
 
     for directory, subdirs, files in os.walk(top, onerror=on_error):
         config = config_of(directory)
-        subdirs[:] = sorted(d for d in subdirs if not d.startswith(".")
-                            and not config.is_excluded(os.path.join(directory, d)))
+        subdirs[:] = sorted(
+            d for d in subdirs if not d.startswith(".") and not config.is_excluded(os.path.join(directory, d))
+        )
         for name in sorted(files):
             if name.startswith("."):
                 continue

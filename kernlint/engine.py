@@ -42,9 +42,13 @@ POOL_MIN_BYTES = 256 * 1024
 # less often saves about 7 % of a run's CPU on HeCBench, and no memory to speak of.
 _GC_THRESHOLDS = (20_000, 50, 100)
 PARSE_ERROR_RULE = RuleInfo(
-    "KL000", "parse-error", Severity.ERROR, "A file could not be read or analysed (reported, never fatal).",
+    "KL000",
+    "parse-error",
+    Severity.ERROR,
+    "A file could not be read or analysed (reported, never fatal).",
     "A file could not be read or analysed (reported, never fatal).\n\nkernlint reports unreadable, binary, "
-    "oversized and undecodable files, and internal errors, as KL000 for that file and goes on with the rest.")
+    "oversized and undecodable files, and internal errors, as KL000 for that file and goes on with the rest.",
+)
 
 
 @dataclass(frozen=True)
@@ -67,10 +71,12 @@ class EngineSetup:
 _kl000 = Diagnostic.parse_error
 
 
-def _error_result(entry: SourceEntry, message: str, internal: bool = False,
-                  severity: Severity = Severity.ERROR) -> FileResult:
-    return FileResult(entry.path, None, FileStatus.ERROR, message,
-                      (_kl000(entry.path, message, severity, internal=internal),))
+def _error_result(
+    entry: SourceEntry, message: str, internal: bool = False, severity: Severity = Severity.ERROR
+) -> FileResult:
+    return FileResult(
+        entry.path, None, FileStatus.ERROR, message, (_kl000(entry.path, message, severity, internal=internal),)
+    )
 
 
 def analyse_source(entry: SourceEntry, data: bytes, setup: EngineSetup) -> FileResult:
@@ -79,8 +85,9 @@ def analyse_source(entry: SourceEntry, data: bytes, setup: EngineSetup) -> FileR
         with time_limit(setup.timeout_s):
             return apply_kl000_selection(_analyse(entry, data, setup), setup.config)
     except FileTimeout:
-        late = _error_result(entry, f"analysis took longer than the {setup.timeout_s:g} s limit per file "
-                                    "(--timeout); not analysed")
+        late = _error_result(
+            entry, f"analysis took longer than the {setup.timeout_s:g} s limit per file (--timeout); not analysed"
+        )
         return apply_kl000_selection(late, setup.config)
 
 
@@ -89,8 +96,10 @@ def _undecodable(entry: SourceEntry, source: SourceFile, problem: DecodeProblem)
     anywhere else it may hide code: a warning."""
     harmless = only_in_comments(source.text, "\ufffd", entry.family, entry.fixed_form)
     where = ", in comments only" if harmless else ""
-    message = (f"invalid UTF-8 (byte 0x{problem.byte:02x}) at line {problem.line}, column {problem.column}{where}; "
-               f"{problem.count} character(s) decoded as U+FFFD and analysis continued")
+    message = (
+        f"invalid UTF-8 (byte 0x{problem.byte:02x}) at line {problem.line}, column {problem.column}{where}; "
+        f"{problem.count} character(s) decoded as U+FFFD and analysis continued"
+    )
     severity = Severity.INFO if harmless else Severity.WARNING
     return _kl000(entry.path, message, severity, problem.line, problem.column)
 
@@ -100,8 +109,12 @@ def apply_kl000_selection(result: FileResult, config: Config) -> FileResult:
     error: that is kernlint's bug, not the file's)."""
     if config.reports_kl000(result.path):
         return result
-    return replace(result, diagnostics=tuple(d for d in result.diagnostics
-                                             if d.code != PARSE_ERROR_RULE.code or d.evidence.get("internal")))
+    return replace(
+        result,
+        diagnostics=tuple(
+            d for d in result.diagnostics if d.code != PARSE_ERROR_RULE.code or d.evidence.get("internal")
+        ),
+    )
 
 
 def _analyse(entry: SourceEntry, data: bytes, setup: EngineSetup) -> FileResult:
@@ -115,11 +128,13 @@ def _analyse(entry: SourceEntry, data: bytes, setup: EngineSetup) -> FileResult:
         parsed = source if source.decode_problem is None else SourceFile(path, decodable(source.data))
         facts = extract_facts(entry, parsed, setup.config)
     except Exception as exc:  # a front-end bug must cost one file, not the run
-        return _error_result(entry, f"internal error while parsing: {exc!r}\n{traceback.format_exc(limit=3)}",
-                             internal=True)
+        return _error_result(
+            entry, f"internal error while parsing: {exc!r}\n{traceback.format_exc(limit=3)}", internal=True
+        )
     ignored = setup.config.ignored_for_file(path)
-    applicable = [r for r in setup.rules
-                  if facts.language in r.languages and not any(r.code.startswith(p) for p in ignored)]
+    applicable = [
+        r for r in setup.rules if facts.language in r.languages and not any(r.code.startswith(p) for p in ignored)
+    ]
     rules_run = frozenset(r.code for r in applicable)
     suppressions = parse_suppressions(source.text)
     for phase in (False, True):
@@ -127,14 +142,18 @@ def _analyse(entry: SourceEntry, data: bytes, setup: EngineSetup) -> FileResult:
         for rule_class in (r for r in applicable if r.after_suppression is phase):
             rule = rule_class()
             options = {**rule_class.options, **setup.config.options_for(rule_class.code)}
-            for device in (setup.devices if rule_class.needs_device else (None,)):
-                ctx = RuleContext(rule_class, source, facts.language, device, options, suppressions, rules_run,
-                                  setup.devices)
+            for device in setup.devices if rule_class.needs_device else (None,):
+                ctx = RuleContext(
+                    rule_class, source, facts.language, device, options, suppressions, rules_run, setup.devices
+                )
                 try:
                     found.extend(rule.check(facts, ctx))
                 except Exception as exc:
-                    found.append(_kl000(path, f"internal error: rule {rule_class.code} failed on this file: "
-                                              f"{exc!r}", internal=True))
+                    found.append(
+                        _kl000(
+                            path, f"internal error: rule {rule_class.code} failed on this file: {exc!r}", internal=True
+                        )
+                    )
         # Only the first phase marks directives as used: a directive that hides nothing but an
         # unused-suppression finding is still unused.
         diagnostics.extend(apply_suppressions(found, suppressions, record=not phase))
@@ -180,8 +199,9 @@ def _analyse_in_worker(entry: SourceEntry) -> tuple[FileResult, Record | None]:
     return _read_and_analyse(entry, _WORKER_SETUP)
 
 
-def analyse_files(entries: list[SourceEntry], setup: EngineSetup, jobs: int | None = None,
-                  progress: Any = None) -> list[FileResult]:
+def analyse_files(
+    entries: list[SourceEntry], setup: EngineSetup, jobs: int | None = None, progress: Any = None
+) -> list[FileResult]:
     """Analyse every entry, in order, in parallel when it pays; `progress(n)` is called per file.
     `jobs` None or 0 means one worker per CPU; more workers than CPUs are never started.
 
@@ -205,8 +225,9 @@ def analyse_files(entries: list[SourceEntry], setup: EngineSetup, jobs: int | No
     return results
 
 
-def _analyse_all(entries: list[SourceEntry], setup: EngineSetup, jobs: int | None,
-                 tick: Callable[[int], None]) -> list[tuple[FileResult, Record | None]]:
+def _analyse_all(
+    entries: list[SourceEntry], setup: EngineSetup, jobs: int | None, tick: Callable[[int], None]
+) -> list[tuple[FileResult, Record | None]]:
     """Read and analyse every entry, in order: in this process, or in a pool when there is enough to do."""
     jobs, _note = worker_count(jobs)
     results: list[tuple[FileResult, Record | None]] = []
@@ -227,14 +248,15 @@ def _analyse_all(entries: list[SourceEntry], setup: EngineSetup, jobs: int | Non
     # it is skipped by their garbage collections, which would otherwise walk all of it each time.
     gc.freeze()
     try:
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=_pool_context(), initializer=_init_worker,
-                                 initargs=(setup, os.getpid())) as pool:
+        with ProcessPoolExecutor(
+            max_workers=jobs, mp_context=_pool_context(), initializer=_init_worker, initargs=(setup, os.getpid())
+        ) as pool:
             for analysed in pool.map(_analyse_in_worker, entries, chunksize=chunk):
                 results.append(analysed)
                 tick(1)
     except BrokenProcessPool:
         # A worker died (e.g. killed for memory): finish the rest here, one file at a time.
-        for entry in entries[len(results):]:
+        for entry in entries[len(results) :]:
             results.append(_read_and_analyse(entry, setup))
             tick(1)
     finally:
@@ -275,14 +297,23 @@ def _pool_context() -> BaseContext:
     return multiprocessing.get_context("fork" if sys.platform.startswith("linux") else None)
 
 
-def run(entries: list[SourceEntry], setup: EngineSetup, jobs: int | None = None, progress: Any = None,
-        extra_files: Iterable[FileResult] = ()) -> RunResult:
+def run(
+    entries: list[SourceEntry],
+    setup: EngineSetup,
+    jobs: int | None = None,
+    progress: Any = None,
+    extra_files: Iterable[FileResult] = (),
+) -> RunResult:
     """Analyse files and assemble the run's result (diagnostics sorted, rules described)."""
     started = time.perf_counter()
     files = list(extra_files) + analyse_files(entries, setup, jobs, progress)
     diagnostics = sorted((d for f in files for d in f.diagnostics), key=Diagnostic.sort_key)
     rules = (PARSE_ERROR_RULE, *(r.info() for r in setup.rules))
     return RunResult(
-        files=tuple(files), diagnostics=tuple(diagnostics),
-        devices=tuple(getattr(d, "id", str(d)) for d in setup.devices), rules=rules,
-        elapsed_s=round(time.perf_counter() - started, 4), tool_version=__version__)
+        files=tuple(files),
+        diagnostics=tuple(diagnostics),
+        devices=tuple(getattr(d, "id", str(d)) for d in setup.devices),
+        rules=rules,
+        elapsed_s=round(time.perf_counter() - started, 4),
+        tool_version=__version__,
+    )

@@ -36,9 +36,14 @@ class FileFix:
         """A unified diff `patch -p1` applies: run from the working directory when the file is in it,
         from the file system root when it is not."""
         name = diff_path(self.path)
-        return "".join(difflib.unified_diff(self.original.splitlines(keepends=True),
-                                            self.fixed.splitlines(keepends=True),
-                                            fromfile=f"a/{name}", tofile=f"b/{name}"))
+        return "".join(
+            difflib.unified_diff(
+                self.original.splitlines(keepends=True),
+                self.fixed.splitlines(keepends=True),
+                fromfile=f"a/{name}",
+                tofile=f"b/{name}",
+            )
+        )
 
 
 def diff_path(path: str) -> str:
@@ -66,13 +71,16 @@ def apply_edits(text: str, fixes: list[tuple[Diagnostic, Fix]]) -> tuple[str, li
     skipped: list[Diagnostic] = []
     for diagnostic, fix in fixes:
         try:
-            ranges = [(_offset(starts, e.line, e.column), _offset(starts, e.end_line, e.end_column), e.text)
-                      for e in fix.edits]
+            ranges = [
+                (_offset(starts, e.line, e.column), _offset(starts, e.end_line, e.end_column), e.text)
+                for e in fix.edits
+            ]
         except IndexError:
             skipped.append(diagnostic)
             continue
         if any(lo > hi or hi > len(text) for lo, hi, _ in ranges) or any(
-                (lo < t_hi and t_lo < hi) or lo == hi == t_lo for lo, hi, _ in ranges for t_lo, t_hi in taken):
+            (lo < t_hi and t_lo < hi) or lo == hi == t_lo for lo, hi, _ in ranges for t_lo, t_hi in taken
+        ):
             skipped.append(diagnostic)
             continue
         taken.extend((lo, hi) for lo, hi, _ in ranges)
@@ -92,8 +100,9 @@ def plan_fixes(diagnostics: list[Diagnostic], unsafe: bool) -> dict[str, list[tu
     return by_path
 
 
-def fix_files(diagnostics: list[Diagnostic], analysed: dict[str, str], *, unsafe: bool,
-              write: bool) -> tuple[list[FileFix], list[str]]:
+def fix_files(
+    diagnostics: list[Diagnostic], analysed: dict[str, str], *, unsafe: bool, write: bool
+) -> tuple[list[FileFix], list[str]]:
     """Compute (and with `write`, apply) the fixes. `analysed` maps path -> digest of the analysed
     bytes; a file that changed since, or is not valid UTF-8, is not touched. Returns the per-file
     results and human-readable problems."""
@@ -120,7 +129,6 @@ def fix_files(diagnostics: list[Diagnostic], analysed: dict[str, str], *, unsafe
                 continue
         results.append(FileFix(path, original, fixed, applied, skipped))
     return results, problems
-
 
 
 def write_source(path: str, text: str, expected_digest: str) -> None:

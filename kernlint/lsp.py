@@ -29,8 +29,11 @@ from kernlint.projects import ConfigResolver
 from kernlint.session import ProjectSetups
 
 DEBOUNCE_SECONDS = 0.3
-_SEVERITY = {Severity.ERROR: types.DiagnosticSeverity.Error, Severity.WARNING: types.DiagnosticSeverity.Warning,
-             Severity.INFO: types.DiagnosticSeverity.Information}
+_SEVERITY = {
+    Severity.ERROR: types.DiagnosticSeverity.Error,
+    Severity.WARNING: types.DiagnosticSeverity.Warning,
+    Severity.INFO: types.DiagnosticSeverity.Information,
+}
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")  # where LSP (and kernlint) end lines
 _TOML_POSITION = re.compile(r"at line (\d+), column (\d+)")
 _UNITS: dict[str, Callable[[str], int]] = {  # code units per text, by LSP position encoding
@@ -62,7 +65,7 @@ class Positions:
 
     def position(self, line: int, column: int) -> types.Position:
         index = max(line - 1, 0)
-        return types.Position(line=index, character=self.units(self._line(index)[:max(column - 1, 0)]))
+        return types.Position(line=index, character=self.units(self._line(index)[: max(column - 1, 0)]))
 
     def range(self, line: int, column: int, end_line: int, end_column: int) -> types.Range:
         start, end = self.position(line, column), self.position(end_line, end_column)
@@ -91,8 +94,7 @@ class Analysed:
     def overlapping(self, area: types.Range) -> list[Diagnostic]:
         start = self.positions.column(area.start)
         end = self.positions.column(area.end)
-        return [d for d in self.findings
-                if not ((d.end_line, d.end_column) < start or (d.line, d.column) > end)]
+        return [d for d in self.findings if not ((d.end_line, d.end_column) < start or (d.line, d.column) > end)]
 
 
 class KernlintServer(LanguageServer):
@@ -133,9 +135,13 @@ class KernlintServer(LanguageServer):
         result = analyse_source(SourceEntry(path, *family), text.encode("utf-8"), setup)
         analysed = Analysed(list(result.diagnostics), self.positions(text))
         self.analysed[uri] = analysed
-        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-            uri=uri, version=document.version,
-            diagnostics=[self.to_lsp(uri, d, analysed.positions) for d in result.diagnostics]))
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(
+                uri=uri,
+                version=document.version,
+                diagnostics=[self.to_lsp(uri, d, analysed.positions) for d in result.diagnostics],
+            )
+        )
 
     def analyse_later(self, uri: str) -> None:
         self.cancel(uri)
@@ -162,9 +168,20 @@ class KernlintServer(LanguageServer):
         where = _TOML_POSITION.search(str(error))
         line, column = (int(where.group(1)), int(where.group(2))) if where else (1, 1)
         start = types.Position(line=line - 1, character=column - 1)
-        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[types.Diagnostic(
-            range=types.Range(start=start, end=start), severity=types.DiagnosticSeverity.Error, source="kernlint",
-            code="config", message=str(error))]))
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(
+                uri=uri,
+                diagnostics=[
+                    types.Diagnostic(
+                        range=types.Range(start=start, end=start),
+                        severity=types.DiagnosticSeverity.Error,
+                        source="kernlint",
+                        code="config",
+                        message=str(error),
+                    )
+                ],
+            )
+        )
 
     def reload_config(self) -> None:
         """A config file was created, changed or deleted: read the configs again, withdraw the errors
@@ -180,15 +197,23 @@ class KernlintServer(LanguageServer):
 
     @staticmethod
     def to_lsp(uri: str, diagnostic: Diagnostic, positions: Positions) -> types.Diagnostic:
-        related = [types.DiagnosticRelatedInformation(
-            location=types.Location(uri=uri, range=positions.range(r.line, r.column, r.end_line, r.end_column)),
-            message=r.message) for r in diagnostic.related]
+        related = [
+            types.DiagnosticRelatedInformation(
+                location=types.Location(uri=uri, range=positions.range(r.line, r.column, r.end_line, r.end_column)),
+                message=r.message,
+            )
+            for r in diagnostic.related
+        ]
         message = diagnostic.message + (f" [{diagnostic.device}]" if diagnostic.device else "")
         return types.Diagnostic(
             range=positions.range(diagnostic.line, diagnostic.column, diagnostic.end_line, diagnostic.end_column),
-            severity=_SEVERITY[diagnostic.severity], code=diagnostic.code, source="kernlint", message=message,
+            severity=_SEVERITY[diagnostic.severity],
+            code=diagnostic.code,
+            source="kernlint",
+            message=message,
             related_information=related or None,
-            data={"name": diagnostic.name, "fix": diagnostic.fix.to_json() if diagnostic.fix else None})
+            data={"name": diagnostic.name, "fix": diagnostic.fix.to_json() if diagnostic.fix else None},
+        )
 
 
 server = KernlintServer()
@@ -202,9 +227,17 @@ def initialized(ls: KernlintServer, _params: types.InitializedParams) -> None:
     if not (watched and watched.dynamic_registration):
         return
     watchers = [types.FileSystemWatcher(glob_pattern=f"**/{name}") for name in CONFIG_FILES]
-    ls.client_register_capability(types.RegistrationParams(registrations=[types.Registration(
-        id="kernlint-config-files", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
-        register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers))]))
+    ls.client_register_capability(
+        types.RegistrationParams(
+            registrations=[
+                types.Registration(
+                    id="kernlint-config-files",
+                    method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                    register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers),
+                )
+            ]
+        )
+    )
 
 
 @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
@@ -251,13 +284,17 @@ def hover(ls: KernlintServer, params: types.HoverParams) -> types.Hover | None:
         return None
     setup = ls.setup_for(_path_of(params.text_document.uri))
     docs = {rule.code: rule.documentation() for rule in setup.rules}
-    parts = [f"**{d.code} {d.name}** ({d.severity.value})\n\n{d.message}\n\n```text\n{docs.get(d.code, '')}\n```\n"
-             f"`kernlint rule {d.code}`" for d in hits]
+    parts = [
+        f"**{d.code} {d.name}** ({d.severity.value})\n\n{d.message}\n\n```text\n{docs.get(d.code, '')}\n```\n"
+        f"`kernlint rule {d.code}`"
+        for d in hits
+    ]
     return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value="\n\n---\n\n".join(parts)))
 
 
-@server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
-                types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
+@server.feature(
+    types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix])
+)
 def code_action(ls: KernlintServer, params: types.CodeActionParams) -> list[types.CodeAction]:
     uri = params.text_document.uri
     analysed = ls.analysed.get(uri)
@@ -267,13 +304,20 @@ def code_action(ls: KernlintServer, params: types.CodeActionParams) -> list[type
     for diagnostic in analysed.overlapping(params.range):
         if diagnostic.fix is None:
             continue
-        edits = [types.TextEdit(range=analysed.positions.range(e.line, e.column, e.end_line, e.end_column),
-                                new_text=e.text) for e in diagnostic.fix.edits]
+        edits = [
+            types.TextEdit(range=analysed.positions.range(e.line, e.column, e.end_line, e.end_column), new_text=e.text)
+            for e in diagnostic.fix.edits
+        ]
         title = f"kernlint: {diagnostic.fix.description}" + ("" if diagnostic.fix.safe else " (unsafe)")
-        actions.append(types.CodeAction(
-            title=title, kind=types.CodeActionKind.QuickFix, is_preferred=diagnostic.fix.safe,
-            diagnostics=[KernlintServer.to_lsp(uri, diagnostic, analysed.positions)],
-            edit=types.WorkspaceEdit(changes={uri: edits})))
+        actions.append(
+            types.CodeAction(
+                title=title,
+                kind=types.CodeActionKind.QuickFix,
+                is_preferred=diagnostic.fix.safe,
+                diagnostics=[KernlintServer.to_lsp(uri, diagnostic, analysed.positions)],
+                edit=types.WorkspaceEdit(changes={uri: edits}),
+            )
+        )
     return actions
 
 

@@ -67,8 +67,10 @@ def _add_rules(plugin: str, provided: Any, result: PluginSet) -> None:
         if not (isinstance(rule, type) and issubclass(rule, Rule) and isinstance(getattr(rule, "code", None), str)):
             result.errors.append(f"plugin {plugin!r}: {rule!r} is not a kernlint Rule class; skipped")
         elif rule.code in result.rules:
-            result.errors.append(f"plugin {plugin!r}: rule code {rule.code} is already provided by "
-                                 f"{result.rules[rule.code].__module__}; skipped")
+            result.errors.append(
+                f"plugin {plugin!r}: rule code {rule.code} is already provided by "
+                f"{result.rules[rule.code].__module__}; skipped"
+            )
         else:
             result.rules[rule.code] = rule
 

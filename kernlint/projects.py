@@ -51,8 +51,9 @@ class ConfigResolver:
     to each loaded config. `start` is the working directory, whose config is the fallback.
     """
 
-    def __init__(self, explicit: Path | None = None, adjust: Callable[[Config], Config] | None = None,
-                 start: str | None = None) -> None:
+    def __init__(
+        self, explicit: Path | None = None, adjust: Callable[[Config], Config] | None = None, start: str | None = None
+    ) -> None:
         self._adjust = adjust or (lambda config: config)
         self._start = os.path.abspath(start or os.getcwd())
         self._nearest: dict[str, Path | None] = {}

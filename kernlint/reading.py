@@ -14,8 +14,13 @@ import stat
 # and would dominate a run's time.
 MAX_FILE_BYTES = 16 * 1024 * 1024
 
-_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
-          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
 
 
 class ReadProblem(Exception):
@@ -31,8 +36,7 @@ def _check(mode: int, size: int, limit: int) -> None:
         kind = next((name for test, name in _KINDS if test(mode)), "a special file")
         raise ReadProblem(f"{kind}, not a regular file; skipped", skipped=True)
     if size > limit:
-        raise ReadProblem(f"file is {size / 2**20:.1f} MiB, over kernlint's {limit // 2**20} MiB limit; "
-                          "not analysed")
+        raise ReadProblem(f"file is {size / 2**20:.1f} MiB, over kernlint's {limit // 2**20} MiB limit; not analysed")
 
 
 def read_regular(path: str, limit: int = MAX_FILE_BYTES) -> bytes:
@@ -46,8 +50,9 @@ def read_stamped(path: str, limit: int = MAX_FILE_BYTES) -> tuple[bytes, os.stat
         status = os.stat(path)
         _check(status.st_mode, status.st_size, limit)
         # Non-blocking, so that a path replaced by a FIFO since the check cannot block the open.
-        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-                             | getattr(os, "O_BINARY", 0))
+        descriptor = os.open(
+            path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+        )
     except OSError as exc:
         raise ReadProblem(f"cannot read file: {exc.strerror or exc}") from None
     try:

@@ -64,8 +64,9 @@ def rules_markdown(infos: Iterable[RuleInfo]) -> str:
     rows = ["| code | name | severity | per device | what it flags |", "|---|---|---|---|---|"]
     for info in infos:
         summary = info.summary.replace("|", "\\|")
-        rows.append(f"| {info.code} | {info.name} | {info.severity.value} | {'yes' if info.needs_device else ''} "
-                    f"| {summary} |")
+        rows.append(
+            f"| {info.code} | {info.name} | {info.severity.value} | {'yes' if info.needs_device else ''} | {summary} |"
+        )
     return "\n".join(rows) + "\n"
 
 
@@ -84,20 +85,39 @@ class RuleContext:
     # finding costs on each (a copy's time depends on the device's host link).
     devices: tuple[Any, ...] = ()
 
-    def diagnostic(self, span: Span, message: str, *, evidence: dict[str, Any] | None = None,
-                   fix: Fix | None = None, kernel: str | None = None, severity: Severity | None = None,
-                   related: Iterable[tuple[Span, str]] = (), cost: Cost | None = None) -> Diagnostic:
+    def diagnostic(
+        self,
+        span: Span,
+        message: str,
+        *,
+        evidence: dict[str, Any] | None = None,
+        fix: Fix | None = None,
+        kernel: str | None = None,
+        severity: Severity | None = None,
+        related: Iterable[tuple[Span, str]] = (),
+        cost: Cost | None = None,
+    ) -> Diagnostic:
         """A diagnostic at `span` with this rule's code, name, severity and the current device; a `cost`
         adds its short phrase to the message, in brackets, so every reader sees it."""
         line, column = self.position(span.line, span.column_byte)
         end_line, end_column = self.position(span.end_line, span.end_column_byte)
         return Diagnostic(
-            path=self.source.path, line=line, column=column, end_line=end_line, end_column=end_column,
-            code=self.rule.code, name=self.rule.name, severity=severity or self.rule.severity,
+            path=self.source.path,
+            line=line,
+            column=column,
+            end_line=end_line,
+            end_column=end_column,
+            code=self.rule.code,
+            name=self.rule.name,
+            severity=severity or self.rule.severity,
             message=f"{message} [{cost.phrase()}]" if cost is not None else message,
             device=getattr(self.device, "id", None) if self.rule.needs_device else None,
-            language=self.language, kernel=kernel, evidence=evidence or {}, fix=fix,
-            related=tuple(self._related(s, m) for s, m in related), cost=cost,
+            language=self.language,
+            kernel=kernel,
+            evidence=evidence or {},
+            fix=fix,
+            related=tuple(self._related(s, m) for s, m in related),
+            cost=cost,
         )
 
     def position(self, line: int, column_byte: int) -> tuple[int, int]:
@@ -124,4 +144,3 @@ class RuleContext:
         line, column = self.position(span.line, span.column_byte)
         end_line, end_column = self.position(span.end_line, span.end_column_byte)
         return Related(line, column, end_line, end_column, message)
-

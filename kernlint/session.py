@@ -29,8 +29,13 @@ def known_codes(plugins: PluginSet) -> frozenset[str]:
     return frozenset({PARSE_ERROR_RULE.code, *plugins.rules})
 
 
-def make_setup(config: Config, use_cache: bool = True, *, plugins: PluginSet | None = None,
-               timeout_s: float | None = DEFAULT_TIMEOUT_S) -> EngineSetup:
+def make_setup(
+    config: Config,
+    use_cache: bool = True,
+    *,
+    plugins: PluginSet | None = None,
+    timeout_s: float | None = DEFAULT_TIMEOUT_S,
+) -> EngineSetup:
     """Load plugins (unless given) and devices and pick the rules to run; problems with plugins are
     warnings, problems with the configuration a `ConfigError`."""
     if plugins is None:
@@ -42,8 +47,9 @@ def make_setup(config: Config, use_cache: bool = True, *, plugins: PluginSet | N
     # The command line's --device names were checked before they replaced the file's (check_devices).
     where = f"{config.path}: key 'device'" if config.path else "--device"
     devices = check_devices(config.devices, plugins, where)
-    rules = tuple(rule for code, rule in sorted(plugins.rules.items())
-                  if config.is_selected(code, rule.enabled_by_default))
+    rules = tuple(
+        rule for code, rule in sorted(plugins.rules.items()) if config.is_selected(code, rule.enabled_by_default)
+    )
     return EngineSetup(config, rules, tuple(devices), use_cache, tuple(plugins.errors), timeout_s)
 
 
@@ -68,8 +74,14 @@ def check_devices(ids: tuple[str, ...] | list[str], plugins: PluginSet, where: s
 class ProjectSetups:
     """The engine setup of each configuration a run meets, made once (and so checked) per config."""
 
-    def __init__(self, resolver: ConfigResolver, *, plugins: PluginSet | None = None, use_cache: bool = True,
-                 timeout_s: float | None = DEFAULT_TIMEOUT_S) -> None:
+    def __init__(
+        self,
+        resolver: ConfigResolver,
+        *,
+        plugins: PluginSet | None = None,
+        use_cache: bool = True,
+        timeout_s: float | None = DEFAULT_TIMEOUT_S,
+    ) -> None:
         self.resolver = resolver
         self._plugins = plugins
         self._use_cache = use_cache
@@ -80,8 +92,9 @@ class ProjectSetups:
         if config.path not in self._setups:
             if self._plugins is None:
                 self._plugins = load_plugins()
-            self._setups[config.path] = make_setup(config, self._use_cache, plugins=self._plugins,
-                                                   timeout_s=self._timeout_s)
+            self._setups[config.path] = make_setup(
+                config, self._use_cache, plugins=self._plugins, timeout_s=self._timeout_s
+            )
         return self._setups[config.path]
 
     def for_file(self, path: str) -> EngineSetup:
@@ -94,9 +107,14 @@ class ProjectSetups:
         self._setups.clear()
 
 
-def run_projects(entries: list[SourceEntry], setups: ProjectSetups, *, jobs: int | None = None,
-                 progress: Callable[[int], None] | None = None,
-                 extra_files: Iterable[FileResult] = ()) -> RunResult:
+def run_projects(
+    entries: list[SourceEntry],
+    setups: ProjectSetups,
+    *,
+    jobs: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    extra_files: Iterable[FileResult] = (),
+) -> RunResult:
     """Analyse `entries`, each with its own project's setup, as one run.
 
     Files keep their discovery order. The run-level `devices` are the union of the projects'
@@ -125,5 +143,6 @@ def run_projects(entries: list[SourceEntry], setups: ProjectSetups, *, jobs: int
     files = (*extra_files, *(analysed[i] for i in range(len(entries))))
     diagnostics = sorted((d for f in files for d in f.diagnostics), key=Diagnostic.sort_key)
     ordered_rules = (PARSE_ERROR_RULE, *(rules[code] for code in sorted(rules) if code != PARSE_ERROR_RULE.code))
-    return RunResult(files, tuple(diagnostics), tuple(devices), ordered_rules,
-                     round(time.perf_counter() - started, 4), __version__)
+    return RunResult(
+        files, tuple(diagnostics), tuple(devices), ordered_rules, round(time.perf_counter() - started, 4), __version__
+    )

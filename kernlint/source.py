@@ -69,7 +69,7 @@ class SourceFile:
         if line < 1 or line > len(starts):
             return b""
         end = starts[line] - 1 if line < len(starts) else len(self.data)
-        return self.data[starts[line - 1]:end].rstrip(b"\r")
+        return self.data[starts[line - 1] : end].rstrip(b"\r")
 
     def line_text(self, line: int) -> str:
         return self.line_bytes(line).decode("utf-8", errors="replace")

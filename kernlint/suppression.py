@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from kernlint.diagnostics import Diagnostic
 
 _DIRECTIVE = re.compile(
-    r"(?://|/\*|!)\s*kernlint:\s*(?P<kind>ignore-file|ignore-next-line|ignore)\b\s*(?:\[(?P<codes>[^\]]*)\])?")
+    r"(?://|/\*|!)\s*kernlint:\s*(?P<kind>ignore-file|ignore-next-line|ignore)\b\s*(?:\[(?P<codes>[^\]]*)\])?"
+)
 ALL = ("",)  # the empty prefix matches every code
 
 
@@ -75,11 +76,13 @@ def parse_suppressions(text: str) -> Suppressions:
         for match in _DIRECTIVE.finditer(line):
             raw = match.group("codes")
             codes = tuple(c.strip() for c in raw.split(",") if c.strip()) if raw is not None else ALL
-            result.directives.append(Directive(number, match.start() + 1, match.end() + 1, match.group("kind"),
-                                               codes or ALL))
+            result.directives.append(
+                Directive(number, match.start() + 1, match.end() + 1, match.group("kind"), codes or ALL)
+            )
     return result
 
 
-def apply_suppressions(diagnostics: list[Diagnostic], suppressions: Suppressions,
-                       record: bool = True) -> list[Diagnostic]:
+def apply_suppressions(
+    diagnostics: list[Diagnostic], suppressions: Suppressions, record: bool = True
+) -> list[Diagnostic]:
     return [d for d in diagnostics if not suppressions.suppresses(d, record)]

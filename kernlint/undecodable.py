@@ -31,8 +31,10 @@ def decodable(data: bytes) -> bytes:
     """`data` with each byte that is not part of valid UTF-8 replaced by `?` (same length)."""
     return data.decode("utf-8", errors=_QUESTION_MARKS).encode("utf-8")
 
-_C_LEXEMES = re.compile(r"""(?P<comment>//[^\n]*|/\*.*?(?:\*/|\Z))|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'""",
-                        re.DOTALL)
+
+_C_LEXEMES = re.compile(
+    r"""(?P<comment>//[^\n]*|/\*.*?(?:\*/|\Z))|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'""", re.DOTALL
+)
 _FORTRAN_LEXEMES = re.compile(r"""(?P<comment>![^\n]*)|"(?:""|[^"\n])*"|'(?:''|[^'\n])*'""")
 _FIXED_FORM_COMMENT_LINE = re.compile(r"^[cC*!][^\n]*", re.MULTILINE)
 

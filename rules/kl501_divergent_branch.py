@@ -90,7 +90,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from kernlint.analysis.divergence_class import COSTLY, classify, estimate, rewrite
+from kernlint_rules.divergence_classes import COSTLY, classify, estimate, rewrite
 from kernlint.diagnostics import Diagnostic, Fix, Severity
 from kernlint.facts import Branch, FileFacts
 from kernlint.rule import Rule, RuleContext

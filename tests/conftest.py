@@ -16,12 +16,19 @@ CORPUS = REPO / "corpus"
 SHARED = REPO.parent / "shared"
 
 
-def run_kernlint(*args: str, cwd: Path | None = None, stdin: bytes | None = None,
-                 env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+def run_kernlint(
+    *args: str, cwd: Path | None = None, stdin: bytes | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess:
     """Run `python -m kernlint` as a user would, without the cache unless asked."""
     full_env = {**os.environ, "NO_COLOR": "1", **(env or {})}
-    return subprocess.run([sys.executable, "-m", "kernlint", *args], cwd=cwd or REPO, input=stdin,
-                          capture_output=True, env=full_env, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "kernlint", *args],
+        cwd=cwd or REPO,
+        input=stdin,
+        capture_output=True,
+        env=full_env,
+        timeout=300,
+    )
 
 
 def run_json(*args: str, cwd: Path | None = None) -> tuple[int, dict]:
@@ -30,8 +37,9 @@ def run_json(*args: str, cwd: Path | None = None) -> tuple[int, dict]:
     return proc.returncode, json.loads(proc.stdout)
 
 
-def run_rule(rule_class, code: str, device: str | None = "xe-hpc", path: str = "t.cpp",
-             options: dict[str, Any] | None = None) -> list:
+def run_rule(
+    rule_class, code: str, device: str | None = "xe-hpc", path: str = "t.cpp", options: dict[str, Any] | None = None
+) -> list:
     """One rule's diagnostics on `code` (dedented) for one device, with `options` merged over its defaults:
     the front-end and the rule exactly as the engine runs them, without the engine around them."""
     import textwrap
@@ -44,8 +52,9 @@ def run_rule(rule_class, code: str, device: str | None = "xe-hpc", path: str = "
     data = textwrap.dedent(code).encode()
     facts = extract(path, data)
     profile = load_device(device) if rule_class.needs_device and device else None
-    ctx = RuleContext(rule_class, SourceFile(path, data), facts.language, profile,
-                      {**rule_class.options, **(options or {})})
+    ctx = RuleContext(
+        rule_class, SourceFile(path, data), facts.language, profile, {**rule_class.options, **(options or {})}
+    )
     return list(rule_class().check(facts, ctx))
 
 

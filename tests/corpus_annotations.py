@@ -6,7 +6,9 @@ import re
 from collections import Counter
 from pathlib import Path
 
-_EXPECT = re.compile(r"(?://|!|/\*)[^\n]*?\bexpect(?:\[(?P<device>[\w.-]+)\])?:\s*(?P<codes>KL\d{3}(?:\s*,\s*KL\d{3})*)")
+_EXPECT = re.compile(
+    r"(?://|!|/\*)[^\n]*?\bexpect(?:\[(?P<device>[\w.-]+)\])?:\s*(?P<codes>KL\d{3}(?:\s*,\s*KL\d{3})*)"
+)
 _DEVICES = re.compile(r"kernlint-devices:\s*(?P<ids>[\w.\- ]+)")
 _FRONTEND = re.compile(r"kernlint-frontend:\s*(?P<name>[\w-]+)")
 DEFAULT_DEVICES = ("xe-hpc",)

@@ -16,9 +16,14 @@ class Client:
     """A minimal LSP client: Content-Length framing, requests with ids, notifications in a queue."""
 
     def __init__(self, cwd: Path) -> None:
-        self.process = subprocess.Popen([sys.executable, "-m", "kernlint", "lsp"], cwd=cwd, stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                        env={**os.environ, "NO_COLOR": "1"})
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "kernlint", "lsp"],
+            cwd=cwd,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env={**os.environ, "NO_COLOR": "1"},
+        )
         self.messages: Queue = Queue()
         self.next_id = 0
         threading.Thread(target=self._read, daemon=True).start()
@@ -33,8 +38,11 @@ class Client:
                 if not byte:
                     return
                 header += byte
-            length = int(next(line for line in header.decode().split("\r\n") if line.lower().startswith(
-                "content-length")).split(":")[1])
+            length = int(
+                next(line for line in header.decode().split("\r\n") if line.lower().startswith("content-length")).split(
+                    ":"
+                )[1]
+            )
             self.messages.put(json.loads(stream.read(length)))
 
     def send(self, payload: dict) -> None:
@@ -64,8 +72,9 @@ class Client:
         raise AssertionError(f"no matching LSP message within {timeout}s; stderr: {self._stderr()}")
 
     def diagnostics(self, uri: str) -> list[dict]:
-        message = self.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics"
-                            and m["params"]["uri"] == uri)
+        message = self.wait(
+            lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri
+        )
         return message["params"]["diagnostics"]
 
     def _stderr(self) -> str:

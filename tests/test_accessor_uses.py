@@ -44,13 +44,21 @@ def uses_by_name(code: str) -> dict:
     return {a.name: a.uses for a in facts_of(code).accessors}
 
 
-def in_kernel(body: str, accessors: str, launch: str = "sycl::range<1>(N)", param: str = "sycl::id<1> i",
-              before: str = "", buffers: str = "") -> str:
+def in_kernel(
+    body: str,
+    accessors: str,
+    launch: str = "sycl::range<1>(N)",
+    param: str = "sycl::id<1> i",
+    before: str = "",
+    buffers: str = "",
+) -> str:
     """A command group over buffers b0..b5 of N floats, with `accessors` and a lambda kernel `body`."""
     declared = buffers or "".join(f"  sycl::buffer<float, 1> b{k}(v.data(), sycl::range<1>(N));\n" for k in range(6))
-    return (f"{before}\nvoid f(sycl::queue &q, std::vector<float> &v, bool flag, int reps) {{\n{declared}"
-            f"  q.submit([&](sycl::handler &h) {{\n{accessors}\n"
-            f"    h.parallel_for({launch}, [=]({param}) {{\n{body}\n    }});\n  }});\n}}\n")
+    return (
+        f"{before}\nvoid f(sycl::queue &q, std::vector<float> &v, bool flag, int reps) {{\n{declared}"
+        f"  q.submit([&](sycl::handler &h) {{\n{accessors}\n"
+        f"    h.parallel_for({launch}, [=]({param}) {{\n{body}\n    }});\n  }});\n}}\n"
+    )
 
 
 def counts(u) -> tuple:
@@ -61,9 +69,12 @@ def counts(u) -> tuple:
 
 
 def test_reads_writes_and_read_modify_writes_are_told_apart() -> None:
-    uses = uses_by_name(in_kernel(
-        "a[i] = a[i] + 1.0f; b[i] += 2.0f; ++c[i]; d[i] = 3.0f; e[i] = a[i] * 2.0f; float x = f[i]; (void)x;",
-        "".join(f"    sycl::accessor {n}(b{k}, h, sycl::read_write);\n" for k, n in enumerate("abcdef"))))
+    uses = uses_by_name(
+        in_kernel(
+            "a[i] = a[i] + 1.0f; b[i] += 2.0f; ++c[i]; d[i] = 3.0f; e[i] = a[i] * 2.0f; float x = f[i]; (void)x;",
+            "".join(f"    sycl::accessor {n}(b{k}, h, sycl::read_write);\n" for k, n in enumerate("abcdef")),
+        )
+    )
     assert counts(uses["a"]) == (1, 0, 1, False, False)  # the `a[i]` on the right of `a[i] = a[i] + 1` is folded in
     assert counts(uses["b"]) == (0, 0, 1, False, False)
     assert counts(uses["c"]) == (0, 0, 1, False, False)
@@ -73,47 +84,65 @@ def test_reads_writes_and_read_modify_writes_are_told_apart() -> None:
 
 
 def test_atomics_in_every_spelling() -> None:
-    uses = uses_by_name(in_kernel(
-        "sycl::atomic_ref<float, sycl::memory_order::relaxed, sycl::memory_scope::device> r(a[0]);\n"
-        "r += 1.0f;\n"
-        "sycl::atomic_ref<float, sycl::memory_order::relaxed, sycl::memory_scope::device>(b[i]).fetch_add(1.0f);\n"
-        "c[i].fetch_add(1);\n"
-        "float y = d[i];\n"
-        "e[i].store(e[0].load());",  # SYCL 1.2.1 atomic accessors: `load` and `store` are atomic accesses too
-        "".join(f"    sycl::accessor {n}(b{k}, h, sycl::read_write);\n" for k, n in enumerate("abcde"))))
+    uses = uses_by_name(
+        in_kernel(
+            "sycl::atomic_ref<float, sycl::memory_order::relaxed, sycl::memory_scope::device> r(a[0]);\n"
+            "r += 1.0f;\n"
+            "sycl::atomic_ref<float, sycl::memory_order::relaxed, sycl::memory_scope::device>(b[i]).fetch_add(1.0f);\n"
+            "c[i].fetch_add(1);\n"
+            "float y = d[i];\n"
+            "e[i].store(e[0].load());",  # SYCL 1.2.1 atomic accessors: `load` and `store` are atomic accesses too
+            "".join(f"    sycl::accessor {n}(b{k}, h, sycl::read_write);\n" for k, n in enumerate("abcde")),
+        )
+    )
     assert uses["a"].atomic and uses["b"].atomic and uses["c"].atomic
     assert not uses["d"].atomic and uses["d"].only_read
     assert uses["e"].atomic and not uses["e"].escapes
 
 
-@pytest.mark.parametrize("body, reason", [
-    ("float *p = a.get_pointer(); p[i] = 0.0f;", "raw pointer"),
-    ("float *p = &a[i]; *p = 0.0f;", "address"),
-    ("external(a, i);", "undefined function"),
-    ("opaque(a[i]);", "element to unknown function"),
-    ("auto copy = a; copy[i] = 1.0f;", "copy"),
-    ("float &r = a[i]; r = 1.0f;", "non-const reference"),
-    ("for (float x : a) (void)x;", "range-for"),
-    ("int a = 3; (void)a;", "shadowing declaration"),
-    ("auto g = [b = a](size_t k) { return b[k]; }; (void)g;", "init-capture"),
-])
+@pytest.mark.parametrize(
+    "body, reason",
+    [
+        ("float *p = a.get_pointer(); p[i] = 0.0f;", "raw pointer"),
+        ("float *p = &a[i]; *p = 0.0f;", "address"),
+        ("external(a, i);", "undefined function"),
+        ("opaque(a[i]);", "element to unknown function"),
+        ("auto copy = a; copy[i] = 1.0f;", "copy"),
+        ("float &r = a[i]; r = 1.0f;", "non-const reference"),
+        ("for (float x : a) (void)x;", "range-for"),
+        ("int a = 3; (void)a;", "shadowing declaration"),
+        ("auto g = [b = a](size_t k) { return b[k]; }; (void)g;", "init-capture"),
+    ],
+)
 def test_what_the_analysis_cannot_follow_escapes(body: str, reason: str) -> None:
-    uses = uses_by_name(in_kernel(body, "    sycl::accessor a(b0, h, sycl::read_write);",
-                                  before="void external(sycl::accessor<float, 1> acc, sycl::id<1> at);"))
+    uses = uses_by_name(
+        in_kernel(
+            body,
+            "    sycl::accessor a(b0, h, sycl::read_write);",
+            before="void external(sycl::accessor<float, 1> acc, sycl::id<1> at);",
+        )
+    )
     assert uses["a"].escapes, reason
     assert not uses["a"].only_read and not uses["a"].only_written
 
 
 def test_size_queries_and_const_references_are_not_escapes() -> None:
-    uses = uses_by_name(in_kernel(
-        "const float &x = a[i]; float y = sycl::sqrt(a[i]) + std::max(a[i], 0.0f); (void)a.size(); (void)x; (void)y;",
-        "    sycl::accessor a(b0, h, sycl::read_write);"))
+    uses = uses_by_name(
+        in_kernel(
+            "const float &x = a[i]; float y = sycl::sqrt(a[i]) + std::max(a[i], 0.0f);"
+            " (void)a.size(); (void)x; (void)y;",
+            "    sycl::accessor a(b0, h, sycl::read_write);",
+        )
+    )
     assert uses["a"].only_read and uses["a"].reads == 3
 
 
 def test_use_in_the_command_group_outside_the_kernel_escapes_but_get_range_does_not() -> None:
-    code = in_kernel("a[i] = 0.0f;", "    sycl::accessor a(b0, h, sycl::read_write);\n    auto p = a.get_pointer();",
-                     launch="a.get_range()")
+    code = in_kernel(
+        "a[i] = 0.0f;",
+        "    sycl::accessor a(b0, h, sycl::read_write);\n    auto p = a.get_pointer();",
+        launch="a.get_range()",
+    )
     assert uses_by_name(code)["a"].escapes
     code = in_kernel("a[i] = 0.0f;", "    sycl::accessor a(b0, h, sycl::read_write);", launch="a.get_range()")
     assert uses_by_name(code)["a"].covering_write is not None
@@ -131,10 +160,13 @@ void typed(sycl::accessor<float, 1, sycl::access_mode::read_write> acc, size_t k
 
 
 def test_helpers_defined_in_the_file_are_followed() -> None:
-    uses = uses_by_name(in_kernel(
-        "float s = forwarder(a, i[0]); writer(b, i[0], s); typed(c, i[0]); writer(d, i[0] + 1, s);",
-        "".join(f"    sycl::accessor {n}(b{k}, h, sycl::read_write);\n" for k, n in enumerate("abcd")),
-        before=HELPERS))
+    uses = uses_by_name(
+        in_kernel(
+            "float s = forwarder(a, i[0]); writer(b, i[0], s); typed(c, i[0]); writer(d, i[0] + 1, s);",
+            "".join(f"    sycl::accessor {n}(b{k}, h, sycl::read_write);\n" for k, n in enumerate("abcd")),
+            before=HELPERS,
+        )
+    )
     assert uses["a"].only_read and uses["a"].reads == 2
     assert uses["b"].only_written and uses["b"].covering_write is not None  # own index passed to the helper
     assert counts(uses["c"])[2] == 1 and len(uses["c"].typed_sites) == 1
@@ -143,14 +175,22 @@ def test_helpers_defined_in_the_file_are_followed() -> None:
 
 def test_the_kernel_item_passed_to_a_helper_still_gives_the_own_index() -> None:
     helper = "template <typename A> void zero(A acc, sycl::nd_item<1> item) { acc[item.get_global_id(0)] = 0.0f; }"
-    uses = uses_by_name(in_kernel("zero(b, it);", "    sycl::accessor b(b1, h, sycl::write_only);",
-                                  "sycl::nd_range<1>(N, 128)", "sycl::nd_item<1> it", before=helper))
+    uses = uses_by_name(
+        in_kernel(
+            "zero(b, it);",
+            "    sycl::accessor b(b1, h, sycl::write_only);",
+            "sycl::nd_range<1>(N, 128)",
+            "sycl::nd_item<1> it",
+            before=helper,
+        )
+    )
     assert uses["b"].covering_write is not None
 
 
 def test_helper_called_conditionally_does_not_cover() -> None:
-    uses = uses_by_name(in_kernel("if (flag) writer(b, i[0], 1.0f);",
-                                  "    sycl::accessor b(b1, h, sycl::read_write);", before=HELPERS))
+    uses = uses_by_name(
+        in_kernel("if (flag) writer(b, i[0], 1.0f);", "    sycl::accessor b(b1, h, sycl::read_write);", before=HELPERS)
+    )
     assert uses["b"].only_written and uses["b"].covering_write is None
 
 
@@ -172,7 +212,10 @@ class WithCtor {
 
 
 def test_functor_members_initialised_in_the_command_group() -> None:
-    code = PRELUDE + FUNCTORS + textwrap.dedent("""
+    code = (
+        PRELUDE
+        + FUNCTORS
+        + textwrap.dedent("""
         void f(sycl::queue &q, std::vector<float> &v) {
           sycl::buffer<float, 1> x(v.data(), sycl::range<1>(N));
           sycl::buffer<float, 1> y(v.data(), sycl::range<1>(N));
@@ -192,6 +235,7 @@ def test_functor_members_initialised_in_the_command_group() -> None:
           });
         }
     """)
+    )
     accessors = extract("t.cpp", code.encode()).accessors
     named = {a.name: uses_of(a) for a in accessors if a.name}
     assert named["in"].only_read and named["in"].typed_sites
@@ -204,54 +248,69 @@ def test_functor_members_initialised_in_the_command_group() -> None:
 # -- coverage --------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("launch, param, body", [
-    ("sycl::range<1>(N)", "sycl::id<1> i", "a[i] = 0.0f;"),
-    ("sycl::range<1>(N)", "sycl::item<1> it", "a[it.get_id()] = 0.0f;"),
-    ("N", "size_t i", "a[i] = 0.0f;"),
-    ("sycl::nd_range<1>(N, 256)", "sycl::nd_item<1> it", "a[it.get_global_id(0)] = 0.0f;"),
-    ("sycl::nd_range<1>(N, 256)", "sycl::nd_item<1> it", "const size_t g = it.get_global_id(0); a[g] = 1.0f;"),
-    ("sycl::nd_range<1>(N + 256, 256)", "sycl::nd_item<1> it",
-     "size_t g = it.get_global_id(0); if (g < N) a[g] = 0.0f;"),
-    ("sycl::range<1>(N)", "sycl::id<1> i", "for (int k = 0; k < 3; ++k) a[i] = k;"),
-    ("sycl::range<1>(N)", "sycl::id<1> i", "do { a[i] = 1.0f; } while (flag);"),
-    ("sycl::nd_range<1>(N, 256)", "sycl::nd_item<1> it", "auto m = it.get_global_id()[0]; a[m] = 1.0f;"),
-    ("sycl::nd_range<1>(N, 256)", "sycl::nd_item<1> it", "auto g = it.get_global_id(); a[g[0]] = 1.0f;"),
-    ("sycl::nd_range<1>(N, 256)", "sycl::nd_item<1> it", "a[it.get_global_id()[0]] = 1.0f;"),
-])
+@pytest.mark.parametrize(
+    "launch, param, body",
+    [
+        ("sycl::range<1>(N)", "sycl::id<1> i", "a[i] = 0.0f;"),
+        ("sycl::range<1>(N)", "sycl::item<1> it", "a[it.get_id()] = 0.0f;"),
+        ("N", "size_t i", "a[i] = 0.0f;"),
+        ("sycl::nd_range<1>(N, 256)", "sycl::nd_item<1> it", "a[it.get_global_id(0)] = 0.0f;"),
+        ("sycl::nd_range<1>(N, 256)", "sycl::nd_item<1> it", "const size_t g = it.get_global_id(0); a[g] = 1.0f;"),
+        (
+            "sycl::nd_range<1>(N + 256, 256)",
+            "sycl::nd_item<1> it",
+            "size_t g = it.get_global_id(0); if (g < N) a[g] = 0.0f;",
+        ),
+        ("sycl::range<1>(N)", "sycl::id<1> i", "for (int k = 0; k < 3; ++k) a[i] = k;"),
+        ("sycl::range<1>(N)", "sycl::id<1> i", "do { a[i] = 1.0f; } while (flag);"),
+        ("sycl::nd_range<1>(N, 256)", "sycl::nd_item<1> it", "auto m = it.get_global_id()[0]; a[m] = 1.0f;"),
+        ("sycl::nd_range<1>(N, 256)", "sycl::nd_item<1> it", "auto g = it.get_global_id(); a[g[0]] = 1.0f;"),
+        ("sycl::nd_range<1>(N, 256)", "sycl::nd_item<1> it", "a[it.get_global_id()[0]] = 1.0f;"),
+    ],
+)
 def test_writes_that_cover_the_whole_buffer(launch: str, param: str, body: str) -> None:
     uses = uses_by_name(in_kernel(body, "    sycl::accessor a(b0, h, sycl::write_only);", launch, param))["a"]
     assert uses.overwrites_whole_buffer and uses.writes_at_own_index
 
 
-@pytest.mark.parametrize("launch, param, body", [
-    ("sycl::range<1>(N - 1)", "sycl::id<1> i", "a[i + 1] = 0.0f;"),
-    ("sycl::range<1>(N / 2)", "sycl::id<1> i", "a[i] = 0.0f;"),
-    ("sycl::range<1>(N)", "sycl::id<1> i", "if (flag) a[i] = 0.0f;"),
-    ("sycl::range<1>(N)", "sycl::id<1> i", "if (flag) return; a[i] = 0.0f;"),
-    ("sycl::range<1>(N)", "sycl::id<1> i", "for (int r = 0; r < reps; ++r) a[i] = r;"),
-    ("sycl::range<1>(N)", "sycl::id<1> i", "while (flag) { a[i] = 0.0f; }"),
-    ("sycl::range<1>(N)", "sycl::id<1> i", "auto z = [&]() { a[i] = 0.0f; }; z();"),
-    ("sycl::range<1>(N)", "sycl::id<1> i", "flag && (a[i] = 0.0f);"),
-    ("sycl::range<1>(N)", "sycl::id<1> i", "switch (reps) { case 0: a[i] = 0.0f; }"),
-    ("sycl::range<1>(N)", "sycl::id<1> i", "size_t j = i[0]; j += 1; a[j] = 0.0f;"),
-    ("sycl::nd_range<1>(N, 256)", "sycl::nd_item<1> it", "a[it.get_local_id(0)] = 0.0f;"),
-    ("sycl::nd_range<1>(N, 256)", "sycl::nd_item<1> it", "a[it.get_local_id()[0]] = 0.0f;"),
-    ("sycl::nd_range<1>(N, 256)", "sycl::nd_item<1> it", "auto m = it.get_global_id()[1 - 1 + 1]; a[m] = 0.0f;"),
-    ("sycl::nd_range<1>(N + 256, 256)", "sycl::nd_item<1> it",
-     "if (it.get_global_id(0) < N + 256) a[it.get_global_id(0)] = 0.0f;"),
-])
+@pytest.mark.parametrize(
+    "launch, param, body",
+    [
+        ("sycl::range<1>(N - 1)", "sycl::id<1> i", "a[i + 1] = 0.0f;"),
+        ("sycl::range<1>(N / 2)", "sycl::id<1> i", "a[i] = 0.0f;"),
+        ("sycl::range<1>(N)", "sycl::id<1> i", "if (flag) a[i] = 0.0f;"),
+        ("sycl::range<1>(N)", "sycl::id<1> i", "if (flag) return; a[i] = 0.0f;"),
+        ("sycl::range<1>(N)", "sycl::id<1> i", "for (int r = 0; r < reps; ++r) a[i] = r;"),
+        ("sycl::range<1>(N)", "sycl::id<1> i", "while (flag) { a[i] = 0.0f; }"),
+        ("sycl::range<1>(N)", "sycl::id<1> i", "auto z = [&]() { a[i] = 0.0f; }; z();"),
+        ("sycl::range<1>(N)", "sycl::id<1> i", "flag && (a[i] = 0.0f);"),
+        ("sycl::range<1>(N)", "sycl::id<1> i", "switch (reps) { case 0: a[i] = 0.0f; }"),
+        ("sycl::range<1>(N)", "sycl::id<1> i", "size_t j = i[0]; j += 1; a[j] = 0.0f;"),
+        ("sycl::nd_range<1>(N, 256)", "sycl::nd_item<1> it", "a[it.get_local_id(0)] = 0.0f;"),
+        ("sycl::nd_range<1>(N, 256)", "sycl::nd_item<1> it", "a[it.get_local_id()[0]] = 0.0f;"),
+        ("sycl::nd_range<1>(N, 256)", "sycl::nd_item<1> it", "auto m = it.get_global_id()[1 - 1 + 1]; a[m] = 0.0f;"),
+        (
+            "sycl::nd_range<1>(N + 256, 256)",
+            "sycl::nd_item<1> it",
+            "if (it.get_global_id(0) < N + 256) a[it.get_global_id(0)] = 0.0f;",
+        ),
+    ],
+)
 def test_partial_or_conditional_writes_do_not_cover(launch: str, param: str, body: str) -> None:
     uses = uses_by_name(in_kernel(body, "    sycl::accessor a(b0, h, sycl::write_only);", launch, param))["a"]
     assert uses.writes >= 1 and uses.covering_write is None and not uses.overwrites_whole_buffer
 
 
 def test_two_dimensional_and_linear_coverage() -> None:
-    buffers = ("  sycl::buffer<float, 2> g(v.data(), sycl::range<2>(64, 128));\n"
-               "  sycl::buffer<float, 1> flat(v.data(), sycl::range<1>(64 * 128));\n")
-    accessors = "    sycl::accessor a(g, h, sycl::write_only);\n    sycl::accessor b(flat, h, sycl::write_only);\n" \
-                "    sycl::accessor c(g, h, sycl::write_only);"
-    body = ("a[it.get_id(0)][it.get_id(1)] = 0.0f; b[it.get_linear_id()] = 1.0f;"
-            " c[it.get_id(1)][it.get_id(0)] = 2.0f;")
+    buffers = (
+        "  sycl::buffer<float, 2> g(v.data(), sycl::range<2>(64, 128));\n"
+        "  sycl::buffer<float, 1> flat(v.data(), sycl::range<1>(64 * 128));\n"
+    )
+    accessors = (
+        "    sycl::accessor a(g, h, sycl::write_only);\n    sycl::accessor b(flat, h, sycl::write_only);\n"
+        "    sycl::accessor c(g, h, sycl::write_only);"
+    )
+    body = "a[it.get_id(0)][it.get_id(1)] = 0.0f; b[it.get_linear_id()] = 1.0f; c[it.get_id(1)][it.get_id(0)] = 2.0f;"
     uses = uses_by_name(in_kernel(body, accessors, "sycl::range<2>(64, 128)", "sycl::item<2> it", buffers=buffers))
     assert uses["a"].covering_write is not None and uses["b"].covering_write is not None
     assert uses["c"].covering_write is None  # transposed: dimension 1 indexes the first subscript
@@ -356,8 +415,10 @@ def test_no_uses_when_the_kernel_is_not_in_the_file_or_absent() -> None:
 
 
 def test_broken_code_does_not_crash() -> None:
-    code = in_kernel("a[i] = ; b[i + ] += (;\n SYCL_EXTERNAL int x", "    sycl::accessor a(b0, h, sycl::read_write);\n"
-                     "    sycl::accessor b(b1 h sycl::read_write);")
+    code = in_kernel(
+        "a[i] = ; b[i + ] += (;\n SYCL_EXTERNAL int x",
+        "    sycl::accessor a(b0, h, sycl::read_write);\n    sycl::accessor b(b1 h sycl::read_write);",
+    )
     facts = facts_of(code)
     assert facts.syntax_errors
     by_name = {a.name: a.uses for a in facts.accessors}
@@ -398,16 +459,23 @@ def fixed_line(rule_class, text: str) -> tuple[str, Fix]:
     return changed[0].strip(), diagnostic.fix
 
 
-@pytest.mark.parametrize("declaration, expected", [
-    ("sycl::accessor a(b0, h, sycl::read_write);", "sycl::accessor a(b0, h, sycl::read_only);"),
-    ("sycl::accessor a(b0, h, /* é */ read_write);", "sycl::accessor a(b0, h, /* é */ read_only);"),
-    ("sycl::accessor a(b0, h);", "sycl::accessor a(b0, h, sycl::read_only);"),
-    ("auto a = b0.get_access(h);", "auto a = b0.get_access(h, sycl::read_only);"),
-    ("auto a = b0.get_access<sycl::access::mode::read_write>(h);",
-     "auto a = b0.get_access<sycl::access::mode::read>(h);"),
-    ("sycl::accessor<float, 1, sycl::access_mode::read_write> a(b0, h);",
-     "sycl::accessor<float, 1, sycl::access_mode::read> a(b0, h);"),
-])
+@pytest.mark.parametrize(
+    "declaration, expected",
+    [
+        ("sycl::accessor a(b0, h, sycl::read_write);", "sycl::accessor a(b0, h, sycl::read_only);"),
+        ("sycl::accessor a(b0, h, /* é */ read_write);", "sycl::accessor a(b0, h, /* é */ read_only);"),
+        ("sycl::accessor a(b0, h);", "sycl::accessor a(b0, h, sycl::read_only);"),
+        ("auto a = b0.get_access(h);", "auto a = b0.get_access(h, sycl::read_only);"),
+        (
+            "auto a = b0.get_access<sycl::access::mode::read_write>(h);",
+            "auto a = b0.get_access<sycl::access::mode::read>(h);",
+        ),
+        (
+            "sycl::accessor<float, 1, sycl::access_mode::read_write> a(b0, h);",
+            "sycl::accessor<float, 1, sycl::access_mode::read> a(b0, h);",
+        ),
+    ],
+)
 def test_read_only_fix(declaration: str, expected: str) -> None:
     text = source(in_kernel("float s = a[i] * 2.0f; (void)s;", f"    {declaration}"))
     line, fix = fixed_line(AccessorMode, text)
@@ -415,12 +483,17 @@ def test_read_only_fix(declaration: str, expected: str) -> None:
     assert run_rule(AccessorMode, apply(text, fix.edits)) == []  # the fixed accessor is read-only
 
 
-@pytest.mark.parametrize("declaration, expected", [
-    ("sycl::accessor a(b0, h, sycl::read_write);", "sycl::accessor a(b0, h, sycl::write_only, sycl::no_init);"),
-    ("sycl::accessor a(b0, h);", "sycl::accessor a(b0, h, sycl::write_only, sycl::no_init);"),
-    ("auto a = b0.get_access<sycl::access_mode::read_write>(h);",
-     "auto a = b0.get_access(h, sycl::write_only, sycl::no_init);"),
-])
+@pytest.mark.parametrize(
+    "declaration, expected",
+    [
+        ("sycl::accessor a(b0, h, sycl::read_write);", "sycl::accessor a(b0, h, sycl::write_only, sycl::no_init);"),
+        ("sycl::accessor a(b0, h);", "sycl::accessor a(b0, h, sycl::write_only, sycl::no_init);"),
+        (
+            "auto a = b0.get_access<sycl::access_mode::read_write>(h);",
+            "auto a = b0.get_access(h, sycl::write_only, sycl::no_init);",
+        ),
+    ],
+)
 def test_write_only_fix_is_unsafe_and_leaves_nothing_to_report(declaration: str, expected: str) -> None:
     text = source(in_kernel("a[i] = 1.0f;", f"    {declaration}"))
     line, fix = fixed_line(AccessorMode, text)
@@ -431,18 +504,26 @@ def test_write_only_fix_is_unsafe_and_leaves_nothing_to_report(declaration: str,
 
 def test_no_fix_when_the_type_spells_the_mode_elsewhere() -> None:
     reader = "float reader(sycl::accessor<float, 1, sycl::access_mode::read_write> x, size_t k) { return x[k]; }"
-    text = source(in_kernel("float s = reader(a, i[0]); (void)s;", "    sycl::accessor a(b0, h, sycl::read_write);",
-                            before=reader))
+    text = source(
+        in_kernel(
+            "float s = reader(a, i[0]); (void)s;", "    sycl::accessor a(b0, h, sycl::read_write);", before=reader
+        )
+    )
     (diagnostic,) = run_rule(AccessorMode, text)
     assert diagnostic.fix is None and diagnostic.related
 
 
-@pytest.mark.parametrize("declaration, expected", [
-    ("sycl::accessor a(b0, h, sycl::write_only);", "sycl::accessor a(b0, h, sycl::write_only, sycl::no_init);"),
-    ("sycl::accessor a{b0, h, write_only};", "sycl::accessor a{b0, h, write_only, no_init};"),
-    ("auto a = b0.get_access<sycl::access_mode::write>(h);",
-     "auto a = b0.get_access(h, sycl::write_only, sycl::no_init);"),
-])
+@pytest.mark.parametrize(
+    "declaration, expected",
+    [
+        ("sycl::accessor a(b0, h, sycl::write_only);", "sycl::accessor a(b0, h, sycl::write_only, sycl::no_init);"),
+        ("sycl::accessor a{b0, h, write_only};", "sycl::accessor a{b0, h, write_only, no_init};"),
+        (
+            "auto a = b0.get_access<sycl::access_mode::write>(h);",
+            "auto a = b0.get_access(h, sycl::write_only, sycl::no_init);",
+        ),
+    ],
+)
 def test_no_init_fix(declaration: str, expected: str) -> None:
     text = source(in_kernel("a[i] = 1.0f;", f"    {declaration}"))
     line, fix = fixed_line(MissingNoInit, text)
@@ -457,8 +538,13 @@ def test_no_init_not_fixed_when_properties_follow_the_mode() -> None:
 
 
 def test_kl103_severity_depends_on_host_data() -> None:
-    text = source(in_kernel("a[i] = 1.0f;", "    sycl::accessor a(b0, h, sycl::write_only);",
-                            buffers="  sycl::buffer<float, 1> b0(sycl::range<1>(N));\n"))
+    text = source(
+        in_kernel(
+            "a[i] = 1.0f;",
+            "    sycl::accessor a(b0, h, sycl::write_only);",
+            buffers="  sycl::buffer<float, 1> b0(sycl::range<1>(N));\n",
+        )
+    )
     (diagnostic,) = run_rule(MissingNoInit, text)
     assert diagnostic.severity.value == "info"
     text = source(in_kernel("a[i] = 1.0f;", "    sycl::accessor a(b0, h, sycl::write_only);"))
@@ -466,34 +552,51 @@ def test_kl103_severity_depends_on_host_data() -> None:
     assert diagnostic.severity.value == "warning" and "4,194,304 bytes" in diagnostic.message
 
 
-@pytest.mark.parametrize("declaration, expected", [
-    ("auto a = b0.get_access<sycl::access::mode::read>(h);", "auto a = b0.get_access<sycl::access_mode::read>(h);"),
-    ("auto a = b0.get_access<sycl::access::mode::discard_write>(h);",
-     "auto a = b0.get_access(h, sycl::write_only, sycl::no_init);"),
-    ("sycl::accessor<float, 1, cl::sycl::access :: mode::read> a(b0, h);",
-     "sycl::accessor<float, 1, cl::sycl::access_mode::read> a(b0, h);"),
-])
+@pytest.mark.parametrize(
+    "declaration, expected",
+    [
+        ("auto a = b0.get_access<sycl::access::mode::read>(h);", "auto a = b0.get_access<sycl::access_mode::read>(h);"),
+        (
+            "auto a = b0.get_access<sycl::access::mode::discard_write>(h);",
+            "auto a = b0.get_access(h, sycl::write_only, sycl::no_init);",
+        ),
+        (
+            "sycl::accessor<float, 1, cl::sycl::access :: mode::read> a(b0, h);",
+            "sycl::accessor<float, 1, cl::sycl::access_mode::read> a(b0, h);",
+        ),
+    ],
+)
 def test_legacy_mode_fix(declaration: str, expected: str) -> None:
-    text = source(in_kernel("float s = a[i]; (void)s;" if "read>" in declaration else "a[i] = 0.0f;",
-                            f"    {declaration}"))
+    text = source(
+        in_kernel("float s = a[i]; (void)s;" if "read>" in declaration else "a[i] = 0.0f;", f"    {declaration}")
+    )
     line, fix = fixed_line(LegacyAccessMode, text)
     assert line == expected and fix.safe
     assert run_rule(LegacyAccessMode, apply(text, fix.edits)) == []
 
 
 def test_sub_buffers_and_iterator_ranges_have_no_known_extent() -> None:
-    buffers = ("  sycl::buffer<float, 1> whole(v.data(), sycl::range<1>(2 * N));\n"
-               "  sycl::buffer<float, 1> b0(whole, N, sycl::range<1>(N / 2));\n"
-               "  sycl::buffer<float, 1> b1(v.begin(), v.end());\n")
-    uses = uses_by_name(in_kernel("a[i] = 0.0f; c[i] = 0.0f;", "    sycl::accessor a(b0, h, sycl::write_only);\n"
-                                  "    sycl::accessor c(b1, h, sycl::write_only);", buffers=buffers))
+    buffers = (
+        "  sycl::buffer<float, 1> whole(v.data(), sycl::range<1>(2 * N));\n"
+        "  sycl::buffer<float, 1> b0(whole, N, sycl::range<1>(N / 2));\n"
+        "  sycl::buffer<float, 1> b1(v.begin(), v.end());\n"
+    )
+    uses = uses_by_name(
+        in_kernel(
+            "a[i] = 0.0f; c[i] = 0.0f;",
+            "    sycl::accessor a(b0, h, sycl::write_only);\n    sycl::accessor c(b1, h, sycl::write_only);",
+            buffers=buffers,
+        )
+    )
     assert uses["a"].only_written and uses["a"].buffer_extent is None and uses["a"].covering_write is None
     assert uses["c"].only_written and uses["c"].covering_write is None
 
 
 def test_a_second_accessor_over_the_same_buffer_keeps_both_rules_quiet() -> None:
-    accessors = ("    sycl::accessor in(b0, h, sycl::read_only);\n    sycl::accessor out(b0, h, sycl::write_only);\n"
-                 "    sycl::accessor rw(b1, h, sycl::read_write);\n    sycl::accessor w(b1, h, sycl::write_only);")
+    accessors = (
+        "    sycl::accessor in(b0, h, sycl::read_only);\n    sycl::accessor out(b0, h, sycl::write_only);\n"
+        "    sycl::accessor rw(b1, h, sycl::read_write);\n    sycl::accessor w(b1, h, sycl::write_only);"
+    )
     text = source(in_kernel("out[i] = 2.0f * in[i]; w[i] = rw[i];", accessors))
     uses = {a.name: uses_of(a) for a in extract("t.cpp", text.encode()).accessors}
     assert uses["out"].only_written and uses["out"].same_buffer_modes == ("read",)
@@ -506,9 +609,13 @@ def test_a_second_accessor_over_the_same_buffer_keeps_both_rules_quiet() -> None
 
 
 def test_brace_declared_accessors_are_named_and_followed() -> None:
-    uses = uses_by_name(in_kernel("float x = a[i] + c[i]; (void)x;",
-                                  "    auto a{b0.get_access<sycl::access_mode::read_write>(h)};\n"
-                                  "    sycl::accessor c{b1, h, sycl::read_write};"))
+    uses = uses_by_name(
+        in_kernel(
+            "float x = a[i] + c[i]; (void)x;",
+            "    auto a{b0.get_access<sycl::access_mode::read_write>(h)};\n"
+            "    sycl::accessor c{b1, h, sycl::read_write};",
+        )
+    )
     assert counts(uses["a"]) == (1, 0, 0, False, False) and counts(uses["c"]) == (1, 0, 0, False, False)
 
 
@@ -539,8 +646,13 @@ def test_kl102_promises_no_copy_for_a_buffer_built_from_a_range() -> None:
     destruction: the overwrite finding is info (as KL103's is), and neither message promises a copy
     that does not happen."""
     buffers = "  sycl::buffer<float, 1> b0{sycl::range<1>(N)};\n  sycl::buffer<float, 1> b1{sycl::range<1>(N)};\n"
-    text = source(in_kernel("a[i] = c[i];", "    sycl::accessor a(b0, h, sycl::read_write);\n"
-                                            "    sycl::accessor c(b1, h, sycl::read_write);", buffers=buffers))
+    text = source(
+        in_kernel(
+            "a[i] = c[i];",
+            "    sycl::accessor a(b0, h, sycl::read_write);\n    sycl::accessor c(b1, h, sycl::read_write);",
+            buffers=buffers,
+        )
+    )
     found = {d.evidence["suggested"]: d for d in run_rule(AccessorMode, text)}
     overwrite, read = found["write_only, no_init"], found["read_only"]
     assert overwrite.severity is Severity.INFO and "whenever the host has accessed the buffer" in overwrite.message
@@ -552,7 +664,10 @@ def test_kl102_promises_no_copy_for_a_buffer_built_from_a_range() -> None:
 
 
 def test_pointer_to_a_local_buffer_gives_its_extent() -> None:
-    code = in_kernel("a[i] = 1.0f;", "    auto a = p->get_access<sycl::access_mode::read_write>(h);",
-                     buffers="  sycl::buffer<float, 1> b0(v.data(), sycl::range<1>(N));\n  auto p = &b0;\n")
+    code = in_kernel(
+        "a[i] = 1.0f;",
+        "    auto a = p->get_access<sycl::access_mode::read_write>(h);",
+        buffers="  sycl::buffer<float, 1> b0(v.data(), sycl::range<1>(N));\n  auto p = &b0;\n",
+    )
     uses = uses_by_name(code)["a"]
     assert uses.overwrites_whole_buffer and uses.buffer_has_host_data is True

@@ -30,7 +30,7 @@ def make_tree(root: Path) -> dict[str, bytes]:
         "latin1.cpp": b"// caf\xe9 au lait\n" + BAD_LOOP,
         "if0.cpp": b"#if 0\nthis is not C++ at all {{{\n#endif\n",
         "unbalanced.cpp": b"void g() {\n  for (;;) { sycl::buffer<int> x(sycl::range<1>(1)); }\n}\n"
-                          b"}}\nvoid h() {\n  if (1) {\n    int y = 0;\n",
+        b"}}\nvoid h() {\n  if (1) {\n    int y = 0;\n",
         "empty.cpp": b"",
         "half.cpp": BAD_LOOP[: len(BAD_LOOP) // 2],
     }
@@ -145,8 +145,12 @@ def test_many_files_in_a_process_pool_keep_order_and_results(tmp_path: Path) -> 
 
     report = json.loads(proc.stdout)
     assert [Path(f["path"]).name for f in report["files"]] == [f"f{i:02}.cpp" for i in range(12)]
-    assert [Path(d["path"]).name for d in report["diagnostics"] if d["code"] == "KL101"] == \
-        ["f00.cpp", "f03.cpp", "f06.cpp", "f09.cpp"]
+    assert [Path(d["path"]).name for d in report["diagnostics"] if d["code"] == "KL101"] == [
+        "f00.cpp",
+        "f03.cpp",
+        "f06.cpp",
+        "f09.cpp",
+    ]
     assert report["files"][5]["status"] == "error"
 
 

@@ -189,8 +189,9 @@ def test_the_index_forgets_deleted_files(project: Path) -> None:
     assert sorted(os.path.basename(p) for p in json.loads(index.read_text())["files"]) == ["k.cpp", "sizes.h"]
 
 
-def test_cached_and_uncached_results_are_identical_with_one_and_two_jobs(tmp_path: Path,
-                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cached_and_uncached_results_are_identical_with_one_and_two_jobs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     shutil.copytree(CORPUS, tmp_path / "corpus")
     for directory, _dirs, files in os.walk(tmp_path / "corpus"):
         _age(*(Path(directory) / name for name in files))

@@ -31,7 +31,9 @@ def _unit(path: Path, code: str, probes: Sequence[tuple[tuple[str, ...], str]] =
 
 
 def test_shipped_sycl_headers_type_check_kernel_code(tmp_path: Path) -> None:
-    unit = _unit(tmp_path / "k.cpp", """
+    unit = _unit(
+        tmp_path / "k.cpp",
+        """
         #include <CL/sycl.hpp>
         #include <vector>
         int main() {
@@ -56,7 +58,8 @@ def test_shipped_sycl_headers_type_check_kernel_code(tmp_path: Path) -> None:
           q.wait();
           sycl::free(usm, q);
         }
-    """)
+    """,
+    )
     assert unit.errors == []
     types = {d.name: d.type for d in unit.declarations}
     assert types["in"] == "sycl::accessor<float, 2, sycl::access_mode::read, sycl::target::device>"
@@ -64,30 +67,40 @@ def test_shipped_sycl_headers_type_check_kernel_code(tmp_path: Path) -> None:
 
 
 def test_constants_clang_evaluates_and_tree_sitter_cannot(tmp_path: Path) -> None:
-    unit = _unit(tmp_path / "c.cpp", """
+    unit = _unit(
+        tmp_path / "c.cpp",
+        """
         template <typename T> constexpr int lanes() { return 64 / sizeof(T); }
         struct Config { static constexpr int group = lanes<double>() * 16; };
         namespace app { constexpr int tile = 8; }
         int runtime();
-    """, [((), "lanes<float>()"), ((), "Config::group"), (("app",), "tile * 2"), ((), "runtime()")])
+    """,
+        [((), "lanes<float>()"), ((), "Config::group"), (("app",), "tile * 2"), ((), "runtime()")],
+    )
     assert unit.probe_values() == {0: 16, 1: 128, 2: 16}
 
 
 def test_missing_project_header_does_not_stop_the_parse(tmp_path: Path) -> None:
-    unit = _unit(tmp_path / "m.cpp", """
+    unit = _unit(
+        tmp_path / "m.cpp",
+        """
         #include "not_in_this_copy.h"
         #include <sycl/ext/oneapi/not_shipped.hpp>
         void f(sycl::queue &q, float *x) {
           q.parallel_for(sycl::range<1>(8), [=](sycl::id<1> i) { x[i] = 0; });
         }
-    """)
+    """,
+    )
     assert unit.errors == []
 
 
 def test_a_parse_over_its_time_bound_keeps_tree_sitter_facts(tmp_path: Path) -> None:
     path = tmp_path / "t.cpp"
-    path.write_text("#include <sycl/sycl.hpp>\nnamespace host { template <class T> struct buffer { buffer(int); }; }\n"
-                    "void f() { for (;;) { host::buffer<float> b(1); } }\n", encoding="utf-8")
+    path.write_text(
+        "#include <sycl/sycl.hpp>\nnamespace host { template <class T> struct buffer { buffer(int); }; }\n"
+        "void f() { for (;;) { host::buffer<float> b(1); } }\n",
+        encoding="utf-8",
+    )
     data = path.read_bytes()
     with pytest.raises(ParseTimeout):
         ClangUnit(str(path), data, ["-x", "c++"], timeout_s=0.0)
@@ -101,18 +114,30 @@ def _project(tmp_path: Path) -> Path:
     (tmp_path / "include").mkdir()
     (tmp_path / "include" / "tuning.h").write_text("#define GROUP (WG_SCALE * 512)\n", encoding="utf-8")
     (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "solver.cpp").write_text(textwrap.dedent("""\
+    (tmp_path / "src" / "solver.cpp").write_text(
+        textwrap.dedent("""\
         #include <sycl/sycl.hpp>
         #include "tuning.h"
         void solve(sycl::queue &q, float *x, size_t n) {
           q.parallel_for(sycl::nd_range<1>(n, GROUP), [=](sycl::nd_item<1> it) { x[it.get_global_id(0)] = 0; });
         }
-        """), encoding="utf-8")
+        """),
+        encoding="utf-8",
+    )
     (tmp_path / "build").mkdir()
-    (tmp_path / "build" / "compile_commands.json").write_text(json.dumps([{
-        "directory": str(tmp_path / "build"), "file": "../src/solver.cpp",
-        "command": "icpx -fsycl -DWG_SCALE=4 -I../include -O2 -c ../src/solver.cpp -o solver.o -MD -MF solver.d",
-    }]), encoding="utf-8")
+    (tmp_path / "build" / "compile_commands.json").write_text(
+        json.dumps(
+            [
+                {
+                    "directory": str(tmp_path / "build"),
+                    "file": "../src/solver.cpp",
+                    "command": "icpx -fsycl -DWG_SCALE=4 -I../include -O2 -c ../src/solver.cpp -o solver.o"
+                    " -MD -MF solver.d",
+                }
+            ]
+        ),
+        encoding="utf-8",
+    )
     return tmp_path / "src" / "solver.cpp"
 
 
@@ -137,14 +162,28 @@ def test_without_the_database_the_size_is_unknown(tmp_path: Path) -> None:
 def test_arguments_after_double_dash_go_to_clang(tmp_path: Path) -> None:
     source = _project(tmp_path)
     (tmp_path / "build" / "compile_commands.json").unlink()
-    proc = run_kernlint(str(source), "--frontend", "clang", "--select", "KL201", "--format", "json", "--no-cache",
-                        "--", f"-I{tmp_path / 'include'}", "-DWG_SCALE=4", cwd=tmp_path)
+    proc = run_kernlint(
+        str(source),
+        "--frontend",
+        "clang",
+        "--select",
+        "KL201",
+        "--format",
+        "json",
+        "--no-cache",
+        "--",
+        f"-I{tmp_path / 'include'}",
+        "-DWG_SCALE=4",
+        cwd=tmp_path,
+    )
     report = json.loads(proc.stdout)
     assert [(d["line"], d["code"]) for d in report["diagnostics"]] == [(4, "KL201")]
 
 
-@pytest.mark.skipif(not os.environ.get("KERNLINT_CLANG_CORPUS"),
-                    reason="about 25 s: set KERNLINT_CLANG_CORPUS=1 to run the whole corpus through libclang")
+@pytest.mark.skipif(
+    not os.environ.get("KERNLINT_CLANG_CORPUS"),
+    reason="about 25 s: set KERNLINT_CLANG_CORPUS=1 to run the whole corpus through libclang",
+)
 def test_whole_corpus_agrees_through_the_clang_frontend() -> None:
     """Every C/C++ corpus file, on each device it pins, gives its annotations through the clang
     front-end too (`expect[tree-sitter]:` lines mark what only the fast front-end reports)."""
@@ -159,6 +198,8 @@ def test_whole_corpus_agrees_through_the_clang_frontend() -> None:
             actual = Counter((d.line, d.code) for d in analyse_file(entries[0], setup).diagnostics)
             wanted = expected(text, device, "clang")
             if actual != wanted:
-                failures.append(f"{path.relative_to(REPO)}@{device}: missing {sorted((wanted - actual).elements())}, "
-                                f"unexpected {sorted((actual - wanted).elements())}")
+                failures.append(
+                    f"{path.relative_to(REPO)}@{device}: missing {sorted((wanted - actual).elements())}, "
+                    f"unexpected {sorted((actual - wanted).elements())}"
+                )
     assert not failures, "\n".join(failures)

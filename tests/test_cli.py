@@ -59,8 +59,14 @@ def test_json_output_matches_spec_shape(tmp_path: Path) -> None:
     assert report["version"] == 1 and report["tool"]["name"] == "kernlint" and report["devices"] == ["xe-hpc"]
     assert [f["path"] for f in report["files"]] == ["src/bad.cpp", "src/good.cpp"]
     (diag,) = report["diagnostics"]
-    assert (diag["path"], diag["line"], diag["column"], diag["code"], diag["name"], diag["severity"]) == \
-        ("src/bad.cpp", 4, 5, "KL101", "buffer-in-loop", "warning")
+    assert (diag["path"], diag["line"], diag["column"], diag["code"], diag["name"], diag["severity"]) == (
+        "src/bad.cpp",
+        4,
+        5,
+        "KL101",
+        "buffer-in-loop",
+        "warning",
+    )
     assert diag["device"] is None and diag["language"] == "sycl" and diag["evidence"]["loop_line"] == 3
     assert report["summary"]["by_code"] == {"KL101": 1} and report["summary"]["files"] == 2
 
@@ -95,7 +101,7 @@ def test_config_file_is_honoured_and_overridden(tmp_path: Path) -> None:
     assert report["diagnostics"] == []
     _, report = run_json("src", "--select", "KL101", cwd=tmp_path)
     assert len(report["diagnostics"]) == 1  # the more specific selection on the command line wins
-    (tmp_path / "pyproject.toml").write_text('[tool.kernlint]\nbogus = 1\n')
+    (tmp_path / "pyproject.toml").write_text("[tool.kernlint]\nbogus = 1\n")
     proc = run_kernlint("src", cwd=tmp_path)
     assert proc.returncode == 2 and b"unknown key 'bogus'" in proc.stderr
 
@@ -133,8 +139,11 @@ def test_stdin_dash_names_and_code_frames(tmp_path: Path) -> None:
     """`-` reads stdin (named `-`, or as --stdin-filename says), and code frames quote stdin, not a file
     of the same name on disk."""
     (tmp_path / "buffer.cpp").write_bytes(b"// what is on disk\n" * 10)
-    for args, name in ((("-",), "-"), (("-", "--stdin-filename", "buffer.cpp"), "buffer.cpp"),
-                       (("--stdin-filename", "buffer.cpp"), "buffer.cpp")):
+    for args, name in (
+        (("-",), "-"),
+        (("-", "--stdin-filename", "buffer.cpp"), "buffer.cpp"),
+        (("--stdin-filename", "buffer.cpp"), "buffer.cpp"),
+    ):
         proc = run_kernlint(*args, "--no-cache", cwd=tmp_path, stdin=BAD)
         out = proc.stdout.decode()
         assert proc.returncode == 1 and out.startswith(f"{name}:4:5: KL101"), out

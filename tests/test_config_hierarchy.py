@@ -34,8 +34,11 @@ def tree(tmp_path: Path) -> Path:
     write(top / "kernlint.toml", 'device = ["xe-lp"]\n')
     write(top / "top.cpp", LOOP)
     proj = top / "proj"
-    write(proj / "pyproject.toml", '[project]\nname = "p"\n[tool.kernlint]\ndevice = ["h100", "xe-lp"]\n'
-          'extend-exclude = ["generated"]\n[tool.kernlint.per-file-ignores]\n"legacy/*" = ["KL101"]\n')
+    write(
+        proj / "pyproject.toml",
+        '[project]\nname = "p"\n[tool.kernlint]\ndevice = ["h100", "xe-lp"]\n'
+        'extend-exclude = ["generated"]\n[tool.kernlint.per-file-ignores]\n"legacy/*" = ["KL101"]\n',
+    )
     write(proj / "src" / "k.cpp", LOOP)
     write(proj / "legacy" / "old.cpp", LOOP)
     write(proj / "generated" / "gen.cpp", LOOP)
@@ -76,7 +79,11 @@ def test_explicit_config_governs_every_file(tmp_path: Path) -> None:
     assert report["devices"] == ["gen9"]
     # the project's exclude and per-file-ignores no longer apply; the default excludes still do
     assert {Path(d["path"]).as_posix() for d in report["diagnostics"]} == {
-        "repo/top.cpp", "repo/proj/src/k.cpp", "repo/proj/legacy/old.cpp", "repo/proj/generated/gen.cpp"}
+        "repo/top.cpp",
+        "repo/proj/src/k.cpp",
+        "repo/proj/legacy/old.cpp",
+        "repo/proj/generated/gen.cpp",
+    }
     assert top.is_dir()
 
 
@@ -111,15 +118,20 @@ def test_command_line_stdin_and_language_server_agree(tmp_path: Path) -> None:
     source = top / "proj" / "legacy" / "old.cpp"
     write(source, LOOP + "void h(sycl::queue &q) { q.wait(); } // kernlint: ignore[KL201]\n")
     cli = findings(run_kernlint("repo/proj/legacy/old.cpp", "--format", "json", "--no-cache", cwd=tmp_path))
-    stdin = findings(run_kernlint("--stdin-filename", "repo/proj/legacy/old.cpp", "--format", "json",
-                                  cwd=tmp_path, stdin=source.read_bytes()))
+    stdin = findings(
+        run_kernlint(
+            "--stdin-filename", "repo/proj/legacy/old.cpp", "--format", "json", cwd=tmp_path, stdin=source.read_bytes()
+        )
+    )
     client = Client(tmp_path)
     try:
         client.request("initialize", {"processId": os.getpid(), "rootUri": tmp_path.as_uri(), "capabilities": {}})
         client.notify("initialized", {})
         uri = source.as_uri()
-        client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "cpp", "version": 1,
-                                                                "text": source.read_text()}})
+        client.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": uri, "languageId": "cpp", "version": 1, "text": source.read_text()}},
+        )
         lsp = sorted(d["code"] for d in client.diagnostics(uri))
     finally:
         client.close()
@@ -136,8 +148,10 @@ def test_baseline_paths_are_relative_to_the_baseline_file(tmp_path: Path) -> Non
     entries = json.loads((tmp_path / "ci" / "base.json").read_text())["findings"]
     assert [e["path"] for e in entries] == ["../src/k.cpp"]
     # the same findings from another directory, named another way, are still baselined
-    for cwd, args in ((tmp_path / "src", ("k.cpp", "--baseline", "../ci/base.json")),
-                      (tmp_path / "ci", (str(tmp_path / "src"), "--baseline", "base.json"))):
+    for cwd, args in (
+        (tmp_path / "src", ("k.cpp", "--baseline", "../ci/base.json")),
+        (tmp_path / "ci", (str(tmp_path / "src"), "--baseline", "base.json")),
+    ):
         proc = run_kernlint(*args, "--no-cache", "--format", "json", cwd=cwd)
         assert proc.returncode == 0 and json.loads(proc.stdout)["diagnostics"] == [], (cwd, proc.stderr.decode())
 

@@ -14,37 +14,92 @@ from kernlint.frontends.common import treesitter
 from kernlint.frontends.cpp.constants import CppConstants
 
 
-@pytest.mark.parametrize("text,value", [
-    ("1024", 1024), ("0x40", 64), ("0b101", 5), ("017", 15), ("1'048'576", 1048576), ("16UL", 16),
-    ("256u", 256), ("(4 + 4) * 8", 64), ("1 << 10", 1024), ("-7 / 2", -3), ("-7 % 2", -1),
-    ("7 > 3 ? 16 : 32", 16), ("sizeof(float) * 8", 32), ("sizeof(double)", 8), ("sizeof(std::size_t)", 8),
-    ("static_cast<int>(12)", 12), ("(size_t)64", 64), ("size_t(64)", 64), ("int{3} + 1", 4),
-    ("std::min(64, 128)", 64), ("std::max(64, 128)", 128), ("~0 & 0xff", 255), ("!0", 1), ("2 ** 5", 32),
-])
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("1024", 1024),
+        ("0x40", 64),
+        ("0b101", 5),
+        ("017", 15),
+        ("1'048'576", 1048576),
+        ("16UL", 16),
+        ("256u", 256),
+        ("(4 + 4) * 8", 64),
+        ("1 << 10", 1024),
+        ("-7 / 2", -3),
+        ("-7 % 2", -1),
+        ("7 > 3 ? 16 : 32", 16),
+        ("sizeof(float) * 8", 32),
+        ("sizeof(double)", 8),
+        ("sizeof(std::size_t)", 8),
+        ("static_cast<int>(12)", 12),
+        ("(size_t)64", 64),
+        ("size_t(64)", 64),
+        ("int{3} + 1", 4),
+        ("std::min(64, 128)", 64),
+        ("std::max(64, 128)", 128),
+        ("~0 & 0xff", 255),
+        ("!0", 1),
+        ("2 ** 5", 32),
+    ],
+)
 def test_literal_expressions(text: str, value: int) -> None:
     assert evaluate(text) == value
 
 
-@pytest.mark.parametrize("text", [
-    "n", "foo(3)", "1.5", "a.size()", "x / 0", "sizeof(MyStruct)", "", "1 +", "v[3]", "1 << 999", "\"str\"",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "n",
+        "foo(3)",
+        "1.5",
+        "a.size()",
+        "x / 0",
+        "sizeof(MyStruct)",
+        "",
+        "1 +",
+        "v[3]",
+        "1 << 999",
+        '"str"',
+    ],
+)
 def test_unknown_stays_unknown(text: str) -> None:
     assert evaluate(text) is None
 
 
-@pytest.mark.parametrize("spelling,size", [
-    ("float", 4), ("const float", 4), ("volatile const double", 8), ("std::size_t", 8), ("::std::int64_t", 8),
-    ("sycl::half", 2), ("cl::sycl::half", 2), ("std :: uint8_t", 1), ("unsigned  int", 4), ("std::byte", 1),
-    ("const unsigned long long", 8), ("float4", None), ("const MyStruct", None), ("float *", None),
-])
+@pytest.mark.parametrize(
+    "spelling,size",
+    [
+        ("float", 4),
+        ("const float", 4),
+        ("volatile const double", 8),
+        ("std::size_t", 8),
+        ("::std::int64_t", 8),
+        ("sycl::half", 2),
+        ("cl::sycl::half", 2),
+        ("std :: uint8_t", 1),
+        ("unsigned  int", 4),
+        ("std::byte", 1),
+        ("const unsigned long long", 8),
+        ("float4", None),
+        ("const MyStruct", None),
+        ("float *", None),
+    ],
+)
 def test_type_size_normalises_the_spelling(spelling: str, size: int | None) -> None:
     """Every analysis sizes element types through one function, so `const float` is 4 bytes everywhere."""
     assert type_size(spelling) == size
 
 
-@pytest.mark.parametrize("text,value", [
-    ("sizeof(const float)", 4), ("sizeof(std::byte)", 1), ("sizeof(sycl::half) * 2", 4), ("sizeof(unsigned int)", 4),
-])
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("sizeof(const float)", 4),
+        ("sizeof(std::byte)", 1),
+        ("sizeof(sycl::half) * 2", 4),
+        ("sizeof(unsigned int)", 4),
+    ],
+)
 def test_sizeof_uses_type_size(text: str, value: int) -> None:
     assert evaluate(text) == value
 
@@ -143,8 +198,9 @@ def test_template_non_type_argument_instantiated_in_file() -> None:
 
 
 def test_quoted_include_resolved_relative_and_through_include_dirs(tmp_path: Path) -> None:
-    (tmp_path / "sizes.h").write_text("#pragma once\n#define BLOCK 128\nconstexpr int kWaves = 4;\n"
-                                      "constexpr int kHalf = kWaves / 2;\n")
+    (tmp_path / "sizes.h").write_text(
+        "#pragma once\n#define BLOCK 128\nconstexpr int kWaves = 4;\nconstexpr int kHalf = kWaves / 2;\n"
+    )
     extra = tmp_path / "inc"
     extra.mkdir()
     (extra / "more.h").write_text('#include "deeper.h"\n')

@@ -14,8 +14,11 @@ from kernlint.discovery import discover
 from kernlint.engine import analyse_file
 from kernlint.session import make_setup
 
-CASES = [(path, device) for path in corpus_files(CORPUS)
-         for device in pinned_devices(path.read_text("utf-8", errors="replace"))]
+CASES = [
+    (path, device)
+    for path in corpus_files(CORPUS)
+    for device in pinned_devices(path.read_text("utf-8", errors="replace"))
+]
 
 
 def _setups():
@@ -48,7 +51,8 @@ def test_corpus_file_matches_annotations(path: Path, device: str) -> None:
     details = "\n".join(f"  {d.line}:{d.column} {d.code} {d.message}" for d in result.diagnostics)
     assert not missing and not extra, (
         f"{path.name} on {device}: missing {sorted(missing.elements())}, unexpected {sorted(extra.elements())}\n"
-        f"kernlint reported:\n{details}")
+        f"kernlint reported:\n{details}"
+    )
 
 
 def _annotated() -> tuple[Counter, dict[str, set[str]]]:

@@ -162,15 +162,18 @@ def grade(expr, loop_varying=(), floors=None, kind="if", setup=None):
     return solved(build).grade("k", "c")
 
 
-@pytest.mark.parametrize("expr,reason,lanes,taken", [
-    (Binary("==", Binary("%", Var("lid"), Const(2)), Const(0)), "parity", "split", 0.5),
-    (Binary("%", Var("gid"), Const(2)), "parity", "split", 0.5),
-    (Unary("!", Binary("%", Var("gid"), Const(2))), "parity", "split", 0.5),
-    (Binary("==", Binary("%", Var("gid"), Const(4)), Const(1)), "modulo", "fraction", 0.25),
-    (Binary("!=", Binary("%", Var("gid"), Const(4)), Const(0)), "modulo", "fraction", 0.75),
-    (Binary("&", Var("lane"), Const(1)), "bit-test", "split", 0.5),
-    (Binary(">", Var("lane"), Const(7)), "lane-range", "split", None),
-])
+@pytest.mark.parametrize(
+    "expr,reason,lanes,taken",
+    [
+        (Binary("==", Binary("%", Var("lid"), Const(2)), Const(0)), "parity", "split", 0.5),
+        (Binary("%", Var("gid"), Const(2)), "parity", "split", 0.5),
+        (Unary("!", Binary("%", Var("gid"), Const(2))), "parity", "split", 0.5),
+        (Binary("==", Binary("%", Var("gid"), Const(4)), Const(1)), "modulo", "fraction", 0.25),
+        (Binary("!=", Binary("%", Var("gid"), Const(4)), Const(0)), "modulo", "fraction", 0.75),
+        (Binary("&", Var("lane"), Const(1)), "bit-test", "split", 0.5),
+        (Binary(">", Var("lane"), Const(7)), "lane-range", "split", None),
+    ],
+)
 def test_strong_patterns_and_their_lane_estimates(expr, reason, lanes, taken) -> None:
     g = grade(expr)
     assert (g.dependence, g.reason, g.lanes.kind, g.lanes.taken) == ("strong", reason, lanes, taken)
@@ -192,15 +195,21 @@ def test_tests_on_id_indexed_data_are_strong() -> None:
     assert (g.dependence, g.reason, g.lanes) == ("strong", "data", None)
 
 
-@pytest.mark.parametrize("expr,reason,lanes", [
-    (Binary("<", Var("gid"), Var("n")), "tail-guard", "edge"),
-    (Binary("==", Var("lid"), Const(0)), "leader", "single"),
-    (Unary("!", Var("lid")), "leader", "single"),
-    (Binary("!=", Var("lid"), Const(0)), "all-but-one", "all-but-one"),
-    (Binary("&&", Binary(">", Var("gid"), Const(0)), Binary("<", Var("gid"), Binary("-", Var("n"), Const(1)))),
-     "range", "edge"),
-    (Binary("==", Var("lane"), Const(0)), "leader", "single"),
-])
+@pytest.mark.parametrize(
+    "expr,reason,lanes",
+    [
+        (Binary("<", Var("gid"), Var("n")), "tail-guard", "edge"),
+        (Binary("==", Var("lid"), Const(0)), "leader", "single"),
+        (Unary("!", Var("lid")), "leader", "single"),
+        (Binary("!=", Var("lid"), Const(0)), "all-but-one", "all-but-one"),
+        (
+            Binary("&&", Binary(">", Var("gid"), Const(0)), Binary("<", Var("gid"), Binary("-", Var("n"), Const(1)))),
+            "range",
+            "edge",
+        ),
+        (Binary("==", Var("lane"), Const(0)), "leader", "single"),
+    ],
+)
 def test_boundary_conditions(expr, reason, lanes) -> None:
     g = grade(expr)
     assert (g.dependence, g.reason, g.lanes.kind) == ("boundary", reason, lanes)
@@ -226,6 +235,7 @@ def test_switch_is_graded_as_a_multi_way_split() -> None:
 def test_ternary_value_carries_its_condition() -> None:
     def setup(k) -> None:
         k.assign("pick", Select(Binary("%", Var("lid"), Const(2)), Const(1), Const(0)))
+
     g = grade(Var("pick"), setup=setup)
     assert g.reason == "parity"
 
@@ -326,7 +336,9 @@ def test_atomic_results_are_per_work_item_and_group_collectives_uniform() -> Non
 
 
 def test_malformed_device_code_does_not_crash() -> None:
-    facts = extract("t.cpp", b"""
+    facts = extract(
+        "t.cpp",
+        b"""
         void f(sycl::queue &q, float *d, int n) {
           q.parallel_for(sycl::nd_range<1>(n, 64), [=](sycl::nd_item<1> it) {
             size_t i = it.get_global_id(0)
@@ -335,7 +347,8 @@ def test_malformed_device_code_does_not_crash() -> None:
             switch (i % 3 { case 0: }
           });
         }
-    """)
+    """,
+    )
     assert facts.syntax_errors
     assert all(b.dependence in ("strong", "boundary") for b in facts.branches)
 

@@ -72,8 +72,13 @@ def test_block_access_forms() -> None:
         }
     """)
     found = [(a.span.line, a.form, a.direction) for a in facts.block_accesses]
-    assert sorted(found) == [(5, "sg.load", "load"), (6, "sg.load<4>", "load"), (7, "sg.store<4>", "store"),
-                             (8, "group_load", "load"), (10, "intel_sub_group_block_read_us", "load")]
+    assert sorted(found) == [
+        (5, "sg.load", "load"),
+        (6, "sg.load<4>", "load"),
+        (7, "sg.store<4>", "store"),
+        (8, "group_load", "load"),
+        (10, "intel_sub_group_block_read_us", "load"),
+    ]
 
 
 # -- KL501 ------------------------------------------------------------------------------------------
@@ -114,7 +119,9 @@ def test_kl501_boundary_option_comes_from_configuration(tmp_path) -> None:
 
 
 def test_kl501_reports_an_else_if_chain_once_unless_its_head_is_uniform() -> None:
-    found = run(DivergentBranch, """
+    found = run(
+        DivergentBranch,
+        """
         void f(sycl::queue &q, float *d, int n, int mode) {
           q.parallel_for(n, [=](size_t i) {
             if (d[i] < 0) d[i] = 0;
@@ -124,12 +131,15 @@ def test_kl501_reports_an_else_if_chain_once_unless_its_head_is_uniform() -> Non
             else if (i % 2) d[i] = 4;
           });
         }
-    """)
+    """,
+    )
     assert lines(found) == [4, 8]
 
 
 def test_kl501_flags_a_ternary_that_calls_device_code() -> None:
-    found = run(DivergentBranch, """
+    found = run(
+        DivergentBranch,
+        """
         float heavy(float v) { return sycl::exp(v) * sycl::log(v); }
         void f(sycl::queue &q, float *d, int n) {
           q.parallel_for(n, [=](size_t i) {
@@ -137,7 +147,8 @@ def test_kl501_flags_a_ternary_that_calls_device_code() -> None:
             d[i] = d[i] > 0 ? d[i] : -d[i];
           });
         }
-    """)
+    """,
+    )
     assert lines(found) == [5]
 
 
@@ -145,7 +156,9 @@ def test_kl501_flags_a_ternary_that_calls_device_code() -> None:
 
 
 def test_kl502_barrier_after_the_branch_is_fine_inside_it_is_not() -> None:
-    found = run(DivergentBarrier, """
+    found = run(
+        DivergentBarrier,
+        """
         void f(sycl::queue &q, float *d, int n) {
           q.parallel_for(sycl::nd_range<1>(n, 64), [=](sycl::nd_item<1> it) {
             int lid = it.get_local_id(0);
@@ -159,14 +172,17 @@ def test_kl502_barrier_after_the_branch_is_fine_inside_it_is_not() -> None:
             }
           });
         }
-    """)
+    """,
+    )
     (diagnostic,) = found
     assert diagnostic.line == 11 and diagnostic.severity is Severity.ERROR
     assert diagnostic.evidence["condition_line"] == 9 and diagnostic.evidence["via"] == "under"
 
 
 def test_kl502_reports_calls_that_reach_a_barrier_and_early_exits() -> None:
-    found = run(DivergentBarrier, """
+    found = run(
+        DivergentBarrier,
+        """
         void wait_all(sycl::nd_item<1> it) { it.barrier(); }
         void step(sycl::nd_item<1> it) { wait_all(it); }
         void f(sycl::queue &q, float *d, int n, int skip) {
@@ -179,7 +195,8 @@ def test_kl502_reports_calls_that_reach_a_barrier_and_early_exits() -> None:
             sycl::group_barrier(it.get_group());
           });
         }
-    """)
+    """,
+    )
     by_line = {d.line: d for d in found}
     assert sorted(by_line) == [7, 11]
     assert by_line[7].evidence["call_lines"] == [7, 3] and by_line[7].evidence["function"] == "wait_all"
@@ -187,7 +204,9 @@ def test_kl502_reports_calls_that_reach_a_barrier_and_early_exits() -> None:
 
 
 def test_kl502_reports_every_divergent_call_of_a_synchronising_helper() -> None:
-    found = run(DivergentBarrier, """
+    found = run(
+        DivergentBarrier,
+        """
         inline void exchange(sycl::nd_item<1> it, float *slm) { slm[0] = 1; it.barrier(); slm[1] = 2; it.barrier(); }
         void f(sycl::queue &q, float *d, int n) {
           q.parallel_for(sycl::nd_range<1>(n, 64), [=](sycl::nd_item<1> it) {
@@ -199,13 +218,16 @@ def test_kl502_reports_every_divergent_call_of_a_synchronising_helper() -> None:
             }
           });
         }
-    """)
+    """,
+    )
     assert lines(found) == [6, 9]
     assert found[1].evidence["condition_line"] == 9  # the innermost condition
 
 
 def test_kl502_loops_with_id_dependent_trip_counts_and_breaks() -> None:
-    found = run(DivergentBarrier, """
+    found = run(
+        DivergentBarrier,
+        """
         void f(sycl::queue &q, float *d, int n, int steps) {
           q.parallel_for(sycl::nd_range<1>(n, 64), [=](sycl::nd_item<1> it) {
             for (size_t i = it.get_global_id(0); i < n; i += it.get_global_range(0)) {
@@ -221,7 +243,8 @@ def test_kl502_loops_with_id_dependent_trip_counts_and_breaks() -> None:
             }
           });
         }
-    """)
+    """,
+    )
     assert lines(found) == [5, 9]
 
 
@@ -255,18 +278,21 @@ def test_kl301_offers_an_unsafe_fix_to_sub_group_size_16() -> None:
     assert fix is not None and not fix.safe
     (edit,) = fix.edits
     line = textwrap.dedent(SG32).splitlines()[edit.line - 1]
-    assert line[edit.column - 1:edit.end_column - 1] == "32" and edit.text == "16"
+    assert line[edit.column - 1 : edit.end_column - 1] == "32" and edit.text == "16"
 
 
 def test_kl301_is_silent_when_the_sub_group_size_is_not_a_known_constant() -> None:
-    found = run(BlockLoadSubGroup32, """
+    found = run(
+        BlockLoadSubGroup32,
+        """
         template <int S> void f(sycl::queue &q, float *p, int n) {
           q.parallel_for(sycl::nd_range<1>(n, 256), [=](sycl::nd_item<1> it) [[intel::reqd_sub_group_size(S)]] {
             p[0] = it.get_sub_group().load(p);
           });
         }
         void g(sycl::queue &q, float *p, int n, int s) { f<16>(q, p, n); f<32>(q, p, n); }
-    """)
+    """,
+    )
     assert found == []
 
 

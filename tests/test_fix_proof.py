@@ -70,8 +70,13 @@ def _suggested(diagnostic: Diagnostic) -> str:
 
 
 def _construct_use(facts: FileFacts, line: int, name: str) -> tuple[OmpConstruct, OmpVariableUse]:
-    found = [(c, u) for c in facts.omp if c.span.line <= line <= c.span.end_line
-             for u in c.variables if u.name in (name, name.lower())]
+    found = [
+        (c, u)
+        for c in facts.omp
+        if c.span.line <= line <= c.span.end_line
+        for u in c.variables
+        if u.name in (name, name.lower())
+    ]
     assert len(found) == 1, (line, name, found)
     return found[0]
 
@@ -132,8 +137,23 @@ def test_every_narrowing_fix_on_the_corpus_rests_on_a_proof() -> None:
 def fixed_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     copy = tmp_path_factory.mktemp("fixed") / "corpus"
     shutil.copytree(CORPUS, copy)
-    done = subprocess.run([sys.executable, "-m", "kernlint", str(copy), "--fix", "--unsafe-fixes", "--no-cache",
-                           "--exit-zero", "--device", "xe-hpc"], capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "kernlint",
+            str(copy),
+            "--fix",
+            "--unsafe-fixes",
+            "--no-cache",
+            "--exit-zero",
+            "--device",
+            "xe-hpc",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     return copy
 
@@ -145,8 +165,11 @@ def test_unsafe_fixes_applied_to_the_corpus_narrow_exactly_the_proven_constructs
         if narrowed.is_map:
             construct, use = _construct_use(facts, narrowed.line, narrowed.name)
             assert construct.directive is not None
-            types = [m.map_type for m in construct.directive.map_items
-                     if m.item.name in (narrowed.name, narrowed.name.upper()) or m.item.name.lower() == narrowed.name]
+            types = [
+                m.map_type
+                for m in construct.directive.map_items
+                if m.item.name in (narrowed.name, narrowed.name.upper()) or m.item.name.lower() == narrowed.name
+            ]
             assert types == [narrowed.suggested], (narrowed, types)
             _check_map_proof(use, narrowed.suggested)  # the region still proves what the edit assumed
         else:
@@ -170,9 +193,16 @@ def test_no_tofrom_map_or_read_write_accessor_is_narrowed_without_a_fix_record(f
             for a, b in zip(old.directive.map_items, new.directive.map_items):
                 if a.map_type == "tofrom" and b.map_type != "tofrom":
                     key = (relative, old.span.line, a.item.name)
-                    assert key in recorded or (relative, old.span.line, a.item.name.lower()) in recorded or any(
-                        r[0] == relative and r[2] in (a.item.name, a.item.name.lower())
-                        and old.span.line <= r[1] <= old.span.end_line for r in recorded), key
+                    assert (
+                        key in recorded
+                        or (relative, old.span.line, a.item.name.lower()) in recorded
+                        or any(
+                            r[0] == relative
+                            and r[2] in (a.item.name, a.item.name.lower())
+                            and old.span.line <= r[1] <= old.span.end_line
+                            for r in recorded
+                        )
+                    ), key
         for old_accessor, new_accessor in zip(before.accessors, after.accessors):
             if old_accessor.mode in ("read_write", None) and new_accessor.mode in ("read", "write"):
                 key = (relative, old_accessor.span.line, old_accessor.name or "")

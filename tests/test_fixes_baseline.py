@@ -40,8 +40,12 @@ def diag(line: int, fix: Fix) -> Diagnostic:
 
 def test_apply_edits_in_order_and_skips_overlaps() -> None:
     text = "abc\ndef\nghi\n"
-    fixes = [Fix("f1", (Edit(1, 2, 1, 3, "B"),)), Fix("f2", (Edit(3, 1, 3, 4, "GHI"), Edit(1, 1, 1, 1, ">"))),
-             Fix("f3", (Edit(1, 1, 1, 4, "zzz"),)), Fix("f4", (Edit(2, 1, 3, 1, ""),))]
+    fixes = [
+        Fix("f1", (Edit(1, 2, 1, 3, "B"),)),
+        Fix("f2", (Edit(3, 1, 3, 4, "GHI"), Edit(1, 1, 1, 1, ">"))),
+        Fix("f3", (Edit(1, 1, 1, 4, "zzz"),)),
+        Fix("f4", (Edit(2, 1, 3, 1, ""),)),
+    ]
     first, second, overlapping, deleting = (diag(line, fix) for line, fix in zip((1, 3, 1, 2), fixes))
     out, applied, skipped = apply_edits(text, list(zip((first, second, overlapping, deleting), fixes)))
     assert out == ">aBc\nGHI\n"
@@ -67,18 +71,23 @@ def test_diff_changes_nothing_and_fix_rewrites_then_reports_the_rest(tmp_path: P
     assert "-  // kernlint: ignore-next-line" in diff.stdout.decode() and "+++ b/a.cpp" in diff.stdout.decode()
     fixed = run_kernlint(".", "--fix", "--no-cache", "--format", "json", cwd=tmp_path)
     assert b"fixed 3 finding(s) in a.cpp" in fixed.stderr
-    assert source.read_text() == ("#include <sycl/sycl.hpp>\nvoid f(sycl::queue &q, float *p) {\n  q.wait();\n"
-                                  "  int x = 0;\n  q.wait(); q.wait();\n"
-                                  "  q.wait(); // kernlint: ignore[KL101] because reasons\n}\n")
+    assert source.read_text() == (
+        "#include <sycl/sycl.hpp>\nvoid f(sycl::queue &q, float *p) {\n  q.wait();\n"
+        "  int x = 0;\n  q.wait(); q.wait();\n"
+        "  q.wait(); // kernlint: ignore[KL101] because reasons\n}\n"
+    )
     remaining = json.loads(fixed.stdout)["diagnostics"]
-    assert [(Path(d["path"]).name, d["line"], d["code"]) for d in remaining] == [("a.cpp", 6, "KL001"),
-                                                                                   ("b.cpp", 4, "KL101")]
+    assert [(Path(d["path"]).name, d["line"], d["code"]) for d in remaining] == [
+        ("a.cpp", 6, "KL001"),
+        ("b.cpp", 4, "KL101"),
+    ]
     assert untouched.stat().st_mtime_ns == before_mtime  # a file without fixes is never rewritten
     assert not list(tmp_path.glob(".*.tmp"))
 
 
 FIXED = STALE.replace(" // kernlint: ignore[KL101]\n  // kernlint: ignore-next-line\n", "\n").replace(
-    " /* kernlint: ignore[KL101] */", "")
+    " /* kernlint: ignore[KL101] */", ""
+)
 
 
 def test_fix_writes_through_a_symbolic_link_to_its_target(tmp_path: Path) -> None:
@@ -113,24 +122,27 @@ def test_diff_is_a_patch_that_patch_p1_applies(tmp_path: Path, how: str) -> None
     (work / "src").mkdir(parents=True)
     (work / "src" / "a.cpp").write_text(STALE)
     (tmp_path / "elsewhere.cpp").write_text(STALE)
-    target = {"relative": "src/a.cpp", "absolute": str(work / "src" / "a.cpp"),
-              "outside": str(tmp_path / "elsewhere.cpp")}[how]
+    target = {
+        "relative": "src/a.cpp",
+        "absolute": str(work / "src" / "a.cpp"),
+        "outside": str(tmp_path / "elsewhere.cpp"),
+    }[how]
     diff = run_kernlint(target, "--diff", "--no-cache", cwd=work)
     assert diff.returncode == 1, diff.stderr.decode()
     header = diff.stdout.decode().splitlines()[0]
     expected = "src/a.cpp" if how != "outside" else str(tmp_path / "elsewhere.cpp").lstrip("/")
     assert header == f"--- a/{expected}"
     patch_from = work if how != "outside" else Path("/")  # outside the working directory: from the root
-    applied = subprocess.run(["patch", "-p1", "--dry-run"], input=diff.stdout, cwd=patch_from,
-                             capture_output=True, timeout=60)
+    applied = subprocess.run(
+        ["patch", "-p1", "--dry-run"], input=diff.stdout, cwd=patch_from, capture_output=True, timeout=60
+    )
     assert applied.returncode == 0, applied.stdout.decode() + applied.stderr.decode()
 
 
 def test_baseline_survives_line_shifts_and_reports_new_findings(tmp_path: Path) -> None:
     source = tmp_path / "k.cpp"
     source.write_text(LOOP)
-    recorded = run_kernlint("k.cpp", "--baseline", "kl-baseline.json", "--update-baseline", "--no-cache",
-                            cwd=tmp_path)
+    recorded = run_kernlint("k.cpp", "--baseline", "kl-baseline.json", "--update-baseline", "--no-cache", cwd=tmp_path)
     assert recorded.returncode == 0 and b"recorded 1 finding" in recorded.stderr
     baseline = json.loads((tmp_path / "kl-baseline.json").read_text())
     assert baseline["findings"][0]["code"] == "KL101" and baseline["findings"][0]["path"] == "k.cpp"

@@ -31,35 +31,36 @@ def construct(facts: FileFacts, kind: str):
 
 
 FIXED = (
-    "      SUBROUTINE S(A, N)\n"            # 1
-    "C     a comment in column 1\n"         # 2
-    "      INTEGER N, I\n"                  # 3
-    "      REAL A(N)\n"                     # 4
-    "C$OMP TARGET TEAMS DISTRIBUTE\n"       # 5
-    "C$OMP& PARALLEL DO\n"                  # 6
-    "      DO 10 I = 1,\n"                  # 7
-    "     &          N\n"                   # 8
-    "         A(I) = A(I) +   ! note\n"     # 9
-    "     1          2.0\n"                 # 10
-    "* star comment\n"                      # 11
-    "   10 CONTINUE\n"                      # 12
-    "      END\n"                           # 13
+    "      SUBROUTINE S(A, N)\n"  # 1
+    "C     a comment in column 1\n"  # 2
+    "      INTEGER N, I\n"  # 3
+    "      REAL A(N)\n"  # 4
+    "C$OMP TARGET TEAMS DISTRIBUTE\n"  # 5
+    "C$OMP& PARALLEL DO\n"  # 6
+    "      DO 10 I = 1,\n"  # 7
+    "     &          N\n"  # 8
+    "         A(I) = A(I) +   ! note\n"  # 9
+    "     1          2.0\n"  # 10
+    "* star comment\n"  # 11
+    "   10 CONTINUE\n"  # 12
+    "      END\n"  # 13
 )
 
 
 # -- source form --------------------------------------------------------------------------------
+
 
 def test_normalised_fixed_form_keeps_every_line_and_column() -> None:
     free = normalise_fixed(FIXED)
     before, after = FIXED.split("\n"), free.split("\n")
     assert len(before) == len(after)
     assert after[1].startswith("!") and after[10].startswith("!") and after[4].startswith("!$OMP")
-    assert after[7][5] == "&" and after[9][5] == "&"          # column-6 marks become leading `&`
-    assert after[6].rstrip().endswith("&")                     # the continued line gets a trailing `&`
-    assert after[8].index("!") > after[8].index("+&")          # inserted before the trailing comment
+    assert after[7][5] == "&" and after[9][5] == "&"  # column-6 marks become leading `&`
+    assert after[6].rstrip().endswith("&")  # the continued line gets a trailing `&`
+    assert after[8].index("!") > after[8].index("+&")  # inserted before the trailing comment
     for old, new in zip(before, after):
         code_end = old.find("!") if "!" in old[6:] else len(old)
-        assert old[6:code_end].rstrip() == new[6:6 + len(old[6:code_end].rstrip())]
+        assert old[6:code_end].rstrip() == new[6 : 6 + len(old[6:code_end].rstrip())]
 
 
 def test_normalised_fixed_form_parses_without_errors() -> None:
@@ -68,15 +69,18 @@ def test_normalised_fixed_form_parses_without_errors() -> None:
     assert treesitter.parser("fortran").parse(FIXED.encode()).root_node.has_error
 
 
-@pytest.mark.parametrize("text, fixed", [
-    (FIXED, True),
-    ("      program p\n      x = 1\n      end\n", True),
-    ("\tX = 1\n\t1  + 2\n", True),                               # tab format
-    ("program p\n  x = 1\nend program\n", False),                # statement in columns 1-5
-    ("      x = 1 +&\n      2\n", False),                         # free-form `&` continuation
-    ("call foo()\n", False),                                      # `c` in column 1 that is a statement
-    ("c     comment\n      end\n", True),
-])
+@pytest.mark.parametrize(
+    "text, fixed",
+    [
+        (FIXED, True),
+        ("      program p\n      x = 1\n      end\n", True),
+        ("\tX = 1\n\t1  + 2\n", True),  # tab format
+        ("program p\n  x = 1\nend program\n", False),  # statement in columns 1-5
+        ("      x = 1 +&\n      2\n", False),  # free-form `&` continuation
+        ("call foo()\n", False),  # `c` in column 1 that is a statement
+        ("c     comment\n      end\n", True),
+    ],
+)
 def test_fixed_form_unless_the_file_proves_otherwise(text: str, fixed: bool) -> None:
     assert looks_fixed_form(text, True) is fixed
     assert looks_fixed_form(text, False) is False
@@ -89,6 +93,7 @@ def test_line_map_clamps_columns_past_an_added_ampersand() -> None:
 
 
 # -- constants ----------------------------------------------------------------------------------
+
 
 def test_parameters_macros_and_defines_are_case_insensitive_and_scoped() -> None:
     source = textwrap.dedent("""
@@ -116,6 +121,7 @@ def test_parameters_macros_and_defines_are_case_insensitive_and_scoped() -> None
 
 
 # -- loops, directives, association ---------------------------------------------------------------
+
 
 def test_fixed_form_directive_continuation_loop_and_line_numbers() -> None:
     facts = facts_of(FIXED, fixed=True)
@@ -154,7 +160,7 @@ def test_free_form_block_constructs_nested_loops_and_end_directives() -> None:
     assert data.region is not None and (data.region.line, data.region.end_line) == (7, 16)
     assert data.encloses(loop_construct.span)
     outer, inner = loop_construct.loops
-    assert (outer.role, inner.role) == ("parallel", "parallel")     # collapse(2)
+    assert (outer.role, inner.role) == ("parallel", "parallel")  # collapse(2)
     assert (str(inner.low), str(inner.high), inner.step_value) == ("1", "n", -1)
     assert [loop.kind for loop in facts.loops] == ["for", "for", "while"]
     assert [loop.side for loop in facts.loops] == ["device", "device", "host"]
@@ -184,7 +190,7 @@ def test_conditions_around_a_directive_with_else_and_select() -> None:
     texts = [c.text for c in prefetch.conditions]
     assert texts[0].startswith(".not.(") and "mod(nxt, 16)" in texts[0]
     assert texts[1] == "(nxt < n)" and texts[2].startswith("select")
-    assert prefetch.conditions[0].masks == ()           # negated: not a mask
+    assert prefetch.conditions[0].masks == ()  # negated: not a mask
     assert prefetch.conditions[1].bounds and {"nxt", "i"} <= set(prefetch.conditions[1].names)
     assert prefetch.conditions[2].opaque
     (target,) = prefetch.targets
@@ -215,7 +221,8 @@ def test_element_sizes_and_declared_bounds() -> None:
 
 
 def test_if_zero_blocks_are_dead_code_and_defines_reach_clauses() -> None:
-    facts = facts_of("""
+    facts = facts_of(
+        """
         subroutine s(a, n)
           integer :: n, i
           real :: a(n)
@@ -227,7 +234,9 @@ def test_if_zero_blocks_are_dead_code_and_defines_reach_clauses() -> None:
             a(i) = 0.0
           end do
         end subroutine
-    """, defines=(("TEAM", "128"),))
+    """,
+        defines=(("TEAM", "128"),),
+    )
     (only,) = [c for c in facts.omp if c.kind]
     assert only.value("thread_limit") == 128 and only.span.line == 8
 

@@ -262,7 +262,9 @@ def test_pragma_operator_and_macro_directives() -> None:
     """)
     assert not facts.syntax_errors
     kinds = [(c.span.line, c.kind, c.region is not None, bool(c.loops)) for c in facts.omp]
-    assert kinds == [(5, "target teams distribute parallel for", True, True),
-                     (7, "target teams distribute parallel for", True, True),
-                     (9, "target teams distribute parallel for simd", True, True)]
+    assert kinds == [
+        (5, "target teams distribute parallel for", True, True),
+        (7, "target teams distribute parallel for", True, True),
+        (9, "target teams distribute parallel for simd", True, True),
+    ]
     assert facts.omp[0].directive.clause("thread_limit") is not None

@@ -45,8 +45,20 @@ _TOKEN = re.compile(rb"[A-Za-z_][A-Za-z_0-9]*|\d+|\S")
 
 def mutate(draw, data: bytes) -> bytes:
     """One edit of the kinds real half-typed or damaged files show."""
-    kind = draw(st.sampled_from(["delete", "duplicate", "insert", "truncate", "delete-line", "duplicate-line",
-                                 "swap-tokens", "random-bytes"]))
+    kind = draw(
+        st.sampled_from(
+            [
+                "delete",
+                "duplicate",
+                "insert",
+                "truncate",
+                "delete-line",
+                "duplicate-line",
+                "swap-tokens",
+                "random-bytes",
+            ]
+        )
+    )
     start = draw(st.integers(0, len(data)))
     end = draw(st.integers(start, min(len(data), start + 200)))
     lines = data.split(b"\n")
@@ -56,15 +68,35 @@ def mutate(draw, data: bytes) -> bytes:
     if kind == "duplicate":
         return data[:end] + data[start:end] + data[end:]
     if kind == "insert":
-        return data[:start] + draw(st.sampled_from(
-            [b"{", b"}", b"(", b"#if 0\n", b"#endif\n", b"\\\n", b"&\n", b"!$omp ", b"\xff\xfe", b"'",
-             b"\r", b"\t", "\u6f22\U0001f600".encode()])) + data[start:]
+        return (
+            data[:start]
+            + draw(
+                st.sampled_from(
+                    [
+                        b"{",
+                        b"}",
+                        b"(",
+                        b"#if 0\n",
+                        b"#endif\n",
+                        b"\\\n",
+                        b"&\n",
+                        b"!$omp ",
+                        b"\xff\xfe",
+                        b"'",
+                        b"\r",
+                        b"\t",
+                        "\u6f22\U0001f600".encode(),
+                    ]
+                )
+            )
+            + data[start:]
+        )
     if kind == "truncate":
         return data[:start]
     if kind == "delete-line":
-        return b"\n".join(lines[:line] + lines[line + 1:])
+        return b"\n".join(lines[:line] + lines[line + 1 :])
     if kind == "duplicate-line":
-        return b"\n".join(lines[:line + 1] + lines[line:])
+        return b"\n".join(lines[: line + 1] + lines[line:])
     if kind == "swap-tokens":
         tokens = list(_TOKEN.finditer(data))
         if len(tokens) < 2:
@@ -72,7 +104,7 @@ def mutate(draw, data: bytes) -> bytes:
         first = draw(st.integers(0, len(tokens) - 2))
         second = draw(st.integers(first + 1, min(len(tokens) - 1, first + 12)))
         a, b = tokens[first], tokens[second]
-        return data[:a.start()] + b.group() + data[a.end():b.start()] + a.group() + data[b.end():]
+        return data[: a.start()] + b.group() + data[a.end() : b.start()] + a.group() + data[b.end() :]
     return data[:start] + draw(st.binary(min_size=1, max_size=16)) + data[end:]
 
 
@@ -99,9 +131,10 @@ def test_random_bytes_never_crash(name: str, data: bytes) -> None:
 
 
 @settings(max_examples=60 * SCALE, deadline=None)
-@given(st.sampled_from(["k.cpp", "k.f90", "k.f"]),
-       st.text(alphabet=st.sampled_from(list("(){}[];:,.=<>+-*/%&|!?#\\\n \tabcdijnqsx0123456789_$'\"")),
-               max_size=300))
+@given(
+    st.sampled_from(["k.cpp", "k.f90", "k.f"]),
+    st.text(alphabet=st.sampled_from(list("(){}[];:,.=<>+-*/%&|!?#\\\n \tabcdijnqsx0123456789_$'\"")), max_size=300),
+)
 def test_random_token_soup_never_crashes(name: str, text: str) -> None:
     analyse(name, text.encode())
 
@@ -110,20 +143,58 @@ def test_random_token_soup_never_crashes(name: str, text: str) -> None:
 
 _EXPRESSIONS = st.recursive(
     st.sampled_from(["i", "n", "j", "0", "1", "16", "N", "n - 1", "i + 8", "-1"]),
-    lambda inner: st.one_of(st.tuples(inner, st.sampled_from([" + ", " - ", " * ", " / ", " % ", " < "]), inner)
-                            .map("".join), inner.map(lambda e: f"({e})")),
-    max_leaves=6)
+    lambda inner: st.one_of(
+        st.tuples(inner, st.sampled_from([" + ", " - ", " * ", " / ", " % ", " < "]), inner).map("".join),
+        inner.map(lambda e: f"({e})"),
+    ),
+    max_leaves=6,
+)
 _CLAUSES = st.one_of(
-    st.builds(lambda kind, e: f"map({kind}: a[0:{e}])",
-              st.sampled_from(["to", "from", "tofrom", "alloc", "release", "always, tofrom", "bogus"]), _EXPRESSIONS),
-    st.builds(lambda e: f"num_teams({e})", _EXPRESSIONS), st.builds(lambda e: f"thread_limit({e})", _EXPRESSIONS),
-    st.builds(lambda e: f"collapse({e})", _EXPRESSIONS), st.builds(lambda e: f"if({e})", _EXPRESSIONS),
-    st.builds(lambda e: f"data(4: a[{e}])", _EXPRESSIONS), st.builds(lambda e: f"simdlen({e})", _EXPRESSIONS),
-    st.sampled_from(["nowait", "reduction(+: s)", "private(j)", "firstprivate(n)", "schedule(static, 4)", "(", ")",
-                     "map(", "map(to:", "depend(in: a)", "is_device_ptr(a)", "defaultmap(tofrom: scalar)"]))
-_DIRECTIVES = st.sampled_from(["target", "target teams distribute parallel for", "target data", "target enter data",
-                               "target update", "teams", "parallel for simd", "simd", "prefetch", "loop",
-                               "target teams loop", "distribute", "bogus"])
+    st.builds(
+        lambda kind, e: f"map({kind}: a[0:{e}])",
+        st.sampled_from(["to", "from", "tofrom", "alloc", "release", "always, tofrom", "bogus"]),
+        _EXPRESSIONS,
+    ),
+    st.builds(lambda e: f"num_teams({e})", _EXPRESSIONS),
+    st.builds(lambda e: f"thread_limit({e})", _EXPRESSIONS),
+    st.builds(lambda e: f"collapse({e})", _EXPRESSIONS),
+    st.builds(lambda e: f"if({e})", _EXPRESSIONS),
+    st.builds(lambda e: f"data(4: a[{e}])", _EXPRESSIONS),
+    st.builds(lambda e: f"simdlen({e})", _EXPRESSIONS),
+    st.sampled_from(
+        [
+            "nowait",
+            "reduction(+: s)",
+            "private(j)",
+            "firstprivate(n)",
+            "schedule(static, 4)",
+            "(",
+            ")",
+            "map(",
+            "map(to:",
+            "depend(in: a)",
+            "is_device_ptr(a)",
+            "defaultmap(tofrom: scalar)",
+        ]
+    ),
+)
+_DIRECTIVES = st.sampled_from(
+    [
+        "target",
+        "target teams distribute parallel for",
+        "target data",
+        "target enter data",
+        "target update",
+        "teams",
+        "parallel for simd",
+        "simd",
+        "prefetch",
+        "loop",
+        "target teams loop",
+        "distribute",
+        "bogus",
+    ]
+)
 
 
 @settings(max_examples=40 * SCALE, deadline=None)
@@ -131,23 +202,62 @@ _DIRECTIVES = st.sampled_from(["target", "target teams distribute parallel for",
 def test_generated_directives_never_crash(directive: str, clauses: list[str], bound: str, fortran: bool) -> None:
     text = f"{directive} {' '.join(clauses)}"
     if fortran:
-        source = (f"subroutine s(a, n)\n  integer :: n, i, j\n  real :: a(n), s\n  !$omp {text}\n"
-                  f"  do i = 1, {bound}\n    a(i) = a(i) + 1\n  end do\nend subroutine\n")
+        source = (
+            f"subroutine s(a, n)\n  integer :: n, i, j\n  real :: a(n), s\n  !$omp {text}\n"
+            f"  do i = 1, {bound}\n    a(i) = a(i) + 1\n  end do\nend subroutine\n"
+        )
         analyse("k.f90", source.encode())
     else:
-        source = (f"void s(float *a, int n) {{\n  float s = 0; int j;\n#pragma omp {text}\n"
-                  f"  for (int i = 0; i < {bound}; ++i) {{ a[i] += 1; }}\n}}\n")
+        source = (
+            f"void s(float *a, int n) {{\n  float s = 0; int j;\n#pragma omp {text}\n"
+            f"  for (int i = 0; i < {bound}; ++i) {{ a[i] += 1; }}\n}}\n"
+        )
         analyse("k.c", source.encode())
 
 
 # -- generated configuration --------------------------------------------------------------------
 
-_TOML_SCALARS = st.one_of(st.sampled_from(["KL1", "KL101", "KL000", "KL", "ALL", "KL9", "E501", "xe-lp", "h100", "",
-                                           "error", "warning", "nope", "W=16", "1BAD", "*.cpp", "legacy/*"]),
-                          st.integers(-3, 300), st.booleans())
+_TOML_SCALARS = st.one_of(
+    st.sampled_from(
+        [
+            "KL1",
+            "KL101",
+            "KL000",
+            "KL",
+            "ALL",
+            "KL9",
+            "E501",
+            "xe-lp",
+            "h100",
+            "",
+            "error",
+            "warning",
+            "nope",
+            "W=16",
+            "1BAD",
+            "*.cpp",
+            "legacy/*",
+        ]
+    ),
+    st.integers(-3, 300),
+    st.booleans(),
+)
 _TOML_VALUES = st.one_of(_TOML_SCALARS, st.lists(_TOML_SCALARS, max_size=3))
-_KEYS = st.sampled_from(["device", "select", "ignore", "extend-select", "exclude", "extend-exclude", "fail-on",
-                         "include-dirs", "defines", "devices", "frontend"])
+_KEYS = st.sampled_from(
+    [
+        "device",
+        "select",
+        "ignore",
+        "extend-select",
+        "exclude",
+        "extend-exclude",
+        "fail-on",
+        "include-dirs",
+        "defines",
+        "devices",
+        "frontend",
+    ]
+)
 
 
 def toml_value(value: object) -> str:
@@ -159,19 +269,26 @@ def toml_value(value: object) -> str:
 
 
 @settings(max_examples=40 * SCALE, deadline=None)
-@given(st.dictionaries(_KEYS, _TOML_VALUES, max_size=4),
-       st.dictionaries(st.sampled_from(["*.cpp", "legacy/*", "k.cpp"]), _TOML_VALUES, max_size=2),
-       st.dictionaries(st.sampled_from(["KL101", "KL202", "KL999"]),
-                       st.dictionaries(st.sampled_from(["threshold", "min_occupancy_pct", "x"]), _TOML_SCALARS,
-                                       max_size=2), max_size=2))
-def test_generated_configs_are_used_or_rejected_clearly(tmp_path_factory: pytest.TempPathFactory,
-                                                        table: dict, ignores: dict, rules: dict) -> None:
+@given(
+    st.dictionaries(_KEYS, _TOML_VALUES, max_size=4),
+    st.dictionaries(st.sampled_from(["*.cpp", "legacy/*", "k.cpp"]), _TOML_VALUES, max_size=2),
+    st.dictionaries(
+        st.sampled_from(["KL101", "KL202", "KL999"]),
+        st.dictionaries(st.sampled_from(["threshold", "min_occupancy_pct", "x"]), _TOML_SCALARS, max_size=2),
+        max_size=2,
+    ),
+)
+def test_generated_configs_are_used_or_rejected_clearly(
+    tmp_path_factory: pytest.TempPathFactory, table: dict, ignores: dict, rules: dict
+) -> None:
     """Any config either sets kernlint up or is a ConfigError naming the file; a set-up run analyses."""
     directory = tmp_path_factory.mktemp("config")
     text = "".join(f"{key} = {toml_value(value)}\n" for key, value in table.items())
     text += "[per-file-ignores]\n" + "".join(f"{json.dumps(k)} = {toml_value(v)}\n" for k, v in ignores.items())
-    text += "".join(f"[rules.{code}]\n" + "".join(f"{k} = {toml_value(v)}\n" for k, v in options.items())
-                    for code, options in rules.items())
+    text += "".join(
+        f"[rules.{code}]\n" + "".join(f"{k} = {toml_value(v)}\n" for k, v in options.items())
+        for code, options in rules.items()
+    )
     path = directory / "kernlint.toml"
     path.write_text(text, encoding="utf-8")
     try:

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from conftest import run_rule
-from kernlint_rules.kl501_divergent_branch import DivergentBranch
-
 from kernlint.diagnostics import Severity
+from kernlint_rules.kl501_divergent_branch import DivergentBranch
 
 KERNEL = """
     #include <sycl/sycl.hpp>
@@ -66,8 +65,10 @@ def test_a_leader_publishing_one_value_is_a_boundary() -> None:
 
 
 def test_heavy_arms_state_both_statement_counts() -> None:
-    body = ("if (i % 2 == 0) { v += 1; v *= 2; v -= 3; v /= 4; v += 5; v *= 6; } "
-            "else { v -= 1; v *= 3; v += 2; v /= 5; v -= 4; }")
+    body = (
+        "if (i % 2 == 0) { v += 1; v *= 2; v -= 3; v /= 4; v += 5; v *= 6; } "
+        "else { v -= 1; v *= 3; v += 2; v /= 5; v -= 4; }"
+    )
     (d,) = found(body)
     assert d.severity is Severity.WARNING and d.evidence["class"] == "heavy-arms"
     assert "both arms, 6 statements and 5 statements, run one after the other" in d.message
@@ -81,10 +82,14 @@ def test_a_short_constant_loop_counts_as_its_statements() -> None:
 def test_a_data_dependent_trip_count_is_a_divergent_loop_and_bisection_a_search() -> None:
     (d,) = found("for (int k = 0; k < idx[i]; ++k) v += x[k];")
     assert d.severity is Severity.WARNING and d.evidence["class"] == "divergent-loop"
-    found_search = found("int lo = 0, hi = n; while (lo < hi) { int mid = (lo + hi) / 2; "
-                         "if (x[mid] < v) lo = mid + 1; else hi = mid; } m = lo;")
+    found_search = found(
+        "int lo = 0, hi = n; while (lo < hi) { int mid = (lo + hi) / 2; "
+        "if (x[mid] < v) lo = mid + 1; else hi = mid; } m = lo;"
+    )
     assert [(d.evidence["class"], d.severity) for d in found_search] == [
-        ("data-search", Severity.INFO), ("data-search", Severity.INFO)]
+        ("data-search", Severity.INFO),
+        ("data-search", Severity.INFO),
+    ]
 
 
 def test_the_first_line_stays_short() -> None:
@@ -109,8 +114,7 @@ TILE_KERNEL = """
 
 
 def leader_classes(test: str) -> list[str]:
-    found = run_rule(DivergentBranch, TILE_KERNEL.format(test=test), device=None,
-                     options={"report-boundary": True})
+    found = run_rule(DivergentBranch, TILE_KERNEL.format(test=test), device=None, options={"report-boundary": True})
     return [d.evidence.get("class", "") for d in found]
 
 

@@ -27,8 +27,16 @@ from kernlint_rules.kl207_queue_in_loop import QueueInLoop
 from kernlint_rules.kl208_nd_range_not_divisible import NdRangeNotDivisible
 from kernlint_rules.launch_checks import work_group_too_large
 
-ALL_RULES = (WorkGroupTooLarge, LowOccupancy, PartialSubGroup, UnsupportedSubGroupSize, LocalMemoryTooLarge,
-             LaunchTooSmall, QueueInLoop, NdRangeNotDivisible)
+ALL_RULES = (
+    WorkGroupTooLarge,
+    LowOccupancy,
+    PartialSubGroup,
+    UnsupportedSubGroupSize,
+    LocalMemoryTooLarge,
+    LaunchTooSmall,
+    QueueInLoop,
+    NdRangeNotDivisible,
+)
 
 
 run = run_rule
@@ -121,8 +129,9 @@ def test_kl202_threshold_is_an_option():
 def test_kl202_needs_a_barrier_or_local_memory():
     code = barrier_kernel("{1, 4, 128}", sg=8).replace("it.barrier();", "")
     assert run(LowOccupancy, code, "xe-lp") == []
-    sub_group_only = barrier_kernel("{1, 4, 128}", sg=8).replace("it.barrier();",
-                                                                  "sycl::group_barrier(it.get_sub_group());")
+    sub_group_only = barrier_kernel("{1, 4, 128}", sg=8).replace(
+        "it.barrier();", "sycl::group_barrier(it.get_sub_group());"
+    )
     assert run(LowOccupancy, sub_group_only, "xe-lp") == []
 
 
@@ -196,8 +205,9 @@ def test_kl204_per_device_support():
     assert diagnostic.severity is Severity.ERROR and diagnostic.evidence["supported_sub_group_sizes"] == [32, 16]
     assert diagnostic.evidence["occupancy"]["valid"] is False
     assert diagnostic.evidence["occupancy"]["limiter"] == "sub-group-size"
-    assert [d.code for d in run(UnsupportedSubGroupSize, launch_1d(256, "[[intel::reqd_sub_group_size(16)]]"),
-                                "h100")] == ["KL204"]
+    assert [
+        d.code for d in run(UnsupportedSubGroupSize, launch_1d(256, "[[intel::reqd_sub_group_size(16)]]"), "h100")
+    ] == ["KL204"]
 
 
 # -- KL205 ------------------------------------------------------------------------------------------
@@ -257,7 +267,9 @@ def test_kl206_vector_add2_of_one_group_is_2_4_percent_of_xe_lp():
 
 
 def test_kl206_threshold_and_full_waves():
-    assert run(LaunchTooSmall, VECTOR_ADD2.replace("GROUPS", "1"), "xe-lp", options={"min-gpu-occupancy-pct": 2.0}) == []
+    assert (
+        run(LaunchTooSmall, VECTOR_ADD2.replace("GROUPS", "1"), "xe-lp", options={"min-gpu-occupancy-pct": 2.0}) == []
+    )
     assert run(LaunchTooSmall, VECTOR_ADD2.replace("GROUPS", "12"), "xe-lp") == []  # 28.6 %
     assert len(run(LaunchTooSmall, VECTOR_ADD2.replace("GROUPS", "8"), "xe-lp")) == 1  # 19 %
     assert run(LaunchTooSmall, VECTOR_ADD2.replace("GROUPS", "44"), "xe-lp") == []  # more than a wave
@@ -360,7 +372,8 @@ def test_kl208_names_the_dimension():
 
 def test_options_come_from_configuration(tmp_path: Path):
     (tmp_path / "kernlint.toml").write_text(
-        'device = ["xe-lp"]\n[rules.KL202]\n"min-occupancy-pct" = 90\n[rules.KL206]\n"min-gpu-occupancy-pct" = 1.0\n')
+        'device = ["xe-lp"]\n[rules.KL202]\n"min-occupancy-pct" = 90\n[rules.KL206]\n"min-gpu-occupancy-pct" = 1.0\n'
+    )
     source = tmp_path / "k.cpp"
     source.write_text(textwrap.dedent(barrier_kernel("{1, 2, 128}", sg=8)))
     config = load_config(tmp_path / "kernlint.toml")

@@ -18,8 +18,10 @@ void g(sycl::queue &q, float *p) {
   q.wait(); // kernlint: ignore[KL101]
 }
 """
-FIXED = LOOP.replace("  for (int i = 0; i < 4; ++i) {\n    sycl::buffer<float> b(p, sycl::range<1>(16));\n  }\n",
-                     "  sycl::buffer<float> b(p, sycl::range<1>(16));\n").replace(" // kernlint: ignore[KL101]", "")
+FIXED = LOOP.replace(
+    "  for (int i = 0; i < 4; ++i) {\n    sycl::buffer<float> b(p, sycl::range<1>(16));\n  }\n",
+    "  sycl::buffer<float> b(p, sycl::range<1>(16));\n",
+).replace(" // kernlint: ignore[KL101]", "")
 
 
 @pytest.fixture
@@ -36,8 +38,9 @@ def test_open_change_save_hover_and_code_actions(client: Client, tmp_path: Path)
     path = tmp_path / "k.cpp"
     path.write_text(LOOP)
     uri = path.as_uri()
-    client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "cpp", "version": 1,
-                                                            "text": LOOP}})
+    client.notify(
+        "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "cpp", "version": 1, "text": LOOP}}
+    )
     found = client.diagnostics(uri)
     by_code = {d["code"]: d for d in found}
     assert set(by_code) == {"KL101", "KL001"}
@@ -46,22 +49,30 @@ def test_open_change_save_hover_and_code_actions(client: Client, tmp_path: Path)
     assert kl101["source"] == "kernlint"
     assert kl101["relatedInformation"][0]["location"]["range"]["start"]["line"] == 2
 
-    hover = client.request("textDocument/hover",
-                           {"textDocument": {"uri": uri}, "position": {"line": 3, "character": 10}})
+    hover = client.request(
+        "textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 3, "character": 10}}
+    )
     assert "KL101 buffer-in-loop" in hover["result"]["contents"]["value"]
     assert "kernlint rule KL101" in hover["result"]["contents"]["value"]
 
-    actions = client.request("textDocument/codeAction", {
-        "textDocument": {"uri": uri}, "range": by_code["KL001"]["range"],
-        "context": {"diagnostics": [by_code["KL001"]]}})["result"]
+    actions = client.request(
+        "textDocument/codeAction",
+        {
+            "textDocument": {"uri": uri},
+            "range": by_code["KL001"]["range"],
+            "context": {"diagnostics": [by_code["KL001"]]},
+        },
+    )["result"]
     assert len(actions) == 1 and actions[0]["kind"] == "quickfix"
     (edit,) = actions[0]["edit"]["changes"][uri]
     assert edit["newText"] == "" and edit["range"]["start"]["line"] == 5
 
     # Several quick changes are debounced into one analysis of the latest text.
     for version, text in ((2, LOOP + "\n"), (3, LOOP + "\n\n"), (4, FIXED)):
-        client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
-                                                 "contentChanges": [{"text": text}]})
+        client.notify(
+            "textDocument/didChange",
+            {"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]},
+        )
     assert client.diagnostics(uri) == []
 
     client.notify("textDocument/didSave", {"textDocument": {"uri": uri}})
@@ -71,14 +82,16 @@ def test_open_change_save_hover_and_code_actions(client: Client, tmp_path: Path)
 
 
 EMOJI = LOOP.replace("    sycl::buffer<float> b(", "    /* 😀😀 */ sycl::buffer<float> b(").replace(
-    "  q.wait(); // kernlint", "  q.wait(); /* 😀 */ // kernlint")
+    "  q.wait(); // kernlint", "  q.wait(); /* 😀 */ // kernlint"
+)
 UNITS = {"utf-8": lambda s: len(s.encode("utf-8")), "utf-16": lambda s: len(s.encode("utf-16-le")) // 2}
 
 
 def start(tmp_path: Path, capabilities: dict) -> tuple[Client, dict]:
     c = Client(tmp_path)
-    init = c.request("initialize", {"processId": os.getpid(), "rootUri": tmp_path.as_uri(),
-                                    "capabilities": capabilities})
+    init = c.request(
+        "initialize", {"processId": os.getpid(), "rootUri": tmp_path.as_uri(), "capabilities": capabilities}
+    )
     c.notify("initialized", {})
     return c, init["result"]
 
@@ -93,14 +106,20 @@ def apply_edit(text: str, edit: dict, encoding: str) -> str:
         while index < len(line) and count < position["character"]:
             count += UNITS[encoding](line[index])
             index += 1
-        return sum(len(t) + 1 for t in lines[:position["line"]]) + index
+        return sum(len(t) + 1 for t in lines[: position["line"]]) + index
 
     start, end = offset(edit["range"]["start"]), offset(edit["range"]["end"])
     return text[:start] + edit["newText"] + text[end:]
 
 
-@pytest.mark.parametrize("offered, encoding", [({}, "utf-16"), ({"general": {"positionEncodings": ["utf-8"]}}, "utf-8"),
-                                               ({"general": {"positionEncodings": ["utf-16", "utf-8"]}}, "utf-16")])
+@pytest.mark.parametrize(
+    "offered, encoding",
+    [
+        ({}, "utf-16"),
+        ({"general": {"positionEncodings": ["utf-8"]}}, "utf-8"),
+        ({"general": {"positionEncodings": ["utf-16", "utf-8"]}}, "utf-16"),
+    ],
+)
 def test_positions_in_the_negotiated_encoding(tmp_path: Path, offered: dict, encoding: str) -> None:
     client, init = start(tmp_path, offered)
     try:
@@ -108,18 +127,31 @@ def test_positions_in_the_negotiated_encoding(tmp_path: Path, offered: dict, enc
         path = tmp_path / "k.cpp"
         path.write_text(EMOJI, encoding="utf-8")
         uri = path.as_uri()
-        client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "cpp", "version": 1,
-                                                                "text": EMOJI}})
+        client.notify(
+            "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "cpp", "version": 1, "text": EMOJI}}
+        )
         by_code = {d["code"]: d for d in client.diagnostics(uri)}
         line = EMOJI.split("\n")[3]
         assert by_code["KL101"]["range"]["start"] == {
-            "line": 3, "character": UNITS[encoding](line[:line.index("sycl::buffer")])}
-        hover = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {
-            "line": 3, "character": UNITS[encoding](line[:line.index("buffer<")])}})
+            "line": 3,
+            "character": UNITS[encoding](line[: line.index("sycl::buffer")]),
+        }
+        hover = client.request(
+            "textDocument/hover",
+            {
+                "textDocument": {"uri": uri},
+                "position": {"line": 3, "character": UNITS[encoding](line[: line.index("buffer<")])},
+            },
+        )
         assert "KL101" in hover["result"]["contents"]["value"]
-        actions = client.request("textDocument/codeAction", {
-            "textDocument": {"uri": uri}, "range": by_code["KL001"]["range"],
-            "context": {"diagnostics": [by_code["KL001"]]}})["result"]
+        actions = client.request(
+            "textDocument/codeAction",
+            {
+                "textDocument": {"uri": uri},
+                "range": by_code["KL001"]["range"],
+                "context": {"diagnostics": [by_code["KL001"]]},
+            },
+        )["result"]
         (edit,) = actions[0]["edit"]["changes"][uri]
         # the quick fix removes exactly the stale comment, the emoji before it intact
         assert apply_edit(EMOJI, edit, encoding).split("\n")[5] == "  q.wait(); /* 😀 */"
@@ -131,11 +163,14 @@ def test_no_diagnostics_come_back_after_close(client: Client, tmp_path: Path) ->
     path = tmp_path / "k.cpp"
     path.write_text(LOOP)
     uri = path.as_uri()
-    client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "cpp", "version": 1,
-                                                            "text": LOOP}})
+    client.notify(
+        "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "cpp", "version": 1, "text": LOOP}}
+    )
     assert client.diagnostics(uri)
-    client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2},
-                                             "contentChanges": [{"text": LOOP + "\n"}]})
+    client.notify(
+        "textDocument/didChange",
+        {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": LOOP + "\n"}]},
+    )
     client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
     assert client.diagnostics(uri) == []
     with pytest.raises(AssertionError, match="no matching LSP message"):  # the pending analysis never reports
@@ -154,8 +189,9 @@ def test_config_changes_are_picked_up_and_a_broken_config_is_reported_once(clien
     def published() -> dict:
         return client.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics")["params"]
 
-    client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "cpp", "version": 1,
-                                                            "text": LOOP}})
+    client.notify(
+        "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "cpp", "version": 1, "text": LOOP}}
+    )
     assert {d["code"] for d in client.diagnostics(uri)} == {"KL101", "KL001"}
 
     config.write_text('ignore = ["KL101"]\n')  # created: the watcher says so
@@ -171,8 +207,9 @@ def test_config_changes_are_picked_up_and_a_broken_config_is_reported_once(clien
     assert "TOML syntax error" in error["message"] and error["range"]["start"]["line"] == 1
     assert published() == {"uri": uri, "diagnostics": []}
     # a second document under the same broken config: no second report on the config file
-    client.notify("textDocument/didOpen", {"textDocument": {"uri": other_uri, "languageId": "cpp", "version": 1,
-                                                            "text": LOOP}})
+    client.notify(
+        "textDocument/didOpen", {"textDocument": {"uri": other_uri, "languageId": "cpp", "version": 1, "text": LOOP}}
+    )
     assert published() == {"uri": other_uri, "diagnostics": []}
     client.notify("textDocument/didSave", {"textDocument": {"uri": uri}})
     assert published() == {"uri": uri, "diagnostics": []}

@@ -12,8 +12,19 @@ from kernlint.occupancy import device_ids
 from kernlint.occupancy.cli import parse_bytes, parse_extent, register
 
 SPEC_KEYS = {
-    "device", "inputs", "valid", "error", "threads_per_work_group", "work_groups_per_unit", "unit",
-    "occupancy_pct", "limiter", "slm_bytes_used", "peak_occupancy_pct", "average_occupancy_pct", "waves",
+    "device",
+    "inputs",
+    "valid",
+    "error",
+    "threads_per_work_group",
+    "work_groups_per_unit",
+    "unit",
+    "occupancy_pct",
+    "limiter",
+    "slm_bytes_used",
+    "peak_occupancy_pct",
+    "average_occupancy_pct",
+    "waves",
 }
 SPEC_INPUT_KEYS = {"wg", "sg", "slm_bytes", "global", "barrier", "large_grf", "regs"}
 
@@ -36,8 +47,15 @@ def test_json_is_the_spec_object(capsys: pytest.CaptureFixture[str]) -> None:
     assert set(out) == SPEC_KEYS
     assert set(out["inputs"]) >= SPEC_INPUT_KEYS
     assert out["inputs"] | {"sg_assumed": False, "regs_assumed": False} == {
-        "wg": 512, "sg": 32, "slm_bytes": 0, "global": 16384, "barrier": False, "large_grf": False,
-        "regs": None, "sg_assumed": False, "regs_assumed": False,
+        "wg": 512,
+        "sg": 32,
+        "slm_bytes": 0,
+        "global": 16384,
+        "barrier": False,
+        "large_grf": False,
+        "regs": None,
+        "sg_assumed": False,
+        "regs_assumed": False,
     }
     assert (out["device"], out["valid"], out["error"], out["unit"]) == ("xe-lp", True, None, "xe-core")
     assert (out["threads_per_work_group"], out["work_groups_per_unit"]) == (16, 7)
@@ -75,8 +93,7 @@ def test_text_for_nvidia_says_registers_were_assumed(capsys: pytest.CaptureFixtu
 
 @pytest.mark.parametrize("size", ["8x8x4", "8,8,4", "8X8X4"])
 def test_multi_dimensional_sizes(capsys: pytest.CaptureFixture[str], size: str) -> None:
-    code, out = run_json(capsys, "occupancy", "--device", "xe-lp", "--wg", size, "--sg", "16",
-                         "--global", "64x64x128")
+    code, out = run_json(capsys, "occupancy", "--device", "xe-lp", "--wg", size, "--sg", "16", "--global", "64x64x128")
     assert code == 0
     assert out["inputs"]["wg"] == 256 and out["inputs"]["global"] == 64 * 64 * 128
     assert out["threads_per_work_group"] == 16
@@ -121,11 +138,8 @@ def test_invalid_launch_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_user_device_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = tmp_path / "mygpu.toml"
-    path.write_text(
-        'base = "xe-hpg"\nname = "My Arc"\nsource = "a test"\nxve_count = 64\n', encoding="utf-8"
-    )
-    code, out = run_json(capsys, "occupancy", "--device", str(path), "--wg", "256", "--sg", "16",
-                         "--global", "8192")
+    path.write_text('base = "xe-hpg"\nname = "My Arc"\nsource = "a test"\nxve_count = 64\n', encoding="utf-8")
+    code, out = run_json(capsys, "occupancy", "--device", str(path), "--wg", "256", "--sg", "16", "--global", "8192")
     assert code == 0
     assert out["device"] == "mygpu" and out["work_groups_per_unit"] == 8
     # 4 Xe-cores x 8 groups x 256 = 8192 work-items: exactly one wave.

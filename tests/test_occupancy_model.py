@@ -18,6 +18,7 @@ def _h100() -> NvidiaProfile:
 
 # --- inputs ----------------------------------------------------------------------------------------
 
+
 def test_multi_dimensional_work_group_is_multiplied() -> None:
     dev = load_device("xe-hpg")
     assert compute(dev, wg=(8, 8, 4), sg=16) == compute(dev, wg=(8, 8, 4), sg=16)  # pure
@@ -58,6 +59,7 @@ def test_unsupported_sub_group_is_an_invalid_launch() -> None:
 
 
 # --- Intel specifics --------------------------------------------------------------------------------
+
 
 def test_large_grf_halves_threads_but_not_the_denominator() -> None:
     pvc = load_device("xe-hpc")
@@ -105,6 +107,7 @@ def test_product_divisibility_when_ranks_differ() -> None:
 
 # --- NVIDIA specifics (worked examples of nvidia-occupancy-model.md) --------------------------------
 
+
 @pytest.mark.parametrize(
     ("block", "regs", "static", "dynamic", "carveout", "blocks"),
     [
@@ -121,7 +124,9 @@ def test_product_divisibility_when_ranks_differ() -> None:
         (32, 10, 0, 7000, None, 28),
     ],
 )
-def test_h100_worked_examples(block: int, regs: int, static: int, dynamic: int, carveout: int | None, blocks: int) -> None:
+def test_h100_worked_examples(
+    block: int, regs: int, static: int, dynamic: int, carveout: int | None, blocks: int
+) -> None:
     api = max_active_blocks(_h100(), block, regs, static, dynamic, max_dynamic_smem=dynamic, carveout_pct=carveout)
     assert api.active_blocks == blocks
     rep = compute(_h100(), wg=block, regs=regs, slm_bytes=dynamic, static_slm_bytes=static, carveout_pct=carveout)
@@ -184,6 +189,7 @@ def test_a100_shared_memory() -> None:
 
 
 # --- report ------------------------------------------------------------------------------------------
+
 
 def test_summary_sentences() -> None:
     xe = compute(load_device("xe-lp"), wg=512, sg=8)

@@ -99,13 +99,28 @@ def test_user_file_complete(tmp_path: Path) -> None:
     [
         (lambda t: t.replace('vendor = "intel"', 'vendor = "amd"'), r"field 'vendor' must be one of: intel, nvidia"),
         (lambda t: t.replace("xve_count = 32\n", ""), r"missing field 'xve_count' \(a positive integer\)"),
-        (lambda t: t.replace("xve_count = 32", "xve_count = -4"), r"field 'xve_count' must be a positive integer \(got -4\)"),
+        (
+            lambda t: t.replace("xve_count = 32", "xve_count = -4"),
+            r"field 'xve_count' must be a positive integer \(got -4\)",
+        ),
         (lambda t: t.replace("large_grf = false", "large_grf = 1"), r"field 'large_grf' must be true or false"),
-        (lambda t: t + "warp_size = 32\n", r"unknown field 'warp_size' for a intel device; accepted fields: .*xve_count"),
-        (lambda t: t.replace("threads_per_xe_core = 64", "threads_per_xe_core = 32"), r"'threads_per_xe_core' is 32 but must equal"),
-        (lambda t: t.replace("[0, 4, 16, 64]", "[0, 16, 4]"), r"'slm_kb_allowed_sizes' must be a strictly ascending list"),
+        (
+            lambda t: t + "warp_size = 32\n",
+            r"unknown field 'warp_size' for a intel device; accepted fields: .*xve_count",
+        ),
+        (
+            lambda t: t.replace("threads_per_xe_core = 64", "threads_per_xe_core = 32"),
+            r"'threads_per_xe_core' is 32 but must equal",
+        ),
+        (
+            lambda t: t.replace("[0, 4, 16, 64]", "[0, 16, 4]"),
+            r"'slm_kb_allowed_sizes' must be a strictly ascending list",
+        ),
         (lambda t: t.replace("[0, 4, 16, 64]", "[0, 4, 16]"), r"'slm_kb_allowed_sizes' must reach"),
-        (lambda t: t.replace("sub_group_sizes = [16, 32]", "sub_group_sizes = []"), r"'sub_group_sizes' must be a non-empty list"),
+        (
+            lambda t: t.replace("sub_group_sizes = [16, 32]", "sub_group_sizes = []"),
+            r"'sub_group_sizes' must be a non-empty list",
+        ),
         (lambda t: t.replace("name =", "name = ="), r"not a valid TOML file"),
         (lambda t: 'base = "nope"\n' + t, r"field 'base' must be a built-in device id"),
     ],

@@ -65,6 +65,7 @@ def _device(gpu: str, xve_count: int) -> IntelProfile:
 
 # --- Intel: the profiles hold the calculator's GPU table -------------------------------------------
 
+
 @pytest.mark.parametrize("gpu", _params(INTEL, "gpus", "{item[id]}"))
 def test_intel_profile_matches_calculator_table(gpu: dict[str, Any]) -> None:
     dev = load_device(FAMILY[gpu["id"]])
@@ -87,6 +88,7 @@ def test_intel_profile_matches_calculator_table(gpu: dict[str, Any]) -> None:
 
 # --- Intel: every calculator case ------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("case", _params(INTEL, "cases", "{item[gpu]}-{item[id]}-{item[tag]}"))
 def test_intel_calculator_case(case: dict[str, Any]) -> None:
     inp, out = case["inputs"], case["outputs"]
@@ -98,8 +100,10 @@ def test_intel_calculator_case(case: dict[str, Any]) -> None:
     # The page's SLM slider stops at the per-work-group maximum; kernlint refuses instead.
     slm_kb = min(requested_kb, dev.slm_kb_max_per_work_group)
     kwargs = dict(
-        sg=inp["sub_group_size"], global_size=global_size,
-        barrier=inp["barrier"], large_grf=inp["large_grf"],
+        sg=inp["sub_group_size"],
+        global_size=global_size,
+        barrier=inp["barrier"],
+        large_grf=inp["large_grf"],
     )
     if 0 in wg:
         # The page alerts "does not divide"; a zero-sized work-group is a usage error here.
@@ -139,9 +143,7 @@ def test_intel_calculator_case(case: dict[str, Any]) -> None:
         return
     assert rep.peak_occupancy_pct == pytest.approx(out["peak_gpu_occupancy_pct"], rel=1e-12, abs=1e-12)
     # The sample's average follows the page's rounded wave count: compare the calculator variant.
-    assert rep.calculator_average_occupancy_pct == pytest.approx(
-        out["average_gpu_occupancy_pct"], rel=1e-12, abs=1e-12
-    )
+    assert rep.calculator_average_occupancy_pct == pytest.approx(out["average_gpu_occupancy_pct"], rel=1e-12, abs=1e-12)
     shown = out["gpu_waves_shown"]
     if isinstance(shown, str):
         assert f"{rep.calculator_waves:.2f}" == shown
@@ -154,6 +156,7 @@ def test_intel_calculator_case(case: dict[str, Any]) -> None:
 
 
 # --- NVIDIA: the H100 profile and every runtime answer ---------------------------------------------
+
 
 def test_h100_profile_matches_measured_device() -> None:
     dev = load_device("h100")
@@ -173,9 +176,7 @@ def test_h100_profile_matches_measured_device() -> None:
     assert dev.reserved_shared_memory_per_block == d["reservedSharedMemPerBlock"]
 
 
-@pytest.mark.parametrize(
-    "kernel", _params({"k": sorted(CUDA["kernels"].items())}, "k", "{item[0]}")
-)
+@pytest.mark.parametrize("kernel", _params({"k": sorted(CUDA["kernels"].items())}, "k", "{item[0]}"))
 def test_h100_kernel_thread_limit_from_registers(kernel: tuple[str, dict[str, int]]) -> None:
     name, k = kernel
     limit = max_threads_per_block(load_device("h100"), k["numRegs"])  # type: ignore[arg-type]
@@ -199,8 +200,12 @@ def test_h100_runtime_row(row: list[Any]) -> None:
     assert api.active_blocks * warps == cols["activeWarps"]
 
     rep = compute(
-        dev, wg=block, regs=k["numRegs"], slm_bytes=dyn,
-        static_slm_bytes=k["staticSharedBytes"], kernel_max_threads=k["maxThreadsPerBlock"],
+        dev,
+        wg=block,
+        regs=k["numRegs"],
+        slm_bytes=dyn,
+        static_slm_bytes=k["staticSharedBytes"],
+        kernel_max_threads=k["maxThreadsPerBlock"],
     )
     launchable = cols["activeBlocks"] > 0 and block <= k["maxThreadsPerBlock"]
     assert rep.valid is launchable, rep.error

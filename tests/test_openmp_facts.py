@@ -81,8 +81,10 @@ def test_the_same_kernel_gives_the_same_facts_in_c_and_fortran(facts: FileFacts)
     target = only(facts, "target teams distribute parallel " + ("do" if facts.language.endswith("fortran") else "for"))
     assert target.value("thread_limit") == 1024 and target.device
     assert [(loop.index, str(loop.low), str(loop.high), loop.step_value, loop.role) for loop in target.loops] == [
-        ("i", "0", "n1 - 1", 1, "parallel"), ("j", "0", "n2 - 1", 64, "sequential"),
-        ("u", "0", "63", 1, "sequential")]
+        ("i", "0", "n1 - 1", 1, "parallel"),
+        ("j", "0", "n2 - 1", 64, "sequential"),
+        ("u", "0", "63", 1, "sequential"),
+    ]
     assert target.loop is target.loops[0]
     assert [(loop.kind, loop.side) for loop in facts.loops] == [("for", "device")] * 3
     uses = {v.name: (v.reads, v.writes, v.read_modify_writes, v.escapes, v.writes_cover) for v in target.variables}
@@ -125,7 +127,7 @@ def test_c_association_skips_comments_pragmas_and_steps_out_of_ifdef() -> None:
 
 
 def _written(code: bytes, span: Span) -> str:
-    return code[span.start_byte:span.end_byte].decode()
+    return code[span.start_byte : span.end_byte].decode()
 
 
 def test_map_types_say_where_a_fix_edits_the_type() -> None:
@@ -141,7 +143,7 @@ def test_map_types_say_where_a_fix_edits_the_type() -> None:
     construct = only(extract_cpp("t.c", c_code), "target")
     first, second, third = construct.map_types
     assert (first.word.line, _written(c_code, first.word), first.written) == (2, "tofrom", "tofrom")
-    assert (second.inside.line, second.word, c_code[second.inside.start_byte:][:3]) == (3, None, b" b[")
+    assert (second.inside.line, second.word, c_code[second.inside.start_byte :][:3]) == (3, None, b" b[")
     assert third.word is None  # `always` comes first: no in-place rewrite
     assert construct.map_type(construct.directive.clause("map").text) == first
     f_code = textwrap.dedent("""\
@@ -152,8 +154,11 @@ def test_map_types_say_where_a_fix_edits_the_type() -> None:
           !$OMP END TARGET
         end subroutine
     """).encode()
-    (fortran,) = [c for c in extract_fortran(SourceFile("t.f90", f_code), fixed_form=False, config=Config()).omp
-                  if c.kind == "target"]
+    (fortran,) = [
+        c
+        for c in extract_fortran(SourceFile("t.f90", f_code), fixed_form=False, config=Config()).omp
+        if c.kind == "target"
+    ]
     (site,) = fortran.map_types
     clause = fortran.directive.clause("map") if fortran.directive is not None else None
     assert clause is not None and site.word is not None
@@ -205,9 +210,9 @@ def test_uses_reads_writes_escapes_and_coverage() -> None:
     uses = {v.name: v for v in only(facts, "target teams distribute parallel for").variables}
     assert (uses["a"].writes, uses["a"].reads, uses["a"].writes_cover) == (1, 0, True)
     assert uses["b"].read_modify_writes == 1
-    assert uses["c"].writes == 1 and uses["c"].writes_cover is None     # conditional
+    assert uses["c"].writes == 1 and uses["c"].writes_cover is None  # conditional
     assert uses["d"].escapes
-    assert uses["e"].writes_cover is None                               # section [1, n-1] vs loop [0, n-1]
+    assert uses["e"].writes_cover is None  # section [1, n-1] vs loop [0, n-1]
     assert (uses["s"].reads, uses["s"].writes) == (1, 0)
 
 
@@ -254,17 +259,20 @@ def test_simd_regions_and_device_loops() -> None:
 CONSTANTS = Scope(lambda name: {"TILE": 64, "tile": 64}.get(name))
 
 
-@pytest.mark.parametrize("text, fortran, expected", [
-    ("j + TILE + u", False, Linear.of({"j": 1, "u": 1}, 64)),
-    ("2 * (i + 1) - 3", False, Linear.of({"i": 2}, -1)),
-    ("(int)i + 1", False, Linear.of({"i": 1}, 1)),
-    ("-i + TILE / 2", False, Linear.of({"i": -1}, 32)),
-    ("i * n", False, None),
-    ("a[i]", False, None),
-    ("J + Tile - 1", True, Linear.of({"j": 1}, 63)),
-    ("2**3 * k", True, Linear.of({"k": 8})),
-    ("b(i)", True, None),
-])
+@pytest.mark.parametrize(
+    "text, fortran, expected",
+    [
+        ("j + TILE + u", False, Linear.of({"j": 1, "u": 1}, 64)),
+        ("2 * (i + 1) - 3", False, Linear.of({"i": 2}, -1)),
+        ("(int)i + 1", False, Linear.of({"i": 1}, 1)),
+        ("-i + TILE / 2", False, Linear.of({"i": -1}, 32)),
+        ("i * n", False, None),
+        ("a[i]", False, None),
+        ("J + Tile - 1", True, Linear.of({"j": 1}, 63)),
+        ("2**3 * k", True, Linear.of({"k": 8})),
+        ("b(i)", True, None),
+    ],
+)
 def test_linear_forms(text: str, fortran: bool, expected: Linear | None) -> None:
     assert linear_text(text, fortran=fortran, scope=CONSTANTS) == expected
 
@@ -274,16 +282,19 @@ def test_linear_substitutes_local_definitions() -> None:
     assert linear_text("next + 1", fortran=False, scope=scope) == Linear.of({"j": 1}, 9)
 
 
-@pytest.mark.parametrize("text, fortran, masks, bounds, opaque", [
-    ("(x % 16) == 0", False, [16], 0, False),
-    ("!(x % 8)", False, [8], 0, False),
-    ("(x & 15) == 0", False, [16], 0, False),
-    ("x % 16 != 0", False, [], 0, False),
-    ("x < n && x % 4 == 0", False, [4], 1, False),
-    ("x < n || x % 4 == 0", False, [], 1, False),
-    ("mod(x, 16) .eq. 0 .and. x .le. n", True, [16], 1, False),
-    ("f(x) > 0", False, [], 1, True),
-])
+@pytest.mark.parametrize(
+    "text, fortran, masks, bounds, opaque",
+    [
+        ("(x % 16) == 0", False, [16], 0, False),
+        ("!(x % 8)", False, [8], 0, False),
+        ("(x & 15) == 0", False, [16], 0, False),
+        ("x % 16 != 0", False, [], 0, False),
+        ("x < n && x % 4 == 0", False, [4], 1, False),
+        ("x < n || x % 4 == 0", False, [], 1, False),
+        ("mod(x, 16) .eq. 0 .and. x .le. n", True, [16], 1, False),
+        ("f(x) > 0", False, [], 1, True),
+    ],
+)
 def test_condition_shapes(text: str, fortran: bool, masks: list[int], bounds: int, opaque: bool) -> None:
     shape = condition_shape(text, fortran=fortran, scope=CONSTANTS)
     assert [m for _subject, m in shape.masks] == masks
@@ -350,8 +361,12 @@ DIVERGENT_F = """
 @pytest.mark.parametrize("facts", [c_facts(DIVERGENT_C), f_facts(DIVERGENT_F)], ids=["c", "fortran"])
 def test_branch_facts_grade_the_same_in_c_and_fortran(facts: FileFacts) -> None:
     graded = [(b.kind, b.dependence, b.reason, b.origin) for b in facts.branches]
-    assert graded[:4] == [("if", "strong", "parity", "i"), ("if", "boundary", "tail-guard", "i"),
-                          ("loop", "strong", "loop-bound", "i"), ("if", "strong", "data", "i")]
+    assert graded[:4] == [
+        ("if", "strong", "parity", "i"),
+        ("if", "boundary", "tail-guard", "i"),
+        ("loop", "strong", "loop-bound", "i"),
+        ("if", "strong", "data", "i"),
+    ]
     (thread,) = graded[4:]
     assert thread[1] == "strong" and thread[3] == "omp_get_thread_num()"
     # the sequential loop's own test `k % 2` and the team-id test are uniform: no facts

@@ -42,6 +42,7 @@ def dims(item) -> list[tuple]:
 
 # --- directive names ---------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     "language, text, kind, leaves",
     [
@@ -54,17 +55,28 @@ def dims(item) -> list[tuple]:
         ("c", "loop bind(thread)", "loop", ("loop",)),
         ("c", "parallel for", "parallel for", ("parallel", "for")),
         ("c", "for simd", "for simd", ("for", "simd")),
-        ("c", "target teams distribute parallel for", "target teams distribute parallel for",
-         ("target", "teams", "distribute", "parallel", "for")),
-        ("c", "target teams distribute parallel for simd",
-         "target teams distribute parallel for simd",
-         ("target", "teams", "distribute", "parallel", "for", "simd")),
+        (
+            "c",
+            "target teams distribute parallel for",
+            "target teams distribute parallel for",
+            ("target", "teams", "distribute", "parallel", "for"),
+        ),
+        (
+            "c",
+            "target teams distribute parallel for simd",
+            "target teams distribute parallel for simd",
+            ("target", "teams", "distribute", "parallel", "for", "simd"),
+        ),
         ("c", "target   teams\tloop", "target teams loop", ("target", "teams", "loop")),
         ("c", "target parallel for", "target parallel for", ("target", "parallel", "for")),
         ("c", "target simd", "target simd", ("target", "simd")),
         ("c", "teams distribute simd", "teams distribute simd", ("teams", "distribute", "simd")),
-        ("c", "parallel masked taskloop simd", "parallel masked taskloop simd",
-         ("parallel", "masked", "taskloop", "simd")),
+        (
+            "c",
+            "parallel masked taskloop simd",
+            "parallel masked taskloop simd",
+            ("parallel", "masked", "taskloop", "simd"),
+        ),
         ("c", "target data map(a)", "target data", ("target data",)),
         ("c", "target enter data map(to: a)", "target enter data", ("target enter data",)),
         ("c", "target exit data map(from: a)", "target exit data", ("target exit data",)),
@@ -86,19 +98,28 @@ def dims(item) -> list[tuple]:
         ("c", "section", "section", ("section",)),
         ("fortran", "parallel do", "parallel do", ("parallel", "do")),
         ("fortran", "do simd", "do simd", ("do", "simd")),
-        ("fortran", "target teams distribute parallel do simd",
-         "target teams distribute parallel do simd",
-         ("target", "teams", "distribute", "parallel", "do", "simd")),
-        ("fortran", "TARGET TEAMS DISTRIBUTE PARALLEL DO",
-         "target teams distribute parallel do",
-         ("target", "teams", "distribute", "parallel", "do")),
+        (
+            "fortran",
+            "target teams distribute parallel do simd",
+            "target teams distribute parallel do simd",
+            ("target", "teams", "distribute", "parallel", "do", "simd"),
+        ),
+        (
+            "fortran",
+            "TARGET TEAMS DISTRIBUTE PARALLEL DO",
+            "target teams distribute parallel do",
+            ("target", "teams", "distribute", "parallel", "do"),
+        ),
         ("fortran", "paralleldo", "parallel do", ("parallel", "do")),
         ("fortran", "parallel workshare", "parallel workshare", ("parallel", "workshare")),
         ("fortran", "end target", "end target", ("target",)),
         ("fortran", "end parallel do", "end parallel do", ("parallel", "do")),
-        ("fortran", "END TARGET TEAMS DISTRIBUTE PARALLEL DO",
-         "end target teams distribute parallel do",
-         ("target", "teams", "distribute", "parallel", "do")),
+        (
+            "fortran",
+            "END TARGET TEAMS DISTRIBUTE PARALLEL DO",
+            "end target teams distribute parallel do",
+            ("target", "teams", "distribute", "parallel", "do"),
+        ),
         ("fortran", "enddo", "end do", ("do",)),
         ("fortran", "end target data", "end target data", ("target data",)),
         ("fortran", "targetenterdata map(to: a)", "target enter data", ("target enter data",)),
@@ -170,9 +191,18 @@ def test_c_sentinel_is_optional_and_sets_extension(text, kind, extension) -> Non
     assert (d.kind, d.extension) == (kind, extension)
 
 
-@pytest.mark.parametrize("text", ["!$omp parallel do", "!$OMP parallel do", "c$omp parallel do",
-                                  "*$omp parallel do", "parallel do", "omp parallel do",
-                                  "OMP parallel do"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "!$omp parallel do",
+        "!$OMP parallel do",
+        "c$omp parallel do",
+        "*$omp parallel do",
+        "parallel do",
+        "omp parallel do",
+        "OMP parallel do",
+    ],
+)
 def test_fortran_sentinel_is_optional(text: str) -> None:
     assert ok(text, "fortran").kind == "parallel do"
 
@@ -187,8 +217,7 @@ def test_fortran_sentinel_is_optional(text: str) -> None:
         ("c", "declare target(a, b)", "declare target", ("a", "b")),
         ("fortran", "declare target (a, /blk/)", "declare target", ("a", "/blk/")),
         ("c", "threadprivate(x)", "threadprivate", ("x",)),
-        ("c", "declare variant(base_fn) match(device={arch(gen)})", "declare variant",
-         ("base_fn",)),
+        ("c", "declare variant(base_fn) match(device={arch(gen)})", "declare variant", ("base_fn",)),
         ("fortran", "declare simd(f) uniform(x)", "declare simd", ("f",)),
         ("c", "critical", "critical", ()),
     ],
@@ -207,14 +236,13 @@ def test_declare_variant_keeps_raw_match_clause() -> None:
 
 # --- clauses ------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     "language, text, name, modifiers, args",
     [
         ("c", "target thread_limit(256)", "thread_limit", (), ("256",)),
-        ("c", "target thread_limit(WORKGROUP_SIZE / VECLEN)", "thread_limit", (),
-         ("WORKGROUP_SIZE / VECLEN",)),
-        ("fortran", "target teams thread_limit(WORKGROUP_SIZE)", "thread_limit", (),
-         ("WORKGROUP_SIZE",)),
+        ("c", "target thread_limit(WORKGROUP_SIZE / VECLEN)", "thread_limit", (), ("WORKGROUP_SIZE / VECLEN",)),
+        ("fortran", "target teams thread_limit(WORKGROUP_SIZE)", "thread_limit", (), ("WORKGROUP_SIZE",)),
         ("c", "teams num_teams(n / 64)", "num_teams", (), ("n / 64",)),
         ("fortran", "teams NUM_TEAMS(nt)", "num_teams", (), ("nt",)),
         ("c", "parallel num_threads(f(a, b))", "num_threads", (), ("f(a, b)",)),
@@ -254,10 +282,8 @@ def test_declare_variant_keeps_raw_match_clause() -> None:
         ("fortran", "end do nowait", "nowait", (), ()),
         ("c", "for schedule(static)", "schedule", (), ("static",)),
         ("c", "for schedule(dynamic, 4)", "schedule", (), ("dynamic", "4")),
-        ("c", "for schedule(monotonic: dynamic, 4)", "schedule", ("monotonic",),
-         ("dynamic", "4")),
-        ("c", "for schedule(nonmonotonic, simd: guided)", "schedule",
-         ("nonmonotonic", "simd"), ("guided",)),
+        ("c", "for schedule(monotonic: dynamic, 4)", "schedule", ("monotonic",), ("dynamic", "4")),
+        ("c", "for schedule(nonmonotonic, simd: guided)", "schedule", ("nonmonotonic", "simd"), ("guided",)),
         ("fortran", "do schedule(STATIC, CHUNK)", "schedule", (), ("static", "CHUNK")),
         ("c", "target device(0)", "device", (), ("0",)),
         ("c", "target device(ancestor: 1)", "device", ("ancestor",), ("1",)),
@@ -273,8 +299,7 @@ def test_declare_variant_keeps_raw_match_clause() -> None:
         ("fortran", "target data use_device_addr(a)", "use_device_addr", (), ("a",)),
         ("c", "target defaultmap(tofrom: scalar)", "defaultmap", ("tofrom",), ("scalar",)),
         ("c", "target defaultmap(firstprivate)", "defaultmap", (), ("firstprivate",)),
-        ("fortran", "target defaultmap(TOFROM: SCALAR)", "defaultmap", ("tofrom",),
-         ("scalar",)),
+        ("fortran", "target defaultmap(TOFROM: SCALAR)", "defaultmap", ("tofrom",), ("scalar",)),
         ("c", "parallel default(none)", "default", (), ("none",)),
         ("fortran", "parallel default(SHARED)", "default", (), ("shared",)),
         ("c", "simd aligned(a, b)", "aligned", (), ("a", "b")),
@@ -295,8 +320,7 @@ def test_declare_variant_keeps_raw_match_clause() -> None:
         ("c", "target exit data map(delete: a)", "map", ("delete",), ("a",)),
         ("c", "target map(a, b)", "map", (), ("a", "b")),
         ("c", "target map(always, to: a)", "map", ("always", "to"), ("a",)),
-        ("c", "target map(always, close, present, tofrom: a)", "map",
-         ("always", "close", "present", "tofrom"), ("a",)),
+        ("c", "target map(always, close, present, tofrom: a)", "map", ("always", "close", "present", "tofrom"), ("a",)),
         ("c", "target map(always to: a)", "map", ("always", "to"), ("a",)),
         ("c", "target map(mapper(custom), to: s)", "map", ("mapper(custom)", "to"), ("s",)),
         ("fortran", "target map(TO: a)", "map", ("to",), ("a",)),
@@ -329,11 +353,11 @@ def test_clause_text_and_columns_point_into_the_logical_line() -> None:
     text = "target teams map(to: a[0:n]) thread_limit(256) nowait"
     d = ok(text)
     for clause in d.clauses:
-        assert text[clause.column - 1:].startswith(clause.text)
+        assert text[clause.column - 1 :].startswith(clause.text)
     assert [c.text for c in d.clauses] == ["map(to: a[0:n])", "thread_limit(256)", "nowait"]
     assert [c.column for c in d.clauses] == [14, 30, 48]
     item = d.clauses[0].items[0]
-    assert item.column == 22 and text[item.column - 1:].startswith("a[0:n]")
+    assert item.column == 22 and text[item.column - 1 :].startswith("a[0:n]")
 
 
 def test_columns_count_the_sentinel_when_given() -> None:
@@ -399,6 +423,7 @@ def test_c_keeps_clause_case() -> None:
 
 # --- list items and array sections --------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     "language, text, expected",
     [
@@ -406,32 +431,29 @@ def test_c_keeps_clause_case() -> None:
         ("c", "target map(to: a[:n])", [("a", [(None, "n", None, None, True)])]),
         ("c", "target map(to: a[lo:])", [("a", [("lo", None, None, None, True)])]),
         ("c", "target map(to: a[lo:len:2])", [("a", [("lo", "len", None, "2", True)])]),
-        ("c", "target map(to: a[0:n][0:m])",
-         [("a", [("0", "n", None, None, True), ("0", "m", None, None, True)])]),
-        ("c", "target map(to: a[i][0:m])",
-         [("a", [("i", None, None, None, False), ("0", "m", None, None, True)])]),
-        ("c", "target map(to: s.x, p->y[0:n])",
-         [("s.x", []), ("p->y", [("0", "n", None, None, True)])]),
+        ("c", "target map(to: a[0:n][0:m])", [("a", [("0", "n", None, None, True), ("0", "m", None, None, True)])]),
+        ("c", "target map(to: a[i][0:m])", [("a", [("i", None, None, None, False), ("0", "m", None, None, True)])]),
+        ("c", "target map(to: s.x, p->y[0:n])", [("s.x", []), ("p->y", [("0", "n", None, None, True)])]),
         ("c", "target map(to: s.arr[1:k])", [("s.arr", [("1", "k", None, None, True)])]),
-        ("c", "target map(to: a[0:f(n, 2)], b)",
-         [("a", [("0", "f(n, 2)", None, None, True)]), ("b", [])]),
+        ("c", "target map(to: a[0:f(n, 2)], b)", [("a", [("0", "f(n, 2)", None, None, True)]), ("b", [])]),
         ("c", "target map(to: a[idx[0]:n])", [("a", [("idx[0]", "n", None, None, True)])]),
         ("c", "target map(to: a[c ? 0 : 1:n])", [("a", [("c ? 0 : 1", "n", None, None, True)])]),
         ("c", "target map(to: a[ns::off:n])", [("a", [("ns::off", "n", None, None, True)])]),
-        ("c", "ompx prefetch data(4: b[next_tile])",
-         [("b", [("next_tile", None, None, None, False)])]),
+        ("c", "ompx prefetch data(4: b[next_tile])", [("b", [("next_tile", None, None, None, False)])]),
         ("fortran", "target map(to: a(lo:hi))", [("a", [("lo", None, "hi", None, True)])]),
         ("fortran", "target map(to: a(:))", [("a", [(None, None, None, None, True)])]),
-        ("fortran", "target map(to: a(1:n, j))",
-         [("a", [("1", None, "n", None, True), ("j", None, None, None, False)])]),
+        (
+            "fortran",
+            "target map(to: a(1:n, j))",
+            [("a", [("1", None, "n", None, True), ("j", None, None, None, False)])],
+        ),
         ("fortran", "target map(to: a(1:n:2))", [("a", [("1", None, "n", "2", True)])]),
         ("fortran", "target map(to: s%x)", [("s%x", [])]),
         ("fortran", "target map(to: s%x(1:n))", [("s%x", [("1", None, "n", None, True)])]),
         ("fortran", "target map(to: a(i)%x(1:n))", [("a(i)%x", [("1", None, "n", None, True)])]),
         ("fortran", "target map(to: a(f(1, 2):n))", [("a", [("f(1, 2)", None, "n", None, True)])]),
         ("fortran", "parallel private(/blk/, x)", [("/blk/", []), ("x", [])]),
-        ("fortran", "prefetch data(PREFETCH_HINT:b(next:next))",
-         [("b", [("next", None, "next", None, True)])]),
+        ("fortran", "prefetch data(PREFETCH_HINT:b(next:next))", [("b", [("next", None, "next", None, True)])]),
     ],
 )
 def test_list_items(language, text, expected) -> None:
@@ -494,24 +516,35 @@ def test_map_items_helper() -> None:
 
 # --- prefetch (guide 03) -----------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     "language, text, hint, sections, cond, extension",
     [
-        ("c", "ompx prefetch data(PREFETCH_HINT : b[next_tile]) if (next_tile < n2)",
-         "PREFETCH_HINT", [("b", "next_tile")], "next_tile < n2", True),
+        (
+            "c",
+            "ompx prefetch data(PREFETCH_HINT : b[next_tile]) if (next_tile < n2)",
+            "PREFETCH_HINT",
+            [("b", "next_tile")],
+            "next_tile < n2",
+            True,
+        ),
         ("c", "ompx prefetch data(4: b[i])", "4", [("b", "i")], None, True),
         ("c", "ompx prefetch data(b[i])", None, [("b", "i")], None, True),
-        ("c", "ompx prefetch data(b[i], c[j]) if(i < n)", None, [("b", "i"), ("c", "j")],
-         "i < n", True),
+        ("c", "ompx prefetch data(b[i], c[j]) if(i < n)", None, [("b", "i"), ("c", "j")], "i < n", True),
         ("c", "ompx prefetch data(2:, b[i])", "2", [("b", "i")], None, True),
         ("c", "ompx prefetch data(2: a[10:4])", "2", [("a", "10:4")], None, True),
         ("c", "prefetch data(4: b[i]) if(i < n)", "4", [("b", "i")], "i < n", False),
         ("c", "omp prefetch data(4: b[i])", "4", [("b", "i")], None, False),
-        ("fortran", "prefetch data(PREFETCH_HINT:b(next:next))if(next<n2)", "PREFETCH_HINT",
-         [("b", "next:next")], "next<n2", False),
+        (
+            "fortran",
+            "prefetch data(PREFETCH_HINT:b(next:next))if(next<n2)",
+            "PREFETCH_HINT",
+            [("b", "next:next")],
+            "next<n2",
+            False,
+        ),
         ("fortran", "PREFETCH DATA(4: a(10:13))", "4", [("a", "10:13")], None, False),
-        ("fortran", "prefetch data(b(i:i), c(j:j)) if (j <= n)", None,
-         [("b", "i:i"), ("c", "j:j")], "j <= n", False),
+        ("fortran", "prefetch data(b(i:i), c(j:j)) if (j <= n)", None, [("b", "i:i"), ("c", "j:j")], "j <= n", False),
         ("fortran", "prefetch data(a(i))", None, [("a", "i")], None, False),
     ],
 )
@@ -535,6 +568,7 @@ def test_prefetch_fortran_section_bounds() -> None:
 
 
 # --- comments -----------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     "language, text, names",
@@ -561,6 +595,7 @@ def test_strings_are_not_comments_or_brackets() -> None:
 
 
 # --- malformed input ----------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     "language, text, message, column",
@@ -645,16 +680,20 @@ def test_line_numbers_are_kept() -> None:
 
 # --- join_c_pragma ------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     "raw, expected",
     [
         ("#pragma omp parallel for", "omp parallel for"),
         ("  #  pragma  omp   parallel\tfor  ", "omp parallel for"),
-        ("#pragma omp target teams distribute parallel for thread_limit(WORKGROUP_SIZE / \\\n"
-         "VECLEN)",
-         "omp target teams distribute parallel for thread_limit(WORKGROUP_SIZE / VECLEN)"),
-        ("#pragma omp target \\\n    map(to: a[0:n]) \\\n    map(from: b[0:n])",
-         "omp target map(to: a[0:n]) map(from: b[0:n])"),
+        (
+            "#pragma omp target teams distribute parallel for thread_limit(WORKGROUP_SIZE / \\\nVECLEN)",
+            "omp target teams distribute parallel for thread_limit(WORKGROUP_SIZE / VECLEN)",
+        ),
+        (
+            "#pragma omp target \\\n    map(to: a[0:n]) \\\n    map(from: b[0:n])",
+            "omp target map(to: a[0:n]) map(from: b[0:n])",
+        ),
         ("#pragma omp target \\\r\n    nowait", "omp target nowait"),
         ("#pragma omp parallel for \\  \n  nowait", "omp parallel for nowait"),
         ("#pragma omp parallel for /* why */ private(x)", "omp parallel for private(x)"),
@@ -662,8 +701,7 @@ def test_line_numbers_are_kept() -> None:
         ("#pragma omp parallel for // comment \\\n private(x)", "omp parallel for"),
         ("#pragma omp parallel /* spans\n lines */ for", "omp parallel for"),
         ("#pragma omp parallel for\nfor (int i = 0; i < n; ++i) {}", "omp parallel for"),
-        ("#pragma ompx prefetch data(4: b[i]) if (i < n)",
-         "ompx prefetch data(4: b[i]) if (i < n)"),
+        ("#pragma ompx prefetch data(4: b[i]) if (i < n)", "ompx prefetch data(4: b[i]) if (i < n)"),
         ('#pragma omp error message("a // b /* c */")', 'omp error message("a // b /* c */")'),
         ('_Pragma("omp parallel for")', "omp parallel for"),
         ('_Pragma("omp error message(\\"x\\")")', 'omp error message("x")'),
@@ -676,8 +714,7 @@ def test_join_c_pragma(raw: str, expected: str) -> None:
 
 
 def test_join_then_parse_guide_example() -> None:
-    raw = ("#pragma omp target teams distribute parallel for thread_limit(WORKGROUP_SIZE / \\\n"
-           "VECLEN)")
+    raw = "#pragma omp target teams distribute parallel for thread_limit(WORKGROUP_SIZE / \\\nVECLEN)"
     d = ok(join_c_pragma(raw))
     assert d.kind == "target teams distribute parallel for"
     assert clause_of(d, "thread_limit").expr == "WORKGROUP_SIZE / VECLEN"
@@ -716,8 +753,7 @@ program p
 def test_scan_free_form() -> None:
     found = scan_fortran_directives(FREE_SOURCE.splitlines(), fixed_form=False)
     assert found == [
-        (3, 7, "target teams distribute parallel do thread_limit(64) map(to: a(1:n)) "
-               "map(from: b)"),
+        (3, 7, "target teams distribute parallel do thread_limit(64) map(to: a(1:n)) map(from: b)"),
         (9, 10, "PARALLEL DO PRIVATE(I) SHARED(A)"),
         (14, 14, "prefetch data(4:b(i:i)) if(i<n)"),
         (15, 15, "end target teams distribute parallel do"),
@@ -793,10 +829,8 @@ def test_scan_fixed_form() -> None:
         (["!$omp parallel ! why", "!$omp&private(x) ! because"], [(1, 2, "parallel private(x)")]),
         (["c$omp\tparallel", "c$omp\t1private(x)"], [(1, 2, "parallel private(x)")]),
         (["c$omp parallel", "", "c$omp&private(x)"], [(1, 3, "parallel private(x)")]),
-        (["c$omp parallel", "c$    x = 1", "c$omp&private(x)"],
-         [(1, 1, "parallel"), (3, 3, "private(x)")]),
-        (["c$omp parallel", "      x = 1", "c$omp end parallel"],
-         [(1, 1, "parallel"), (3, 3, "end parallel")]),
+        (["c$omp parallel", "c$    x = 1", "c$omp&private(x)"], [(1, 1, "parallel"), (3, 3, "private(x)")]),
+        (["c$omp parallel", "      x = 1", "c$omp end parallel"], [(1, 1, "parallel"), (3, 3, "end parallel")]),
         (["  c$omp parallel"], []),
         (["c$omp"], [(1, 1, "")]),
     ],
@@ -830,18 +864,80 @@ def test_guide_fortran_example_scans_and_parses(fixed_form: bool) -> None:
 
 # --- robustness (property tests) ----------------------------------------------------------------
 
-_FRAGMENTS = st.sampled_from([
-    "omp", "ompx", "!$omp", "target", "teams", "distribute", "parallel", "for", "do", "simd",
-    "end", "data", "enter", "prefetch", "map", "(", ")", "[", "]", "{", "}", ":", "::", ",",
-    "to", "from", "tofrom", "always", "a", "b[0:n]", "a(1:n)", "if", "?", "thread_limit",
-    "reduction", "+", ".and.", "linear", "val(", "step(", "aligned", "depend", "sink", "'",
-    '"', "/*", "*/", "//", "!", "&", " ", "\t", "\\\n", "\n", "0", "-1", "%", ".", "->",
-    "declare", "critical", "flush", "ordered", "nowait", "schedule", "static", "#pragma",
-])
+_FRAGMENTS = st.sampled_from(
+    [
+        "omp",
+        "ompx",
+        "!$omp",
+        "target",
+        "teams",
+        "distribute",
+        "parallel",
+        "for",
+        "do",
+        "simd",
+        "end",
+        "data",
+        "enter",
+        "prefetch",
+        "map",
+        "(",
+        ")",
+        "[",
+        "]",
+        "{",
+        "}",
+        ":",
+        "::",
+        ",",
+        "to",
+        "from",
+        "tofrom",
+        "always",
+        "a",
+        "b[0:n]",
+        "a(1:n)",
+        "if",
+        "?",
+        "thread_limit",
+        "reduction",
+        "+",
+        ".and.",
+        "linear",
+        "val(",
+        "step(",
+        "aligned",
+        "depend",
+        "sink",
+        "'",
+        '"',
+        "/*",
+        "*/",
+        "//",
+        "!",
+        "&",
+        " ",
+        "\t",
+        "\\\n",
+        "\n",
+        "0",
+        "-1",
+        "%",
+        ".",
+        "->",
+        "declare",
+        "critical",
+        "flush",
+        "ordered",
+        "nowait",
+        "schedule",
+        "static",
+        "#pragma",
+    ]
+)
 _ODD_TEXT = st.lists(_FRAGMENTS, max_size=30).map("".join)
 _ANY_TEXT = st.one_of(st.text(max_size=120), _ODD_TEXT)
-_SETTINGS = settings(max_examples=400, deadline=None,
-                     suppress_health_check=[HealthCheck.too_slow])
+_SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @_SETTINGS
@@ -861,8 +957,7 @@ def test_parse_directive_never_raises(text: str, language: str, line: int) -> No
 
 
 @_SETTINGS
-@given(lines=st.lists(st.one_of(st.text(max_size=60), _ODD_TEXT), max_size=12),
-       fixed_form=st.booleans())
+@given(lines=st.lists(st.one_of(st.text(max_size=60), _ODD_TEXT), max_size=12), fixed_form=st.booleans())
 def test_scan_fortran_directives_never_raises(lines: list[str], fixed_form: bool) -> None:
     found = scan_fortran_directives(lines, fixed_form=fixed_form)
     previous_end = 0
@@ -881,10 +976,20 @@ def test_join_c_pragma_never_raises(raw: str) -> None:
     assert joined == joined.strip()
 
 
-_CLAUSE_SAMPLES = st.sampled_from([
-    "map(to: a[0:n])", "map(b)", "thread_limit(256)", "nowait", "private(x, y)",
-    "reduction(+: s)", "if(n > 1)", "collapse(2)", "num_teams(8)", "depend(in: a)",
-])
+_CLAUSE_SAMPLES = st.sampled_from(
+    [
+        "map(to: a[0:n])",
+        "map(b)",
+        "thread_limit(256)",
+        "nowait",
+        "private(x, y)",
+        "reduction(+: s)",
+        "if(n > 1)",
+        "collapse(2)",
+        "num_teams(8)",
+        "depend(in: a)",
+    ]
+)
 
 
 @_SETTINGS
@@ -894,7 +999,7 @@ def test_well_formed_clause_lists_round_trip(clauses: list[str], sep: str) -> No
     d = ok(text)
     assert [c.text for c in d.clauses] == clauses
     for clause in d.clauses:
-        assert text[clause.column - 1:].startswith(clause.text)
+        assert text[clause.column - 1 :].startswith(clause.text)
 
 
 def test_all_caps_clause_words_are_macros_not_mistakes_in_c_only() -> None:
@@ -915,17 +1020,21 @@ def test_macro_clauses_expand_outside_parentheses_only() -> None:
     from kernlint.frontends.cpp.pragma_operators import expanded_clauses
 
     macros = {"TL": "thread_limit(256)", "N": "64", "EMPTY": ""}
-    assert expanded_clauses("omp target teams TL map(to: a[0:N]) EMPTY", macros.get) == \
-        "omp target teams thread_limit(256) map(to: a[0:N]) "
+    assert (
+        expanded_clauses("omp target teams TL map(to: a[0:N]) EMPTY", macros.get)
+        == "omp target teams thread_limit(256) map(to: a[0:N]) "
+    )
     assert expanded_clauses("omp target teams map(to: a[0:N])", macros.get) is None
 
 
 def test_pragma_operator_lines_become_pragma_lines_of_the_same_length() -> None:
     from kernlint.frontends.cpp.pragma_operators import rewrite_pragma_operators
 
-    data = (b'#define OFFLOAD _Pragma("omp target teams")\n'
-            b'  _Pragma("omp parallel for simd") // vectorised\n'
-            b'    OFFLOAD\n  OFFLOAD x = 1;\n')
+    data = (
+        b'#define OFFLOAD _Pragma("omp target teams")\n'
+        b'  _Pragma("omp parallel for simd") // vectorised\n'
+        b"    OFFLOAD\n  OFFLOAD x = 1;\n"
+    )
     parsed, texts = rewrite_pragma_operators(data)
     assert len(parsed) == len(data) and parsed.count(b"\n") == data.count(b"\n")
     assert sorted(texts.values()) == ["omp parallel for simd", "omp target teams"]

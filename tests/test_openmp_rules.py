@@ -75,8 +75,9 @@ TILED_F = """
 """
 
 
-@pytest.mark.parametrize("code, path, guard, line", [
-    (TILED_C, "k.c", "if (next < n)", 10), (TILED_F, "k.f90", "if (nxt <= n - 1)", 11)])
+@pytest.mark.parametrize(
+    "code, path, guard, line", [(TILED_C, "k.c", "if (next < n)", 10), (TILED_F, "k.f90", "if (nxt <= n - 1)", 11)]
+)
 def test_kl401_next_tile_in_c_and_fortran(code: str, path: str, guard: str, line: int) -> None:
     (finding,) = run(code.replace("{guard}", ""), path, select="KL401")
     assert finding.line == line and finding.severity.value == "warning"
@@ -91,13 +92,15 @@ def test_kl401_fix_inserts_a_valid_guard_at_the_end_of_the_directive() -> None:
     (finding,) = run(TILED_C.replace("{guard}", "// why"), select="KL401")
     (edit,) = fix_of(finding).edits
     source = textwrap.dedent(TILED_C.replace("{guard}", "// why")).split("\n")[edit.line - 1]
-    fixed = source[:edit.column - 1] + edit.text + source[edit.column - 1:]
+    fixed = source[: edit.column - 1] + edit.text + source[edit.column - 1 :]
     assert fixed.startswith("#pragma ompx prefetch data(4: b[next]) if (next < n)") and fixed.endswith("// why")
 
 
 def test_kl401_reports_the_line_of_the_item_in_a_continued_directive() -> None:
-    code = TILED_C.replace("#pragma ompx prefetch data(4: b[next]) {guard}",
-                           "#pragma ompx prefetch \\\n        data(4: \\\n             b[next])")
+    code = TILED_C.replace(
+        "#pragma ompx prefetch data(4: b[next]) {guard}",
+        "#pragma ompx prefetch \\\n        data(4: \\\n             b[next])",
+    )
     (finding,) = run(code, select="KL401")
     assert finding.line == 12
 
@@ -120,14 +123,23 @@ FIXED_FORM = (
 
 def test_fixed_form_findings_keep_their_lines_after_continuations() -> None:
     (finding,) = run(FIXED_FORM, "k.f", select="KL401")
-    assert (finding.line, finding.column, finding.end_column) == (10, 17, 27)     # `A(I+1:I+1)`
+    assert (finding.line, finding.column, finding.end_column) == (10, 17, 27)  # `A(I+1:I+1)`
     assert finding.evidence["reaches"] == "n + 1" and finding.evidence["guard"] == "if (I+1 <= n)"
 
 
-@pytest.mark.parametrize("hint, expected", [
-    ("", ["KL402"]), ("0:", ["KL402"]), ("ZERO:", ["KL402"]), ("3:", ["KL403"]), ("2 * 4:", ["KL403"]),
-    ("2:", []), ("4:", []), ("UNKNOWN:", []),
-])
+@pytest.mark.parametrize(
+    "hint, expected",
+    [
+        ("", ["KL402"]),
+        ("0:", ["KL402"]),
+        ("ZERO:", ["KL402"]),
+        ("3:", ["KL403"]),
+        ("2 * 4:", ["KL403"]),
+        ("2:", []),
+        ("4:", []),
+        ("UNKNOWN:", []),
+    ],
+)
 def test_kl402_kl403_hints(hint: str, expected: list[str]) -> None:
     code = f"""
         #define ZERO 0
@@ -175,7 +187,7 @@ def test_kl405_uses_the_device_cache_line_and_element_size() -> None:
     assert codes(found) == [(6, "KL405"), (7, "KL405")]
     assert found[0].evidence["stride_bytes"] == 32 and found[0].evidence["prefetches_per_line"] == 2
     assert found[1].evidence["prefetches_per_line"] == 4 and found[0].device == "xe-hpc"
-    assert run(code, device="h100", select="KL405") == []   # the extension is Intel's
+    assert run(code, device="h100", select="KL405") == []  # the extension is Intel's
 
 
 def test_kl102_maps_and_fixes() -> None:
@@ -194,9 +206,9 @@ def test_kl102_maps_and_fixes() -> None:
     assert "(the default map type)" in frm.message
     line = textwrap.dedent(code).split("\n")[2]
     edit_to, edit_from = fix_of(to).edits[0], fix_of(frm).edits[0]
-    assert line[edit_to.column - 1:edit_to.end_column - 1] == "tofrom" and edit_to.text == "to"
+    assert line[edit_to.column - 1 : edit_to.end_column - 1] == "tofrom" and edit_to.text == "to"
     assert edit_from.column == edit_from.end_column and edit_from.text == "from: "
-    assert line[:edit_from.column - 1].endswith("map(")
+    assert line[: edit_from.column - 1].endswith("map(")
 
 
 def test_kl102_same_answer_in_fortran() -> None:
@@ -216,14 +228,17 @@ def test_kl102_same_answer_in_fortran() -> None:
     assert (to.line, to.evidence["suggested"], frm.line, frm.evidence["suggested"]) == (5, "to", 6, "from")
 
 
-@pytest.mark.parametrize("limit, step, simd, device, expected", [
-    ("2048", "1", "", "xe-hpc", 1024),      # SPMD: clamped to the device maximum
-    ("1024", "1", "", "xe-hpc", None),
-    ("1024", "1", "", "xe-lp", 512),
-    ("1024", "16", "simdlen(16)", "xe-hpc", 64),   # SIMD model: counts threads of 16 lanes
-    ("64", "16", "simdlen(16)", "xe-hpc", None),
-    ("1024", "1", "simdlen(16)", "xe-hpc", None),  # unit-stride parallel loop: not the SIMD model
-])
+@pytest.mark.parametrize(
+    "limit, step, simd, device, expected",
+    [
+        ("2048", "1", "", "xe-hpc", 1024),  # SPMD: clamped to the device maximum
+        ("1024", "1", "", "xe-hpc", None),
+        ("1024", "1", "", "xe-lp", 512),
+        ("1024", "16", "simdlen(16)", "xe-hpc", 64),  # SIMD model: counts threads of 16 lanes
+        ("64", "16", "simdlen(16)", "xe-hpc", None),
+        ("1024", "1", "simdlen(16)", "xe-hpc", None),  # unit-stride parallel loop: not the SIMD model
+    ],
+)
 def test_kl201_thread_limit(limit: str, step: str, simd: str, device: str, expected: int | None) -> None:
     code = f"""
         void k(float *a, int n) {{
@@ -243,14 +258,17 @@ def test_kl201_thread_limit(limit: str, step: str, simd: str, device: str, expec
         assert "clamps" in finding.message and finding.device == device
 
 
-@pytest.mark.parametrize("directive, expected", [
-    ("omp target teams distribute paralel for", "did you mean 'parallel'"),
-    ("omp parallel for shedule(static)", "did you mean 'schedule'"),
-    ("omp target map(tofrom: a[0:n)", "does not parse"),
-    ("omp paralel for", "unknown OpenMP directive 'paralel'"),
-    ("omp target teams ompx_bare thread_limit(64)", None),
-    ("omp target teams distribute parallel for nontemporal(a)", None),
-])
+@pytest.mark.parametrize(
+    "directive, expected",
+    [
+        ("omp target teams distribute paralel for", "did you mean 'parallel'"),
+        ("omp parallel for shedule(static)", "did you mean 'schedule'"),
+        ("omp target map(tofrom: a[0:n)", "does not parse"),
+        ("omp paralel for", "unknown OpenMP directive 'paralel'"),
+        ("omp target teams ompx_bare thread_limit(64)", None),
+        ("omp target teams distribute parallel for nontemporal(a)", None),
+    ],
+)
 def test_kl406_malformed_and_mistyped_directives(directive: str, expected: str | None) -> None:
     code = f"""
         void k(float *a, int n) {{
@@ -298,8 +316,13 @@ def test_divergence_advice_is_worded_for_each_language() -> None:
 
     from conftest import REPO
 
-    proc = subprocess.run([sys.executable, "-m", "kernlint", "corpus/openmp", "--select", "KL501", "--format", "json",
-                           "--no-cache"], cwd=REPO, capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-m", "kernlint", "corpus/openmp", "--select", "KL501", "--format", "json", "--no-cache"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     findings = json.loads(proc.stdout)["diagnostics"]
     assert findings and not any("sycl::" in d["message"] for d in findings)
     fortran = [d for d in findings if d["language"] == "openmp-fortran"]

@@ -26,6 +26,8 @@ void f(sycl::queue &q, float *p) {
   }
 }
 """
+
+
 def analyse(name: str, data: bytes, timeout_s: float | None = None) -> FileResult:
     setup = make_setup(Config(root=os.getcwd()), use_cache=False, timeout_s=timeout_s)
     family = ("fortran", name.endswith(".f")) if name.endswith((".f", ".f90")) else ("cpp", False)
@@ -36,15 +38,21 @@ def analyse(name: str, data: bytes, timeout_s: float | None = None) -> FileResul
 
 
 def kernel(body: str) -> bytes:
-    return ("#include <sycl/sycl.hpp>\nvoid f(sycl::queue &q, int *out) {\n"
-            "  q.parallel_for(sycl::range<1>(64), [=](sycl::id<1> i) {\n" + body + "  });\n}\n").encode()
+    return (
+        "#include <sycl/sycl.hpp>\nvoid f(sycl::queue &q, int *out) {\n"
+        "  q.parallel_for(sycl::range<1>(64), [=](sycl::id<1> i) {\n" + body + "  });\n}\n"
+    ).encode()
 
 
-@pytest.mark.parametrize("body", [
-    "  out[i] = " + "(" * 10_000 + "i" + ")" * 10_000 + ";\n",
-    "{\n" * 10_000 + "out[i] = 1;\n" + "}\n" * 10_000,
-    "if (i) {\n" * 10_000 + "out[i] = 1;\n" + "}\n" * 10_000,
-], ids=["parentheses", "blocks", "ifs"])
+@pytest.mark.parametrize(
+    "body",
+    [
+        "  out[i] = " + "(" * 10_000 + "i" + ")" * 10_000 + ";\n",
+        "{\n" * 10_000 + "out[i] = 1;\n" + "}\n" * 10_000,
+        "if (i) {\n" * 10_000 + "out[i] = 1;\n" + "}\n" * 10_000,
+    ],
+    ids=["parentheses", "blocks", "ifs"],
+)
 def test_ten_thousand_levels_of_nesting_end_in_a_result(body: str) -> None:
     started = time.perf_counter()
     result = analyse("k.cpp", kernel(body), timeout_s=2)
@@ -67,10 +75,14 @@ def test_three_hundred_nested_conditions_are_still_analysed() -> None:
     assert [d.code for d in result.diagnostics if d.code == "KL501"] == ["KL501"]
 
 
-@pytest.mark.parametrize("prefix", [
-    b"// " + b"x" * 1_000_000 + b"\n",
-    b"int big = " + b"1 + " * 250_000 + b"1;\n",
-], ids=["comment", "code"])
+@pytest.mark.parametrize(
+    "prefix",
+    [
+        b"// " + b"x" * 1_000_000 + b"\n",
+        b"int big = " + b"1 + " * 250_000 + b"1;\n",
+    ],
+    ids=["comment", "code"],
+)
 def test_a_one_megabyte_line(prefix: bytes) -> None:
     result = analyse("k.cpp", prefix + LOOP)
     assert [(d.code, d.line, d.column) for d in result.diagnostics] == [("KL101", 5, 5)]
@@ -88,12 +100,16 @@ def test_nul_bytes() -> None:
     assert [d.code for d in late.diagnostics if d.code != "KL000"] == ["KL101"]
 
 
-@pytest.mark.parametrize("data", [
-    b"\xef\xbb\xbf" + LOOP,
-    LOOP.replace(b"\n", b"\r\n"),
-    LOOP.replace(b"\n", b"\r"),
-    b"".join(line + end for line, end in zip(LOOP.split(b"\n"), (b"\r\n", b"\r", b"\n", b"\r", b"\r\n", b"\n"))),
-], ids=["bom", "crlf", "lone-cr", "mixed"])
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"\xef\xbb\xbf" + LOOP,
+        LOOP.replace(b"\n", b"\r\n"),
+        LOOP.replace(b"\n", b"\r"),
+        b"".join(line + end for line, end in zip(LOOP.split(b"\n"), (b"\r\n", b"\r", b"\n", b"\r", b"\r\n", b"\n"))),
+    ],
+    ids=["bom", "crlf", "lone-cr", "mixed"],
+)
 def test_byte_order_mark_and_line_ends(data: bytes) -> None:
     assert [(d.code, d.line, d.column) for d in analyse("k.cpp", data).diagnostics] == [("KL101", 4, 5)]
 
@@ -119,7 +135,9 @@ def test_tabs_and_wide_characters_before_a_finding_in_every_format(tmp_path: Pat
     run = sarif["runs"][0]
     region = run["results"][0]["locations"][0]["physicalLocation"]["region"]
     assert run["columnKind"] == "unicodeCodePoints" and (region["startColumn"], region["endColumn"]) == (
-        column, end_column)
+        column,
+        end_column,
+    )
     github = run_kernlint("k.cpp", "--format", "github", "--no-cache", cwd=tmp_path).stdout.decode()
     assert f"line=4,col={column},endLine=4,endColumn={end_column}," in github
     for fmt in ("text", "concise"):
@@ -142,8 +160,11 @@ def test_a_symlink_loop_is_reported_and_the_run_goes_on(tmp_path: Path) -> None:
     assert proc.returncode == 1, proc.stderr.decode()
     report = json.loads(proc.stdout)
     assert {f["path"]: f["status"] for f in report["files"]} == {"a.cpp": "error", "b.cpp": "error", "k.cpp": "ok"}
-    assert all("symbolic links" in d["message"] or "loop" in d["message"].lower()
-               for d in report["diagnostics"] if d["code"] == "KL000")
+    assert all(
+        "symbolic links" in d["message"] or "loop" in d["message"].lower()
+        for d in report["diagnostics"]
+        if d["code"] == "KL000"
+    )
 
 
 def test_a_file_that_vanishes_or_turns_into_a_directory(tmp_path: Path) -> None:

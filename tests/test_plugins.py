@@ -49,14 +49,20 @@ def test_external_plugin_and_broken_plugin(tmp_path: Path) -> None:
     site = tmp_path / "site"
     site.mkdir()
     install_distribution(site, "kernlint_sample", "kernlint_sample_plugin", SAMPLE_PLUGIN, "sample")
-    install_distribution(site, "kernlint_broken", "kernlint_broken_plugin", "raise RuntimeError('boom')\n",
-                         "broken")
-    install_distribution(site, "kernlint_raising", "kernlint_raising_plugin",
-                         "from kernlint.hookspecs import hookimpl\n@hookimpl\ndef kernlint_rules():\n"
-                         "    raise ValueError('hook failed')\n", "raising")
+    install_distribution(site, "kernlint_broken", "kernlint_broken_plugin", "raise RuntimeError('boom')\n", "broken")
+    install_distribution(
+        site,
+        "kernlint_raising",
+        "kernlint_raising_plugin",
+        "from kernlint.hookspecs import hookimpl\n@hookimpl\ndef kernlint_rules():\n"
+        "    raise ValueError('hook failed')\n",
+        "raising",
+    )
     source = tmp_path / "k.cpp"
-    source.write_text("#include <sycl/sycl.hpp>\nvoid f(sycl::queue &q) {\n  q.single_task([=]() {});\n"
-                      "  for (;;) { sycl::buffer<int> b(sycl::range<1>(4)); }\n}\n")
+    source.write_text(
+        "#include <sycl/sycl.hpp>\nvoid f(sycl::queue &q) {\n  q.single_task([=]() {});\n"
+        "  for (;;) { sycl::buffer<int> b(sycl::range<1>(4)); }\n}\n"
+    )
     env = {"PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")])}
     proc = run_kernlint(str(source), "--format", "json", "--no-cache", env=env)
     report = json.loads(proc.stdout)
@@ -82,6 +88,7 @@ def test_non_rule_and_duplicate_codes_are_rejected() -> None:
         @hookimpl
         def kernlint_rules(self):
             from kernlint_rules.kl101_buffer_in_loop import BufferInLoop
+
             return [BufferInLoop, object]
 
     plugins = load_plugins(extra=(Plugin(),))

@@ -19,8 +19,10 @@ void step(sycl::queue &q, float *p, int n) {
   }
 }
 """
-GOOD = BAD.replace("  for (int i = 0; i < n; ++i) {\n    sycl::buffer<float> b(p, sycl::range<1>(64));\n  }\n",
-                   "  sycl::buffer<float> b(p, sycl::range<1>(64));\n")
+GOOD = BAD.replace(
+    "  for (int i = 0; i < n; ++i) {\n    sycl::buffer<float> b(p, sycl::range<1>(64));\n  }\n",
+    "  sycl::buffer<float> b(p, sycl::range<1>(64));\n",
+)
 FIXED_FORM = """      program saxpy
       integer i
       real x(100)
@@ -35,16 +37,30 @@ pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="pre-commit 
 
 
 def git(cwd: Path, *args: str) -> None:
-    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True,
-                   env={**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
-                        "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"})
+    subprocess.run(
+        ["git", *args],
+        cwd=cwd,
+        check=True,
+        capture_output=True,
+        env={
+            **os.environ,
+            "GIT_AUTHOR_NAME": "t",
+            "GIT_AUTHOR_EMAIL": "t@example.com",
+            "GIT_COMMITTER_NAME": "t",
+            "GIT_COMMITTER_EMAIL": "t@example.com",
+        },
+    )
 
 
 def try_repo(cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pre_commit", "try-repo", str(REPO), "kernlint", "--all-files",
-                           "--verbose"], cwd=cwd, capture_output=True, text=True, timeout=900,
-                          env={**os.environ, "PRE_COMMIT_HOME": str(cwd.parent / "pre-commit-home"),
-                               "NO_COLOR": "1"})
+    return subprocess.run(
+        [sys.executable, "-m", "pre_commit", "try-repo", str(REPO), "kernlint", "--all-files", "--verbose"],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env={**os.environ, "PRE_COMMIT_HOME": str(cwd.parent / "pre-commit-home"), "NO_COLOR": "1"},
+    )
 
 
 def test_hook_fails_on_the_bad_file_and_passes_once_fixed(tmp_path: Path) -> None:

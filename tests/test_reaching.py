@@ -122,8 +122,9 @@ def test_strided_loops_over_a_padded_bound_have_a_uniform_trip_count() -> None:
     kernel.condition("raw", Binary("<", index, Var("n")), loop_varying=("i@1",), kind="loop")
     kernel.assign("j@0", LID)
     kernel.assign("j@1", Binary("+", Phi((Var("j@0"), Var("j@1"))), Const(4)))
-    kernel.condition("small-step", Binary("<", Phi((Var("j@0"), Var("j@1"))), Binary("*", Var("n"), Const(4))),
-                     kind="loop")
+    kernel.condition(
+        "small-step", Binary("<", Phi((Var("j@0"), Var("j@1"))), Binary("*", Var("n"), Const(4))), kind="loop"
+    )
     program.solve()
     assert program.grade("k", "padded") is None
     assert program.grade("k", "raw") is not None

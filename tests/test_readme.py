@@ -28,8 +28,9 @@ def test_readme_rules_table_is_current() -> None:
     match = TABLE.search(text)
     assert match, f"README.md lacks the rules table between {BEGIN.strip()} and {END.strip()}"
     if os.environ.get("KERNLINT_UPDATE_SNAPSHOTS") == "1":
-        README.write_text(text[:match.start("table")] + table + text[match.end("table"):], "utf-8")
+        README.write_text(text[: match.start("table")] + table + text[match.end("table") :], "utf-8")
         return
     assert match.group("table") == table, (
         "README.md's rules table is out of date: regenerate it with "
-        "KERNLINT_UPDATE_SNAPSHOTS=1 python -m pytest tests/test_readme.py")
+        "KERNLINT_UPDATE_SNAPSHOTS=1 python -m pytest tests/test_readme.py"
+    )

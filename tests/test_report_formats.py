@@ -48,12 +48,23 @@ B_SOURCE = "int id = it.get_local_id(0);\nif (id < 3) {}\n"
 MESSAGE = "buffer built 100% of iterations, costly: hoist it\nsecond line"
 
 RULES = (
-    RuleInfo("KL101", "buffer-in-loop", Severity.WARNING, "A SYCL buffer constructed inside a host loop",
-             "Constructing a **buffer** in a loop copies data every iteration."),
-    RuleInfo("KL202", "low-occupancy", Severity.WARNING, "A work-group that leaves its unit badly occupied",
-             "Low occupancy hides less latency."),
-    RuleInfo("KL501", "divergent-branch", Severity.INFO, "A branch on the work-item id",
-             "Lanes of a sub-group diverge."),
+    RuleInfo(
+        "KL101",
+        "buffer-in-loop",
+        Severity.WARNING,
+        "A SYCL buffer constructed inside a host loop",
+        "Constructing a **buffer** in a loop copies data every iteration.",
+    ),
+    RuleInfo(
+        "KL202",
+        "low-occupancy",
+        Severity.WARNING,
+        "A work-group that leaves its unit badly occupied",
+        "Low occupancy hides less latency.",
+    ),
+    RuleInfo(
+        "KL501", "divergent-branch", Severity.INFO, "A branch on the work-item id", "Lanes of a sub-group diverge."
+    ),
 )
 
 
@@ -61,28 +72,62 @@ def diagnostics(shift: int = 0) -> tuple[Diagnostic, ...]:
     """The run's findings, sorted as the engine sorts them; `shift` moves file A's lines down."""
     return (
         Diagnostic(
-            path=A_PATH, line=2 + shift, column=6, end_line=2 + shift, end_column=7, code="KL202",
-            name="low-occupancy", severity=Severity.WARNING, message="work-group of 512 leaves the xe-core idle",
-            device="xe-lp", language="sycl", kernel="VectorAdd2",
-            evidence={"occupancy_pct": 57.14285714, "limiter": "threads", "work_groups_per_unit": 2,
-                      "unit": "xe-core"},
+            path=A_PATH,
+            line=2 + shift,
+            column=6,
+            end_line=2 + shift,
+            end_column=7,
+            code="KL202",
+            name="low-occupancy",
+            severity=Severity.WARNING,
+            message="work-group of 512 leaves the xe-core idle",
+            device="xe-lp",
+            language="sycl",
+            kernel="VectorAdd2",
+            evidence={"occupancy_pct": 57.14285714, "limiter": "threads", "work_groups_per_unit": 2, "unit": "xe-core"},
         ),
         Diagnostic(
-            path=A_PATH, line=4 + shift, column=5, end_line=4 + shift, end_column=33, code="KL101",
-            name="buffer-in-loop", severity=Severity.WARNING, message=MESSAGE, language="sycl",
+            path=A_PATH,
+            line=4 + shift,
+            column=5,
+            end_line=4 + shift,
+            end_column=33,
+            code="KL101",
+            name="buffer-in-loop",
+            severity=Severity.WARNING,
+            message=MESSAGE,
+            language="sycl",
             evidence={"loop_line": 3 + shift},
-            fix=Fix("hoist the buffer out of the loop",
-                    (Edit(4 + shift, 5, 4 + shift, 33, ""), Edit(2 + shift, 42, 2 + shift, 42, "\n  sycl::buffer b;")),
-                    safe=False),
+            fix=Fix(
+                "hoist the buffer out of the loop",
+                (Edit(4 + shift, 5, 4 + shift, 33, ""), Edit(2 + shift, 42, 2 + shift, 42, "\n  sycl::buffer b;")),
+                safe=False,
+            ),
             related=(Related(3 + shift, 3, 3 + shift, 32, "enclosing loop"),),
         ),
         Diagnostic(
-            path=B_PATH, line=2, column=1, end_line=2, end_column=15, code="KL501", name="divergent-branch",
-            severity=Severity.INFO, message="branch on the work-item id", device="h100", language="sycl",
+            path=B_PATH,
+            line=2,
+            column=1,
+            end_line=2,
+            end_column=15,
+            code="KL501",
+            name="divergent-branch",
+            severity=Severity.INFO,
+            message="branch on the work-item id",
+            device="h100",
+            language="sycl",
         ),
         Diagnostic(
-            path=GONE_PATH, line=1, column=1, end_line=1, end_column=1, code="KL000", name="parse-error",
-            severity=Severity.ERROR, message="cannot read file: No such file or directory",
+            path=GONE_PATH,
+            line=1,
+            column=1,
+            end_line=1,
+            end_column=1,
+            code="KL000",
+            name="parse-error",
+            severity=Severity.ERROR,
+            message="cannot read file: No such file or directory",
             fix=Fix("nothing to do", (Edit(1, 1, 1, 1, "x"),)),
         ),
     )
@@ -93,8 +138,13 @@ def run_result(diags: tuple[Diagnostic, ...] | None = None) -> RunResult:
     files = (
         FileResult(A_PATH, "sycl", FileStatus.OK, None, tuple(d for d in diags if d.path == A_PATH)),
         FileResult(B_PATH, "sycl", FileStatus.PARTIAL, None, tuple(d for d in diags if d.path == B_PATH)),
-        FileResult(GONE_PATH, None, FileStatus.ERROR, "cannot read file: No such file or directory",
-                   tuple(d for d in diags if d.path == GONE_PATH)),
+        FileResult(
+            GONE_PATH,
+            None,
+            FileStatus.ERROR,
+            "cannot read file: No such file or directory",
+            tuple(d for d in diags if d.path == GONE_PATH),
+        ),
     )
     return RunResult(files, diags, ("xe-lp", "h100"), RULES, 0.1234567, "0.1.0")
 
@@ -118,6 +168,7 @@ def rendered(fmt: str, result: RunResult, **options: Any) -> str:
 
 # --------------------------------------------------------------------------------------------- json
 
+
 def output_schema() -> dict[str, Any]:
     text = resources.files("kernlint.report").joinpath("schemas/kernlint-output-v1.schema.json").read_text()
     return json.loads(text)
@@ -138,6 +189,7 @@ def _drop(path: list[Any]):
         for key in path[:-1]:
             target = target[key]
         del target[path[-1]]
+
     return mutate
 
 
@@ -147,6 +199,7 @@ def _set(path: list[Any], value: Any):
         for key in path[:-1]:
             target = target[key]
         target[path[-1]] = value
+
     return mutate
 
 
@@ -156,6 +209,7 @@ def _rename(path: list[Any], new: str):
         for key in path[:-1]:
             target = target[key]
         target[new] = target.pop(path[-1])
+
     return mutate
 
 
@@ -205,35 +259,70 @@ def test_json_keys_and_values_match_spec(project: Path) -> None:
     assert data["files"] == [
         {"path": A_PATH, "language": "sycl", "status": "ok", "error": None},
         {"path": B_PATH, "language": "sycl", "status": "partial", "error": None},
-        {"path": GONE_PATH, "language": None, "status": "error", "error": "cannot read file: No such file or directory"},
+        {
+            "path": GONE_PATH,
+            "language": None,
+            "status": "error",
+            "error": "cannot read file: No such file or directory",
+        },
     ]
     assert list(data["files"][0]) == ["path", "language", "status", "error"]
     assert list(data["diagnostics"][0])[:14] == [
-        "path", "line", "column", "end_line", "end_column", "code", "name", "severity",
-        "message", "device", "language", "kernel", "evidence", "fix",
+        "path",
+        "line",
+        "column",
+        "end_line",
+        "end_column",
+        "code",
+        "name",
+        "severity",
+        "message",
+        "device",
+        "language",
+        "kernel",
+        "evidence",
+        "fix",
     ]
     first = data["diagnostics"][0]
-    assert (first["path"], first["line"], first["column"], first["end_line"], first["end_column"]) == (A_PATH, 2, 6, 2, 7)
+    assert (first["path"], first["line"], first["column"], first["end_line"], first["end_column"]) == (
+        A_PATH,
+        2,
+        6,
+        2,
+        7,
+    )
     assert (first["code"], first["name"], first["severity"], first["device"], first["kernel"]) == (
-        "KL202", "low-occupancy", "warning", "xe-lp", "VectorAdd2")
+        "KL202",
+        "low-occupancy",
+        "warning",
+        "xe-lp",
+        "VectorAdd2",
+    )
     assert first["fix"] is None
     second = data["diagnostics"][1]
     assert second["message"] == MESSAGE
     assert second["device"] is None
     assert second["fix"] == {
-        "description": "hoist the buffer out of the loop", "safe": False,
-        "edits": [{"line": 4, "column": 5, "end_line": 4, "end_column": 33, "text": ""},
-                  {"line": 2, "column": 42, "end_line": 2, "end_column": 42, "text": "\n  sycl::buffer b;"}],
+        "description": "hoist the buffer out of the loop",
+        "safe": False,
+        "edits": [
+            {"line": 4, "column": 5, "end_line": 4, "end_column": 33, "text": ""},
+            {"line": 2, "column": 42, "end_line": 2, "end_column": 42, "text": "\n  sycl::buffer b;"},
+        ],
     }
     assert second["related"] == [{"line": 3, "column": 3, "end_line": 3, "end_column": 32, "message": "enclosing loop"}]
     assert [d["code"] for d in data["diagnostics"]] == ["KL202", "KL101", "KL501", "KL000"]  # engine order kept
     assert data["summary"] == {
-        "files": 3, "diagnostics": 4, "by_code": {"KL000": 1, "KL101": 1, "KL202": 1, "KL501": 1}, "elapsed_s": 0.123,
+        "files": 3,
+        "diagnostics": 4,
+        "by_code": {"KL000": 1, "KL101": 1, "KL202": 1, "KL501": 1},
+        "elapsed_s": 0.123,
     }
     assert list(data["summary"]) == ["files", "diagnostics", "by_code", "elapsed_s"]
 
 
 # -------------------------------------------------------------------------------------------- sarif
+
 
 def sarif(result: RunResult, root: Path | None = None) -> dict[str, Any]:
     return json.loads(rendered("sarif", result, root=root))
@@ -281,7 +370,10 @@ def test_sarif_required_fields_rules_and_levels(project: Path) -> None:
     assert [r["level"] for r in results] == ["warning", "warning", "note", "error"]
     assert results[1]["message"] == {"text": MESSAGE}
     assert results[0]["properties"] == {
-        "name": "low-occupancy", "device": "xe-lp", "language": "sycl", "kernel": "VectorAdd2",
+        "name": "low-occupancy",
+        "device": "xe-lp",
+        "language": "sycl",
+        "kernel": "VectorAdd2",
         "evidence": {"occupancy_pct": 57.14285714, "limiter": "threads", "work_groups_per_unit": 2, "unit": "xe-core"},
     }
 
@@ -316,23 +408,30 @@ def test_sarif_uses_root_option_and_absolute_uri_outside_it(project: Path) -> No
 def test_sarif_related_fixes_and_notifications(project: Path) -> None:
     run = sarif(run_result())["runs"][0]
     buffer = run["results"][1]
-    assert buffer["relatedLocations"] == [{
-        "id": 1,
-        "physicalLocation": {
-            "artifactLocation": {"uri": "src%20dir/k%C3%A9rnel%20a.cpp", "uriBaseId": "%SRCROOT%", "index": 0},
-            "region": {"startLine": 3, "startColumn": 3, "endLine": 3, "endColumn": 32},
-        },
-        "message": {"text": "enclosing loop"},
-    }]
+    assert buffer["relatedLocations"] == [
+        {
+            "id": 1,
+            "physicalLocation": {
+                "artifactLocation": {"uri": "src%20dir/k%C3%A9rnel%20a.cpp", "uriBaseId": "%SRCROOT%", "index": 0},
+                "region": {"startLine": 3, "startColumn": 3, "endLine": 3, "endColumn": 32},
+            },
+            "message": {"text": "enclosing loop"},
+        }
+    ]
     (fix,) = buffer["fixes"]
     assert fix["description"] == {"text": "hoist the buffer out of the loop"}
     assert fix["properties"] == {"safe": False}
     (change,) = fix["artifactChanges"]
     assert change["artifactLocation"]["uri"] == "src%20dir/k%C3%A9rnel%20a.cpp"
     assert change["replacements"] == [
-        {"deletedRegion": {"startLine": 4, "startColumn": 5, "endLine": 4, "endColumn": 33}, "insertedContent": {"text": ""}},
-        {"deletedRegion": {"startLine": 2, "startColumn": 42, "endLine": 2, "endColumn": 42},
-         "insertedContent": {"text": "\n  sycl::buffer b;"}},
+        {
+            "deletedRegion": {"startLine": 4, "startColumn": 5, "endLine": 4, "endColumn": 33},
+            "insertedContent": {"text": ""},
+        },
+        {
+            "deletedRegion": {"startLine": 2, "startColumn": 42, "endLine": 2, "endColumn": 42},
+            "insertedContent": {"text": "\n  sycl::buffer b;"},
+        },
     ]
     assert "fixes" not in run["results"][0] and "relatedLocations" not in run["results"][0]
     (invocation,) = run["invocations"]
@@ -373,8 +472,7 @@ def test_sarif_fingerprint_of_unreadable_file_uses_message(project: Path) -> Non
 def test_sarif_identical_lines_get_distinct_fingerprints(project: Path) -> None:
     (project / B_PATH).write_text("if (id) {}\nif (id) {}\n", encoding="utf-8")
     twin = [
-        Diagnostic(B_PATH, n, 1, n, 11, "KL501", "divergent-branch", Severity.INFO, "branch on the id")
-        for n in (1, 2)
+        Diagnostic(B_PATH, n, 1, n, 11, "KL501", "divergent-branch", Severity.INFO, "branch on the id") for n in (1, 2)
     ]
     prints = fingerprints(sarif(run_result(tuple(twin))))
     assert prints[0].split(":")[0] == prints[1].split(":")[0]
@@ -382,6 +480,7 @@ def test_sarif_identical_lines_get_distinct_fingerprints(project: Path) -> None:
 
 
 # ------------------------------------------------------------------------------------------- github
+
 
 def test_github_workflow_commands_exact(project: Path) -> None:
     lines = rendered("github", run_result()).splitlines()
@@ -404,6 +503,7 @@ def test_github_escapes_properties(project: Path) -> None:
 
 # --------------------------------------------------------------------------------------------- text
 
+
 def test_text_location_frame_notes_and_fix(project: Path) -> None:
     out = rendered("text", run_result(), color=False)
     lines = out.splitlines()
@@ -416,7 +516,7 @@ def test_text_location_frame_notes_and_fix(project: Path) -> None:
     ]
     assert lines[5] == "  occupancy: 57.1% (limit: threads, 2 work-groups per Xe-core)"
     start = lines.index(f"{A_PATH}:4:5: KL101 [warning] buffer built 100% of iterations, costly: hoist it")
-    assert lines[start + 1:start + 8] == [
+    assert lines[start + 1 : start + 8] == [
         "second line",
         " 3 |   for (int i = 0; i < n; ++i) {",
         " 4 |     sycl::buffer<float> b(p, n);",
@@ -426,7 +526,7 @@ def test_text_location_frame_notes_and_fix(project: Path) -> None:
         "  fix: hoist the buffer out of the loop (unsafe)",
     ]
     branch = lines.index("src/b.cpp:2:1: KL501 [info] branch on the work-item id (h100)")
-    assert lines[branch + 1:branch + 5] == [  # last line of the file: no phantom line after it
+    assert lines[branch + 1 : branch + 5] == [  # last line of the file: no phantom line after it
         " 1 | int id = it.get_local_id(0);",
         " 2 | if (id < 3) {}",
         "   | ^^^^^^^^^^^^^^",
@@ -446,16 +546,26 @@ def test_text_summary_error_and_partial_files(project: Path) -> None:
         "Found 4 diagnostics (1 error, 2 warnings, 1 info) in 3 of 3 files.",
     ]
     shown = rendered("text", run_result(), color=False, show_files=True).splitlines()
-    assert shown[-4:-1] == ["error: src/gone.cpp: cannot read file: No such file or directory",
-                            "partial: src/b.cpp: syntax errors",
-                            "1 file parsed with syntax errors; results there may be incomplete"]
+    assert shown[-4:-1] == [
+        "error: src/gone.cpp: cannot read file: No such file or directory",
+        "partial: src/b.cpp: syntax errors",
+        "1 file parsed with syntax errors; results there may be incomplete",
+    ]
 
 
 def test_text_summary_counts_files_with_findings_and_names_a_few_partial_ones(project: Path) -> None:
     """On a real tree most files have no findings and hundreds may parse with errors: the summary says
     how many files had findings out of how many were checked, and names the first partial files."""
-    files = tuple(FileResult(f"src/f{n}.cpp", "sycl", FileStatus.PARTIAL if n % 2 else FileStatus.OK,
-                             "syntax errors near line(s) 3" if n % 2 else None, ()) for n in range(10))
+    files = tuple(
+        FileResult(
+            f"src/f{n}.cpp",
+            "sycl",
+            FileStatus.PARTIAL if n % 2 else FileStatus.OK,
+            "syntax errors near line(s) 3" if n % 2 else None,
+            (),
+        )
+        for n in range(10)
+    )
     diag = Diagnostic("src/f1.cpp", 1, 1, 1, 2, "KL501", "divergent-branch", Severity.INFO, "m")
     result = RunResult(files, (diag, dataclasses.replace(diag, line=2)), (), RULES, 0.0, "0.1.0")
     lines = rendered("text", result, color=False).splitlines()
@@ -466,7 +576,8 @@ def test_text_summary_counts_files_with_findings_and_names_a_few_partial_ones(pr
     ]
     shown = rendered("text", result, color=False, show_files=True).splitlines()
     assert [line for line in shown if line.startswith("partial: ")] == [
-        f"partial: src/f{n}.cpp: syntax errors near line(s) 3" for n in (1, 3, 5, 7, 9)]
+        f"partial: src/f{n}.cpp: syntax errors near line(s) 3" for n in (1, 3, 5, 7, 9)
+    ]
 
 
 def test_text_all_checks_passed(project: Path) -> None:
@@ -481,7 +592,7 @@ def test_text_statistics_table(project: Path) -> None:
     rows = [line.split() for line in out.splitlines()]
     header = rows.index(["code", "name", "count"])
     assert header == 0 and len(rows) == 6  # only the table: no listing before it, no summary after it
-    assert rows[header + 2:header + 6] == [
+    assert rows[header + 2 : header + 6] == [
         ["KL501", "divergent-branch", "2"],
         ["KL000", "parse-error", "1"],
         ["KL101", "buffer-in-loop", "1"],
@@ -572,6 +683,7 @@ def test_text_caret_under_tab_indented_code(project: Path) -> None:
 
 # ------------------------------------------------------------------------------------------ dispatch
 
+
 def test_formats_and_unknown_format(project: Path) -> None:
     assert FORMATS == ("text", "concise", "json", "sarif", "github")
     for fmt in FORMATS:
@@ -583,10 +695,30 @@ def test_formats_and_unknown_format(project: Path) -> None:
 def test_occupancy_line_singular_and_invalid_launches() -> None:
     from kernlint.report.text import occupancy_line
 
-    assert occupancy_line({"occupancy": {"occupancy_pct": 57.14, "limiter": "threads", "work_groups_per_unit": 1,
-                                         "unit": "sm", "valid": True}}) == \
-        "occupancy: 57.1% (limit: threads, 1 work-group per SM)"
-    assert occupancy_line({"occupancy": {"valid": False, "error": "1024 work-items exceed 512", "occupancy_pct": 0,
-                                         "limiter": "work-group-size"}}) == \
-        "occupancy: the launch cannot run (1024 work-items exceed 512)"
-
+    assert (
+        occupancy_line(
+            {
+                "occupancy": {
+                    "occupancy_pct": 57.14,
+                    "limiter": "threads",
+                    "work_groups_per_unit": 1,
+                    "unit": "sm",
+                    "valid": True,
+                }
+            }
+        )
+        == "occupancy: 57.1% (limit: threads, 1 work-group per SM)"
+    )
+    assert (
+        occupancy_line(
+            {
+                "occupancy": {
+                    "valid": False,
+                    "error": "1024 work-items exceed 512",
+                    "occupancy_pct": 0,
+                    "limiter": "work-group-size",
+                }
+            }
+        )
+        == "occupancy: the launch cannot run (1024 work-items exceed 512)"
+    )

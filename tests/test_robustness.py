@@ -51,6 +51,7 @@ def one_error_line(proc: subprocess.CompletedProcess, *needles: str) -> str:
 @pytest.fixture
 def no_analysis(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make any analysis fail the test: what it guards must be decided before a file is read."""
+
     def refuse(*_args: object, **_kwargs: object) -> None:
         raise AssertionError("analysis started")
 
@@ -60,27 +61,44 @@ def no_analysis(monkeypatch: pytest.MonkeyPatch) -> None:
 
 # --- issue 9 item 4: the language server does not depend on the command line ---------------------
 
+
 def test_lsp_never_imports_cli() -> None:
     tree = ast.parse((REPO / "kernlint" / "lsp.py").read_text("utf-8"))
     imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
     imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
     assert "kernlint.cli" not in imported and "kernlint.session" in imported
-    loaded = subprocess.run([sys.executable, "-c", "import sys, kernlint.lsp; print('kernlint.cli' in sys.modules)"],
-                            capture_output=True, cwd=REPO, timeout=120)
+    loaded = subprocess.run(
+        [sys.executable, "-c", "import sys, kernlint.lsp; print('kernlint.cli' in sys.modules)"],
+        capture_output=True,
+        cwd=REPO,
+        timeout=120,
+    )
     assert loaded.stdout.decode().strip() == "False", loaded.stderr.decode()
 
 
 # --- error paths ------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("args, expected_code", [
-    (("check", "--no-cache"), 1), (("check", "--no-cache", "--format", "json"), 1),
-    (("check", "--no-cache", "--diff"), 1), (("rule",), 0), (("--help",), 0)])
-def test_reader_that_goes_away_ends_the_run_quietly(tmp_path: Path, args: tuple[str, ...],
-                                                     expected_code: int) -> None:
+
+@pytest.mark.parametrize(
+    "args, expected_code",
+    [
+        (("check", "--no-cache"), 1),
+        (("check", "--no-cache", "--format", "json"), 1),
+        (("check", "--no-cache", "--diff"), 1),
+        (("rule",), 0),
+        (("--help",), 0),
+    ],
+)
+def test_reader_that_goes_away_ends_the_run_quietly(tmp_path: Path, args: tuple[str, ...], expected_code: int) -> None:
     (tmp_path / "k.cpp").write_bytes(LOOP)
     (tmp_path / "s.cpp").write_text(STALE)  # something for --diff to show
-    process = subprocess.Popen([sys.executable, "-m", "kernlint", *args], cwd=tmp_path, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, env={**os.environ, "NO_COLOR": "1"})
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kernlint", *args],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
     assert process.stdout is not None
     process.stdout.close()  # as `| head` does, before kernlint has written anything
     _, stderr = process.communicate(timeout=120)
@@ -92,47 +110,64 @@ def test_head_on_a_long_report(tmp_path: Path) -> None:
     # 400 findings with code frames: far more than a pipe holds, so kernlint is still writing when head exits.
     (tmp_path / "k.cpp").write_bytes(b"".join(LOOP.replace(b"void f(", b"void f%d(" % i) for i in range(400)))
     command = f"'{sys.executable}' -m kernlint . --no-cache | head -n 2"
-    proc = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=tmp_path, capture_output=True,
-                          env={**os.environ, "NO_COLOR": "1"}, timeout=300)
+    proc = subprocess.run(
+        ["bash", "-o", "pipefail", "-c", command],
+        cwd=tmp_path,
+        capture_output=True,
+        env={**os.environ, "NO_COLOR": "1"},
+        timeout=300,
+    )
     assert len(proc.stdout.splitlines()) == 2 and proc.stderr == b"" and proc.returncode == 1
 
 
 def test_report_into_a_missing_directory_or_onto_a_directory(tmp_path: Path) -> None:
     (tmp_path / "k.cpp").write_bytes(LOOP)
-    one_error_line(run_kernlint("k.cpp", "-o", "nowhere/report.json", cwd=tmp_path),
-                   "cannot write the report to nowhere/report.json", "does not exist")
+    one_error_line(
+        run_kernlint("k.cpp", "-o", "nowhere/report.json", cwd=tmp_path),
+        "cannot write the report to nowhere/report.json",
+        "does not exist",
+    )
     (tmp_path / "out").mkdir()
     one_error_line(run_kernlint("k.cpp", "-o", "out", cwd=tmp_path), "out: it is a directory")
     assert not list(tmp_path.rglob("*.tmp"))
 
 
-def test_output_checks_come_before_analysis(no_analysis: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                            capsys: pytest.CaptureFixture[str]) -> None:
+def test_output_checks_come_before_analysis(
+    no_analysis: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "k.cpp").write_bytes(LOOP)
-    for args in (["-o", "missing/r.txt"], ["--baseline", "missing/b.json", "--update-baseline"],
-                 ["--baseline", "absent.json"]):
+    for args in (
+        ["-o", "missing/r.txt"],
+        ["--baseline", "missing/b.json", "--update-baseline"],
+        ["--baseline", "absent.json"],
+    ):
         assert cli.main(["k.cpp", "--no-cache", *args]) == 2
         assert capsys.readouterr().err.startswith("kernlint: error: ")
 
 
 def test_update_baseline_into_a_missing_directory(tmp_path: Path) -> None:
     (tmp_path / "k.cpp").write_bytes(LOOP)
-    one_error_line(run_kernlint("k.cpp", "--baseline", "gone/b.json", "--update-baseline", cwd=tmp_path),
-                   "cannot write the baseline to gone/b.json")
+    one_error_line(
+        run_kernlint("k.cpp", "--baseline", "gone/b.json", "--update-baseline", cwd=tmp_path),
+        "cannot write the baseline to gone/b.json",
+    )
 
 
-@pytest.mark.parametrize("content, reason", [
-    ("[]", "expected a JSON object, found list"),
-    ('"findings"', "expected a JSON object, found str"),
-    ("{}", "unsupported baseline version None"),
-    ('{"version": 1}', "'findings' must be a list"),
-    ('{"version": 1, "findings": {}}', "'findings' must be a list"),
-    ('{"version": 1, "findings": [1]}', "string 'fingerprint'"),
-    ('{"version": 1, "findings": [{"fingerprint": 3}]}', "string 'fingerprint'"),
-    ("{not json", "invalid JSON"),
-    (None, "it is a directory"),
-])
+@pytest.mark.parametrize(
+    "content, reason",
+    [
+        ("[]", "expected a JSON object, found list"),
+        ('"findings"', "expected a JSON object, found str"),
+        ("{}", "unsupported baseline version None"),
+        ('{"version": 1}', "'findings' must be a list"),
+        ('{"version": 1, "findings": {}}', "'findings' must be a list"),
+        ('{"version": 1, "findings": [1]}', "string 'fingerprint'"),
+        ('{"version": 1, "findings": [{"fingerprint": 3}]}', "string 'fingerprint'"),
+        ("{not json", "invalid JSON"),
+        (None, "it is a directory"),
+    ],
+)
 def test_baseline_of_the_wrong_shape(tmp_path: Path, content: str | None, reason: str) -> None:
     (tmp_path / "k.cpp").write_bytes(LOOP)
     if content is None:
@@ -161,9 +196,14 @@ def test_fix_goes_on_past_a_file_it_cannot_write(tmp_path: Path) -> None:
     def limit_file_size() -> None:
         resource.setrlimit(resource.RLIMIT_FSIZE, (2000, 2000))
 
-    proc = subprocess.run([sys.executable, "-m", "kernlint", ".", "--fix", "--no-cache", "--format", "json"],
-                          cwd=tmp_path, capture_output=True, preexec_fn=limit_file_size, timeout=300,
-                          env={**os.environ, "NO_COLOR": "1"})
+    proc = subprocess.run(
+        [sys.executable, "-m", "kernlint", ".", "--fix", "--no-cache", "--format", "json"],
+        cwd=tmp_path,
+        capture_output=True,
+        preexec_fn=limit_file_size,
+        timeout=300,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
     stderr = proc.stderr.decode()
     assert proc.returncode == 2 and "Traceback" not in stderr
     assert "kernlint: error: large.cpp: not fixed: File too large" in stderr
@@ -175,6 +215,7 @@ def test_fix_goes_on_past_a_file_it_cannot_write(tmp_path: Path) -> None:
 
 
 # --- bounds -----------------------------------------------------------------------------------------
+
 
 def test_only_regular_files_are_read(tmp_path: Path) -> None:
     (tmp_path / "ok.cpp").write_bytes(LOOP)
@@ -259,8 +300,7 @@ def test_timeout_and_jobs_options(tmp_path: Path) -> None:
 def test_worker_count() -> None:
     cpus, note = worker_count(None)
     assert cpus >= 1 and note is None and worker_count(0) == (cpus, None) and worker_count(1) == (1, None)
-    assert worker_count(cpus + 5) == (cpus, f"--jobs {cpus + 5} is more than the {cpus} CPU(s) available; "
-                                            f"using {cpus}")
+    assert worker_count(cpus + 5) == (cpus, f"--jobs {cpus + 5} is more than the {cpus} CPU(s) available; using {cpus}")
 
 
 PARENT = """
@@ -334,25 +374,30 @@ def test_workers_exit_when_the_parent_is_killed(tmp_path: Path) -> None:
 
 # --- unknown codes and empty device lists -----------------------------------------------------------
 
+
 def test_unknown_codes_on_the_command_line(tmp_path: Path) -> None:
     (tmp_path / "k.cpp").write_bytes(LOOP)
-    one_error_line(run_kernlint("k.cpp", "--select", "KL999", cwd=tmp_path),
-                   "--select: 'KL999' matches no rule code")
+    one_error_line(run_kernlint("k.cpp", "--select", "KL999", cwd=tmp_path), "--select: 'KL999' matches no rule code")
     one_error_line(run_kernlint("k.cpp", "--ignore", "KL1011", cwd=tmp_path), "did you mean KL101?")
     one_error_line(run_kernlint("k.cpp", "--extend-select", "KL9", cwd=tmp_path), "--extend-select: 'KL9'")
     for valid in ("KL", "ALL", "KL1", "KL10", "KL101", "KL000"):
         assert run_kernlint("k.cpp", "--no-cache", "--select", valid, cwd=tmp_path).returncode in (0, 1)
 
 
-@pytest.mark.parametrize("table, needle", [
-    ('select = ["KL999"]', "key 'select': 'KL999' matches no rule code"),
-    ('ignore = "KL1,KL77"', "key 'ignore': 'KL77' matches no rule code; did you mean KL"),
-    ('extend-select = ["KL2011"]', "key 'extend-select': 'KL2011' matches no rule code; did you mean KL201?"),
-    ('[per-file-ignores]\n"gen/*" = ["KL1012"]', "key 'per-file-ignores.gen/*': 'KL1012' matches no rule code; "
-                                                  "did you mean KL101?"),
-    ("device = []", "key 'device' is empty"),
-    ('device = ""', "key 'device' is empty"),
-])
+@pytest.mark.parametrize(
+    "table, needle",
+    [
+        ('select = ["KL999"]', "key 'select': 'KL999' matches no rule code"),
+        ('ignore = "KL1,KL77"', "key 'ignore': 'KL77' matches no rule code; did you mean KL"),
+        ('extend-select = ["KL2011"]', "key 'extend-select': 'KL2011' matches no rule code; did you mean KL201?"),
+        (
+            '[per-file-ignores]\n"gen/*" = ["KL1012"]',
+            "key 'per-file-ignores.gen/*': 'KL1012' matches no rule code; did you mean KL101?",
+        ),
+        ("device = []", "key 'device' is empty"),
+        ('device = ""', "key 'device' is empty"),
+    ],
+)
 def test_unknown_codes_and_no_devices_in_the_config(tmp_path: Path, table: str, needle: str) -> None:
     (tmp_path / "k.cpp").write_bytes(LOOP)
     (tmp_path / "kernlint.toml").write_text(table + "\n")
@@ -380,8 +425,9 @@ def test_codes_from_plugins_count() -> None:
         check_known_codes(["KL951"], {"KL950", "KL101"}, "test")
 
 
-def test_an_internal_error_is_one_line_and_exit_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_internal_error_is_one_line_and_exit_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     def broken(*_args: object, **_kwargs: object) -> None:
         raise RuntimeError("a bug")
 

@@ -52,8 +52,9 @@ def render_snapshot(source: Path, capsys: pytest.CaptureFixture[str]) -> str:
 
 
 @pytest.mark.parametrize("source", FILES, ids=[p.relative_to(CORPUS).as_posix() for p in FILES])
-def test_corpus_file_matches_its_snapshot(source: Path, capsys: pytest.CaptureFixture[str],
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_corpus_file_matches_its_snapshot(
+    source: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(REPO)  # paths are reported as given: repo-relative
     monkeypatch.delenv("COLUMNS", raising=False)  # the text report's width then is its fixed minimum
     actual = render_snapshot(source, capsys)
@@ -67,10 +68,17 @@ def test_corpus_file_matches_its_snapshot(source: Path, capsys: pytest.CaptureFi
         pytest.fail(f"{snapshot.relative_to(REPO)} is missing: create it with KERNLINT_UPDATE_SNAPSHOTS=1")
     expected = snapshot.read_bytes().decode("utf-8")
     if actual != expected:
-        diff = difflib.unified_diff(expected.splitlines(keepends=True), actual.splitlines(keepends=True),
-                                    fromfile=f"{snapshot.relative_to(REPO)} (stored)", tofile="now")
-        pytest.fail("output differs from its snapshot; if intended, rerun with KERNLINT_UPDATE_SNAPSHOTS=1 "
-                    "and review the snapshot diff:\n" + "".join(diff), pytrace=False)
+        diff = difflib.unified_diff(
+            expected.splitlines(keepends=True),
+            actual.splitlines(keepends=True),
+            fromfile=f"{snapshot.relative_to(REPO)} (stored)",
+            tofile="now",
+        )
+        pytest.fail(
+            "output differs from its snapshot; if intended, rerun with KERNLINT_UPDATE_SNAPSHOTS=1 "
+            "and review the snapshot diff:\n" + "".join(diff),
+            pytrace=False,
+        )
 
 
 def test_no_snapshot_without_its_corpus_file() -> None:

@@ -21,17 +21,29 @@ def diag(line: int, code: str) -> Diagnostic:
 
 
 def test_same_line_next_line_and_file_suppressions() -> None:
-    text = "\n".join([
-        "int a; // kernlint: ignore[KL101]",
-        "// kernlint: ignore-next-line[KL501, KL502]",
-        "int b;",
-        "int c; /* kernlint: ignore */",
-        "int d;",
-        "  ! kernlint: ignore[KL401]",
-    ])
+    text = "\n".join(
+        [
+            "int a; // kernlint: ignore[KL101]",
+            "// kernlint: ignore-next-line[KL501, KL502]",
+            "int b;",
+            "int c; /* kernlint: ignore */",
+            "int d;",
+            "  ! kernlint: ignore[KL401]",
+        ]
+    )
     s = parse_suppressions(text)
-    kept = apply_suppressions([diag(1, "KL101"), diag(1, "KL102"), diag(3, "KL502"), diag(3, "KL101"),
-                               diag(4, "KL201"), diag(5, "KL101"), diag(6, "KL401")], s)
+    kept = apply_suppressions(
+        [
+            diag(1, "KL101"),
+            diag(1, "KL102"),
+            diag(3, "KL502"),
+            diag(3, "KL101"),
+            diag(4, "KL201"),
+            diag(5, "KL101"),
+            diag(6, "KL401"),
+        ],
+        s,
+    )
     assert [(d.line, d.code) for d in kept] == [(1, "KL102"), (3, "KL101"), (5, "KL101")]
 
 
@@ -54,9 +66,12 @@ def write(path: Path, text: str) -> Path:
 
 
 def test_pyproject_table_and_precedence(tmp_path: Path) -> None:
-    write(tmp_path / "pyproject.toml", '[project]\nname = "x"\n[tool.kernlint]\ndevice = ["xe-lp", "h100"]\n'
-          'select = ["KL1"]\nignore = "KL103"\nfail-on = "error"\ndefines = ["WG=64", "USE_SLM"]\n'
-          'include-dirs = ["include"]\n[tool.kernlint.per-file-ignores]\n"legacy/*" = ["KL101"]\n')
+    write(
+        tmp_path / "pyproject.toml",
+        '[project]\nname = "x"\n[tool.kernlint]\ndevice = ["xe-lp", "h100"]\n'
+        'select = ["KL1"]\nignore = "KL103"\nfail-on = "error"\ndefines = ["WG=64", "USE_SLM"]\n'
+        'include-dirs = ["include"]\n[tool.kernlint.per-file-ignores]\n"legacy/*" = ["KL101"]\n',
+    )
     sub = tmp_path / "src" / "deep"
     sub.mkdir(parents=True)
     found = find_config(sub)
@@ -86,15 +101,18 @@ def test_selection_most_specific_prefix_wins() -> None:
     assert Config(extend_select=("KL999",)).is_selected("KL999", enabled_by_default=False)
 
 
-@pytest.mark.parametrize("text,message", [
-    ('devices = "xe-lp"\n', "unknown key 'devices'"),
-    ('select = [1, 2]\n', "key 'select' must be"),
-    ('select = ["E501"]\n', "'E501' is not a rule code"),
-    ('fail-on = "fatal"\n', "'fatal' is not one of error, warning, info"),
-    ('defines = ["1BAD"]\n', "is not NAME or NAME=VALUE"),
-    ('per-file-ignores = ["x"]\n', "must be a table"),
-    ('device = [\n', "TOML syntax error"),
-])
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ('devices = "xe-lp"\n', "unknown key 'devices'"),
+        ("select = [1, 2]\n", "key 'select' must be"),
+        ('select = ["E501"]\n', "'E501' is not a rule code"),
+        ('fail-on = "fatal"\n', "'fatal' is not one of error, warning, info"),
+        ('defines = ["1BAD"]\n', "is not NAME or NAME=VALUE"),
+        ('per-file-ignores = ["x"]\n', "must be a table"),
+        ("device = [\n", "TOML syntax error"),
+    ],
+)
 def test_config_errors_name_file_and_key(tmp_path: Path, text: str, message: str) -> None:
     path = write(tmp_path / "kernlint.toml", text)
     with pytest.raises(ConfigError) as info:
@@ -112,8 +130,10 @@ def test_rule_option_validation(tmp_path: Path) -> None:
         validate_rule_options(config, rules)
 
 
-LATIN1_COMMENT = b"// (c) Jos\xe9 2019\n#include <sycl/sycl.hpp>\nvoid f(sycl::queue &q, float *p) {\n" \
+LATIN1_COMMENT = (
+    b"// (c) Jos\xe9 2019\n#include <sycl/sycl.hpp>\nvoid f(sycl::queue &q, float *p) {\n"
     b"  for (int i = 0; i < 4; ++i) {\n    sycl::buffer<float> b(p, sycl::range<1>(16));\n  }\n}\n"
+)
 
 
 def kl000_of(tmp_path: Path, data: bytes, *args: str, name: str = "k.cpp") -> list[tuple[str, str]]:
@@ -138,21 +158,25 @@ def test_undecodable_bytes_in_comments_are_an_info_elsewhere_a_warning(tmp_path:
     assert [s for s, _ in kl000_of(tmp_path, fixed, name="p.f")] == ["info"]
 
 
-@pytest.mark.parametrize("args, config, source_prefix, reported", [
-    ((), "", b"", True),
-    (("--select", "KL101"), "", b"", True),  # a selection that does not name KL000 leaves it on
-    (("--select", "KL000"), "", b"", True),
-    (("--ignore", "KL000"), "", b"", False),
-    (("--ignore", "KL0"), "", b"", False),
-    (("--select", "KL000", "--ignore", "KL0"), "", b"", True),  # the most specific prefix wins
-    ((), 'ignore = ["KL000"]\n', b"", False),
-    ((), '[per-file-ignores]\n"k.cpp" = ["KL000"]\n', b"", False),
-    ((), '[per-file-ignores]\n"other/*" = ["KL000"]\n', b"", True),
-    ((), "", b"// kernlint: ignore-file[KL000]\n", False),
-    ((), "", b"// kernlint: ignore-next-line[KL000]\n", False),
-])
-def test_kl000_is_selectable_and_ignorable(tmp_path: Path, args: tuple[str, ...], config: str,
-                                           source_prefix: bytes, reported: bool) -> None:
+@pytest.mark.parametrize(
+    "args, config, source_prefix, reported",
+    [
+        ((), "", b"", True),
+        (("--select", "KL101"), "", b"", True),  # a selection that does not name KL000 leaves it on
+        (("--select", "KL000"), "", b"", True),
+        (("--ignore", "KL000"), "", b"", False),
+        (("--ignore", "KL0"), "", b"", False),
+        (("--select", "KL000", "--ignore", "KL0"), "", b"", True),  # the most specific prefix wins
+        ((), 'ignore = ["KL000"]\n', b"", False),
+        ((), '[per-file-ignores]\n"k.cpp" = ["KL000"]\n', b"", False),
+        ((), '[per-file-ignores]\n"other/*" = ["KL000"]\n', b"", True),
+        ((), "", b"// kernlint: ignore-file[KL000]\n", False),
+        ((), "", b"// kernlint: ignore-next-line[KL000]\n", False),
+    ],
+)
+def test_kl000_is_selectable_and_ignorable(
+    tmp_path: Path, args: tuple[str, ...], config: str, source_prefix: bytes, reported: bool
+) -> None:
     write(tmp_path / "kernlint.toml", config)
     codes = kl000_of(tmp_path, source_prefix + LATIN1_COMMENT, *args)
     assert bool(codes) is reported

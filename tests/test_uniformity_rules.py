@@ -10,7 +10,9 @@ from kernlint_rules.kl502_divergent_barrier import DivergentBarrier
 
 
 def test_a_leader_value_published_by_a_barrier_is_uniform() -> None:
-    found = run_rule(DivergentBarrier, """
+    found = run_rule(
+        DivergentBarrier,
+        """
         void f(sycl::queue &q, int *counter, float *d, int limit, int *shared_next) {
           q.parallel_for(sycl::nd_range<1>(1024, 64), [=](sycl::nd_item<1> it) {
             int lid = it.get_local_id(0);
@@ -25,7 +27,8 @@ def test_a_leader_value_published_by_a_barrier_is_uniform() -> None:
             }
           });
         }
-    """)
+    """,
+    )
     assert found == []
 
 
@@ -49,7 +52,9 @@ def test_sub_group_values_split_sub_groups_not_lanes() -> None:
 
 
 def test_a_tail_guard_return_before_a_barrier_is_a_warning_that_says_what_is_unknown() -> None:
-    (found,) = run_rule(DivergentBarrier, """
+    (found,) = run_rule(
+        DivergentBarrier,
+        """
         void f(sycl::queue &q, float *d, int n) {
           q.parallel_for(sycl::nd_range<1>(4096, 64), [=](sycl::nd_item<1> it) {
             size_t i = it.get_global_id(0);
@@ -58,12 +63,15 @@ def test_a_tail_guard_return_before_a_barrier_is_a_warning_that_says_what_is_unk
             it.barrier();
           });
         }
-    """)
+    """,
+    )
     assert found.severity is Severity.WARNING and "multiple of the work-group size" in found.message
 
 
 def test_values_from_unknown_code_stay_per_lane() -> None:
-    found = run_rule(DivergentBranch, """
+    found = run_rule(
+        DivergentBranch,
+        """
         void f(sycl::queue &q, const float *in, float *out, int n) {
           q.parallel_for(sycl::range<1>(n), [=](sycl::id<1> idx) {
             float world;
@@ -74,5 +82,6 @@ def test_values_from_unknown_code_stay_per_lane() -> None:
             });
           });
         }
-    """)
+    """,
+    )
     assert sorted(d.line for d in found) == [6, 8]

@@ -52,28 +52,41 @@ def map_use(code: str, path: str, name: str):
 # -- OpenMP, C and C++ ---------------------------------------------------------------------------
 
 OMP_C_SHAPES = {
-    "member compound store": ("""
+    "member compound store": (
+        """
         typedef struct { float x, y; } pt;
         void f(pt *a, int n) {
         #pragma omp target teams distribute parallel for map(tofrom: a[0:n])
           for (int i = 0; i < n; i++) a[i].x += a[i].y;
         }
-        """, "a", "rmw"),
-    "member array store": ("""
+        """,
+        "a",
+        "rmw",
+    ),
+    "member array store": (
+        """
         typedef struct { float v[3]; float m; } pt;
         void f(pt *a, int n) {
         #pragma omp target teams distribute parallel for map(tofrom: a[0:n])
           for (int i = 0; i < n; i++) a[i].v[0] = a[i].m;
         }
-        """, "a", "rmw"),
-    "nested member store": ("""
+        """,
+        "a",
+        "rmw",
+    ),
+    "nested member store": (
+        """
         typedef struct { struct { float k; } e; float m; } pt;
         void f(pt *a, int n) {
         #pragma omp target teams distribute parallel for map(tofrom: a[0:n])
           for (int i = 0; i < n; i++) (a[i]).e.k = a[i].m;
         }
-        """, "a", "rmw"),
-    "include in target data": ("""
+        """,
+        "a",
+        "rmw",
+    ),
+    "include in target data": (
+        """
         void f(float *a, int n) {
         #pragma omp target data map(tofrom: a[0:n])
           {
@@ -81,49 +94,77 @@ OMP_C_SHAPES = {
         #include "sweep.inc"
           }
         }
-        """, "a", "escape"),
-    "alias made before the region": ("""
+        """,
+        "a",
+        "escape",
+    ),
+    "alias made before the region": (
+        """
         void f(float *a, int n) {
           float *p = a + 1;
         #pragma omp target teams distribute parallel for map(tofrom: a[0:n])
           for (int i = 0; i < n - 1; i++) p[i] = a[i];
         }
-        """, "a", "escape"),
-    "address of an element kept": ("""
+        """,
+        "a",
+        "escape",
+    ),
+    "address of an element kept": (
+        """
         void f(float *a, int n) {
           float *last = &a[n - 1];
         #pragma omp target teams distribute parallel for map(tofrom: a[0:n])
           for (int i = 0; i < 1; i++) *last = a[0];
         }
-        """, "a", "escape"),
-    "address passed on": ("""
+        """,
+        "a",
+        "escape",
+    ),
+    "address passed on": (
+        """
         void bump(float *slot);
         void f(float *a, int n) {
         #pragma omp target teams distribute parallel for map(tofrom: a[0:n])
           for (int i = 0; i < n; i++) bump(&a[i]);
         }
-        """, "a", "escape"),
-    "element passed to a storing macro": ("""
+        """,
+        "a",
+        "escape",
+    ),
+    "element passed to a storing macro": (
+        """
         #define SWAP(x, y) { float t = x; x = y; y = t; }
         void f(float *a, int n) {
         #pragma omp target teams distribute parallel for map(tofrom: a[0:n])
           for (int i = 0; i < n / 2; i++) SWAP(a[i], a[n - 1 - i]);
         }
-        """, "a", "escape"),
-    "element passed to a macro from a header": ("""
+        """,
+        "a",
+        "escape",
+    ),
+    "element passed to a macro from a header": (
+        """
         void f(float *a, int n) {
         #pragma omp target teams distribute parallel for map(tofrom: a[0:n])
           for (int i = 0; i < n; i++) CLAMP_IN_PLACE(a[i]);
         }
-        """, "a", "escape"),
-    "macro body names the array": ("""
+        """,
+        "a",
+        "escape",
+    ),
+    "macro body names the array": (
+        """
         #define RELAX a[i] = 0.5f * a[i]
         void f(float *a, int n) {
         #pragma omp target teams distribute parallel for map(tofrom: a[0:n])
           for (int i = 0; i < n; i++) { float t = a[i]; RELAX; }
         }
-        """, "a", "escape"),
-    "global written by a called function": ("""
+        """,
+        "a",
+        "escape",
+    ),
+    "global written by a called function": (
+        """
         float g[64];
         void reset(void) { for (int i = 0; i < 64; i++) g[i] = 0; }
         void twice(void) { reset(); }
@@ -136,7 +177,10 @@ OMP_C_SHAPES = {
           }
           return s;
         }
-        """, "g", "escape"),
+        """,
+        "g",
+        "escape",
+    ),
 }
 
 
@@ -236,7 +280,8 @@ def test_method_called_on_an_element_is_unknown() -> None:
 # -- OpenMP, Fortran -----------------------------------------------------------------------------
 
 OMP_F_SHAPES = {
-    "component store": ("""
+    "component store": (
+        """
         subroutine f(a, n)
           type(pt) :: a(n)
           integer :: n, i
@@ -245,8 +290,12 @@ OMP_F_SHAPES = {
             a(i)%x = a(i)%y + 1.0
           end do
         end subroutine
-        """, "a", "rmw"),
-    "component array store": ("""
+        """,
+        "a",
+        "rmw",
+    ),
+    "component array store": (
+        """
         subroutine f(a, n)
           type(pt) :: a(n)
           integer :: n, i
@@ -255,8 +304,12 @@ OMP_F_SHAPES = {
             a(i)%v(1) = a(i)%m
           end do
         end subroutine
-        """, "a", "rmw"),
-    "include line": ("""
+        """,
+        "a",
+        "rmw",
+    ),
+    "include line": (
+        """
         subroutine f(u, n)
           integer :: n
           real :: u(n), edge
@@ -265,8 +318,12 @@ OMP_F_SHAPES = {
           include 'sweep.fi'
           !$omp end target data
         end subroutine
-        """, "u", "escape"),
-    "preprocessor include": ("""
+        """,
+        "u",
+        "escape",
+    ),
+    "preprocessor include": (
+        """
         subroutine f(u, n)
           integer :: n
           real :: u(n), edge
@@ -275,8 +332,12 @@ OMP_F_SHAPES = {
         #include "sweep.fi"
           !$omp end target data
         end subroutine
-        """, "u", "escape"),
-    "pointer associated before the region": ("""
+        """,
+        "u",
+        "escape",
+    ),
+    "pointer associated before the region": (
+        """
         subroutine f(u, n)
           integer :: n, i
           real, target :: u(n)
@@ -287,8 +348,12 @@ OMP_F_SHAPES = {
             w(i) = u(i - 1)
           end do
         end subroutine
-        """, "u", "escape"),
-    "element passed to a function": ("""
+        """,
+        "u",
+        "escape",
+    ),
+    "element passed to a function": (
+        """
         subroutine f(u, t, n)
           integer :: n, i
           real :: u(n), t(n)
@@ -298,8 +363,12 @@ OMP_F_SHAPES = {
             t(i) = scaled(u(i))
           end do
         end subroutine
-        """, "u", "escape"),
-    "local array updated by an internal procedure": ("""
+        """,
+        "u",
+        "escape",
+    ),
+    "local array updated by an internal procedure": (
+        """
         subroutine f(n)
           integer :: n
           real :: u(100), s
@@ -312,8 +381,12 @@ OMP_F_SHAPES = {
             u = 0.0
           end subroutine
         end subroutine
-        """, "u", "escape"),
-    "module array updated by a called procedure": ("""
+        """,
+        "u",
+        "escape",
+    ),
+    "module array updated by a called procedure": (
+        """
         module m
           real :: heat(64)
         contains
@@ -327,7 +400,10 @@ OMP_F_SHAPES = {
             !$omp end target data
           end function
         end module
-        """, "heat", "escape"),
+        """,
+        "heat",
+        "escape",
+    ),
 }
 
 
@@ -371,34 +447,64 @@ SYCL_HEAD = """
       q.submit([&](sycl::handler &h) {
 """
 SYCL_SHAPES = {
-    "member store": ("sycl::accessor a(pb, h, sycl::read_write);",
-                     "float t = a[i].m; a[i].m = 2 * t;", "read_modify_write"),
-    "member array store": ("sycl::accessor a(pb, h, sycl::read_write);",
-                           "float t = a[i].m; a[i].v[0] = t;", "read_modify_write"),
-    "nested member compound store": ("sycl::accessor a(pb, h, sycl::read_write);",
-                                     "a[i].e.k += a[i].m;", "read_modify_write"),
-    "kernel body included": ("sycl::accessor a(fb, h, sycl::read_write);",
-                             "float t = a[i];\n#include \"body.inc\"\n", "escape"),
-    "get_pointer": ("sycl::accessor a(fb, h, sycl::read_write);",
-                    "float t = a[i]; auto p = a.get_pointer(); p[i] = t;", "escape"),
-    "get_multi_ptr": ("sycl::accessor a(fb, h, sycl::read_write);",
-                      "float t = a[i]; auto p = a.get_multi_ptr<sycl::access::decorated::no>(); p[i] = t;",
-                      "escape"),
-    "address of an element": ("sycl::accessor a(fb, h, sycl::read_write);",
-                              "float t = a[i]; float *p = &a[0]; p[i] = t;", "escape"),
-    "element by reference": ("sycl::accessor a(fb, h, sycl::read_write);",
-                             "float t = a[i]; nudge(a[i], t);", "escape"),
-    "member by reference": ("sycl::accessor a(pb, h, sycl::read_write);",
-                            "float t = a[i].m; nudge(a[i].m, t);", "escape"),
-    "macro from a header": ("sycl::accessor a(fb, h, sycl::read_write);",
-                            "float t = a[i]; SCALE_IN_PLACE(a[i], t);", "escape"),
-    "macro body names the accessor": ("sycl::accessor a(fb, h, sycl::read_write);",
-                                      "float t = a[i]; STEP_A;", "escape"),
+    "member store": (
+        "sycl::accessor a(pb, h, sycl::read_write);",
+        "float t = a[i].m; a[i].m = 2 * t;",
+        "read_modify_write",
+    ),
+    "member array store": (
+        "sycl::accessor a(pb, h, sycl::read_write);",
+        "float t = a[i].m; a[i].v[0] = t;",
+        "read_modify_write",
+    ),
+    "nested member compound store": (
+        "sycl::accessor a(pb, h, sycl::read_write);",
+        "a[i].e.k += a[i].m;",
+        "read_modify_write",
+    ),
+    "kernel body included": (
+        "sycl::accessor a(fb, h, sycl::read_write);",
+        'float t = a[i];\n#include "body.inc"\n',
+        "escape",
+    ),
+    "get_pointer": (
+        "sycl::accessor a(fb, h, sycl::read_write);",
+        "float t = a[i]; auto p = a.get_pointer(); p[i] = t;",
+        "escape",
+    ),
+    "get_multi_ptr": (
+        "sycl::accessor a(fb, h, sycl::read_write);",
+        "float t = a[i]; auto p = a.get_multi_ptr<sycl::access::decorated::no>(); p[i] = t;",
+        "escape",
+    ),
+    "address of an element": (
+        "sycl::accessor a(fb, h, sycl::read_write);",
+        "float t = a[i]; float *p = &a[0]; p[i] = t;",
+        "escape",
+    ),
+    "element by reference": ("sycl::accessor a(fb, h, sycl::read_write);", "float t = a[i]; nudge(a[i], t);", "escape"),
+    "member by reference": (
+        "sycl::accessor a(pb, h, sycl::read_write);",
+        "float t = a[i].m; nudge(a[i].m, t);",
+        "escape",
+    ),
+    "macro from a header": (
+        "sycl::accessor a(fb, h, sycl::read_write);",
+        "float t = a[i]; SCALE_IN_PLACE(a[i], t);",
+        "escape",
+    ),
+    "macro body names the accessor": (
+        "sycl::accessor a(fb, h, sycl::read_write);",
+        "float t = a[i]; STEP_A;",
+        "escape",
+    ),
 }
 
 
 def sycl_kernel(creation: str, body: str) -> str:
-    return SYCL_HEAD + f"""
+    return (
+        SYCL_HEAD
+        + f"""
         {creation}
         h.parallel_for(sycl::range<1>(n), [=](sycl::id<1> i) {{
           {body}
@@ -406,6 +512,7 @@ def sycl_kernel(creation: str, body: str) -> str:
       }});
     }}
 """
+    )
 
 
 @pytest.mark.parametrize("shape", sorted(SYCL_SHAPES))
@@ -424,8 +531,7 @@ def _kl103(code: str) -> list[Diagnostic]:
 
 
 def test_sycl_member_reads_and_by_value_prototypes_stay_reads() -> None:
-    code = sycl_kernel("sycl::accessor a(pb, h, sycl::read_write);",
-                       "float t = weight(a[i].m) + a[i].e.k; (void)t;")
+    code = sycl_kernel("sycl::accessor a(pb, h, sycl::read_write);", "float t = weight(a[i].m) + a[i].e.k; (void)t;")
     found = kl102(code, "k.cpp")
     assert [d.evidence["suggested"] for d in found] == ["read_only"] and found[0].fix is not None
 

@@ -121,8 +121,14 @@ class Unit:
     result: Taint | None = None
     names: set[str] = field(default_factory=set)
 
-    def assign(self, name: str, expr: Expr, guards: Sequence[Hashable] = (), compound: bool = False,
-               into: Hashable | None = None) -> None:
+    def assign(
+        self,
+        name: str,
+        expr: Expr,
+        guards: Sequence[Hashable] = (),
+        compound: bool = False,
+        into: Hashable | None = None,
+    ) -> None:
         """`name = expr` (`compound`: `name op= expr`, which keeps the old value's dependence).
         `into`: the enclosing unit that owns `name`, when a lambda assigns a variable it captured.
         `guards`: conditions the value depends on wherever `name` is read."""
@@ -133,16 +139,27 @@ class Unit:
     def give_return(self, expr: Expr, guards: Sequence[Hashable] = ()) -> None:
         self._returns.append((expr, tuple(guards)))
 
-    def bind_call(self, callee: Hashable, args: Sequence[Expr | None], guards: Sequence[Hashable] = (),
-                  outputs: Sequence[tuple[int, str]] = ()) -> None:
+    def bind_call(
+        self,
+        callee: Hashable,
+        args: Sequence[Expr | None],
+        guards: Sequence[Hashable] = (),
+        outputs: Sequence[tuple[int, str]] = (),
+    ) -> None:
         """A call site: argument i flows into the callee's parameter i (None: not analysable);
         `outputs` (parameter index, caller variable) flow back for reference parameters."""
         self._bindings.append(_Binding(callee, tuple(args), tuple(guards), tuple(outputs)))
         self.names.update(variable for _index, variable in outputs)
 
-    def condition(self, key: Hashable, expr: Expr, guards: Sequence[Hashable] = (),
-                  loop_varying: Iterable[str] = (), kind: str = "if",
-                  floors: Mapping[str, int] | None = None) -> None:
+    def condition(
+        self,
+        key: Hashable,
+        expr: Expr,
+        guards: Sequence[Hashable] = (),
+        loop_varying: Iterable[str] = (),
+        kind: str = "if",
+        floors: Mapping[str, int] | None = None,
+    ) -> None:
         """A condition to grade. `loop_varying`: names that change between iterations of the loops
         around it (for a loop's own condition, that loop included); `floors`: for some of them, a
         value the loop keeps them at or above (`for (s = 256; s >= 32; s >>= 1)`: 32); `kind` is
@@ -184,8 +201,12 @@ class Program:
         Units nobody calls (kernels, lambdas handed to library code) start with uniform parameters;
         the others get an instance per calling context as their callers are evaluated."""
         called = {b.callee for u in self.units.values() for b in u._bindings}
-        called |= {n.unit for u in self.units.values() for n in sub_expressions(_expressions(u))
-                   if isinstance(n, Call) and n.unit is not None}
+        called |= {
+            n.unit
+            for u in self.units.values()
+            for n in sub_expressions(_expressions(u))
+            if isinstance(n, Call) and n.unit is not None
+        }
         self._solving = True
         for unit in self.units.values():
             if unit.key not in called:
@@ -203,7 +224,7 @@ class Program:
         self._solving = False
 
     def _instance(self, unit: Unit, context: tuple[Taint | None, ...]) -> _Instance:
-        context = tuple(context[:len(unit.params)]) + (None,) * (len(unit.params) - len(context))
+        context = tuple(context[: len(unit.params)]) + (None,) * (len(unit.params) - len(context))
         found = self._instances.get((unit.key, context))
         if found is not None:
             return found
@@ -232,8 +253,11 @@ class Program:
         unit = instance.unit
         evaluator = self._evaluator(instance)
         for name, expr, guards, compound, into in unit._assignments:
-            value = join(evaluator.taint(expr), self._control(instance, guards),
-                         self._lookup(instance, name) if compound else None)
+            value = join(
+                evaluator.taint(expr),
+                self._control(instance, guards),
+                self._lookup(instance, name) if compound else None,
+            )
             if into is not None and into in self.units:
                 target = self.units[into]
                 merged = join(target.external.get(name), value)
@@ -286,7 +310,7 @@ class Program:
             return None
         if self._solving:
             return self._instance(callee, args).result
-        context = tuple(args[:len(callee.params)]) + (None,) * (len(callee.params) - len(args))
+        context = tuple(args[: len(callee.params)]) + (None,) * (len(callee.params) - len(args))
         found = self._instances.get((callee.key, context))
         return found.result if found is not None else callee.result
 
@@ -298,10 +322,16 @@ class Program:
             return Taint("sub-group", grade.origin)
         return Taint("flag", grade.origin, grade)
 
-    def _evaluator(self, instance: _Instance, loop_varying: frozenset[str] = frozenset(),
-                   floors: Mapping[str, int] | None = None) -> Evaluator:
-        return Evaluator(lambda name: self._lookup(instance, name), self._call, loop_varying, floors,
-                         lambda name: self._definition(instance.unit, name))
+    def _evaluator(
+        self, instance: _Instance, loop_varying: frozenset[str] = frozenset(), floors: Mapping[str, int] | None = None
+    ) -> Evaluator:
+        return Evaluator(
+            lambda name: self._lookup(instance, name),
+            self._call,
+            loop_varying,
+            floors,
+            lambda name: self._definition(instance.unit, name),
+        )
 
     def _grade_in(self, instance: _Instance, condition_key: Hashable) -> Grade | None:
         condition = instance.unit.conditions.get(condition_key)
@@ -310,8 +340,9 @@ class Program:
         evaluator = self._evaluator(instance, condition.loop_varying, condition.floors)
         if condition.kind == "switch":
             return evaluator.grade_switch(condition.expr)
-        if condition.kind == "loop" and uniform_trip_count(condition.expr, lambda n: self._definition(instance.unit, n),
-                                                           lambda e: evaluator.taint(e) is None):
+        if condition.kind == "loop" and uniform_trip_count(
+            condition.expr, lambda n: self._definition(instance.unit, n), lambda e: evaluator.taint(e) is None
+        ):
             return None
         return evaluator.grade(condition.expr)
 
@@ -348,11 +379,13 @@ class Program:
             return None
         return strongest(*(self._grade_in(i, condition_key) for i in self._instances_of(unit_key)))
 
-    def grade_expr(self, unit_key: Hashable, expr: Expr, loop_varying: Iterable[str] = (),
-                   floors: Mapping[str, int] | None = None) -> Grade | None:
+    def grade_expr(
+        self, unit_key: Hashable, expr: Expr, loop_varying: Iterable[str] = (), floors: Mapping[str, int] | None = None
+    ) -> Grade | None:
         """The grade of an ad-hoc condition evaluated in `unit_key`."""
-        return strongest(*(self._evaluator(i, frozenset(loop_varying), floors).grade(expr)
-                           for i in self._instances_of(unit_key)))
+        return strongest(
+            *(self._evaluator(i, frozenset(loop_varying), floors).grade(expr) for i in self._instances_of(unit_key))
+        )
 
 
 def _expressions(unit: Unit) -> list[Expr | None]:

@@ -134,8 +134,20 @@ class Call:
 
 
 Expr = (
-    Const | Var | Seed | Uniform | SubGroupUniform | Broadcast | Phi | Varying | Load | Component | Unary | Binary
-    | Select | Call
+    Const
+    | Var
+    | Seed
+    | Uniform
+    | SubGroupUniform
+    | Broadcast
+    | Phi
+    | Varying
+    | Load
+    | Component
+    | Unary
+    | Binary
+    | Select
+    | Call
 )
 
 SUB_GROUP_MAX = 32  # the widest sub-group of any supported device
@@ -207,11 +219,11 @@ class Taint:
     origin: str
     grade: Grade | None = None  # for flags: the grade of the condition they encode
     lane: bool = False  # for ids: the sub-group lane id itself (up to constant arithmetic), which
-                        # every sub-group spans in full, so any bound inside it splits every sub-group
+    # every sub-group spans in full, so any bound inside it splits every sub-group
     clamped: bool = False  # for ids: clamped by a uniform bound (`min(n - i, K)`), so the same in every
-                           # lane but those near the bound
+    # lane but those near the bound
     shared: bool = False  # for ids: several lanes of a sub-group may hold the same value (`lid / 4`,
-                          # a slower dimension's id), so `== c` selects a band of lanes, not one lane
+    # a slower dimension's id), so `== c` selects a band of lanes, not one lane
 
 
 _RANK = {"sub-group": 0, "id": 1, "flag": 2, "mixed": 3, "data": 4}
@@ -227,8 +239,12 @@ def join(*taints: Taint | None) -> Taint | None:
             best = taint
         elif taint.kind == "id" == best.kind and best.lane and not taint.lane:
             best = taint  # the lane id, or something wider: not the lane id
-        elif taint.kind == "flag" == best.kind and taint.grade and best.grade \
-                and strongest(best.grade, taint.grade) is taint.grade is not best.grade:
+        elif (
+            taint.kind == "flag" == best.kind
+            and taint.grade
+            and best.grade
+            and strongest(best.grade, taint.grade) is taint.grade is not best.grade
+        ):
             best = taint
     return best
 

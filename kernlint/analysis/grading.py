@@ -52,11 +52,16 @@ from kernlint.facts.kinds import BranchReason
 Lookup = Callable[[str], "Taint | None"]
 CallResult = Callable[[Call, "tuple[Taint | None, ...]"], "Taint | None"]
 
+
 def _const(expr: Expr) -> int | float | None:
     if isinstance(expr, Const):
         return expr.value
-    if isinstance(expr, Unary) and expr.op == "-" and isinstance(expr.operand, Const) \
-            and expr.operand.value is not None:
+    if (
+        isinstance(expr, Unary)
+        and expr.op == "-"
+        and isinstance(expr.operand, Const)
+        and expr.operand.value is not None
+    ):
         return -expr.operand.value
     return None
 
@@ -69,8 +74,14 @@ class Evaluator:
     """Evaluates taints and grades in one context: variables read through `lookup`, results of calls
     into units through `call`, under one loop context (`loop_varying`, `floors`)."""
 
-    def __init__(self, lookup: Lookup, call: CallResult, loop_varying: frozenset[str] = frozenset(),
-                 floors: Mapping[str, int] | None = None, resolve: Resolve | None = None) -> None:
+    def __init__(
+        self,
+        lookup: Lookup,
+        call: CallResult,
+        loop_varying: frozenset[str] = frozenset(),
+        floors: Mapping[str, int] | None = None,
+        resolve: Resolve | None = None,
+    ) -> None:
         self.lookup = lookup
         self.call = call
         self.resolve = resolve  # a variable's single definition, for strided indices
@@ -117,8 +128,11 @@ class Evaluator:
         if isinstance(expr, Select):
             condition = self.taint(expr.cond)
             grade = self.grade(expr.cond) if condition is not None and condition.kind != "sub-group" else None
-            return join(self.taint(expr.then), self.taint(expr.other),
-                        Taint("flag", grade.origin, grade) if grade is not None else None)
+            return join(
+                self.taint(expr.then),
+                self.taint(expr.other),
+                Taint("flag", grade.origin, grade) if grade is not None else None,
+            )
         if isinstance(expr, Call):
             return self._call_taint(expr)
         return None  # pragma: no cover - every Expr is handled above
@@ -127,8 +141,7 @@ class Evaluator:
         value, index = self.taint(expr.value), self.taint(expr.index)
         if index is not None and index.kind != "sub-group":  # each lane reads another lane's value
             worst = join(value, index)
-            return Taint("data" if worst is not None and worst.kind == "data" else "mixed",
-                         (worst or index).origin)
+            return Taint("data" if worst is not None and worst.kind == "data" else "mixed", (worst or index).origin)
         if expr.scope == "work-group" and (index is None or expr.index is None):
             return None
         source = value if value is not None else index
@@ -140,16 +153,31 @@ class Evaluator:
             return None
         if all(t is None or t.kind == "sub-group" for t in (left, right)):
             return left or right  # the same in every lane of a sub-group
-        if expr.op == "/" and left is not None and right is None and self.resolve is not None and \
-                uniform_quotient(expr.left, expr.right, self.resolve, lambda e: self.taint(e) is None):
+        if (
+            expr.op == "/"
+            and left is not None
+            and right is None
+            and self.resolve is not None
+            and uniform_quotient(expr.left, expr.right, self.resolve, lambda e: self.taint(e) is None)
+        ):
             return None  # (lid + k * wg) / wg: the pass number of a work-group-strided index
-        if expr.op in ("/", ">>") and left is not None and left.kind == "id" and not left.lane and \
-                _sub_group_multiple(_const(expr.right), expr.op):
+        if (
+            expr.op in ("/", ">>")
+            and left is not None
+            and left.kind == "id"
+            and not left.lane
+            and _sub_group_multiple(_const(expr.right), expr.op)
+        ):
             # `lid / 32`, `gid >> 5`: consecutive ids in blocks of 32 share the value, and a sub-group is
             # at most 32 consecutive ids starting at a multiple of its size
             return Taint("sub-group", left.origin)
-        if expr.op in ("%", "&") and left is not None and left.kind == "id" and right is None and \
-                _sub_group_multiple(_mask_block(_const(expr.right), expr.op), "/"):
+        if (
+            expr.op in ("%", "&")
+            and left is not None
+            and left.kind == "id"
+            and right is None
+            and _sub_group_multiple(_mask_block(_const(expr.right), expr.op), "/")
+        ):
             # `lid % 32`, `lid & 63`: rises by one from lane to lane inside every sub-group
             return Taint("id", left.origin, lane=True)
         if expr.op == "%" and left is not None and left.kind == "id" and right is None and _const(expr.right) is None:
@@ -169,8 +197,11 @@ class Evaluator:
         if worst.kind == "flag":
             # arithmetic on a truth value, or on a value set under a condition: a boundary condition
             # still splits only where it did (the edge sub-group, the leader's)
-            return worst if worst.grade is not None and worst.grade.dependence == "boundary" \
+            return (
+                worst
+                if worst.grade is not None and worst.grade.dependence == "boundary"
                 else Taint("mixed", worst.origin)
+            )
         if left is not None and right is not None and left.kind == right.kind == "id" and expr.op in ("+", "-"):
             # row * w + col: monotone along the sub-group, and one lane's own unless both parts are shared
             return replace(worst, shared=left.shared and right.shared)
@@ -221,8 +252,9 @@ class Evaluator:
 
     def _truth(self, expr: Expr, negated: bool = False) -> Grade | None:
         """A value used as a truth value (`if (x)`, `if (!x)`)."""
-        if (isinstance(expr, Binary) and (expr.op in COMPARISONS or expr.op in LOGICAL)) or \
-                (isinstance(expr, Unary) and expr.op == "!"):
+        if (isinstance(expr, Binary) and (expr.op in COMPARISONS or expr.op in LOGICAL)) or (
+            isinstance(expr, Unary) and expr.op == "!"
+        ):
             grade = self.grade(expr)
             if grade is not None and negated and grade.lanes is not None:
                 return Grade(grade.dependence, grade.reason, _complement(grade.lanes), grade.origin)
@@ -262,8 +294,9 @@ class Evaluator:
             return Grade("sub-group", "sub-group", None, level.origin) if level is not None else None
         left = None if left is not None and left.kind == "sub-group" else left
         right = None if right is not None and right.kind == "sub-group" else right
-        dependent, other, op = (expr.left, expr.right, expr.op) if left is not None else \
-            (expr.right, expr.left, MIRROR[expr.op])
+        dependent, other, op = (
+            (expr.left, expr.right, expr.op) if left is not None else (expr.right, expr.left, MIRROR[expr.op])
+        )
         taint, other_taint = (left, right) if left is not None else (right, left)
         assert taint is not None
         pattern = self._pattern(dependent, op, other)
@@ -277,22 +310,31 @@ class Evaluator:
             return self._strong_for(worst) if worst.grade is None else worst.grade
         # Both sides are ids or uniform: a monotone split of the lanes.
         varying = names_in(other) & (self.loop_varying - names_in(dependent)) if other_taint is None else set()
-        if varying and op in ("<", "<=", ">", ">=") \
-                and all(self.floors.get(name, 0) >= SUB_GROUP_MAX for name in varying):
+        if (
+            varying
+            and op in ("<", "<=", ">", ">=")
+            and all(self.floors.get(name, 0) >= SUB_GROUP_MAX for name in varying)
+        ):
             # `for (s = wg / 2; s >= 32; s >>= 1) if (lid < s)`: whole sub-groups drop out together.
             return Grade("boundary", "sub-group-aligned", LaneEstimate("edge"), taint.origin)
         if varying and taint.clamped:
             # `for (k = 0; k < min(n - i, K); ++k)`: K iterations except near the bound
             return Grade("boundary", "tail-guard", LaneEstimate("edge"), taint.origin)
         if varying:
-            lanes = LaneEstimate("single") if op == "==" else (
-                LaneEstimate("all-but-one") if op == "!=" else LaneEstimate("shrinking"))
+            lanes = (
+                LaneEstimate("single")
+                if op == "=="
+                else (LaneEstimate("all-but-one") if op == "!=" else LaneEstimate("shrinking"))
+            )
             return Grade("strong", "loop-bound", lanes, taint.origin)
         if other_taint is not None:
             return Grade("boundary", "range", LaneEstimate("edge"), taint.origin)
         bound = _const(other)
-        if op in ("<", "<=", ">", ">=") and isinstance(bound, int) and \
-                (bound + (1 if op in ("<=", ">") else 0)) % SUB_GROUP_MAX == 0:
+        if (
+            op in ("<", "<=", ">", ">=")
+            and isinstance(bound, int)
+            and (bound + (1 if op in ("<=", ">") else 0)) % SUB_GROUP_MAX == 0
+        ):
             # `lid % 128 < 32`, `lid >= 64`: the bound falls between sub-groups, whole ones drop out
             return Grade("sub-group", "sub-group-aligned", None, taint.origin)
         if taint.lane and op in ("<", "<=", ">", ">="):

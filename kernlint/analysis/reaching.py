@@ -118,8 +118,13 @@ class Flow:
         self._loops.pop()
         self.merge(*frame.breaks)
 
-    def loop(self, body: Callable[[], None], test: Callable[[], None] | None = None,
-             update: Callable[[], None] | None = None, test_first: bool = True) -> None:
+    def loop(
+        self,
+        body: Callable[[], None],
+        test: Callable[[], None] | None = None,
+        update: Callable[[], None] | None = None,
+        test_first: bool = True,
+    ) -> None:
         """A loop: `test` (evaluated before the body when `test_first`, else after it, as in
         do-while), `body`, `update` (a `for` loop's increment). The walkers run until the state at
         the loop head is stable; afterwards the state is the one that leaves the loop."""

@@ -17,8 +17,14 @@ from collections.abc import Callable
 from kernlint.analysis.expressions import Binary, Const, Expr, Phi, Seed, Uniform, Var
 
 Resolve = Callable[[str], "Expr | None"]
-_RANGES = (("get_local_range", "local"), ("get_max_local_range", "local"), ("get_group_range", "groups"),
-           ("get_global_range", "global"), ("omp_get_num_threads", "local"), ("omp_get_num_teams", "groups"))
+_RANGES = (
+    ("get_local_range", "local"),
+    ("get_max_local_range", "local"),
+    ("get_group_range", "groups"),
+    ("get_global_range", "global"),
+    ("omp_get_num_threads", "local"),
+    ("omp_get_num_teams", "groups"),
+)
 _DEPTH = 12
 
 
@@ -71,8 +77,13 @@ def _start_and_step(index: Expr, resolve: Resolve, is_uniform: Callable[[Expr], 
     right after the increment (then the start is one step on)."""
     if isinstance(index, Var):
         definition = resolve(index.name)
-        if isinstance(definition, Binary) and definition.op == "+" and isinstance(definition.left, Phi) and \
-                index in definition.left.options and is_uniform(definition.right):
+        if (
+            isinstance(definition, Binary)
+            and definition.op == "+"
+            and isinstance(definition.left, Phi)
+            and index in definition.left.options
+            and is_uniform(definition.right)
+        ):
             parts = _start_and_step(definition.left, resolve, is_uniform)
             return (Binary("+", parts[0], parts[1]), parts[1]) if parts is not None else None
     options: list[Expr] = list(index.options) if isinstance(index, Phi) else [index]
@@ -81,11 +92,19 @@ def _start_and_step(index: Expr, resolve: Resolve, is_uniform: Callable[[Expr], 
         return None
     starts, steps = [], []
     for definition in definitions:
-        if isinstance(definition, Binary) and definition.op == "+" and _reads(definition.left, options) \
-                and is_uniform(definition.right):
+        if (
+            isinstance(definition, Binary)
+            and definition.op == "+"
+            and _reads(definition.left, options)
+            and is_uniform(definition.right)
+        ):
             steps.append(definition.right)
-        elif isinstance(definition, Binary) and definition.op == "+" and _reads(definition.right, options) \
-                and is_uniform(definition.left):
+        elif (
+            isinstance(definition, Binary)
+            and definition.op == "+"
+            and _reads(definition.right, options)
+            and is_uniform(definition.left)
+        ):
             steps.append(definition.left)
         else:
             starts.append(definition)

@@ -96,8 +96,12 @@ class AccessorUses:
     def overwrites_whole_buffer(self) -> bool:
         """Only written, and some write alone overwrites every element, and no other accessor in the
         command group reaches the same buffer: the old contents are dead."""
-        return self.only_written and self.covering_write is not None and not (self.syntax and self.syntax.ranged) \
+        return (
+            self.only_written
+            and self.covering_write is not None
+            and not (self.syntax and self.syntax.ranged)
             and not self.same_buffer_modes
+        )
 
     @property
     def buffer_bytes(self) -> int | None:

@@ -45,17 +45,23 @@ class LaneEstimate:
                 return f"about {max(1, round(n * self.taken))} of {n} lanes run the guarded code while the rest idle"
             return f"about {self.taken:.0%} of a sub-group's lanes run the guarded code while the rest idle"
         if self.kind == "single":
-            return (f"1 of {n} lanes runs the guarded code while {n - 1} idle" if n
-                    else "1 lane of the sub-group runs the guarded code while all the others idle")
+            return (
+                f"1 of {n} lanes runs the guarded code while {n - 1} idle"
+                if n
+                else "1 lane of the sub-group runs the guarded code while all the others idle"
+            )
         if self.kind == "all-but-one":
-            return (f"{n - 1} of {n} lanes run the guarded code" if n
-                    else "all lanes but one run the guarded code")
+            return f"{n - 1} of {n} lanes run the guarded code" if n else "all lanes but one run the guarded code"
         if self.kind == "shrinking":
             if n:
-                return (f"the active lanes shrink from step to step: once the bound falls below {n}, "
-                        f"a sub-group runs with fewer than {n} lanes, down to 1")
-            return ("the active lanes shrink from step to step: once the bound falls below the sub-group size, "
-                    "sub-groups run partly empty, down to 1 active lane")
+                return (
+                    f"the active lanes shrink from step to step: once the bound falls below {n}, "
+                    f"a sub-group runs with fewer than {n} lanes, down to 1"
+                )
+            return (
+                "the active lanes shrink from step to step: once the bound falls below the sub-group size, "
+                "sub-groups run partly empty, down to 1 active lane"
+            )
         if self.kind == "edge":
             return "only the sub-group that straddles the bound runs partly filled"
         return "the lanes of a sub-group take different paths"

@@ -38,8 +38,7 @@ AccessTarget = Literal["device", "host", "local", "constant"]
 #: How a kernel uses an accessor's data at one place.
 AccessorUseKind = Literal["read", "write", "read_modify_write", "atomic", "escape"]
 #: How an accessor's creation spells its mode (see `ModeSyntax`).
-ModeSyntaxForm = Literal["tag", "enum", "default-ctad", "default-get-access", "default-typed", "default-other",
-                         "other"]
+ModeSyntaxForm = Literal["tag", "enum", "default-ctad", "default-get-access", "default-typed", "default-other", "other"]
 #: What one argument of a queue constructor supplies: an existing context (or a queue to copy, which
 #: shares its context), something that is not a context, or something kernlint cannot classify.
 QueueArgument = Literal["context", "queue", "selector", "device", "property", "handler", "unknown"]
@@ -65,8 +64,21 @@ Dependence = Literal["strong", "boundary", "sub-group"]
 #: leader, all-but-one  one work-item is selected or excluded (`lid == 0`, `lid != 0`)
 #: tail-guard, range  the id is bounded (`i < n`) or checked against a range
 #: sub-group          a value uniform within each sub-group (sub-group id, `lid / 32`) is tested
-BranchReason = Literal["parity", "modulo", "bit-test", "lane-range", "loop-bound", "sub-group-aligned", "data",
-                       "arithmetic", "leader", "all-but-one", "tail-guard", "range", "sub-group"]
+BranchReason = Literal[
+    "parity",
+    "modulo",
+    "bit-test",
+    "lane-range",
+    "loop-bound",
+    "sub-group-aligned",
+    "data",
+    "arithmetic",
+    "leader",
+    "all-but-one",
+    "tail-guard",
+    "range",
+    "sub-group",
+]
 #: How guarded code jumps out early.
 BranchExit = Literal["return", "break", "continue"]
 #: The shape of a divergent sub-group's active lanes (see `LaneEstimate`).

@@ -207,9 +207,9 @@ class FileFacts:
 
     def launch_for(self, span: Span) -> KernelLaunch | None:
         """The kernel whose device code contains `span` (innermost body first)."""
-        for launch in sorted(self.launches,
-                             key=lambda each: (each.body.end_byte - each.body.start_byte) if each.body else 1 << 62):
+        for launch in sorted(
+            self.launches, key=lambda each: (each.body.end_byte - each.body.start_byte) if each.body else 1 << 62
+        ):
             if launch.covers(span):
                 return launch
         return None
-

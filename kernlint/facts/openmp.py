@@ -31,7 +31,7 @@ class Linear:
     @staticmethod
     def of(terms: dict[str, int] | Iterable[tuple[str, int]], constant: int = 0) -> Linear:
         merged: dict[str, int] = {}
-        for name, coefficient in (terms.items() if isinstance(terms, dict) else terms):
+        for name, coefficient in terms.items() if isinstance(terms, dict) else terms:
             merged[name] = merged.get(name, 0) + coefficient
         return Linear(tuple(sorted((n, c) for n, c in merged.items() if c)), constant)
 

@@ -160,10 +160,7 @@ class OmpDirective:
     def map_items(self) -> tuple[OmpMapItem, ...]:
         """Every `map` list item with its map type, in written order."""
         return tuple(
-            OmpMapItem(c.map_type, c.modifiers, item, c)
-            for c in self.clauses
-            if c.name == "map"
-            for item in c.items
+            OmpMapItem(c.map_type, c.modifiers, item, c) for c in self.clauses if c.name == "map" for item in c.items
         )
 
     @property

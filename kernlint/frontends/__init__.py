@@ -22,15 +22,17 @@ def extract_facts(entry: SourceEntry, source: SourceFile, config: Config) -> Fil
     if config.frontend == "clang":
         from kernlint.frontends.clang import frontend as clang
 
-        return clang.extract(source.path, source.data, config.include_dirs, dict(config.defines), config.compile_db,
-                             config.clang_args)
+        return clang.extract(
+            source.path, source.data, config.include_dirs, dict(config.defines), config.compile_db, config.clang_args
+        )
     from kernlint.frontends.clang.flags import preprocessor_settings
     from kernlint.frontends.cpp import frontend as cpp
 
     # The build's -D/-I (compile_commands.json) for #if and quoted includes; the configuration's win.
     defines, include_dirs, database = preprocessor_settings(source.path, config.compile_db)
-    facts = cpp.extract(source.path, source.data, config.include_dirs + include_dirs,
-                        {**defines, **dict(config.defines)})
+    facts = cpp.extract(
+        source.path, source.data, config.include_dirs + include_dirs, {**defines, **dict(config.defines)}
+    )
     return replace(facts, dependencies=(*facts.dependencies, database)) if database else facts
 
 

@@ -26,23 +26,86 @@ from kernlint.config import ConfigError
 DATABASE_NAME = "compile_commands.json"
 
 # Flags that take a value as the next argument and change nothing about how the source reads.
-_DROP_WITH_VALUE = frozenset({
-    "-o", "-MF", "-MT", "-MQ", "-Xsycl-target-backend", "-Xsycl-target-frontend", "-Xsycl-target-linker",
-    "-Xs", "-Xopenmp-target", "-Xlinker", "-fp-model", "-L", "-l", "-Xarch_device", "-Xarch_host",
-    "-Xcuda-ptxas", "-Xcuda-fatbinary", "--serialize-diagnostics", "-arch", "-target-backend",
-})
+_DROP_WITH_VALUE = frozenset(
+    {
+        "-o",
+        "-MF",
+        "-MT",
+        "-MQ",
+        "-Xsycl-target-backend",
+        "-Xsycl-target-frontend",
+        "-Xsycl-target-linker",
+        "-Xs",
+        "-Xopenmp-target",
+        "-Xlinker",
+        "-fp-model",
+        "-L",
+        "-l",
+        "-Xarch_device",
+        "-Xarch_host",
+        "-Xcuda-ptxas",
+        "-Xcuda-fatbinary",
+        "--serialize-diagnostics",
+        "-arch",
+        "-target-backend",
+    }
+)
 # Flags that stand alone and change nothing about how the source reads (or that libclang rejects).
-_DROP = frozenset({
-    "-c", "-S", "-E", "-M", "-MM", "-MD", "-MMD", "-MP", "-MG", "-fsycl", "-fintelfpga", "-qmkl", "-mkl",
-    "-fgpu-rdc", "-fno-gpu-rdc", "-fopenmp-target-fast", "-shared", "-static", "-pipe", "-v", "-###",
-    "-fcolor-diagnostics", "-fdiagnostics-color",
-})
+_DROP = frozenset(
+    {
+        "-c",
+        "-S",
+        "-E",
+        "-M",
+        "-MM",
+        "-MD",
+        "-MMD",
+        "-MP",
+        "-MG",
+        "-fsycl",
+        "-fintelfpga",
+        "-qmkl",
+        "-mkl",
+        "-fgpu-rdc",
+        "-fno-gpu-rdc",
+        "-fopenmp-target-fast",
+        "-shared",
+        "-static",
+        "-pipe",
+        "-v",
+        "-###",
+        "-fcolor-diagnostics",
+        "-fdiagnostics-color",
+    }
+)
 # Prefixes of joined flags (`-fsycl-targets=spir64`) dropped for the same reasons.
 _DROP_PREFIXES = (
-    "-fsycl", "-fno-sycl", "-fopenmp-targets=", "-fopenmp-target", "-Xopenmp-target=", "--offload-arch=",
-    "--cuda-gpu-arch=", "--cuda-path=", "-fp-model=", "-fprofile", "-Wl,", "-MF", "-MT", "-MQ", "-o",
-    "-L", "-l", "-fdiagnostics-color=", "-fcoverage", "-fimf-", "-qopt-", "-fsycl-device",
-    "-march=", "-mtune=", "-fcf-protection", "-flto",
+    "-fsycl",
+    "-fno-sycl",
+    "-fopenmp-targets=",
+    "-fopenmp-target",
+    "-Xopenmp-target=",
+    "--offload-arch=",
+    "--cuda-gpu-arch=",
+    "--cuda-path=",
+    "-fp-model=",
+    "-fprofile",
+    "-Wl,",
+    "-MF",
+    "-MT",
+    "-MQ",
+    "-o",
+    "-L",
+    "-l",
+    "-fdiagnostics-color=",
+    "-fcoverage",
+    "-fimf-",
+    "-qopt-",
+    "-fsycl-device",
+    "-march=",
+    "-mtune=",
+    "-fcf-protection",
+    "-flto",
 )
 # Vendor spellings that mean a flag libclang knows.
 _MAP = {"-qopenmp": "-fopenmp", "-fiopenmp": "-fopenmp", "-openmp": "-fopenmp", "-qopenmp-simd": "-fopenmp-simd"}
@@ -103,7 +166,7 @@ def _pairs(args: tuple[str, ...], flags: tuple[str, ...]) -> list[tuple[str, str
                 index += 1
                 break
             if arg.startswith(flag) and arg != flag:
-                found.append((flag, arg[len(flag):]))
+                found.append((flag, arg[len(flag) :]))
                 break
         index += 1
     return found
@@ -133,10 +196,11 @@ def translate(arguments: list[str] | tuple[str, ...], directory: str, file: str 
         if arg in _MAP:
             kept.append(_MAP[arg])
             continue
-        path_flag = next((f for f in _PATH_FLAGS if arg == f or (arg.startswith(f) and f != "-include"
-                                                                 and f != "-imacros")), None)
+        path_flag = next(
+            (f for f in _PATH_FLAGS if arg == f or (arg.startswith(f) and f != "-include" and f != "-imacros")), None
+        )
         if path_flag is not None:
-            value = arg[len(path_flag):] if arg != path_flag else (args[index] if index < len(args) else "")
+            value = arg[len(path_flag) :] if arg != path_flag else (args[index] if index < len(args) else "")
             if arg == path_flag:
                 index += 1
             kept.extend((path_flag, os.path.normpath(os.path.join(directory, value))))
@@ -150,10 +214,30 @@ def translate(arguments: list[str] | tuple[str, ...], directory: str, file: str 
     return tuple(kept)
 
 
-_COMPILER_NAMES = frozenset({
-    "cc", "c++", "gcc", "g++", "clang", "clang++", "icx", "icpx", "icpc", "icc", "dpcpp", "acpp", "syclcc",
-    "nvc++", "nvcc", "hipcc", "amdclang++", "ccache", "sccache", "distcc",
-})
+_COMPILER_NAMES = frozenset(
+    {
+        "cc",
+        "c++",
+        "gcc",
+        "g++",
+        "clang",
+        "clang++",
+        "icx",
+        "icpx",
+        "icpc",
+        "icc",
+        "dpcpp",
+        "acpp",
+        "syclcc",
+        "nvc++",
+        "nvcc",
+        "hipcc",
+        "amdclang++",
+        "ccache",
+        "sccache",
+        "distcc",
+    }
+)
 
 
 @lru_cache(maxsize=256)
@@ -235,8 +319,9 @@ def _shared_depth(one: str, other: str) -> int:
     return len(PurePath(os.path.commonpath([os.path.dirname(one), os.path.dirname(other)])).parts)
 
 
-def preprocessor_settings(path: str, compile_db: str | None = None
-                          ) -> tuple[dict[str, str], tuple[str, ...], str | None]:
+def preprocessor_settings(
+    path: str, compile_db: str | None = None
+) -> tuple[dict[str, str], tuple[str, ...], str | None]:
     """What the tree-sitter front-end needs from the build for `path`: its `-D` macros, its include
     directories and the database they came from (a dependency of the file's result), all empty when
     no database is found."""

@@ -43,13 +43,30 @@ _IDENTIFIER = re.compile(r"(?<![\w:.>])(?<!::)([A-Za-z_]\w*)(?!\s*::)(?!\w)")
 _FILE_SCOPE = (0, 1 << 62)
 _C_SUFFIXES = (".c",)
 # Facts that sit at one place in the source: dropped when that place is in an inactive branch.
-_PLACED_FIELDS = ("launches", "buffers", "accessors", "local_allocations", "barriers", "loops", "queues", "pragmas",
-                  "branches", "block_accesses", "omp")
+_PLACED_FIELDS = (
+    "launches",
+    "buffers",
+    "accessors",
+    "local_allocations",
+    "barriers",
+    "loops",
+    "queues",
+    "pragmas",
+    "branches",
+    "block_accesses",
+    "omp",
+)
 
 
-def extract(path: str, data: bytes, include_dirs: tuple[str, ...] = (), defines: dict[str, str] | None = None,
-            compile_db: str | None = None, clang_args: tuple[str, ...] = (),
-            timeout_s: float | None = None) -> FileFacts:
+def extract(
+    path: str,
+    data: bytes,
+    include_dirs: tuple[str, ...] = (),
+    defines: dict[str, str] | None = None,
+    compile_db: str | None = None,
+    clang_args: tuple[str, ...] = (),
+    timeout_s: float | None = None,
+) -> FileFacts:
     """The facts of one C/C++ file: tree-sitter's, refined by libclang with the file's build flags."""
     flags = flags_for(path, compile_db)
     extra = FileFlags(clang_args, "arguments")
@@ -74,9 +91,16 @@ def extract(path: str, data: bytes, include_dirs: tuple[str, ...] = (), defines:
     return facts
 
 
-def clang_unit(path: str, data: bytes, flags: FileFlags, include_dirs: tuple[str, ...] = (),
-               defines: dict[str, str] | None = None, clang_args: tuple[str, ...] = (),
-               probes: list[tuple[tuple[str, ...], str]] | None = None, timeout_s: float | None = None) -> ClangUnit:
+def clang_unit(
+    path: str,
+    data: bytes,
+    flags: FileFlags,
+    include_dirs: tuple[str, ...] = (),
+    defines: dict[str, str] | None = None,
+    clang_args: tuple[str, ...] = (),
+    probes: list[tuple[tuple[str, ...], str]] | None = None,
+    timeout_s: float | None = None,
+) -> ClangUnit:
     """libclang's parse of `path` with its flags; a parse stopped by a missing header is redone once
     with an empty stand-in for it. Raises `ParseTimeout` past the time bound."""
     args, empty = parse_inputs(path, data, flags, include_dirs, defines or {}, clang_args)
@@ -86,8 +110,14 @@ def clang_unit(path: str, data: bytes, flags: FileFlags, include_dirs: tuple[str
     return ClangUnit(path, data, args, probes or [], empty + missing, **kwargs) if missing else unit
 
 
-def parse_inputs(path: str, data: bytes, flags: FileFlags, include_dirs: tuple[str, ...], defines: dict[str, str],
-                 clang_args: tuple[str, ...]) -> tuple[list[str], list[str]]:
+def parse_inputs(
+    path: str,
+    data: bytes,
+    flags: FileFlags,
+    include_dirs: tuple[str, ...],
+    defines: dict[str, str],
+    clang_args: tuple[str, ...],
+) -> tuple[list[str], list[str]]:
     """libclang's command line for `path` (the language unless the build's flags say it, the build's
     flags, the configured `-I`/`-D`, `clang-args`, then the headers kernlint supplies) and the
     missing headers to stand in for with empty files."""
@@ -131,8 +161,9 @@ class _AnsweringConstants:
         return getattr(self._inner, name)
 
 
-def _tree_sitter_unit(path: str, data: bytes, include_dirs: tuple[str, ...], defines: dict[str, str],
-                      answer: _Answer) -> CppUnit:
+def _tree_sitter_unit(
+    path: str, data: bytes, include_dirs: tuple[str, ...], defines: dict[str, str], answer: _Answer
+) -> CppUnit:
     unit = CppUnit(path, data, include_dirs, defines)
     unit.constants = cast(CppConstants, _AnsweringConstants(unit.constants, answer))
     return unit
@@ -182,6 +213,7 @@ def _namespaces_at(root: tree_sitter.Node, at: int) -> tuple[str, ...]:
 
 # -- refinements from the AST -----------------------------------------------------------------------
 
+
 def _refine(facts: FileFacts, unit: CppUnit, clang: ClangUnit, select_branches: bool) -> FileFacts:
     if select_branches and clang.skipped:
         facts = _drop_inactive(facts, clang.skipped)
@@ -210,20 +242,30 @@ def _declaration_of(name: str | None, span: Span, declarations: list[Declaration
 
 def _foreign(declaration: Declaration | None) -> bool:
     """Whether clang resolved the declaration's type to a class outside the `sycl` namespace."""
-    return declaration is not None and declaration.valid and declaration.namespace is not None \
+    return (
+        declaration is not None
+        and declaration.valid
+        and declaration.namespace is not None
         and declaration.namespace.split("::")[0] != "sycl"
+    )
 
 
 def _drop_foreign(facts: FileFacts, declarations: list[Declaration]) -> FileFacts:
     """Drop buffers, accessors, local memory and queues whose declared type is not SYCL's."""
+
     def keep(fact: Any) -> bool:
         # A temporary has no declaration of its own (`auto p = std::make_unique<sycl::buffer<…>>(…)`).
-        return getattr(fact, "form", None) == "temporary" or not _foreign(_declaration_of(fact.name, fact.span,
-                                                                                          declarations))
+        return getattr(fact, "form", None) == "temporary" or not _foreign(
+            _declaration_of(fact.name, fact.span, declarations)
+        )
 
-    return replace(facts, buffers=tuple(filter(keep, facts.buffers)), accessors=tuple(filter(keep, facts.accessors)),
-                   local_allocations=tuple(filter(keep, facts.local_allocations)),
-                   queues=tuple(filter(keep, facts.queues)))
+    return replace(
+        facts,
+        buffers=tuple(filter(keep, facts.buffers)),
+        accessors=tuple(filter(keep, facts.accessors)),
+        local_allocations=tuple(filter(keep, facts.local_allocations)),
+        queues=tuple(filter(keep, facts.queues)),
+    )
 
 
 def _template_arguments(type_text: str, cls: str) -> list[str] | None:
@@ -243,13 +285,24 @@ def _template_arguments(type_text: str, cls: str) -> list[str] | None:
 
 
 _MODES: dict[str, AccessMode] = {
-    "read": "read", "write": "write", "read_write": "read_write", "discard_write": "discard_write",
-    "discard_read_write": "discard_read_write", "atomic": "atomic",
+    "read": "read",
+    "write": "write",
+    "read_write": "read_write",
+    "discard_write": "discard_write",
+    "discard_read_write": "discard_read_write",
+    "atomic": "atomic",
 }
-_MODE_VALUES = dict(zip(range(1024, 1030), ("read", "write", "read_write", "discard_write", "discard_read_write",
-                                            "atomic")))
-_TARGETS: dict[str, AccessTarget] = {"device": "device", "global_buffer": "device", "constant_buffer": "constant",
-                                     "local": "local", "host_buffer": "host", "host_task": "host"}
+_MODE_VALUES = dict(
+    zip(range(1024, 1030), ("read", "write", "read_write", "discard_write", "discard_read_write", "atomic"))
+)
+_TARGETS: dict[str, AccessTarget] = {
+    "device": "device",
+    "global_buffer": "device",
+    "constant_buffer": "constant",
+    "local": "local",
+    "host_buffer": "host",
+    "host_task": "host",
+}
 
 
 def _accessor_mode(arguments: list[str]) -> tuple[AccessMode, AccessTarget] | None:
@@ -264,8 +317,9 @@ def _accessor_mode(arguments: list[str]) -> tuple[AccessMode, AccessTarget] | No
     return cast(AccessMode, mode), target
 
 
-def _add_from_declarations(facts: FileFacts, unit: CppUnit, declarations: list[Declaration],
-                           clang: ClangUnit) -> FileFacts:
+def _add_from_declarations(
+    facts: FileFacts, unit: CppUnit, declarations: list[Declaration], clang: ClangUnit
+) -> FileFacts:
     """Buffers a macro declares, and accessors whose mode only their resolved type shows."""
     data = unit.data
     buffers = list(facts.buffers)
@@ -278,8 +332,9 @@ def _add_from_declarations(facts: FileFacts, unit: CppUnit, declarations: list[D
         if fact.mode is None and mode is not None and mode[0] != "read_write" and fact.form == "constructor":
             fact = replace(fact, mode=mode[0])
         refined.append(fact)
-    placed = [f.span for f in facts.buffers] + [f.span for f in facts.accessors] + \
-        [f.span for f in facts.local_allocations]
+    placed = (
+        [f.span for f in facts.buffers] + [f.span for f in facts.accessors] + [f.span for f in facts.local_allocations]
+    )
     for declaration in declarations:
         if not declaration.valid or declaration.start >= clang.size:
             continue
@@ -294,13 +349,31 @@ def _add_from_declarations(facts: FileFacts, unit: CppUnit, declarations: list[D
         if mode is None or mode[1] not in ("device", "constant"):
             continue
         span = _declaration_span(unit.root, span)
-        text = data[declaration.start:declaration.end].decode("utf-8", "replace")
+        text = data[declaration.start : declaration.end].decode("utf-8", "replace")
         buffer = re.search(r"[({]\s*([A-Za-z_]\w*)\s*,", text)
-        group = next((launch.command_group for launch in facts.launches if launch.command_group is not None
-                      and launch.command_group.contains(span)), None)
+        group = next(
+            (
+                launch.command_group
+                for launch in facts.launches
+                if launch.command_group is not None and launch.command_group.contains(span)
+            ),
+            None,
+        )
         properties = ("no_init",) if re.search(r"\bno_init\b", text) else ()
-        accessors.append(Accessor(span, declaration.name, buffer.group(1) if buffer else None, mode[0], None, None,
-                                  "constructor", properties, mode[1], group))
+        accessors.append(
+            Accessor(
+                span,
+                declaration.name,
+                buffer.group(1) if buffer else None,
+                mode[0],
+                None,
+                None,
+                "constructor",
+                properties,
+                mode[1],
+                group,
+            )
+        )
     if accessors:
         accessors = analyse_accessor_uses(unit, facts.launches, accessors)
     ordered = sorted((*refined, *accessors), key=lambda a: a.span.start_byte)
@@ -320,6 +393,6 @@ def _span(data: bytes, start: int, end: int) -> Span:
     """A span from byte offsets (lines 1-based, columns in bytes)."""
     line = data.count(b"\n", 0, start) + 1
     end_line = data.count(b"\n", 0, end) + 1
-    return Span(start, end, line, start - (data.rfind(b"\n", 0, start) + 1), end_line,
-                end - (data.rfind(b"\n", 0, end) + 1))
-
+    return Span(
+        start, end, line, start - (data.rfind(b"\n", 0, start) + 1), end_line, end - (data.rfind(b"\n", 0, end) + 1)
+    )

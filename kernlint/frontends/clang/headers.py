@@ -17,8 +17,11 @@ from importlib import resources
 
 # Where SYCL implementations put their headers (DPC++ / oneAPI, AdaptiveCpp), newest first.
 _SYCL_INSTALLS = (
-    "/opt/intel/oneapi/compiler/latest/include", "/opt/intel/oneapi/compiler/latest/linux/include",
-    "/opt/adaptivecpp/include/AdaptiveCpp", "/usr/local/include/AdaptiveCpp", "/opt/hipSYCL/include/AdaptiveCpp",
+    "/opt/intel/oneapi/compiler/latest/include",
+    "/opt/intel/oneapi/compiler/latest/linux/include",
+    "/opt/adaptivecpp/include/AdaptiveCpp",
+    "/usr/local/include/AdaptiveCpp",
+    "/opt/hipSYCL/include/AdaptiveCpp",
 )
 # Where compilers put their resource headers (clang's own; a system clang of any version).
 _RESOURCE_GLOBS = ("/usr/lib/llvm-*/lib/clang/*/include", "/usr/lib/clang/*/include", "/usr/local/lib/clang/*/include")
@@ -58,8 +61,10 @@ def shipped_sycl() -> str:
 
 
 def _has_sycl(include_dirs: tuple[str, ...]) -> bool:
-    return any(os.path.isfile(os.path.join(d, "sycl", "sycl.hpp")) or os.path.isfile(os.path.join(d, "CL", "sycl.hpp"))
-               for d in include_dirs)
+    return any(
+        os.path.isfile(os.path.join(d, "sycl", "sycl.hpp")) or os.path.isfile(os.path.join(d, "CL", "sycl.hpp"))
+        for d in include_dirs
+    )
 
 
 def sycl_dir(include_dirs: tuple[str, ...]) -> str | None:

@@ -60,8 +60,15 @@ class ClangUnit:
     """A translation unit of one main file; `probes` are constant expressions to evaluate, each with
     the namespaces it must be evaluated in."""
 
-    def __init__(self, path: str, data: bytes, args: list[str], probes: Sequence[tuple[tuple[str, ...], str]] = (),
-                 empty_files: Sequence[str] = (), timeout_s: float | None = DEFAULT_PARSE_TIMEOUT_S) -> None:
+    def __init__(
+        self,
+        path: str,
+        data: bytes,
+        args: list[str],
+        probes: Sequence[tuple[tuple[str, ...], str]] = (),
+        empty_files: Sequence[str] = (),
+        timeout_s: float | None = DEFAULT_PARSE_TIMEOUT_S,
+    ) -> None:
         self.path = os.path.abspath(path)
         self.size = len(data)
         self._data = data
@@ -87,8 +94,9 @@ class ClangUnit:
             includer = location.file.name
             line = _line_of(includer, location.line, self._data if includer == self.path else None)
             quoted = re.search(r'#\s*include\s*"', line) is not None
-            found.append(os.path.normpath(os.path.join(os.path.dirname(includer) if quoted else angled_dir,
-                                                       match.group(1))))
+            found.append(
+                os.path.normpath(os.path.join(os.path.dirname(includer) if quoted else angled_dir, match.group(1)))
+            )
         return found
 
     @cached_property
@@ -109,7 +117,7 @@ class ClangUnit:
             elif cursor.kind == cindex.CursorKind.VAR_DECL and cursor.spelling.startswith(PROBE_PREFIX):
                 value = evaluate_int(cursor)
                 if value is not None:
-                    values[int(cursor.spelling[len(PROBE_PREFIX):])] = value
+                    values[int(cursor.spelling[len(PROBE_PREFIX) :])] = value
         return values
 
     @cached_property
@@ -127,9 +135,19 @@ class ClangUnit:
                 continue
             at = cursor.location.offset
             # A name from a macro's replacement text is located at the macro's use, which does not spell it.
-            in_macro = self._data[at:at + len(cursor.spelling)] != cursor.spelling.encode()
-            found.append(Declaration(cursor.spelling, at, start, end, cursor.type.get_canonical().spelling, in_macro,
-                                     not is_invalid_declaration(cursor), _namespace_of(cursor.type)))
+            in_macro = self._data[at : at + len(cursor.spelling)] != cursor.spelling.encode()
+            found.append(
+                Declaration(
+                    cursor.spelling,
+                    at,
+                    start,
+                    end,
+                    cursor.type.get_canonical().spelling,
+                    in_macro,
+                    not is_invalid_declaration(cursor),
+                    _namespace_of(cursor.type),
+                )
+            )
         return found
 
     @cached_property
@@ -162,8 +180,12 @@ def _line_of(path: str, number: int, data: bytes | None) -> str:
 def _namespace_of(declared: cindex.Type) -> str | None:
     """The namespaces around the class a (canonical) type names, or None when it names none."""
     declaration = declared.get_canonical().get_declaration()
-    if declaration.kind not in (cindex.CursorKind.CLASS_DECL, cindex.CursorKind.STRUCT_DECL,
-                                cindex.CursorKind.CLASS_TEMPLATE, cindex.CursorKind.UNION_DECL):
+    if declaration.kind not in (
+        cindex.CursorKind.CLASS_DECL,
+        cindex.CursorKind.STRUCT_DECL,
+        cindex.CursorKind.CLASS_TEMPLATE,
+        cindex.CursorKind.UNION_DECL,
+    ):
         return None
     names: list[str] = []
     parent = declaration.semantic_parent
@@ -180,8 +202,9 @@ def _probe(number: int, scope: tuple[str, ...], text: str) -> str:
     return f"{opening}constexpr auto {PROBE_PREFIX}{number} = ({text});{closing}\n"
 
 
-def _parse(path: str, unsaved: list[tuple[str, bytes]], args: list[str],
-           timeout_s: float | None) -> cindex.TranslationUnit:
+def _parse(
+    path: str, unsaved: list[tuple[str, bytes]], args: list[str], timeout_s: float | None
+) -> cindex.TranslationUnit:
     """Parse on a helper thread so that a file libclang takes too long over costs at most `timeout_s`."""
     result: list[cindex.TranslationUnit | BaseException] = []
 

@@ -24,8 +24,14 @@ def text_of(node: Node | None) -> str:
 
 def span_of(node: Node) -> Span:
     """The `Span` a fact records for `node`."""
-    return Span(node.start_byte, node.end_byte, node.start_point[0] + 1, node.start_point[1],
-                node.end_point[0] + 1, node.end_point[1])
+    return Span(
+        node.start_byte,
+        node.end_byte,
+        node.start_point[0] + 1,
+        node.start_point[1],
+        node.end_point[0] + 1,
+        node.end_point[1],
+    )
 
 
 def arguments_of(node: Node | None) -> list[Node]:
@@ -44,8 +50,9 @@ def node_at(root: Node, span: Span, types: Iterable[str] = ()) -> Node | None:
     given): facts keep spans, this finds their nodes again."""
     node = root.descendant_for_byte_range(span.start_byte, span.end_byte)
     wanted = frozenset(types)
-    while node is not None and (node.start_byte != span.start_byte or node.end_byte != span.end_byte
-                                or (wanted and node.type not in wanted)):
+    while node is not None and (
+        node.start_byte != span.start_byte or node.end_byte != span.end_byte or (wanted and node.type not in wanted)
+    ):
         if node.start_byte < span.start_byte or node.end_byte > span.end_byte:
             return None
         node = node.parent

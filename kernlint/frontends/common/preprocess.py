@@ -18,8 +18,8 @@ from kernlint.analysis.consteval import evaluate
 _IF0 = re.compile(rb"^[ \t]*#[ \t]*if[ \t]+0\b", re.M)
 _CONDITIONAL = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b", re.M)
 _DIRECTIVE = re.compile(
-    rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif|define|undef)\b((?:[^\n]*\\\r?\n)*[^\n]*)",
-    re.M)
+    rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif|define|undef)\b((?:[^\n]*\\\r?\n)*[^\n]*)", re.M
+)
 _DEFINED = re.compile(r"\bdefined\s*(?:\(\s*([A-Za-z_]\w*)\s*\)|([A-Za-z_]\w*))")
 _COMMENT = re.compile(r"/\*.*?\*/|//.*", re.S)
 _UNKNOWN = "__kernlint_unknown__"  # an identifier no resolver knows
@@ -126,8 +126,9 @@ def conditional_arms(data: bytes, defines: Mapping[str, str] | None = None) -> l
             state = None
             group.maybe = True
         body = data.find(b"\n", directive_end)
-        group.arms.append(ConditionalArm(group.start, len(group.arms), len(data) if body < 0 else body + 1,
-                                         len(data), state))
+        group.arms.append(
+            ConditionalArm(group.start, len(group.arms), len(data) if body < 0 else body + 1, len(data), state)
+        )
 
     def close_arm(group: _Group, at: int) -> None:
         if group.arms:
@@ -181,7 +182,7 @@ def blank_disabled_blocks(data: bytes, arms: list[ConditionalArm] | None = None)
         return data
     out = bytearray(data)
     for arm in dead:
-        out[arm.start:arm.end] = re.sub(rb"[^\n]", b" ", data[arm.start:arm.end])
+        out[arm.start : arm.end] = re.sub(rb"[^\n]", b" ", data[arm.start : arm.end])
     return bytes(out)
 
 
@@ -215,8 +216,13 @@ def alternatives(arms: list[ConditionalArm], first: int, second: int) -> bool:
     around_first = {(arm.group, arm.index) for arm in arms if arm.state is None and arm.contains(first)}
     if not around_first:
         return False
-    return any(arm.state is None and arm.contains(second) and (arm.group, arm.index) not in around_first
-               and any(group == arm.group for group, _ in around_first) for arm in arms)
+    return any(
+        arm.state is None
+        and arm.contains(second)
+        and (arm.group, arm.index) not in around_first
+        and any(group == arm.group for group, _ in around_first)
+        for arm in arms
+    )
 
 
 def counterparts(arms: list[ConditionalArm], positions: list[int]) -> list[int | None]:

@@ -16,8 +16,9 @@ from kernlint.frontends.cpp.syntax import last_name
 Node = tree_sitter.Node
 
 
-def functor_arguments(root: Node, captures: Captures, launch: KernelLaunch, class_name: str, group: Node
-                      ) -> list[Node] | None:
+def functor_arguments(
+    root: Node, captures: Captures, launch: KernelLaunch, class_name: str, group: Node
+) -> list[Node] | None:
     """The constructor arguments of the functor object the launch runs."""
     call = node_at(root, launch.span, ("call_expression",))
     launch_args = arguments_of(call.child_by_field_name("arguments")) if call is not None else []
@@ -79,8 +80,9 @@ def is_constructor(method: Node, class_name: str) -> bool:
 
 
 def member_for_argument(members_list: Node, class_name: str, position: int, count: int) -> str | None:
-    constructors = [m for m in members_list.named_children
-                    if m.type == "function_definition" and is_constructor(m, class_name)]
+    constructors = [
+        m for m in members_list.named_children if m.type == "function_definition" and is_constructor(m, class_name)
+    ]
     if not constructors:  # an aggregate: arguments initialise the fields in order
         fields = _fields(members_list)
         return fields[position][0] if position < len(fields) else None
@@ -122,5 +124,6 @@ def parameter_name(param: Node) -> str | None:
     declarator = param.child_by_field_name("declarator")
     while declarator is not None and declarator.type != "identifier":
         declarator = declarator.child_by_field_name("declarator") or next(
-            (c for c in declarator.named_children if c.type == "identifier"), None)
+            (c for c in declarator.named_children if c.type == "identifier"), None
+        )
     return text_of(declarator) if declarator is not None else None

@@ -47,14 +47,16 @@ class CoverageReader:
         self._launch_texts_at: dict[int, tuple[str, ...] | None] = {}
         self._buffer_at: dict[int, tuple[Buffer | None, tuple[str, ...] | None, int | None]] = {}
 
-    def coverage(self, accessor: Accessor, node: Node, launch: KernelLaunch, writes: list[Write],
-                 ranged: bool) -> Coverage:
+    def coverage(
+        self, accessor: Accessor, node: Node, launch: KernelLaunch, writes: list[Write], ranged: bool
+    ) -> Coverage:
         """The coverage of the accessor created at `node` by `writes` in the kernel of `launch`
         (a ranged accessor sees part of the buffer, so none of its writes covers it)."""
         buffer, buffer_texts, element = self._buffer(accessor, node)
         launch_texts = self._launch_texts(launch)
         range_matches = self._same_extent(
-            launch.global_range, launch_texts, buffer.extent if buffer else None, buffer_texts, launch)
+            launch.global_range, launch_texts, buffer.extent if buffer else None, buffer_texts, launch
+        )
         over_accessor = self._launch_over_accessor(launch, accessor)
         if over_accessor:
             range_matches = True
@@ -63,16 +65,22 @@ class CoverageReader:
             for element_node, index, guards, ok in writes:
                 if not ok:
                     continue
-                if (over_accessor and index == [Index("whole")] and not guards
-                        and not self._launch_has_offset(launch)) or (
-                        buffer is not None
-                        and self._covers(index, guards, launch, range_matches, buffer, buffer_texts)):
+                if (
+                    over_accessor and index == [Index("whole")] and not guards and not self._launch_has_offset(launch)
+                ) or (buffer is not None and self._covers(index, guards, launch, range_matches, buffer, buffer_texts)):
                     covering = span_of(element_node)
                     break
         return Coverage(buffer, element, range_matches, covering)
 
-    def _covers(self, index: list[Index], guards: list[Node], launch: KernelLaunch, range_matches: bool | None,
-                buffer: Buffer, buffer_texts: tuple[str, ...] | None) -> bool:
+    def _covers(
+        self,
+        index: list[Index],
+        guards: list[Node],
+        launch: KernelLaunch,
+        range_matches: bool | None,
+        buffer: Buffer,
+        buffer_texts: tuple[str, ...] | None,
+    ) -> bool:
         extent = buffer.extent
         dims = len(extent.dims) if extent is not None else (len(buffer_texts) if buffer_texts else 0)
         if not dims:
@@ -92,8 +100,14 @@ class CoverageReader:
         if global_range is not None and index[0].kind != "linear" and len(global_range.dims) != dims:
             return False
         if not guards:
-            if index[0].kind == "linear" and range_matches is not True and global_range is not None \
-                    and global_range.known and extent is not None and extent.known:
+            if (
+                index[0].kind == "linear"
+                and range_matches is not True
+                and global_range is not None
+                and global_range.known
+                and extent is not None
+                and extent.known
+            ):
                 return global_range.total == extent.total
             return range_matches is True
         if dims != 1 or not all(self._equals_dim(g, extent, buffer_texts, 0) for g in guards):
@@ -112,15 +126,21 @@ class CoverageReader:
             return no_spaces(text_of(bound)) == no_spaces(texts[dim]) and self._stable(texts[dim], bound)
         return False
 
-    def _same_extent(self, launch_extent: Extent | None, launch_texts: tuple[str, ...] | None,
-                     buffer_extent: Extent | None, buffer_texts: tuple[str, ...] | None,
-                     launch: KernelLaunch) -> bool | None:
+    def _same_extent(
+        self,
+        launch_extent: Extent | None,
+        launch_texts: tuple[str, ...] | None,
+        buffer_extent: Extent | None,
+        buffer_texts: tuple[str, ...] | None,
+        launch: KernelLaunch,
+    ) -> bool | None:
         if launch_extent is not None and buffer_extent is not None and launch_extent.known and buffer_extent.known:
             return launch_extent.dims == buffer_extent.dims
         if launch_texts and buffer_texts and len(launch_texts) == len(buffer_texts):
             call = node_at(self.unit.root, launch.span, ("call_expression",))
-            if call is not None and all(no_spaces(a) == no_spaces(b) and self._stable(a, call)
-                                        for a, b in zip(launch_texts, buffer_texts)):
+            if call is not None and all(
+                no_spaces(a) == no_spaces(b) and self._stable(a, call) for a, b in zip(launch_texts, buffer_texts)
+            ):
                 return True
         return None
 
@@ -146,8 +166,11 @@ class CoverageReader:
 
     def _launch_texts(self, launch: KernelLaunch) -> tuple[str, ...] | None:
         """Per-dimension texts of a launch's range, needed only when it has no value."""
-        if launch.range_kind not in ("range", "scalar") or launch.api != "parallel_for" \
-                or (launch.global_range is not None and launch.global_range.known):
+        if (
+            launch.range_kind not in ("range", "scalar")
+            or launch.api != "parallel_for"
+            or (launch.global_range is not None and launch.global_range.known)
+        ):
             return None
         key = launch.span.start_byte
         if key not in self._launch_texts_at:
@@ -190,8 +213,12 @@ class CoverageReader:
         if not re.fullmatch(r"[A-Za-z_]\w*", name):
             return None, None, element
         definition = self.unit.constants.definition(name, accessor.span.start_byte)
-        if definition is not None and definition.kind == "var" and definition.value_text \
-                and re.fullmatch(r"&\s*[A-Za-z_]\w*", definition.value_text.strip()):
+        if (
+            definition is not None
+            and definition.kind == "var"
+            and definition.value_text
+            and re.fullmatch(r"&\s*[A-Za-z_]\w*", definition.value_text.strip())
+        ):
             # `p->get_access(h)` with `buffer<T> *p = &buf;`: the buffer pointed to
             pointee = definition.value_text.strip()[1:].strip()
             definition = self.unit.constants.definition(pointee, definition.start_byte)
@@ -205,8 +232,9 @@ class CoverageReader:
 
     def _buffer_declared_at(self, start_byte: int) -> tuple[Buffer | None, tuple[str, ...] | None, int | None]:
         decl = self.unit.root.descendant_for_byte_range(start_byte, start_byte + 1)
-        while decl is not None and not (decl.type in ("declaration", "field_declaration")
-                                        and decl.start_byte == start_byte):
+        while decl is not None and not (
+            decl.type in ("declaration", "field_declaration") and decl.start_byte == start_byte
+        ):
             decl = decl.parent
         if decl is None:
             return None, None, None
@@ -216,23 +244,30 @@ class CoverageReader:
             value = declarator.child_by_field_name("value") if declarator is not None else None
             if decl.type == "field_declaration":
                 value = decl.child_by_field_name("default_value")
-            callee = (value.child_by_field_name("function") or value.child_by_field_name("type")) \
-                if value is not None else None
+            callee = (
+                (value.child_by_field_name("function") or value.child_by_field_name("type"))
+                if value is not None
+                else None
+            )
             if value is not None and callee is not None:
                 construction = construction_from_call(value, callee)
         if construction is None or construction.cls != "buffer":
             return None, None, None
         args = construction.args
-        if (len(args) >= 3 and not is_property(args[2])) or \
-                any(re.search(r"\.\s*(c?r?begin|c?r?end)\s*\(", text_of(a)) for a in args):
+        if (len(args) >= 3 and not is_property(args[2])) or any(
+            re.search(r"\.\s*(c?r?begin|c?r?end)\s*\(", text_of(a)) for a in args
+        ):
             return None, None, None  # a sub-buffer or an iterator range: the extent is not the range argument
         buffer = buffer_of(self.unit, construction, False)
         texts = None
         if buffer.extent is not None and not buffer.extent.known:
             range_arg = args[1] if buffer.has_host_data and len(args) >= 2 else args[0]
             texts = self._dim_texts(range_arg)
-        elif len(args) == 1 and args[0].type in ("identifier", "parameter_declaration") \
-                and re.fullmatch(r"[A-Za-z_]\w*", text_of(args[0])):
+        elif (
+            len(args) == 1
+            and args[0].type in ("identifier", "parameter_declaration")
+            and re.fullmatch(r"[A-Za-z_]\w*", text_of(args[0]))
+        ):
             texts = (f"{text_of(args[0])}.size()",)  # `sycl::buffer b(vec)`: the container's size
         return buffer, texts, _element_size(construction.template_args[:1])
 

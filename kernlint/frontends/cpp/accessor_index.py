@@ -42,8 +42,11 @@ Write = tuple[Node, list[Index], list[Node], bool]
 
 def is_own(index: list[Index]) -> bool:
     """The subscripts name the work-item's own element (`a[it]`, `a[i0][i1]` by dimension, linear id)."""
-    return index == [Index("whole")] or index == [Index("linear")] or (
-        bool(index) and all(i.kind == "dim" and i.dim == k for k, i in enumerate(index)))
+    return (
+        index == [Index("whole")]
+        or index == [Index("linear")]
+        or (bool(index) and all(i.kind == "dim" and i.dim == k for k, i in enumerate(index)))
+    )
 
 
 @dataclass
@@ -74,10 +77,19 @@ class Captures:
         that subtree's captures instead of walking it again."""
         found = self._captured.get(node.id)
         if found is None:
-            outer = min((region for region in self._regions if region[0].start_byte <= node.start_byte
-                         and node.end_byte <= region[0].end_byte),
-                        key=lambda region: region[0].end_byte - region[0].start_byte, default=None) \
-                if node.type == "compound_statement" else None
+            outer = (
+                min(
+                    (
+                        region
+                        for region in self._regions
+                        if region[0].start_byte <= node.start_byte and node.end_byte <= region[0].end_byte
+                    ),
+                    key=lambda region: region[0].end_byte - region[0].start_byte,
+                    default=None,
+                )
+                if node.type == "compound_statement"
+                else None
+            )
             found = _captures(node) if outer is None else _captures_in_block(outer[1], node)
             self._captured[node.id] = found
             self._regions.append((node, found))
@@ -95,7 +107,7 @@ def _captures_in_block(captures: dict[str, list[Node]], block: Node) -> dict[str
     lo, hi = block.start_byte, block.end_byte
     found = {}
     for name, nodes in captures.items():
-        inside = [n for n in nodes[bisect_right(nodes, lo, key=_start):] if n.start_byte < hi and n.end_byte <= hi]
+        inside = [n for n in nodes[bisect_right(nodes, lo, key=_start) :] if n.start_byte < hi and n.end_byte <= hi]
         if inside:
             found[name] = inside
     return found
@@ -144,8 +156,11 @@ class IndexReader:
             return OTHER
         if node.type == "call_expression":
             function = node.child_by_field_name("function")
-            if function is None or function.type != "field_expression" \
-                    or text_of(function.child_by_field_name("argument")) != scope.item:
+            if (
+                function is None
+                or function.type != "field_expression"
+                or text_of(function.child_by_field_name("argument")) != scope.item
+            ):
                 return OTHER
             method = text_of(function.child_by_field_name("field"))
             args = arguments_of(node.child_by_field_name("arguments"))
@@ -162,10 +177,10 @@ class IndexReader:
             # `i[0]` of an id/item, `it.get_global_id()[0]`, `gid[0]` of a local copy of the whole id
             base = node.child_by_field_name("argument")
             of_whole_id = (not scope.nd and text_of(base) == scope.item) or (
-                base is not None and base.type != "subscript_expression" and self.index_of(base, scope).kind == "whole")
+                base is not None and base.type != "subscript_expression" and self.index_of(base, scope).kind == "whole"
+            )
             args = arguments_of(node.child_by_field_name("indices"))
-            dim = self.constants.value(text_of(args[0]), args[0].start_byte) \
-                if len(args) == 1 and of_whole_id else None
+            dim = self.constants.value(text_of(args[0]), args[0].start_byte) if len(args) == 1 and of_whole_id else None
             return Index("dim", dim) if dim is not None else OTHER
         return OTHER
 
@@ -176,19 +191,26 @@ class IndexReader:
         while node is not None and node != scope.root:
             if node.type == "for_statement":
                 init = node.child_by_field_name("initializer")
-                declarator = init.child_by_field_name("declarator") \
-                    if init is not None and init.type == "declaration" else None
+                declarator = (
+                    init.child_by_field_name("declarator") if init is not None and init.type == "declaration" else None
+                )
                 condition = node.child_by_field_name("condition")
                 update = node.child_by_field_name("update")
                 body = node.child_by_field_name("body")
-                if declarator is not None and declarator.type == "init_declarator" \
-                        and text_of(declarator.child_by_field_name("declarator")) == name:
+                if (
+                    declarator is not None
+                    and declarator.type == "init_declarator"
+                    and text_of(declarator.child_by_field_name("declarator")) == name
+                ):
                     start = declarator.child_by_field_name("value")
                     if start is None or self.constants.value(text_of(start), start.start_byte) != 0:
                         return None
-                    if condition is None or condition.type != "binary_expression" \
-                            or text_of(condition.child_by_field_name("operator")) not in ("<",) \
-                            or text_of(condition.child_by_field_name("left")) != name:
+                    if (
+                        condition is None
+                        or condition.type != "binary_expression"
+                        or text_of(condition.child_by_field_name("operator")) not in ("<",)
+                        or text_of(condition.child_by_field_name("left")) != name
+                    ):
                         return None
                     if update is None or no_spaces(text_of(update)) not in (f"++{name}", f"{name}++", f"{name}+=1"):
                         return None
@@ -219,16 +241,31 @@ class IndexReader:
                 guards.append(guard)
             elif kind == "for_statement":
                 if parent.child_by_field_name("body") != current or (
-                        parent.id not in loops and not self._runs_at_least_once(parent)):
+                    parent.id not in loops and not self._runs_at_least_once(parent)
+                ):
                     return False, []
                 enclosing_loops.append(parent)
             elif kind == "do_statement":
                 enclosing_loops.append(parent)
-            elif kind in ("while_statement", "for_range_loop", "switch_statement", "case_statement",
-                          "lambda_expression", "conditional_expression", "preproc_if", "preproc_ifdef",
-                          "preproc_else", "preproc_elif", "try_statement", "catch_clause", "ERROR") or (
-                    kind == "binary_expression" and text_of(parent.child_by_field_name("operator")) in ("&&", "||")
-                    and parent.child_by_field_name("right") == current):
+            elif kind in (
+                "while_statement",
+                "for_range_loop",
+                "switch_statement",
+                "case_statement",
+                "lambda_expression",
+                "conditional_expression",
+                "preproc_if",
+                "preproc_ifdef",
+                "preproc_else",
+                "preproc_elif",
+                "try_statement",
+                "catch_clause",
+                "ERROR",
+            ) or (
+                kind == "binary_expression"
+                and text_of(parent.child_by_field_name("operator")) in ("&&", "||")
+                and parent.child_by_field_name("right") == current
+            ):
                 return False, []
             current = parent
         for jump in scope.captures.get("jump", []):
@@ -236,15 +273,19 @@ class IndexReader:
                 continue
             if jump.type in ("return_statement", "goto_statement") and jump.start_byte < node.start_byte:
                 return False, []
-            if jump.type in ("break_statement", "continue_statement") \
-                    and any(contains(loop, jump) for loop in enclosing_loops):
+            if jump.type in ("break_statement", "continue_statement") and any(
+                contains(loop, jump) for loop in enclosing_loops
+            ):
                 return False, []
         return True, guards
 
     def _guard(self, statement: Node, branch: Node, scope: Scope, index: list[Index]) -> Node | None:
         """The bound `n` of `if (i < n) <branch>` where `i` is the write's own 1-D index."""
-        if statement.child_by_field_name("consequence") != branch or len(index) != 1 \
-                or index[0].kind not in ("whole", "dim", "linear"):
+        if (
+            statement.child_by_field_name("consequence") != branch
+            or len(index) != 1
+            or index[0].kind not in ("whole", "dim", "linear")
+        ):
             return None
         condition = statement.child_by_field_name("condition")
         value = condition.child_by_field_name("value") if condition is not None else None
@@ -266,19 +307,29 @@ class IndexReader:
         init = loop.child_by_field_name("initializer")
         condition = loop.child_by_field_name("condition")
         declarator = init.child_by_field_name("declarator") if init is not None and init.type == "declaration" else None
-        if declarator is None or declarator.type != "init_declarator" or condition is None \
-                or condition.type != "binary_expression":
+        if (
+            declarator is None
+            or declarator.type != "init_declarator"
+            or condition is None
+            or condition.type != "binary_expression"
+        ):
             return False
         start = declarator.child_by_field_name("value")
         bound = condition.child_by_field_name("right")
-        if start is None or bound is None or text_of(condition.child_by_field_name("left")) != text_of(
-                declarator.child_by_field_name("declarator")):
+        if (
+            start is None
+            or bound is None
+            or text_of(condition.child_by_field_name("left")) != text_of(declarator.child_by_field_name("declarator"))
+        ):
             return False
         first = self.constants.value(text_of(start), start.start_byte)
         limit = self.constants.value(text_of(bound), bound.start_byte)
         operator = text_of(condition.child_by_field_name("operator"))
-        return first is not None and limit is not None and (
-            (operator == "<" and first < limit) or (operator == "<=" and first <= limit))
+        return (
+            first is not None
+            and limit is not None
+            and ((operator == "<" and first < limit) or (operator == "<=" and first <= limit))
+        )
 
 
 def _in_nested_lambda(node: Node, root: Node) -> bool:

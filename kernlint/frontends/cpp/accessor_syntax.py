@@ -55,8 +55,9 @@ def is_property(node: Node) -> bool:
 def _get_access_syntax(accessor: Accessor, node: Node) -> ModeSyntax:
     function = node.child_by_field_name("function")
     method = method_field(node)
-    targ_list = method.child_by_field_name("arguments") \
-        if method is not None and method.type == "template_method" else None
+    targ_list = (
+        method.child_by_field_name("arguments") if method is not None and method.type == "template_method" else None
+    )
     targs = arguments_of(targ_list)
     args = arguments_of(node.child_by_field_name("arguments"))
     handler = span_of(args[0]) if args else None
@@ -66,8 +67,14 @@ def _get_access_syntax(accessor: Accessor, node: Node) -> ModeSyntax:
     if mode is not None:
         if targ_list is not None and targ_list.start_byte <= mode.start_byte < targ_list.end_byte:
             assert function is not None and method is not None  # a template argument list implies both
-            whole = span_of(targ_list) if len(targs) == 1 and len(args) == 1 and method.type == "template_method" \
-                and (function.child_by_field_name("field") == method) else None
+            whole = (
+                span_of(targ_list)
+                if len(targs) == 1
+                and len(args) == 1
+                and method.type == "template_method"
+                and (function.child_by_field_name("field") == method)
+                else None
+            )
             return ModeSyntax("enum", handler, False, whole, ranged)
         last = bool(rest) and rest[-1].start_byte == mode.start_byte
         return ModeSyntax("tag", handler, last, None, ranged)

@@ -73,8 +73,11 @@ class _Analysis:
     # -- driver ------------------------------------------------------------------------------
 
     def accessor(self, accessor: Accessor) -> Accessor:
-        if accessor.target != "device" or accessor.form not in ("constructor", "get_access") \
-                or accessor.command_group is None:
+        if (
+            accessor.target != "device"
+            or accessor.form not in ("constructor", "get_access")
+            or accessor.command_group is None
+        ):
             return accessor
         launches = [launch for launch in self.launches if launch.command_group == accessor.command_group]
         if not launches or any(launch.body is None for launch in launches):
@@ -108,14 +111,19 @@ class _Analysis:
     def _kernel_scope(self, body: Node, launch: KernelLaunch, names: frozenset[str], members: bool) -> Scope:
         nd = launch.index_type == "nd_item" or (launch.range_kind == "nd_range" and launch.index_type == "auto")
         scope = Scope(body, names, members, launch.index_param, nd, captures=self.captures(body))
-        if launch.index_param and not nd and launch.index_type in ("id", "item", "auto", "integral") \
-                and launch.api == "parallel_for":
+        if (
+            launch.index_param
+            and not nd
+            and launch.index_type in ("id", "item", "auto", "integral")
+            and launch.api == "parallel_for"
+        ):
             scope.own[launch.index_param] = Index("whole")
         self.index.derive_locals(scope)
         return scope
 
-    def _functor_kernel(self, launch: KernelLaunch, accessor: Accessor, node: Node, group: Node,
-                        found: _Found) -> list[Node]:
+    def _functor_kernel(
+        self, launch: KernelLaunch, accessor: Accessor, node: Node, group: Node, found: _Found
+    ) -> list[Node]:
         """Uses through the functor member the accessor initialises; returns the bound arguments."""
         body = node_at(self.root, launch.body, ("compound_statement",)) if launch.body else None
         operator = body.parent if body is not None else None
@@ -127,9 +135,15 @@ class _Analysis:
         if args is None:
             found.add("escape", node, f"functor `{class_name}` is constructed where the analysis cannot see")
             return []
-        position = next((i for i, a in enumerate(args)
-                         if (accessor.name and text_of(a).strip() == accessor.name)
-                         or (a.start_byte == node.start_byte and a.end_byte == node.end_byte)), None)
+        position = next(
+            (
+                i
+                for i, a in enumerate(args)
+                if (accessor.name and text_of(a).strip() == accessor.name)
+                or (a.start_byte == node.start_byte and a.end_byte == node.end_byte)
+            ),
+            None,
+        )
         if position is None:
             return []
         member = member_for_argument(members_list, class_name, position, len(args))
@@ -153,15 +167,17 @@ class _Analysis:
             self._scan(scope, found)
         return [args[position]]
 
-    def _outside_kernels(self, name: str, node: Node, group: Node, launches: list[KernelLaunch],
-                         bound_args: list[Node], found: _Found) -> None:
+    def _outside_kernels(
+        self, name: str, node: Node, group: Node, launches: list[KernelLaunch], bound_args: list[Node], found: _Found
+    ) -> None:
         """References to the accessor in its command group but outside the kernels: only size queries
         and the functor construction are understood; anything else escapes."""
         bodies = [launch.body for launch in launches if launch.body is not None]
         caps = self.captures(group)
         for include in caps.get("include", []):
-            if include.start_byte > node.end_byte and not any(b.start_byte <= include.start_byte < b.end_byte
-                                                              for b in bodies):
+            if include.start_byte > node.end_byte and not any(
+                b.start_byte <= include.start_byte < b.end_byte for b in bodies
+            ):
                 found.add("escape", include, "code #included into the command group may use it")
         wanted = name.encode()
         for ref in caps.get("ref", []) + caps.get("type_ref", []):
@@ -172,9 +188,13 @@ class _Analysis:
             if any(contains(arg, ref) for arg in bound_args):
                 continue
             parent = ref.parent
-            if parent is not None and parent.type == "field_expression" and parent.parent is not None \
-                    and parent.parent.type == "call_expression" \
-                    and text_of(parent.child_by_field_name("field")) in NEUTRAL_METHODS:
+            if (
+                parent is not None
+                and parent.type == "field_expression"
+                and parent.parent is not None
+                and parent.parent.type == "call_expression"
+                and text_of(parent.child_by_field_name("field")) in NEUTRAL_METHODS
+            ):
                 continue
             if parent is not None and parent.type == "lambda_capture_specifier":
                 continue
@@ -217,9 +237,19 @@ class _Analysis:
         if ptype == "lambda_capture_initializer":
             found.add("escape", ref, "captured under another name")
             return
-        if (ptype in ("init_declarator", "function_declarator", "reference_declarator", "pointer_declarator",
-                      "parameter_declaration", "for_range_loop", "structured_binding_declarator")
-                and parent.child_by_field_name("declarator") == ref) or ptype == "declaration":
+        if (
+            ptype
+            in (
+                "init_declarator",
+                "function_declarator",
+                "reference_declarator",
+                "pointer_declarator",
+                "parameter_declaration",
+                "for_range_loop",
+                "structured_binding_declarator",
+            )
+            and parent.child_by_field_name("declarator") == ref
+        ) or ptype == "declaration":
             found.add("escape", ref, "a declaration shadows the accessor's name")
             return
         if ptype in ("sizeof_expression", "decltype", "alignof_expression"):
@@ -233,8 +263,11 @@ class _Analysis:
             return
         if parent.type == "subscript_expression" and parent.child_by_field_name("argument") == node:
             element, indices = parent, [parent.child_by_field_name("indices")]
-            while element.parent is not None and element.parent.type == "subscript_expression" \
-                    and element.parent.child_by_field_name("argument") == element:
+            while (
+                element.parent is not None
+                and element.parent.type == "subscript_expression"
+                and element.parent.child_by_field_name("argument") == element
+            ):
                 element = element.parent
                 indices.append(element.child_by_field_name("indices"))
             self._classify_element(element, [self.index.subscript(i, scope) for i in indices], scope, found)
@@ -255,8 +288,11 @@ class _Analysis:
         if element.id in found.consumed:
             return  # the read half of `a[i] = a[i] + …`, already counted as a read-modify-write
         statement = element
-        while statement.parent is not None and statement != scope.root and not (
-                statement.type.endswith("_statement") or statement.type == "declaration"):
+        while (
+            statement.parent is not None
+            and statement != scope.root
+            and not (statement.type.endswith("_statement") or statement.type == "declaration")
+        ):
             statement = statement.parent
         if statement.has_error:
             found.add("escape", element, "in a statement the parser could not read")
@@ -276,7 +312,7 @@ class _Analysis:
                 found.add("read_modify_write", element, "assigned from its own value")
             else:
                 found.add("write", element)
-                ok, guards = (self.index.unconditional(parent, scope, index) if value == element else (False, []))
+                ok, guards = self.index.unconditional(parent, scope, index) if value == element else (False, [])
                 found.writes.append((element, index, guards, ok))
             return
         if ptype == "update_expression":
@@ -304,18 +340,23 @@ class _Analysis:
                 found.add("atomic", element, "atomic_ref")
                 return
             init = parent if ptype == "init_declarator" else parent.parent
-            declarator = init.child_by_field_name("declarator") \
-                if init is not None and init.type == "init_declarator" else None
-            if declarator is not None and declarator.type == "reference_declarator" \
-                    and not self._is_const_declaration(decl):
+            declarator = (
+                init.child_by_field_name("declarator") if init is not None and init.type == "init_declarator" else None
+            )
+            if (
+                declarator is not None
+                and declarator.type == "reference_declarator"
+                and not self._is_const_declaration(decl)
+            ):
                 found.add("escape", element, "bound to a non-const reference")
                 return
         found.add("read", element)
 
     @staticmethod
     def _is_const_declaration(decl: Node | None) -> bool:
-        return decl is not None and any(c.type == "type_qualifier" and text_of(c) in ("const", "constexpr")
-                                        for c in decl.children)
+        return decl is not None and any(
+            c.type == "type_qualifier" and text_of(c) in ("const", "constexpr") for c in decl.children
+        )
 
     @staticmethod
     def _enclosing(node: Node | None, types: tuple[str, ...]) -> Node | None:
@@ -383,8 +424,13 @@ class _Analysis:
             param_type = params[position].child_by_field_name("type")
             if param_type is not None and "accessor" in text_of(param_type) and MODE_WORD.search(text_of(param_type)):
                 found.typed_sites.append(span_of(param_type))
-            helper = Scope(body, frozenset({param_name}), depth=scope.depth + 1, captures=self.captures(body),
-                            conditional=not call_ok or scope.conditional)
+            helper = Scope(
+                body,
+                frozenset({param_name}),
+                depth=scope.depth + 1,
+                captures=self.captures(body),
+                conditional=not call_ok or scope.conditional,
+            )
             for i, arg in enumerate(args):
                 index = self.index.index_of(arg, scope)
                 arg_name = parameter_name(params[i]) if i < len(params) else None
@@ -408,35 +454,50 @@ class _Analysis:
         buffer = coverage.buffer
         own = all(is_own(index) for (_n, index, _g, _ok) in found.writes) and bool(found.writes)
         return AccessorUses(
-            reads=kinds.count("read"), writes=kinds.count("write"),
-            read_modify_writes=kinds.count("read_modify_write"), atomic="atomic" in kinds,
-            escapes="escape" in kinds, uses=tuple(found.uses), covering_write=coverage.covering_write,
-            writes_at_own_index=own, range_matches_buffer=coverage.range_matches, kernel=launch.span,
-            kernel_name=launch.name, buffer_span=buffer.span if buffer else None,
+            reads=kinds.count("read"),
+            writes=kinds.count("write"),
+            read_modify_writes=kinds.count("read_modify_write"),
+            atomic="atomic" in kinds,
+            escapes="escape" in kinds,
+            uses=tuple(found.uses),
+            covering_write=coverage.covering_write,
+            writes_at_own_index=own,
+            range_matches_buffer=coverage.range_matches,
+            kernel=launch.span,
+            kernel_name=launch.name,
+            buffer_span=buffer.span if buffer else None,
             buffer_extent=buffer.extent if buffer else None,
-            buffer_has_host_data=buffer.has_host_data if buffer else None, element_size=coverage.element_size,
-            typed_sites=tuple(dict.fromkeys(found.typed_sites)), syntax=syntax,
+            buffer_has_host_data=buffer.has_host_data if buffer else None,
+            element_size=coverage.element_size,
+            typed_sites=tuple(dict.fromkeys(found.typed_sites)),
+            syntax=syntax,
         )
 
 
-def analyse_accessor_uses(unit: CppUnit, launches: tuple[KernelLaunch, ...],
-                          accessors: list[Accessor]) -> list[Accessor]:
+def analyse_accessor_uses(
+    unit: CppUnit, launches: tuple[KernelLaunch, ...], accessors: list[Accessor]
+) -> list[Accessor]:
     """Each device accessor with `uses` filled in when the kernel of its command group could be
     analysed (left None otherwise: no kernel in the group, a kernel the file does not define)."""
     if not accessors or not launches:
         return accessors
     analysis = _Analysis(unit, launches)
     analysed = [analysis.accessor(a) for a in accessors]
-    return [replace(a, uses=replace(a.uses, same_buffer_modes=_same_buffer_modes(a, analysed)))
-            if a.uses is not None else a for a in analysed]
+    return [
+        replace(a, uses=replace(a.uses, same_buffer_modes=_same_buffer_modes(a, analysed))) if a.uses is not None else a
+        for a in analysed
+    ]
 
 
 def _same_buffer_modes(accessor: Accessor, accessors: list[Accessor]) -> tuple[str, ...]:
     """Modes of the other accessors created over the same buffer (same text) in the same command group."""
     modes: list[str] = []
     for other in accessors:
-        if other is accessor or other.command_group != accessor.command_group \
-                or no_spaces(other.buffer or "") != no_spaces(accessor.buffer or ""):
+        if (
+            other is accessor
+            or other.command_group != accessor.command_group
+            or no_spaces(other.buffer or "") != no_spaces(accessor.buffer or "")
+        ):
             continue
         if other.mode is not None:
             modes.append(other.mode)

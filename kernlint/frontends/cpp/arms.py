@@ -18,18 +18,73 @@ from kernlint.frontends.common.nodes import text_of as _text
 Node = tree_sitter.Node
 IsWork = Callable[[Node], bool]  # whether a call runs real work (a device function, unknown code)
 
-_STATEMENTS = frozenset({"expression_statement", "declaration", "return_statement", "if_statement",
-                         "switch_statement", "for_statement", "while_statement", "do_statement",
-                         "for_range_loop"})
+_STATEMENTS = frozenset(
+    {
+        "expression_statement",
+        "declaration",
+        "return_statement",
+        "if_statement",
+        "switch_statement",
+        "for_statement",
+        "while_statement",
+        "do_statement",
+        "for_range_loop",
+    }
+)
 _LOOPS = frozenset({"for_statement", "while_statement", "do_statement", "for_range_loop"})
 _DIRECTIVE_LINE = re.compile(rb"^[ \t]*#", re.M)
 _LOG_TRIPS = 5  # what a halving loop (`for (s = 16; s > 0; s >>= 1)`) is counted as
-_MATH = frozenset({
-    "abs", "fabs", "fabsf", "min", "max", "fmin", "fmax", "fminf", "fmaxf", "sqrt", "sqrtf", "rsqrt", "exp",
-    "expf", "exp2", "log", "logf", "log2", "pow", "powf", "sin", "cos", "sinf", "cosf", "tan", "floor", "ceil",
-    "floorf", "ceilf", "round", "trunc", "clamp", "select", "mad", "fma", "fmaf", "copysign", "isnan", "isinf",
-    "native_exp", "native_log", "native_sqrt", "native_recip", "native_divide", "rint", "lrint", "hypot",
-})
+_MATH = frozenset(
+    {
+        "abs",
+        "fabs",
+        "fabsf",
+        "min",
+        "max",
+        "fmin",
+        "fmax",
+        "fminf",
+        "fmaxf",
+        "sqrt",
+        "sqrtf",
+        "rsqrt",
+        "exp",
+        "expf",
+        "exp2",
+        "log",
+        "logf",
+        "log2",
+        "pow",
+        "powf",
+        "sin",
+        "cos",
+        "sinf",
+        "cosf",
+        "tan",
+        "floor",
+        "ceil",
+        "floorf",
+        "ceilf",
+        "round",
+        "trunc",
+        "clamp",
+        "select",
+        "mad",
+        "fma",
+        "fmaf",
+        "copysign",
+        "isnan",
+        "isinf",
+        "native_exp",
+        "native_log",
+        "native_sqrt",
+        "native_recip",
+        "native_divide",
+        "rint",
+        "lrint",
+        "hypot",
+    }
+)
 
 
 def is_math_call(call: Node) -> bool:
@@ -50,23 +105,36 @@ def defined_functions(node: Node) -> frozenset[str]:
         current = stack.pop()
         if current.type == "function_definition":
             declarator = current.child_by_field_name("declarator")
-            while declarator is not None and declarator.type not in ("identifier", "field_identifier",
-                                                                     "qualified_identifier"):
+            while declarator is not None and declarator.type not in (
+                "identifier",
+                "field_identifier",
+                "qualified_identifier",
+            ):
                 declarator = declarator.child_by_field_name("declarator")
             if declarator is not None:
                 names.add(_text(declarator).rsplit("::", 1)[-1])
-        elif current.type in ("translation_unit", "namespace_definition", "declaration_list", "linkage_specification",
-                              "template_declaration", "class_specifier", "struct_specifier", "field_declaration_list"):
+        elif current.type in (
+            "translation_unit",
+            "namespace_definition",
+            "declaration_list",
+            "linkage_specification",
+            "template_declaration",
+            "class_specifier",
+            "struct_specifier",
+            "field_declaration_list",
+        ):
             stack.extend(current.named_children)
     return frozenset(names)
 
 
 def calls_one_of(names: frozenset[str]) -> IsWork:
     """A call counts as work when it reaches one of `names` (functions defined in the file)."""
+
     def is_work(call: Node) -> bool:
         function = call.child_by_field_name("function")
         name = _text(function) if function is not None else ""
         return name.split("<", 1)[0].rsplit("::", 1)[-1].rsplit(".", 1)[-1].rsplit("->", 1)[-1] in names
+
     return is_work
 
 
@@ -74,8 +142,9 @@ def arm_nodes(node: Node) -> list[Node]:
     """The guarded paths: an if's two arms (an else-if chain is one arm), a switch's cases, a loop's body."""
     if node.type in ("if_statement", "conditional_expression"):
         arms = [node.child_by_field_name("consequence"), node.child_by_field_name("alternative")]
-        return [a.named_children[-1] if a.type == "else_clause" and a.named_children else a
-                for a in arms if a is not None]
+        return [
+            a.named_children[-1] if a.type == "else_clause" and a.named_children else a for a in arms if a is not None
+        ]
     body = node.child_by_field_name("body")
     if node.type == "switch_statement" and body is not None:
         return [c for c in body.named_children if c.type == "case_statement"]
@@ -253,10 +322,10 @@ def _exits(arm: Node, owner: Node) -> bool:
     stack = [arm]
     while stack:
         current = stack.pop()
-        if current.type == "return_statement" or (current.type == "break_statement" and owner.type != "switch_statement"):
+        if current.type == "return_statement" or (
+            current.type == "break_statement" and owner.type != "switch_statement"
+        ):
             return True
         if current.type not in _LOOPS | {"switch_statement", "lambda_expression"}:
             stack.extend(current.named_children)
     return False
-
-

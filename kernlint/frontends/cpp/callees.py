@@ -21,18 +21,87 @@ from kernlint.frontends.cpp.syntax import function_declarator, last_name
 Node = tree_sitter.Node
 
 # Functions that take an element by value (math and common algorithms): passing `a[i]` reads it.
-VALUE_FUNCTIONS = frozenset({
-    "sqrt", "rsqrt", "cbrt", "exp", "exp2", "exp10", "expm1", "log", "log2", "log10", "log1p", "pow", "pown",
-    "powr", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "fabs", "abs", "fmin",
-    "fmax", "min", "max", "clamp", "floor", "ceil", "round", "trunc", "fma", "mad", "hypot", "erf", "erfc",
-    "isnan", "isinf", "isfinite", "sign", "step", "smoothstep", "mix", "dot", "cross", "length", "distance",
-    "normalize", "native_sqrt", "native_exp", "native_log", "native_sin", "native_cos", "native_recip",
-    "half_sqrt", "select", "popcount", "clz", "ctz", "mul24", "mad24", "rotate", "floor_div", "static_cast",
-    "float", "double", "int", "size_t", "printf",
-})
+VALUE_FUNCTIONS = frozenset(
+    {
+        "sqrt",
+        "rsqrt",
+        "cbrt",
+        "exp",
+        "exp2",
+        "exp10",
+        "expm1",
+        "log",
+        "log2",
+        "log10",
+        "log1p",
+        "pow",
+        "pown",
+        "powr",
+        "sin",
+        "cos",
+        "tan",
+        "asin",
+        "acos",
+        "atan",
+        "atan2",
+        "sinh",
+        "cosh",
+        "tanh",
+        "fabs",
+        "abs",
+        "fmin",
+        "fmax",
+        "min",
+        "max",
+        "clamp",
+        "floor",
+        "ceil",
+        "round",
+        "trunc",
+        "fma",
+        "mad",
+        "hypot",
+        "erf",
+        "erfc",
+        "isnan",
+        "isinf",
+        "isfinite",
+        "sign",
+        "step",
+        "smoothstep",
+        "mix",
+        "dot",
+        "cross",
+        "length",
+        "distance",
+        "normalize",
+        "native_sqrt",
+        "native_exp",
+        "native_log",
+        "native_sin",
+        "native_cos",
+        "native_recip",
+        "half_sqrt",
+        "select",
+        "popcount",
+        "clz",
+        "ctz",
+        "mul24",
+        "mad24",
+        "rotate",
+        "floor_div",
+        "static_cast",
+        "float",
+        "double",
+        "int",
+        "size_t",
+        "printf",
+    }
+)
 # `sycl::`/`std::` functions that store through an argument.
-_STORING_LIBRARY_FUNCTIONS = frozenset({"swap", "exchange", "iter_swap", "memcpy", "memset", "memmove", "copy",
-                                        "fill", "move"})
+_STORING_LIBRARY_FUNCTIONS = frozenset(
+    {"swap", "exchange", "iter_swap", "memcpy", "memset", "memmove", "copy", "fill", "move"}
+)
 
 ElementEffect = Literal["read", "atomic", "escape"]
 
@@ -99,8 +168,9 @@ def element_argument_effect(call: Node, argument: Node, callees: Callees) -> tup
         if any(takes_mutable_reference(fn, position) for fn in functions[name]):
             return "escape", f"passed by reference to `{name}`"
         return "read", ""
-    if name in VALUE_FUNCTIONS or (re.match(r"^(sycl|std|cl::sycl)::", callee)
-                                   and name not in _STORING_LIBRARY_FUNCTIONS):
+    if name in VALUE_FUNCTIONS or (
+        re.match(r"^(sycl|std|cl::sycl)::", callee) and name not in _STORING_LIBRARY_FUNCTIONS
+    ):
         return "read", ""
     return "escape", f"passed to `{name}`, which may take it by reference"
 
@@ -126,9 +196,16 @@ def file_functions(root: Node, prototypes: bool = False) -> dict[str, list[Node]
             name = declarator.child_by_field_name("declarator") if declarator is not None else None
             if name is not None:
                 functions.setdefault(last_name(text_of(name)), []).append(node)
-        elif node.type in ("namespace_definition", "declaration_list", "template_declaration",
-                           "linkage_specification", "preproc_if", "preproc_ifdef", "preproc_else",
-                           "preproc_elif"):
+        elif node.type in (
+            "namespace_definition",
+            "declaration_list",
+            "template_declaration",
+            "linkage_specification",
+            "preproc_if",
+            "preproc_ifdef",
+            "preproc_else",
+            "preproc_elif",
+        ):
             stack.extend(node.named_children)
     return functions
 

@@ -27,22 +27,72 @@ from kernlint.frontends.common.nodes import arguments_of, text_of
 from kernlint.frontends.common.preprocess import ConditionalArm, alternatives
 from kernlint.frontends.cpp.scan import file_matches, include_paths
 
-_SCOPE_TYPES = frozenset({
-    "translation_unit", "compound_statement", "for_statement", "for_range_loop", "field_declaration_list",
-    "declaration_list", "lambda_expression", "function_definition", "template_declaration",
-})
+_SCOPE_TYPES = frozenset(
+    {
+        "translation_unit",
+        "compound_statement",
+        "for_statement",
+        "for_range_loop",
+        "field_declaration_list",
+        "declaration_list",
+        "lambda_expression",
+        "function_definition",
+        "template_declaration",
+    }
+)
 _OWNER_TYPES = frozenset({"function_definition", "lambda_expression", "template_declaration"})
 _MAX_INCLUDE_DEPTH = 8
 _MAX_EVAL_DEPTH = 32
 # Library calls that read their arguments (copies or const references) although they are not declared
 # in the file: SYCL and standard-library names, launches and queue or handler members.
-_READING_CALLS = frozenset({
-    "parallel_for", "single_task", "parallel_for_work_group", "submit", "memcpy", "memset", "copy", "fill",
-    "push_back", "emplace_back", "insert", "printf", "fprintf", "sprintf", "snprintf", "puts", "malloc",
-    "calloc", "free", "assert", "min", "max", "abs", "ceil", "floor", "sqrt", "pow", "exp", "log", "size",
-    "get_range", "get_global_range", "get_local_range", "malloc_device", "malloc_host", "malloc_shared",
-    "range", "nd_range", "id", "buffer", "accessor", "local_accessor", "queue", "get_access",
-})
+_READING_CALLS = frozenset(
+    {
+        "parallel_for",
+        "single_task",
+        "parallel_for_work_group",
+        "submit",
+        "memcpy",
+        "memset",
+        "copy",
+        "fill",
+        "push_back",
+        "emplace_back",
+        "insert",
+        "printf",
+        "fprintf",
+        "sprintf",
+        "snprintf",
+        "puts",
+        "malloc",
+        "calloc",
+        "free",
+        "assert",
+        "min",
+        "max",
+        "abs",
+        "ceil",
+        "floor",
+        "sqrt",
+        "pow",
+        "exp",
+        "log",
+        "size",
+        "get_range",
+        "get_global_range",
+        "get_local_range",
+        "malloc_device",
+        "malloc_host",
+        "malloc_shared",
+        "range",
+        "nd_range",
+        "id",
+        "buffer",
+        "accessor",
+        "local_accessor",
+        "queue",
+        "get_access",
+    }
+)
 _WRITING_LIBRARY_CALLS = frozenset({"swap", "exchange", "getline", "iter_swap"})
 
 
@@ -98,8 +148,11 @@ def _template_entity(template: tree_sitter.Node) -> str | None:
             return text_of(name) if name is not None else None
         if child.type in ("function_definition", "declaration"):
             declarator = child.child_by_field_name("declarator")
-            while declarator is not None and declarator.type not in ("identifier", "field_identifier",
-                                                                      "qualified_identifier"):
+            while declarator is not None and declarator.type not in (
+                "identifier",
+                "field_identifier",
+                "qualified_identifier",
+            ):
                 declarator = declarator.child_by_field_name("declarator")
             if declarator is not None:
                 return text_of(declarator).split("::")[-1]
@@ -109,10 +162,17 @@ def _template_entity(template: tree_sitter.Node) -> str | None:
 class CppConstants:
     """Resolves identifiers to constant values at a given position of one file."""
 
-    def __init__(self, root: tree_sitter.Node, path: str | None, include_dirs: tuple[str, ...] = (),
-                 defines: dict[str, str] | None = None, _visited: frozenset[str] = frozenset(),
-                 includes: list[str] | None = None, symbols: dict[str, list[tree_sitter.Node]] | None = None,
-                 arms: list[ConditionalArm] | None = None) -> None:
+    def __init__(
+        self,
+        root: tree_sitter.Node,
+        path: str | None,
+        include_dirs: tuple[str, ...] = (),
+        defines: dict[str, str] | None = None,
+        _visited: frozenset[str] = frozenset(),
+        includes: list[str] | None = None,
+        symbols: dict[str, list[tree_sitter.Node]] | None = None,
+        arms: list[ConditionalArm] | None = None,
+    ) -> None:
         self._root = root
         # The arms of `#if` groups whose condition is unknown: alternatives that are never compiled together.
         self._arms = [arm for arm in arms or () if arm.state is None]
@@ -125,8 +185,9 @@ class CppConstants:
         self._visited = _visited | ({os.path.abspath(path)} if path else set())
         self._defs: dict[str, list[Definition]] | None = None
         # Bindings found by the query but not yet read, by name: (kind, node, declarator or index).
-        self._pending: dict[str, list[tuple[str, tree_sitter.Node,
-                                            tree_sitter.Node | tuple[int, tree_sitter.Node] | None]]] = {}
+        self._pending: dict[
+            str, list[tuple[str, tree_sitter.Node, tree_sitter.Node | tuple[int, tree_sitter.Node] | None]]
+        ] = {}
         self._assigned_nodes: list[tree_sitter.Node] = []
         self._assigned: dict[str, list[int]] | None = None
         self._function_nodes: list[tree_sitter.Node] = []
@@ -168,8 +229,9 @@ class CppConstants:
         for name in list(self._pending):
             self._definitions(name)
         assert self._defs is not None
-        return [d for defs in self._defs.values() for d in defs
-                if d.scope == (0, 1 << 62) and d.kind in ("macro", "var")]
+        return [
+            d for defs in self._defs.values() for d in defs if d.scope == (0, 1 << 62) and d.kind in ("macro", "var")
+        ]
 
     # -- table ---------------------------------------------------------------------------------
 
@@ -196,8 +258,11 @@ class CppConstants:
             if decl.child_by_field_name("type") is None:
                 continue
             for declarator in decl.children_by_field_name("declarator"):
-                declared = (declarator.child_by_field_name("declarator") if declarator.type != "field_identifier"
-                            else declarator)
+                declared = (
+                    declarator.child_by_field_name("declarator")
+                    if declarator.type != "field_identifier"
+                    else declarator
+                )
                 if declared is not None and declared.type in ("identifier", "field_identifier"):
                     pending.setdefault(self._name(declared), []).append(("var", decl, declarator))
         for node in captures.get("param.name", []):
@@ -240,11 +305,15 @@ class CppConstants:
                 assert isinstance(extra, tree_sitter.Node)  # a variable's entry carries its declarator
                 self._add_variable(name, node, extra)
             elif kind == "param":
-                if node.parent is not None and node.parent.parent is not None \
-                        and node.parent.parent.type == "template_parameter_list":
+                if (
+                    node.parent is not None
+                    and node.parent.parent is not None
+                    and node.parent.parent.type == "template_parameter_list"
+                ):
                     continue  # template parameters are bound below, by their instantiations
-                self._add(Definition(name, "param", node.start_byte, _scope_of(node, owner_only=True), False,
-                                     None, None))
+                self._add(
+                    Definition(name, "param", node.start_byte, _scope_of(node, owner_only=True), False, None, None)
+                )
             else:
                 assert isinstance(extra, tuple)  # a template parameter's entry carries (index, parameter)
                 self._add_template_parameter(name, node, *extra)
@@ -273,15 +342,28 @@ class CppConstants:
         value_text = text_of(value_node)
         if value_node.type in ("argument_list", "parameter_list", "initializer_list"):
             value_text = f"{type_text}{value_text}"  # T x(args) / T x{args}: a construction of T
-        self._add(Definition(name, "var", decl.start_byte, _scope_of(decl), _is_const(type_node, decl), type_text,
-                             value_text))
+        self._add(
+            Definition(name, "var", decl.start_byte, _scope_of(decl), _is_const(type_node, decl), type_text, value_text)
+        )
 
-    def _add_template_parameter(self, name: str, template: tree_sitter.Node, index: int,
-                                param: tree_sitter.Node) -> None:
+    def _add_template_parameter(
+        self, name: str, template: tree_sitter.Node, index: int, param: tree_sitter.Node
+    ) -> None:
         default = param.child_by_field_name("default_value")
-        self._add(Definition(name, "tparam", template.start_byte, (template.start_byte, template.end_byte),
-                             True, None, None, index, _template_entity(template),
-                             text_of(default) if default is not None else None))
+        self._add(
+            Definition(
+                name,
+                "tparam",
+                template.start_byte,
+                (template.start_byte, template.end_byte),
+                True,
+                None,
+                None,
+                index,
+                _template_entity(template),
+                text_of(default) if default is not None else None,
+            )
+        )
 
     def _collect_includes(self) -> None:
         """Import macros and namespace-scope constants from quoted includes."""
@@ -302,8 +384,17 @@ class CppConstants:
             for definition in header.file_scope_definitions():
                 if definition.kind == "macro" and definition.name in self._defines:
                     continue
-                self._add(Definition(definition.name, definition.kind, -1, (0, 1 << 62), definition.is_const,
-                                     definition.type_text, definition.value_text))
+                self._add(
+                    Definition(
+                        definition.name,
+                        definition.kind,
+                        -1,
+                        (0, 1 << 62),
+                        definition.is_const,
+                        definition.type_text,
+                        definition.value_text,
+                    )
+                )
 
     def _resolve_include(self, name: str) -> str | None:
         assert self._path is not None
@@ -331,12 +422,22 @@ class CppConstants:
         best: Definition | None = None
         for definition in candidates:
             lo, hi = definition.scope
-            if best is None or (hi - lo) < (best.scope[1] - best.scope[0]) or (
-                    definition.scope == best.scope and definition.start_byte > best.start_byte):
+            if (
+                best is None
+                or (hi - lo) < (best.scope[1] - best.scope[0])
+                or (definition.scope == best.scope and definition.start_byte > best.start_byte)
+            ):
                 best = definition
-        if best is not None and self._arms and any(
-                other.scope == best.scope and other.value_text != best.value_text
-                and alternatives(self._arms, other.start_byte, best.start_byte) for other in candidates):
+        if (
+            best is not None
+            and self._arms
+            and any(
+                other.scope == best.scope
+                and other.value_text != best.value_text
+                and alternatives(self._arms, other.start_byte, best.start_byte)
+                for other in candidates
+            )
+        ):
             return None
         return best
 
@@ -384,8 +485,10 @@ class CppConstants:
         lo, hi = definition.scope
         if any(lo <= pos < hi and pos > definition.start_byte for pos in self._assigned.get(definition.name, ())):
             return True
-        return any(self._call_may_write(node, definition)
-                   for node in self._arguments_named(definition.name, max(lo, definition.start_byte), hi))
+        return any(
+            self._call_may_write(node, definition)
+            for node in self._arguments_named(definition.name, max(lo, definition.start_byte), hi)
+        )
 
     def _arguments_named(self, name: str, lo: int, hi: int) -> list[tree_sitter.Node]:
         """The call arguments in bytes [lo, hi) that are the bare name `name` (`f(a, name)`), found in the
@@ -399,9 +502,14 @@ class CppConstants:
         while (match := pattern.search(self._text, position, max(min(hi - base, len(self._text)), 0))) is not None:
             position = match.end(1)
             node = self._root.descendant_for_byte_range(base + match.start(1), base + match.end(1))
-            if node is not None and node.type == "identifier" and node.parent is not None \
-                    and node.parent.type == "argument_list" and node.parent.parent is not None \
-                    and node.parent.parent.type == "call_expression":
+            if (
+                node is not None
+                and node.type == "identifier"
+                and node.parent is not None
+                and node.parent.type == "argument_list"
+                and node.parent.parent is not None
+                and node.parent.parent.type == "call_expression"
+            ):
                 found.append(node)
         return found
 
@@ -504,8 +612,15 @@ def _load_header(path: str, include_dirs: tuple[str, ...], visited: frozenset[st
             data = Path(path).read_bytes()
             root = treesitter.parser("cpp").parse(data).root_node
             found = file_matches(root)  # the front-end's own walk, with its compiled query
-            _HEADER_CACHE[key] = CppConstants(root, path, include_dirs, None, visited, includes=include_paths(found),
-                                              symbols=treesitter.as_captures(found["cpp_symbols"]))
+            _HEADER_CACHE[key] = CppConstants(
+                root,
+                path,
+                include_dirs,
+                None,
+                visited,
+                includes=include_paths(found),
+                symbols=treesitter.as_captures(found["cpp_symbols"]),
+            )
             if len(_HEADER_CACHE) > _HEADER_CACHE_SIZE:
                 _HEADER_CACHE.popitem(last=False)
         return _HEADER_CACHE[key]

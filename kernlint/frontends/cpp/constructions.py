@@ -102,16 +102,21 @@ def buffer_of(unit: CppUnit, c: Construction, in_device: bool) -> Buffer:
         range_arg = c.args[1] if has_host_data and len(c.args) >= 2 else (first if not has_host_data else None)
         if range_arg is not None:
             at = range_arg.start_byte
-            extent = evaluate_range(text_of(range_arg), lambda t: unit.constants.value(t, at),
-                                    lambda n: unit.init_text(n, at))
+            extent = evaluate_range(
+                text_of(range_arg), lambda t: unit.constants.value(t, at), lambda n: unit.init_text(n, at)
+            )
     return Buffer(span_of(c.node), c.name, c.form, has_host_data, in_device, extent)
 
 
 def queue_of(unit: CppUnit, c: Construction) -> QueueConstruction:
     """A queue construction with its arguments and what each supplies (read with, for named arguments,
     their declared types)."""
-    return QueueConstruction(span_of(c.node), c.name, tuple(text_of(a) for a in c.args),
-                             tuple(argument_kind(text_of(a), unit.declared_type(a)) for a in c.args))
+    return QueueConstruction(
+        span_of(c.node),
+        c.name,
+        tuple(text_of(a) for a in c.args),
+        tuple(argument_kind(text_of(a), unit.declared_type(a)) for a in c.args),
+    )
 
 
 def local_allocation(unit: CppUnit, c: Construction) -> LocalAllocation | None:
@@ -123,17 +128,24 @@ def local_allocation(unit: CppUnit, c: Construction) -> LocalAllocation | None:
     extent = None
     if c.args:
         at = c.args[0].start_byte
-        extent = evaluate_range(text_of(c.args[0]), lambda t: unit.constants.value(t, at),
-                                lambda n: unit.init_text(n, at))
+        extent = evaluate_range(
+            text_of(c.args[0]), lambda t: unit.constants.value(t, at), lambda n: unit.init_text(n, at)
+        )
         if extent is not None and len(c.args) == 1 and not re.search(r"range|\{", text_of(c.args[0])):
             extent = Extent((1,), "scalar")  # local_accessor<T, 0>(h): one element
     if not c.args or (len(c.args) == 1 and c.cls == "local_accessor" and extent and extent.text == "scalar"):
         extent = Extent((1,), "1")
     size = type_size(element or "")
     total = extent.total if extent is not None else None
-    return LocalAllocation(span_of(c.node), c.name, element, extent,
-                           size * total if size is not None and total is not None else None,
-                           c.cls, command_group(c.node))
+    return LocalAllocation(
+        span_of(c.node),
+        c.name,
+        element,
+        extent,
+        size * total if size is not None and total is not None else None,
+        c.cls,
+        command_group(c.node),
+    )
 
 
 def accessor_of(c: Construction) -> Accessor:
@@ -142,13 +154,17 @@ def accessor_of(c: Construction) -> Accessor:
     if c.cls == "host_accessor":
         target = "host"
     return Accessor(
-        span=span_of(c.node), name=c.name,
+        span=span_of(c.node),
+        name=c.name,
         buffer=text_of(c.args[0]) if c.args else None,
-        mode=mode, mode_spelling=text_of(mode_node) if mode_node is not None else None,
+        mode=mode,
+        mode_spelling=text_of(mode_node) if mode_node is not None else None,
         mode_span=span_of(mode_node) if mode_node is not None else None,
-        mode_enum_span=enumeration_span(mode_node), mode_namespace=tag_namespace(mode_node),
+        mode_enum_span=enumeration_span(mode_node),
+        mode_namespace=tag_namespace(mode_node),
         form="host_accessor" if c.cls == "host_accessor" else "constructor",
-        properties=properties, target=target or "device",
+        properties=properties,
+        target=target or "device",
         command_group=command_group(c.node),
     )
 
@@ -158,8 +174,11 @@ def get_access_accessor(method: str, call: Node) -> Accessor:
     function = call.child_by_field_name("function")
     obj = function.child_by_field_name("argument") if function is not None else None
     field = method_field(call)
-    targs = arguments_of(field.child_by_field_name("arguments")) \
-        if field is not None and field.type == "template_method" else []
+    targs = (
+        arguments_of(field.child_by_field_name("arguments"))
+        if field is not None and field.type == "template_method"
+        else []
+    )
     args = arguments_of(call.child_by_field_name("arguments"))
     mode, mode_node, target, properties = _mode_from_words(targs + args)
     holder = call.parent
@@ -169,14 +188,22 @@ def get_access_accessor(method: str, call: Node) -> Accessor:
     if holder is not None and holder.type == "init_declarator":
         name = text_of(holder.child_by_field_name("declarator"))
     form: AccessorForm = "get_host_access" if method == "get_host_access" else "get_access"
-    is_host = method == "get_host_access" or not args or (
-        "handler" not in text_of(args[0]) and not _looks_like_handler(args[0], call))
+    is_host = (
+        method == "get_host_access"
+        or not args
+        or ("handler" not in text_of(args[0]) and not _looks_like_handler(args[0], call))
+    )
     return Accessor(
-        span=span_of(call), name=name, buffer=text_of(obj) if obj is not None else None,
-        mode=mode, mode_spelling=text_of(mode_node) if mode_node is not None else None,
+        span=span_of(call),
+        name=name,
+        buffer=text_of(obj) if obj is not None else None,
+        mode=mode,
+        mode_spelling=text_of(mode_node) if mode_node is not None else None,
         mode_span=span_of(mode_node) if mode_node is not None else None,
-        mode_enum_span=enumeration_span(mode_node), mode_namespace=tag_namespace(mode_node),
-        form=form, properties=properties,
+        mode_enum_span=enumeration_span(mode_node),
+        mode_namespace=tag_namespace(mode_node),
+        form=form,
+        properties=properties,
         target="host" if is_host else (target or "device"),
         command_group=command_group(call),
     )
@@ -189,8 +216,7 @@ def _looks_like_handler(arg: Node, call: Node) -> bool:
     return command_group(call) is not None or text_of(arg) in ("h", "cgh", "handler")
 
 
-def _mode_from_words(nodes: list[Node]) -> tuple[AccessMode | None, Node | None, AccessTarget | None,
-                                                  tuple[str, ...]]:
+def _mode_from_words(nodes: list[Node]) -> tuple[AccessMode | None, Node | None, AccessTarget | None, tuple[str, ...]]:
     """(mode, the node that spells it, target, properties) from an accessor's template and
     constructor arguments. A mode or target word counts when it is qualified as one
     (`access::mode::read`, `access_mode::read`, `access::target::local`) or is a short tag
@@ -210,8 +236,13 @@ def _mode_from_words(nodes: list[Node]) -> tuple[AccessMode | None, Node | None,
             continue
         if "property_list" in words or "no_init" in text:
             continue
-        if last in MODE_WORDS and ("mode" in words or "access_mode" in words or last.endswith("_only")
-                                   or last == "read_write" or len(words) <= 3):
+        if last in MODE_WORDS and (
+            "mode" in words
+            or "access_mode" in words
+            or last.endswith("_only")
+            or last == "read_write"
+            or len(words) <= 3
+        ):
             mode, mode_node = MODE_WORDS[last], node
         elif last in TARGET_WORDS and ("target" in words or len(words) <= 3):
             target = TARGET_WORDS[last]

@@ -22,8 +22,11 @@ from kernlint.analysis.reaching import BARRIER, ENTRY
 from kernlint.frontends.cpp.dep_nodes import LOOPS, UNIT_TYPES, Node, key_of, node_key, text_of
 from kernlint.frontends.cpp.flow import Definition, Hooks, Walk
 
-_ARMS = {"if_statement": ("consequence", "alternative"), "conditional_expression": ("consequence", "alternative"),
-         "switch_statement": ("body",)}
+_ARMS = {
+    "if_statement": ("consequence", "alternative"),
+    "conditional_expression": ("consequence", "alternative"),
+    "switch_statement": ("body",),
+}
 
 
 def _contains(outer: Node, inner: Node) -> bool:
@@ -53,8 +56,9 @@ def guard_arms(node: Node, root: Node) -> list[tuple[Node, Node]]:
 class UnitFlow:
     """The reaching definitions of one unit and the program variables that stand for them."""
 
-    def __init__(self, root: Node, body: Node | None, hooks: Hooks, shared: set[str], params: set[str],
-                 escaped: set[str]) -> None:
+    def __init__(
+        self, root: Node, body: Node | None, hooks: Hooks, shared: set[str], params: set[str], escaped: set[str]
+    ) -> None:
         self.root = root
         self.params = params
         self.escaped = escaped  # variables that nested lambdas or reference outputs also write
@@ -95,8 +99,13 @@ class UnitFlow:
         self._variants[name] = (definition.key, guards)
         return Var(name)
 
-    def lower_definitions(self, unit: Unit, lower: Callable[[Node | None], Expr], skip: Callable[[Definition], bool],
-                          guards: Callable[[Node], tuple]) -> None:
+    def lower_definitions(
+        self,
+        unit: Unit,
+        lower: Callable[[Node | None], Expr],
+        skip: Callable[[Definition], bool],
+        guards: Callable[[Node], tuple],
+    ) -> None:
         """Each definition as an assignment of its own program variable, and of the variable's
         flow-insensitive value (read by nested lambdas and reference outputs)."""
         for definition in self.walk.defs.values():
@@ -126,8 +135,11 @@ class UnitFlow:
             if definition is None or definition.how == "init":
                 continue
             for loop in loops:
-                parts = (loop.child_by_field_name("body"), loop.child_by_field_name("update"),
-                         loop.child_by_field_name("condition"))
+                parts = (
+                    loop.child_by_field_name("body"),
+                    loop.child_by_field_name("update"),
+                    loop.child_by_field_name("condition"),
+                )
                 if any(part is not None and _contains(part, definition.node) for part in parts):
                     found.add(name)
         return found

@@ -14,8 +14,11 @@ Node = tree_sitter.Node
 Key = tuple[int, int]
 
 LOOPS = frozenset({"for_statement", "while_statement", "do_statement"})
-_GUARDING = {"if_statement": ("consequence", "alternative"), "conditional_expression": ("consequence", "alternative"),
-             "switch_statement": ("body",)}
+_GUARDING = {
+    "if_statement": ("consequence", "alternative"),
+    "conditional_expression": ("consequence", "alternative"),
+    "switch_statement": ("body",),
+}
 UNIT_TYPES = frozenset({"lambda_expression", "function_definition"})
 
 
@@ -115,8 +118,11 @@ def parameters_of(root: Node) -> list[Node]:
     while declarator is not None and declarator.type not in ("function_declarator", "abstract_function_declarator"):
         declarator = declarator.child_by_field_name("declarator")
     params = declarator.child_by_field_name("parameters") if declarator is not None else None
-    return [p for p in named(params) if p.type in ("parameter_declaration", "optional_parameter_declaration",
-                                                      "variadic_parameter_declaration")]
+    return [
+        p
+        for p in named(params)
+        if p.type in ("parameter_declaration", "optional_parameter_declaration", "variadic_parameter_declaration")
+    ]
 
 
 def call_parts(node: Node) -> tuple[Node | None, str, list[Node]]:
@@ -134,8 +140,11 @@ def call_parts(node: Node) -> tuple[Node | None, str, list[Node]]:
         return receiver, callee_name(member), args
     function = node.child_by_field_name("function")
     args = named(node.child_by_field_name("arguments"))
-    receiver = function.child_by_field_name("argument") \
-        if function is not None and function.type == "field_expression" else None
+    receiver = (
+        function.child_by_field_name("argument")
+        if function is not None and function.type == "field_expression"
+        else None
+    )
     return receiver, callee_name(function), args
 
 
@@ -159,8 +168,14 @@ def is_template_call(node: Node) -> bool:
     left = node.child_by_field_name("left")
     operator = node.child_by_field_name("operator")
     right = node.child_by_field_name("right")
-    if operator is None or operator.type != ">" or left is None or left.type != "binary_expression" \
-            or right is None or right.type != "parenthesized_expression":
+    if (
+        operator is None
+        or operator.type != ">"
+        or left is None
+        or left.type != "binary_expression"
+        or right is None
+        or right.type != "parenthesized_expression"
+    ):
         return False
     inner_op = left.child_by_field_name("operator")
     member = left.child_by_field_name("left")
@@ -196,8 +211,19 @@ def identifier_nodes(node: Node) -> list[Node]:
     return found
 
 
-_SCOPES = frozenset({"compound_statement", "for_statement", "for_range_loop", "if_statement", "while_statement",
-                     "switch_statement", "lambda_expression", "function_definition", "catch_clause"})
+_SCOPES = frozenset(
+    {
+        "compound_statement",
+        "for_statement",
+        "for_range_loop",
+        "if_statement",
+        "while_statement",
+        "switch_statement",
+        "lambda_expression",
+        "function_definition",
+        "catch_clause",
+    }
+)
 
 
 def scope_node(decl: Node, root: Node) -> Node:

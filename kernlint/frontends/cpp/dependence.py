@@ -14,26 +14,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
-from kernlint.analysis.consteval import parse_int_literal
 from kernlint.analysis.dependence import (
-    Binary,
-    Call,
-    Component,
-    Const,
-    Expr,
     Grade,
-    Load,
     Program,
-    Seed,
-    Select,
-    Unary,
-    Uniform,
-    Var,
     Varying,
 )
 from kernlint.frontends.cpp.definitions import UnitFlow
+from kernlint.frontends.cpp.dep_context import UnitContext, UnitSource
+from kernlint.frontends.cpp.dep_lowering import ExpressionLowering
 from kernlint.frontends.cpp.dep_nodes import (  # noqa: F401  (call_parts … text_of: re-exported for cpp.device)
     Key,
     Node,
@@ -60,65 +49,25 @@ from kernlint.frontends.cpp.dep_nodes import (  # noqa: F401  (call_parts … te
 from kernlint.frontends.cpp.sycl_calls import (
     ARRAY_TYPES,
     BARRIERS,
-    BINARY_OPS,
     HANDLE_FREE_CALLS,
     HANDLE_TYPES,
     ID_TYPES,
-    UNARY_OPS,
-    lower_call,
 )
 
-_MAX_DEPTH = 120  # expression nesting lowered; deeper parts count as uniform (never guessed dependent)
+_DIMS = re.compile(r"<\s*([1-3])\s*>")  # the dimensions of an `nd_item<2>` handle
 
 
-
-@dataclass
-class UnitSource:
-    """One unit's syntax: its root (lambda or function definition), the captures it owns, its parent."""
-
-    key: Key
-    root: Node
-    parent: Key | None
-    nodes: dict[str, list[Node]]
-    index_param: tuple[str, str] | None = None  # a kernel's (parameter name, handle kind)
-
-
-@dataclass
-class _Context:
-    """What lowering needs to know about one unit."""
-
-    source: UnitSource
-    handles: dict[str, str] = field(default_factory=dict)
-    dims: dict[str, int] = field(default_factory=dict)  # handle name -> dimensions (`nd_item<2>`: 2)
-    id_like: set[str] = field(default_factory=set)
-    arrays: set[str] = field(default_factory=set)
-    assigned: set[str] = field(default_factory=set)
-    params: list[tuple[str, bool]] = field(default_factory=list)  # (name, passed by non-const reference)
-    inherited_varying: set[str] = field(default_factory=set)
-    loop_sets: dict[Key, set[str]] = field(default_factory=dict)
-    # name -> [(scope start, scope end, declared at, variable key)]: C++ scoping, so a shadowing
-    # `for (int i …)` is a different variable from the kernel's `i`.
-    scopes: dict[str, list[tuple[int, int, int, str]]] = field(default_factory=dict)
-    shared: set[str] = field(default_factory=set)  # references to shared memory (`int& n = slm[0]`)
-    escaped: set[str] = field(default_factory=set)  # own variables nested lambdas or calls write too
-    stores: set[str] = field(default_factory=set)  # captured names the unit assigns (accessors: memory)
-    uninitialized: set[str] = field(default_factory=set)  # own variables declared without a value
-    flow: UnitFlow | None = None
-
-
-_DIMS = re.compile(r"<\s*([1-3])\s*>")
-
-
-class CppDependence:
+class CppDependence(ExpressionLowering):
     """Builds and solves the dependence program of a file's device code."""
 
-    def __init__(self, units: list[UnitSource], resolve: Callable[[Node], list[Key]],
-                 constant: Callable[[str, int], int | None]) -> None:
+    def __init__(
+        self, units: list[UnitSource], resolve: Callable[[Node], list[Key]], constant: Callable[[str, int], int | None]
+    ) -> None:
         self._resolve = resolve
         self._constant_at = constant
         self._constants: dict[tuple[str, Key], int | None] = {}
         self._owners: dict[str, Key] = {}  # variable key -> the unit that declares it
-        self._contexts: dict[Key, _Context] = {u.key: _Context(u) for u in units}
+        self._contexts: dict[Key, UnitContext] = {u.key: UnitContext(u) for u in units}
         self._call_parts: dict[int, tuple[Node | None, str, list[Node]]] = {}
         self._parents = Parents()
         self.program = Program()
@@ -131,8 +80,14 @@ class CppDependence:
         self._sharing()
         for context in self._contexts.values():
             body = context.source.root.child_by_field_name("body")
-            context.flow = UnitFlow(context.source.root, body, _Hooks(self, context), context.shared,
-                                    {p[0] for p in context.params if p[0]}, context.escaped)
+            context.flow = UnitFlow(
+                context.source.root,
+                body,
+                _Hooks(self, context),
+                context.shared,
+                {p[0] for p in context.params if p[0]},
+                context.escaped,
+            )
         for context in self._contexts.values():
             self._lower_unit(context)
         self.program.solve()
@@ -171,7 +126,7 @@ class CppDependence:
 
     # -- declarations and handles ---------------------------------------------------------------
 
-    def _declare(self, context: _Context) -> None:
+    def _declare(self, context: UnitContext) -> None:
         source = context.source
         for param in parameters_of(source.root):
             name, reference, array = declared_name(param.child_by_field_name("declarator"))
@@ -197,7 +152,8 @@ class CppDependence:
                     continue
                 context.assigned.add(name)
                 context.scopes.setdefault(name, []).append(
-                    (scope.start_byte, scope.end_byte, decl.start_byte, f"{name}@{decl.start_byte}"))
+                    (scope.start_byte, scope.end_byte, decl.start_byte, f"{name}@{decl.start_byte}")
+                )
                 if declarator.type != "init_declarator":
                     context.uninitialized.add(f"{name}@{decl.start_byte}")
                 self._typed(context, name, type_text, array)
@@ -206,8 +162,11 @@ class CppDependence:
                     handle = self._handle(value, context)
                     if handle is not None:
                         context.handles[name] = handle
-                    elif value.type == "call_expression" and not named(value.child_by_field_name("arguments")) \
-                            and callee_name(value.child_by_field_name("function")).startswith("get_"):
+                    elif (
+                        value.type == "call_expression"
+                        and not named(value.child_by_field_name("arguments"))
+                        and callee_name(value.child_by_field_name("function")).startswith("get_")
+                    ):
                         context.id_like.add(name)  # auto gid = it.get_global_id();
         for node in source.nodes.get("assign", []):
             target = target_name(node.child_by_field_name("left"))
@@ -215,7 +174,7 @@ class CppDependence:
                 context.assigned.add(target)
 
     @staticmethod
-    def _typed(context: _Context, name: str, type_text: str, array: bool) -> None:
+    def _typed(context: UnitContext, name: str, type_text: str, array: bool) -> None:
         for pattern, kind in HANDLE_TYPES:
             if pattern.search(type_text):
                 context.handles[name] = kind
@@ -228,10 +187,10 @@ class CppDependence:
         if array or ARRAY_TYPES.search(type_text):
             context.arrays.add(name)
 
-    def _variable(self, context: _Context, name: str, at_byte: int) -> str:
+    def _variable(self, context: UnitContext, name: str, at_byte: int) -> str:
         """The key of the variable `name` denotes at `at_byte`: the innermost visible local, a
         parameter, a variable of an enclosing unit (a lambda's capture), else the bare name."""
-        current: _Context | None = context
+        current: UnitContext | None = context
         for _ in range(16):
             if current is None:
                 break
@@ -248,10 +207,10 @@ class CppDependence:
             current = self._contexts.get(parent) if parent is not None else None
         return name
 
-    def _keys_in(self, node: Node, context: _Context) -> set[str]:
+    def _keys_in(self, node: Node, context: UnitContext) -> set[str]:
         return {self._variable(context, text_of(n), n.start_byte) for n in identifier_nodes(node)}
 
-    def _lookup_handle(self, context: _Context | None, name: str) -> str | None:
+    def _lookup_handle(self, context: UnitContext | None, name: str) -> str | None:
         depth = 0
         while context is not None and depth < 16:
             if name in context.handles:
@@ -263,7 +222,7 @@ class CppDependence:
             depth += 1
         return None
 
-    def _handle(self, node: Node, context: _Context | None) -> str | None:
+    def _handle(self, node: Node, context: UnitContext | None) -> str | None:
         if node.type == "parenthesized_expression":
             inner = next(iter(named(node)), None)
             return self._handle(inner, context) if inner is not None else None
@@ -292,7 +251,7 @@ class CppDependence:
                         target = self._contexts.get(callee)
                         if target is None:
                             continue
-                        for index, arg in enumerate(args[:len(target.params)]):
+                        for index, arg in enumerate(args[: len(target.params)]):
                             kind = self._handle(arg, context)
                             param = target.params[index][0]
                             if kind is not None and param and target.handles.get(param) != kind:
@@ -303,7 +262,7 @@ class CppDependence:
 
     # -- loops --------------------------------------------------------------------------------
 
-    def _loop_sets(self, context: _Context) -> None:
+    def _loop_sets(self, context: UnitContext) -> None:
         """Variables each loop assigns, so they change from one iteration to the next. (Variables
         merely declared in the body are recomputed from the others, and are not counted.)"""
         root = context.source.root
@@ -316,13 +275,13 @@ class CppDependence:
                 for loop in enclosing_loops(node, root, self._parents):
                     context.loop_sets.setdefault(key_of(loop), set()).add(key)
 
-    def _varying_at(self, node: Node, context: _Context) -> set[str]:
+    def _varying_at(self, node: Node, context: UnitContext) -> set[str]:
         names = set(context.inherited_varying)
         for loop in enclosing_loops(node, context.source.root, self._parents):
             names |= context.loop_sets.get(key_of(loop), set())
         return names
 
-    def _floors_at(self, node: Node, context: _Context) -> dict[str, int]:
+    def _floors_at(self, node: Node, context: UnitContext) -> dict[str, int]:
         """Lower bounds that enclosing `for` loops keep their counters at: `s > 16` → 17."""
         floors: dict[str, int] = {}
         for loop in enclosing_loops(node, context.source.root, self._parents):
@@ -357,10 +316,13 @@ class CppDependence:
                         continue
                     _receiver, _name, args = self.parts(call)
                     for target in targets:
-                        for index, arg in enumerate(args[:len(target.params)]):
+                        for index, arg in enumerate(args[: len(target.params)]):
                             param = target.params[index][0]
-                            if param and param not in target.inherited_varying \
-                                    and self._keys_in(arg, context) & varying:
+                            if (
+                                param
+                                and param not in target.inherited_varying
+                                and self._keys_in(arg, context) & varying
+                            ):
                                 target.inherited_varying.add(param)
                                 changed = True
             if not changed:
@@ -368,7 +330,7 @@ class CppDependence:
 
     # -- shared memory and own variables -------------------------------------------------------
 
-    def _own(self, context: _Context, key: str) -> bool:
+    def _own(self, context: UnitContext, key: str) -> bool:
         """Whether `key` is a local or parameter of this unit (not a capture or a global)."""
         if "@" in key:
             return self._owners.get(key) == context.source.key
@@ -391,8 +353,13 @@ class CppDependence:
                 owner = self._contexts.get(self._owners.get(key)) if key else None  # type: ignore[arg-type]
                 if key and owner is not None and owner is not context:
                     owner.escaped.add(key)
-                elif key and key == target and context.source.parent is None and not self._own(context, key) \
-                        and target not in context.handles:
+                elif (
+                    key
+                    and key == target
+                    and context.source.parent is None
+                    and not self._own(context, key)
+                    and target not in context.handles
+                ):
                     context.stores.add(key)  # `flag = 1` on a captured 0-dim accessor: a store to memory
         private: set[tuple[Key, str]] = set()
         for _ in range(8):
@@ -404,40 +371,59 @@ class CppDependence:
                         if arg.type != "identifier" and self._shared_memory(arg, context):
                             continue
                         reference = any(p == (key, True) for p in context.params)
-                        if not key or (self._own(context, key) and key not in context.shared and not reference) or \
-                                (context.source.key, key) in private:
+                        if (
+                            not key
+                            or (self._own(context, key) and key not in context.shared and not reference)
+                            or (context.source.key, key) in private
+                        ):
                             private.add((callee, self._contexts[callee].params[index][0]))
             if len(private) == before:
                 break
         for context in self._contexts.values():
-            context.shared |= {name for name, reference in context.params
-                               if name and reference and (context.source.key, name) not in private}
+            context.shared |= {
+                name
+                for name, reference in context.params
+                if name and reference and (context.source.key, name) not in private
+            }
             context.shared |= context.stores
 
-    def _shared_memory(self, node: Node, context: _Context) -> bool:
+    def _shared_memory(self, node: Node, context: UnitContext) -> bool:
         """An element of memory reached through a pointer, accessor or parameter, not a private array."""
         if node.type not in ("subscript_expression", "pointer_expression", "field_expression"):
             return False
         base: Node | None = node
-        while base is not None and base.type in ("subscript_expression", "pointer_expression", "field_expression",
-                                                 "parenthesized_expression"):
+        while base is not None and base.type in (
+            "subscript_expression",
+            "pointer_expression",
+            "field_expression",
+            "parenthesized_expression",
+        ):
             base = base.child_by_field_name("argument") or next(iter(named(base)), None)
         if base is None or base.type != "identifier":
             return False
         key = self._variable(context, text_of(base), base.start_byte)
         return not (text_of(base) in context.arrays and self._own(context, key))
 
-    def _unknown_outputs(self, call: Node, context: _Context) -> list[Node]:
+    def _unknown_outputs(self, call: Node, context: UnitContext) -> list[Node]:
         """Own variables declared without a value and handed to a call of a function the file does not
         define, made for its effects (`T out; transform(p, out);`): it writes them through references."""
         if call.parent is None or call.parent.type != "expression_statement" or call.type != "call_expression":
             return []
         receiver, name, args = self.parts(call)
-        if receiver is not None or name in BARRIERS or self._resolve(call) or \
-                any(self._handle(arg, context) is not None for arg in args[:1]):
+        if (
+            receiver is not None
+            or name in BARRIERS
+            or self._resolve(call)
+            or any(self._handle(arg, context) is not None for arg in args[:1])
+        ):
             return []
-        return [arg for arg in args if arg.type == "identifier" and text_of(arg) not in context.handles
-                and self._variable(context, text_of(arg), arg.start_byte) in context.uninitialized]
+        return [
+            arg
+            for arg in args
+            if arg.type == "identifier"
+            and text_of(arg) not in context.handles
+            and self._variable(context, text_of(arg), arg.start_byte) in context.uninitialized
+        ]
 
     def _reference_bindings(self, call: Node) -> list[tuple[Key, int, Node]]:
         """(callee, parameter index, argument) for the non-const reference parameters a call binds."""
@@ -446,12 +432,12 @@ class CppDependence:
         for callee in self._resolve(call):
             target = self._contexts.get(callee)
             if target is not None:
-                found += [(callee, i, arg) for i, arg in enumerate(args[:len(target.params)]) if target.params[i][1]]
+                found += [(callee, i, arg) for i, arg in enumerate(args[: len(target.params)]) if target.params[i][1]]
         return found
 
     # -- lowering -------------------------------------------------------------------------------
 
-    def _lower_unit(self, context: _Context) -> None:
+    def _lower_unit(self, context: UnitContext) -> None:
         source = context.source
         unit = self.program.unit(source.key, [p[0] for p in context.params], source.parent)
         root = source.root
@@ -462,17 +448,25 @@ class CppDependence:
             for name, _reference in context.params:
                 if name and name not in context.handles:
                     unit.assign(name, Varying(name))
-        flow.lower_definitions(unit, lambda n: self._lower(n, context),
-                               lambda d: d.variable.split("@")[0] in context.handles,
-                               lambda n: guards_of(n, root, self._parents))
+        flow.lower_definitions(
+            unit,
+            lambda n: self._lower(n, context),
+            lambda d: d.variable.split("@")[0] in context.handles,
+            lambda n: guards_of(n, root, self._parents),
+        )
         covered = flow.defined_nodes()
         for decl in source.nodes.get("decl", []):  # declarations the walk did not reach
             guards = guards_of(decl, root, self._parents)
             for declarator in decl.children_by_field_name("declarator"):
                 declared, _r, _a = declared_name(declarator)
                 value = declarator.child_by_field_name("value") if declarator.type == "init_declarator" else None
-                if not declared or value is None or value.type == "lambda_expression" or declared in context.handles \
-                        or key_of(declarator) in covered:
+                if (
+                    not declared
+                    or value is None
+                    or value.type == "lambda_expression"
+                    or declared in context.handles
+                    or key_of(declarator) in covered
+                ):
                     continue
                 unit.assign(f"{declared}@{decl.start_byte}", self._lower(value, context), guards)
         for node in source.nodes.get("assign", []):
@@ -483,9 +477,13 @@ class CppDependence:
             operator = node.child_by_field_name("operator")
             key = self._variable(context, target, node.start_byte)
             owner = self._owners.get(key)
-            unit.assign(key, self._lower(right, context), guards_of(node, root, self._parents),
-                        compound=operator is not None and operator.type != "=",
-                        into=owner if owner != source.key else None)
+            unit.assign(
+                key,
+                self._lower(right, context),
+                guards_of(node, root, self._parents),
+                compound=operator is not None and operator.type != "=",
+                into=owner if owner != source.key else None,
+            )
         for node in source.nodes.get("return", []):
             value = next(iter(named(node)), None)
             if value is not None:
@@ -501,9 +499,11 @@ class CppDependence:
             lowered = [self._lower(arg, context) for arg in args]
             for callee in callees:
                 callee_context = self._contexts[callee]
-                outputs = [(i, self._variable(context, text_of(arg), arg.start_byte))
-                           for i, arg in enumerate(args[:len(callee_context.params)])
-                           if callee_context.params[i][1] and arg.type == "identifier"]
+                outputs = [
+                    (i, self._variable(context, text_of(arg), arg.start_byte))
+                    for i, arg in enumerate(args[: len(callee_context.params)])
+                    if callee_context.params[i][1] and arg.type == "identifier"
+                ]
                 unit.bind_call(callee, lowered, guards_of(call, root, self._parents), outputs)
         for kind in ("if", "ternary", "switch", "loop"):
             for node in source.nodes.get(kind, []):
@@ -515,142 +515,24 @@ class CppDependence:
                 if kind == "loop":  # its trip count is fixed on entry unless the loop itself moves the bound
                     varying = context.loop_sets.get(key_of(node), set()) | flow.varying(expr, condition, [node])
                 else:
-                    varying = self._varying_at(condition, context) | \
-                        flow.varying(expr, condition, enclosing_loops(condition, root, self._parents))
-                unit.condition(node_key(node), expr, guards_of(node, root, self._parents), varying,
-                               "loop" if kind == "loop" else kind, {**floors, **flow.floors(expr, floors)})
+                    varying = self._varying_at(condition, context) | flow.varying(
+                        expr, condition, enclosing_loops(condition, root, self._parents)
+                    )
+                unit.condition(
+                    node_key(node),
+                    expr,
+                    guards_of(node, root, self._parents),
+                    varying,
+                    "loop" if kind == "loop" else kind,
+                    {**floors, **flow.floors(expr, floors)},
+                )
         flow.lower_variants(unit)
-
-    def _lower(self, node: Node | None, context: _Context, depth: int = 0) -> Expr:
-        if node is None or depth > _MAX_DEPTH:
-            return Uniform()
-        lower = lambda n: self._lower(n, context, depth + 1)  # noqa: E731
-        kind = node.type
-        if kind in ("parenthesized_expression", "condition_clause"):
-            inner = node.child_by_field_name("value") if kind == "condition_clause" else None
-            inner = inner or next(iter(named(node)), None)
-            return lower(inner) if inner is not None else Uniform()
-        if kind == "identifier":
-            name = text_of(node)
-            handle = self._lookup_handle(context, name)
-            if handle == "item":
-                return Seed("global", name)
-            if handle is not None:
-                return Uniform(name)
-            key = self._variable(context, name, node.start_byte)
-            if context.flow is not None and context.flow.covers(node) and \
-                    (self._own(context, key) or key in context.stores):
-                return context.flow.read(node, key)
-            if key == name and not any(p[0] == name for p in context.params) and self._is_small_constant_site(node):
-                value = self._constant(name, node.start_byte, context.source.key)
-                if value is not None:
-                    return Const(value)
-            return Var(key)
-        if kind == "number_literal":
-            return Const(parse_int_literal(text_of(node)))
-        if kind in ("true", "false", "null", "nullptr", "char_literal", "string_literal", "sizeof_expression",
-                    "alignof_expression", "concatenated_string", "raw_string_literal", "user_defined_literal"):
-            return Const(1 if kind == "true" else 0 if kind in ("false", "null", "nullptr") else None)
-        if kind in ("qualified_identifier", "this", "lambda_expression", "template_function", "new_expression",
-                    "delete_expression", "offsetof_expression"):
-            return Uniform(text_of(node))
-        if kind == "field_expression":
-            base = node.child_by_field_name("argument")
-            if base is not None and self._handle(base, context) is not None:
-                return Uniform(text_of(node))
-            operator = node.child_by_field_name("operator")
-            lowered = lower(base)
-            return Load(lowered) if operator is not None and operator.type == "->" else lowered
-        if kind == "subscript_expression":
-            base = node.child_by_field_name("argument")
-            index = next(iter(named(node.child_by_field_name("indices"))), None)
-            if base is not None and self._handle(base, context) == "item":
-                return Seed("global", text_of(node))
-            lowered = lower(base)
-            if isinstance(lowered, Seed) or (base is not None and base.type == "identifier"
-                                             and text_of(base) in context.id_like):
-                return Component(lowered, lower(index))
-            return Load(lowered, lower(index))
-        if kind in ("call_expression",):
-            return self._lower_call(node, context, depth)
-        if kind == "binary_expression":
-            if is_template_call(node):
-                return self._lower_call(node, context, depth)
-            operator = node.child_by_field_name("operator")
-            op = operator.type if operator is not None else "?"
-            op = BINARY_OPS.get(op, op)
-            return Binary(op, lower(node.child_by_field_name("left")), lower(node.child_by_field_name("right")))
-        if kind == "unary_expression":
-            operator = node.child_by_field_name("operator")
-            op = operator.type if operator is not None else "?"
-            return Unary(UNARY_OPS.get(op, op), lower(node.child_by_field_name("argument")))
-        if kind == "pointer_expression":
-            operator = node.child_by_field_name("operator")
-            lowered = lower(node.child_by_field_name("argument"))
-            return Load(lowered) if operator is not None and operator.type == "*" else lowered
-        if kind == "update_expression":
-            return lower(node.child_by_field_name("argument"))
-        if kind == "assignment_expression":
-            return lower(node.child_by_field_name("right"))
-        if kind == "conditional_expression":
-            return Select(lower(node.child_by_field_name("condition")), lower(node.child_by_field_name("consequence")),
-                          lower(node.child_by_field_name("alternative")))
-        if kind == "cast_expression":
-            return lower(node.child_by_field_name("value"))
-        if kind == "comma_expression":
-            return lower(node.child_by_field_name("right"))
-        if kind == "declaration":  # if (auto x = f(); …) / while (T x = …)
-            declarator = next(iter(node.children_by_field_name("declarator")), None)
-            declared, _r, _a = declared_name(declarator)
-            return Var(f"{declared}@{node.start_byte}") if declared else Uniform()
-        return Call("?", tuple(lower(child) for child in named(node)))
-
-    def _is_small_constant_site(self, node: Node) -> bool:
-        """Constants are evaluated only where their value shapes a lane estimate: a modulus, a mask,
-        the value compared against (`i % WG == 0`, `lid & MASK`), or a divisor that may group ids by
-        sub-group (`lid / WARP`, `lid >> LOG_WARP`)."""
-        parent = node.parent
-        if parent is None or parent.type != "binary_expression":
-            return False
-        operator = parent.child_by_field_name("operator")
-        if operator is not None and operator.type in ("/", ">>"):
-            right = parent.child_by_field_name("right")
-            return right is not None and key_of(right) == key_of(node)
-        return operator is not None and operator.type in ("%", "&", "==", "!=")
-
-    def _lower_call(self, node: Node, context: _Context, depth: int) -> Expr:
-        units = [k for k in self._resolve(node) if k in self._contexts]
-        lowered = lower_call(node, self.parts(node), lambda n: self._handle(n, context),
-                             lambda n: self._lower(n, context, depth + 1), units)
-        if isinstance(lowered, Seed) and lowered.scope != "lane" and self._slower_dimension(node, context):
-            return Seed(lowered.scope, lowered.text, shared=True)
-        return lowered
-
-    def _slower_dimension(self, call: Node, context: _Context) -> bool:
-        """`item.get_local_id(0)` of an `nd_item<2>`: not the last (fastest-varying) dimension, along
-        which consecutive work-items, and so the lanes of a sub-group, lie."""
-        receiver, _name, args = self.parts(call)
-        if receiver is None or receiver.type != "identifier" or len(args) != 1:
-            return False
-        dimension = parse_int_literal(text_of(args[0]))
-        dims = self._lookup_dims(context, text_of(receiver))
-        return dimension is not None and dims is not None and dimension < dims - 1
-
-    def _lookup_dims(self, context: _Context | None, name: str) -> int | None:
-        depth = 0
-        while context is not None and depth < 16:
-            if name in context.handles:
-                return context.dims.get(name)
-            parent = context.source.parent
-            context = self._contexts.get(parent) if parent is not None else None
-            depth += 1
-        return None
 
 
 class _Hooks:
     """What the reaching-definitions walk asks about SYCL and the scopes of one unit."""
 
-    def __init__(self, owner: CppDependence, context: _Context) -> None:
+    def __init__(self, owner: CppDependence, context: UnitContext) -> None:
         self._owner = owner
         self._context = context
 

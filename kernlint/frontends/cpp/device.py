@@ -44,10 +44,19 @@ Node = tree_sitter.Node
 _MAX_DEPTH = 8  # call-graph levels followed from a kernel
 _MAX_REGIONS = 64  # device functions per kernel
 _HOST_MARKERS = re.compile(rb"\.\s*(?:parallel_for|single_task|submit|parallel_for_work_group)\b|\bmain\s*\(")
-_BLOCK_BUILTIN = re.compile(r"^(?:intel_sub_group_block_(?P<a>read|write)\w*|__spirv_SubgroupBlock(?P<b>Read|Write)INTEL)$")
+_BLOCK_BUILTIN = re.compile(
+    r"^(?:intel_sub_group_block_(?P<a>read|write)\w*|__spirv_SubgroupBlock(?P<b>Read|Write)INTEL)$"
+)
 _BLOCK_FREE = frozenset({"group_load", "group_store", "load", "store", "sub_group_load", "sub_group_store"})
-_INDEX_HANDLES = {"nd_item": "item", "item": "item", "h_item": "item", "id": "item", "integral": "item",
-                  "auto": "item", "group": "group"}
+_INDEX_HANDLES = {
+    "nd_item": "item",
+    "item": "item",
+    "h_item": "item",
+    "id": "item",
+    "integral": "item",
+    "auto": "item",
+    "group": "group",
+}
 
 
 @dataclass(frozen=True)
@@ -107,8 +116,9 @@ class _FunctionIndex:
         parent = definition.parent
         if parent is not None and parent.type == "template_declaration":
             parent = parent.parent
-        member = (parent is not None and parent.type == "field_declaration_list") or \
-            name_node.type == "qualified_identifier"
+        member = (
+            parent is not None and parent.type == "field_declaration_list"
+        ) or name_node.type == "qualified_identifier"
         self.by_name.setdefault(callee_name(name_node), []).append((definition, member))
 
     def resolve(self, call: Node) -> list[Node]:
@@ -221,8 +231,9 @@ class _DeviceGraph:
             sources[key] = UnitSource(key, root, None, {}, self.kernels.get(key))
             for lam in captures.get("lambda", []):
                 owner = self.owner(lam)
-                sources.setdefault(key_of(lam), UnitSource(key_of(lam), lam, key_of(owner) if owner is not None else key,
-                                                           {}))
+                sources.setdefault(
+                    key_of(lam), UnitSource(key_of(lam), lam, key_of(owner) if owner is not None else key, {})
+                )
             for name, nodes in captures.items():
                 for node in nodes:
                     owner = self.owner(node)
@@ -231,17 +242,24 @@ class _DeviceGraph:
                         target.nodes.setdefault(name, []).append(node)
         return list(sources.values())
 
-    def reach(self, spans: Iterable[Span], chain: tuple[Span, ...] = (), depth: int = 0,
-              seen: set[Key] | None = None) -> list[Reach]:
+    def reach(
+        self, spans: Iterable[Span], chain: tuple[Span, ...] = (), depth: int = 0, seen: set[Key] | None = None
+    ) -> list[Reach]:
         """Device functions called from inside `spans` (transitively), with the call sites leading there."""
         seen = set() if seen is None else seen
         found: list[Reach] = []
         if depth >= _MAX_DEPTH:
             return found
         if self._call_starts is None:
-            self._call_list = sorted(((call, self.callees(call)) for captures in self.scans.values()
-                                      for call in captures.get("call", []) + captures.get("tcall", [])
-                                      if self.callees(call)), key=lambda c: c[0].start_byte)
+            self._call_list = sorted(
+                (
+                    (call, self.callees(call))
+                    for captures in self.scans.values()
+                    for call in captures.get("call", []) + captures.get("tcall", [])
+                    if self.callees(call)
+                ),
+                key=lambda c: c[0].start_byte,
+            )
             self._call_starts = [call.start_byte for call, _callees in self._call_list]
         inside = []
         for span in spans:
@@ -283,16 +301,26 @@ def _branches(graph: _DeviceGraph, dependence: CppDependence) -> Iterable[Branch
                 exit_kind, skipped = _early_exit(graph, captures, node, regions)
                 owner = graph.owner(node)
                 yield Branch(
-                    span=span_of(node), condition=span_of(condition), kind=_branch_kind(node),
-                    dependence=grade.dependence, reason=grade.reason, regions=tuple(span_of(r) for r in regions),
-                    lanes=grade.lanes, origin=grade.origin,
-                    reaches=tuple(Reach(span_of(r)) for r in regions) + tuple(graph.reach([span_of(r) for r in regions])),
-                    exit=exit_kind, skipped=skipped, head=_chain_head(node),
+                    span=span_of(node),
+                    condition=span_of(condition),
+                    kind=_branch_kind(node),
+                    dependence=grade.dependence,
+                    reason=grade.reason,
+                    regions=tuple(span_of(r) for r in regions),
+                    lanes=grade.lanes,
+                    origin=grade.origin,
+                    reaches=tuple(Reach(span_of(r)) for r in regions)
+                    + tuple(graph.reach([span_of(r) for r in regions])),
+                    exit=exit_kind,
+                    skipped=skipped,
+                    head=_chain_head(node),
                     select_like=node.type == "conditional_expression" and _select_like(graph, node),
-                    function=graph.names.get(key_of(owner)) if owner is not None and key_of(owner) not in graph.kernels
+                    function=graph.names.get(key_of(owner))
+                    if owner is not None and key_of(owner) not in graph.kernels
                     else None,
                     arms=arms.costs(node),
-                    steers_loop=steers_loop(node), rewritable=rewritable(node),
+                    steers_loop=steers_loop(node),
+                    rewritable=rewritable(node),
                 )
 
 
@@ -315,12 +343,14 @@ def _chain_head(node: Node) -> Span | None:
 
 def _guarded_regions(node: Node) -> list[Node]:
     fields: tuple[str, ...] = (
-        ("consequence", "alternative") if node.type in ("if_statement", "conditional_expression") else ("body",))
+        ("consequence", "alternative") if node.type in ("if_statement", "conditional_expression") else ("body",)
+    )
     return [r for r in (node.child_by_field_name(f) for f in fields) if r is not None]
 
 
-def _early_exit(graph: _DeviceGraph, captures: dict[str, list[Node]], node: Node,
-                regions: list[Node]) -> tuple[BranchExit | None, tuple[Reach, ...]]:
+def _early_exit(
+    graph: _DeviceGraph, captures: dict[str, list[Node]], node: Node, regions: list[Node]
+) -> tuple[BranchExit | None, tuple[Reach, ...]]:
     """A `return`, `break` or `continue` under the branch that leaves code around it, and that code."""
     if node.type not in ("if_statement", "switch_statement") or not regions:
         return None, ()
@@ -332,16 +362,28 @@ def _early_exit(graph: _DeviceGraph, captures: dict[str, list[Node]], node: Node
             body = _body(owner) if owner is not None else None
             if body is None:
                 continue
-            rest = Span(node.end_byte, body.end_byte, node.end_point[0] + 1, node.end_point[1],
-                        body.end_point[0] + 1, body.end_point[1])
+            rest = Span(
+                node.end_byte,
+                body.end_byte,
+                node.end_point[0] + 1,
+                node.end_point[1],
+                body.end_point[0] + 1,
+                body.end_point[1],
+            )
             return "return", (Reach(rest),) + tuple(graph.reach([rest]))
         target = _jump_target(jump)
         if target is not None and contains(target, node) and target != node:
             word: BranchExit = "break" if jump.type == "break_statement" else "continue"
             body = _body(target) if word == "continue" else None
             if body is not None:  # `continue` skips the rest of this iteration only
-                rest = Span(node.end_byte, body.end_byte, node.end_point[0] + 1, node.end_point[1],
-                            body.end_point[0] + 1, body.end_point[1])
+                rest = Span(
+                    node.end_byte,
+                    body.end_byte,
+                    node.end_point[0] + 1,
+                    node.end_point[1],
+                    body.end_point[0] + 1,
+                    body.end_point[1],
+                )
                 return word, (Reach(rest),) + tuple(graph.reach([rest]))
             return word, (Reach(span_of(target)),) + tuple(graph.reach([span_of(target)]))
     return None, ()
@@ -385,7 +427,9 @@ def _block_accesses(graph: _DeviceGraph, dependence: CppDependence) -> Iterable[
                 continue
             seen.add((call.start_byte, call.end_byte))
             owner = graph.owner(call)
-            function = graph.names.get(key_of(owner)) if owner is not None and key_of(owner) not in graph.kernels else None
+            function = (
+                graph.names.get(key_of(owner)) if owner is not None and key_of(owner) not in graph.kernels else None
+            )
             yield replace(access, function=function)
 
 
@@ -398,7 +442,8 @@ def _block_access(call: Node, dependence: CppDependence) -> SubGroupBlockAccess 
     builtin = _BLOCK_BUILTIN.match(name)
     if builtin:
         direction: BlockDirection = (
-            "store" if (builtin.group("a") or builtin.group("b") or "").lower() == "write" else "load")
+            "store" if (builtin.group("a") or builtin.group("b") or "").lower() == "write" else "load"
+        )
         return SubGroupBlockAccess(span_of(call), name, direction)
     if receiver is not None:
         if name not in ("load", "store") or dependence.handle_kind(receiver) != "sub-group":
@@ -416,4 +461,3 @@ def _callee_text(call: Node) -> str:
         return re.sub(r"\s+", "", text_of(callee)) + ">" if callee is not None else ""
     function = call.child_by_field_name("function")
     return re.sub(r"\s+", "", text_of(function)).replace(".template", ".")
-

@@ -75,8 +75,11 @@ class Walk:
         self._flow.define(variable, key, strong)
 
     def _use(self, node: Node) -> str | None:
-        variable = self.hooks.variable(node.text.decode("utf-8", errors="replace"), node.start_byte) \
-            if node.text is not None else None
+        variable = (
+            self.hooks.variable(node.text.decode("utf-8", errors="replace"), node.start_byte)
+            if node.text is not None
+            else None
+        )
         if variable is not None:
             self._flow.use(variable, key_of(node))
         return variable
@@ -99,8 +102,15 @@ class Walk:
             self._flow.jump({"return_statement": "return", "break_statement": "break"}.get(kind, "continue"))
         elif kind == "declaration":
             self._declaration(node)
-        elif kind in ("compound_statement", "labeled_statement", "else_clause", "condition_clause",
-                      "case_statement", "expression_statement", "init_statement"):
+        elif kind in (
+            "compound_statement",
+            "labeled_statement",
+            "else_clause",
+            "condition_clause",
+            "case_statement",
+            "expression_statement",
+            "init_statement",
+        ):
             for child in named(node):
                 self._statement(child) if _is_statement(child) else self._expression(child)
         elif kind not in ("lambda_expression", "comment", "goto_statement"):
@@ -133,15 +143,20 @@ class Walk:
             for initializer in node.children_by_field_name("initializer"):
                 self._statement(initializer)
             update = node.child_by_field_name("update")
-            self._flow.loop(lambda: self._statement(body),
-                            (lambda: self._expression(condition)) if condition is not None else None,
-                            (lambda: self._expression(update)) if update is not None else None)
+            self._flow.loop(
+                lambda: self._statement(body),
+                (lambda: self._expression(condition)) if condition is not None else None,
+                (lambda: self._expression(update)) if update is not None else None,
+            )
         elif node.type == "for_range_loop":
             self._expression(node.child_by_field_name("right"))
             self._flow.loop(lambda: self._statement(body), lambda: None)
         else:
-            self._flow.loop(lambda: self._statement(body), lambda: self._statement(condition),
-                            test_first=node.type != "do_statement")
+            self._flow.loop(
+                lambda: self._statement(body),
+                lambda: self._statement(condition),
+                test_first=node.type != "do_statement",
+            )
 
     def _switch(self, node: Node) -> None:
         self._statement(node.child_by_field_name("condition"))
@@ -154,7 +169,7 @@ class Walk:
             self._flow.restore(None)
             for case in cases:
                 self._flow.merge(saved)  # entered from the switch, or falling through
-                for child in named(case)[1 if case.child_by_field_name("value") is not None else 0:]:
+                for child in named(case)[1 if case.child_by_field_name("value") is not None else 0 :]:
                     self._statement(child) if _is_statement(child) else self._expression(child)
             if not has_default:
                 self._flow.merge(saved)
@@ -174,8 +189,11 @@ class Walk:
         elif kind == "update_expression":
             target = node.child_by_field_name("argument")
             self._expression(target)
-            variable = self.hooks.variable(target.text.decode(), target.start_byte) \
-                if target is not None and target.type == "identifier" and target.text is not None else None
+            variable = (
+                self.hooks.variable(target.text.decode(), target.start_byte)
+                if target is not None and target.type == "identifier" and target.text is not None
+                else None
+            )
             if variable is not None:
                 self._define(variable, node, "update")
         elif kind == "conditional_expression":
@@ -197,21 +215,33 @@ class Walk:
             if self.hooks.is_barrier(node):
                 self._flow.barrier()
             for argument in self.hooks.reference_arguments(node):
-                variable = self.hooks.variable(argument.text.decode(), argument.start_byte) \
-                    if argument.text is not None else None
+                variable = (
+                    self.hooks.variable(argument.text.decode(), argument.start_byte)
+                    if argument.text is not None
+                    else None
+                )
                 if variable is not None:
                     self._define(variable, argument, "reference", strong=False)
             for argument in self.hooks.unknown_outputs(node):
-                variable = self.hooks.variable(argument.text.decode(), argument.start_byte) \
-                    if argument.text is not None else None
+                variable = (
+                    self.hooks.variable(argument.text.decode(), argument.start_byte)
+                    if argument.text is not None
+                    else None
+                )
                 if variable is not None and self._flow.use(variable, key_of(argument)) == {ENTRY}:
                     self._define(variable, argument, "reference")  # its first value comes from the call
         elif kind == "field_expression":
             self._expression(node.child_by_field_name("argument"))
         elif kind == "declaration":
             self._declaration(node)
-        elif kind not in ("lambda_expression", "field_identifier", "type_identifier", "primitive_type",
-                          "template_argument_list", "sizeof_expression"):
+        elif kind not in (
+            "lambda_expression",
+            "field_identifier",
+            "type_identifier",
+            "primitive_type",
+            "template_argument_list",
+            "sizeof_expression",
+        ):
             for child in named(node):
                 self._expression(child)
 

@@ -44,8 +44,12 @@ _SYCL_USAGE = re.compile(rb"\bsycl\b|\bnd_item\b|\bnd_range\b|\bsingle_task\b|\b
 _SYCL_INDEX_TYPES = frozenset({"id", "item", "nd_item", "group", "h_item"})
 _Construct = TypeVar("_Construct", KernelLaunch, QueueConstruction)
 #: The file query's loop captures, by the kind of loop each captures.
-_LOOP_CAPTURES: dict[str, LoopKind] = {"loop.for": "for", "loop.range-for": "range-for", "loop.while": "while",
-                                       "loop.do": "do"}
+_LOOP_CAPTURES: dict[str, LoopKind] = {
+    "loop.for": "for",
+    "loop.range-for": "range-for",
+    "loop.while": "while",
+    "loop.do": "do",
+}
 
 
 def _facts(unit: CppUnit) -> FileFacts:
@@ -78,8 +82,9 @@ def _facts(unit: CppUnit) -> FileFacts:
     launches = _once_per_arm(device.launches, unit.arms)
     in_device = inside_any([region for launch in launches for region in launch.regions])
 
-    constructions = [c for c in (construction_from_decl(d) for d in decls) if c] + \
-                    [c for c in (construction_from_call(n, t) for n, t in frees) if c]
+    constructions = [c for c in (construction_from_decl(d) for d in decls) if c] + [
+        c for c in (construction_from_call(n, t) for n, t in frees) if c
+    ]
     buffers, accessors, locals_, queues = [], [], [], []
     for c in constructions:
         if c.cls == "buffer":
@@ -100,21 +105,26 @@ def _facts(unit: CppUnit) -> FileFacts:
     barriers = [b for b in (_barrier(c) for m, c in members if m == "barrier") if in_device(b[1])]
     barriers += [b for b in (_group_barrier(n, t) for n, t in frees) if b and in_device(b[1])]
 
-    pragmas = tuple(Pragma(span_of(node), unit.pragma_texts.get(node.start_byte) or _pragma_text(node))
-                    for node in groups.get("pragma", []))
+    pragmas = tuple(
+        Pragma(span_of(node), unit.pragma_texts.get(node.start_byte) or _pragma_text(node))
+        for node in groups.get("pragma", [])
+    )
     language = _language(unit.data, launches, pragmas)
     errors = tuple(span_of(n) for n in groups.get("error", []))
     omp, omp_branches = openmp_facts(unit, pragmas)
     in_target = inside_any([c.region for c in omp if c.region is not None and "target" in c.leaves])
     sides: list[tuple[LoopKind, tree_sitter.Node, Side]] = [
-        (kind, n, "device" if in_device(n) or in_target(n) else "host") for kind, n in loops]
+        (kind, n, "device" if in_device(n) or in_target(n) else "host") for kind, n in loops
+    ]
     host_loops = [span_of(n) for _kind, n, side in sides if side == "host"]
     calls = calls_in_loops(unit, _buffer_helpers(buffers), host_loops, in_device)
     # How often a loop runs matters only to the loop rules, around what they report.
-    reported = sorted(span.start_byte for span in (*(b.span for b in buffers), *(q.span for q in queues),
-                                                   *(c.span for c in calls)))
-    all_loops = tuple(loop_fact(unit, kind, n, side, side == "host" and _holds_any(n, reported))
-                      for kind, n, side in sides)
+    reported = sorted(
+        span.start_byte for span in (*(b.span for b in buffers), *(q.span for q in queues), *(c.span for c in calls))
+    )
+    all_loops = tuple(
+        loop_fact(unit, kind, n, side, side == "host" and _holds_any(n, reported)) for kind, n, side in sides
+    )
     return FileFacts(
         path=unit.path,
         language=language,
@@ -203,8 +213,9 @@ def _pragma_text(node: tree_sitter.Node) -> str:
     return re.sub(r"\\\r?\n", " ", text).strip()
 
 
-def extract(path: str, data: bytes, include_dirs: tuple[str, ...] = (),
-            defines: dict[str, str] | None = None) -> FileFacts:
+def extract(
+    path: str, data: bytes, include_dirs: tuple[str, ...] = (), defines: dict[str, str] | None = None
+) -> FileFacts:
     """Parse `data` once and return its facts. C goes through the C++ grammar too: the OpenMP and
     host constructs kernlint reads parse the same, and one grammar keeps one set of queries."""
     return _facts(CppUnit(path, data, include_dirs, defines))

@@ -92,8 +92,11 @@ def element_of(node: Node) -> str | None:
         return None
     parent = node.parent
     if _new_array(node):
-        target = parent.child_by_field_name("declarator" if parent.type == "init_declarator" else "left") \
-            if parent is not None else None
+        target = (
+            parent.child_by_field_name("declarator" if parent.type == "init_declarator" else "left")
+            if parent is not None
+            else None
+        )
         return text_of(target).lstrip("*& ") if target is not None else "new[]"
     while parent is not None and parent.type == "parenthesized_expression":
         parent = parent.parent
@@ -104,8 +107,11 @@ def element_of(node: Node) -> str | None:
         return text_of(left)
     call = parent.parent if parent.type == "argument_list" else None
     function = call.child_by_field_name("function") if call is not None else None
-    if function is not None and function.type == "field_expression" \
-            and text_of(function.child_by_field_name("field")) in _CONTAINER_INSERTS:
+    if (
+        function is not None
+        and function.type == "field_expression"
+        and text_of(function.child_by_field_name("field")) in _CONTAINER_INSERTS
+    ):
         return text_of(function.child_by_field_name("argument"))
     return None
 
@@ -124,14 +130,18 @@ def defining_function(node: Node, *, clean: bool = False) -> str | None:
     if parent is None or (clean and parent.has_error):
         return None
     declarator = parent.child_by_field_name("declarator")
-    while declarator is not None and declarator.type in ("function_declarator", "pointer_declarator",
-                                                         "reference_declarator"):
+    while declarator is not None and declarator.type in (
+        "function_declarator",
+        "pointer_declarator",
+        "reference_declarator",
+    ):
         declarator = declarator.child_by_field_name("declarator")
     return text_of(declarator) if declarator is not None else None
 
 
-def calls_in_loops(unit: CppUnit, callees: set[str], host_loops: list[Span],
-                   in_device: Callable[[Node], bool]) -> tuple[FunctionCall, ...]:
+def calls_in_loops(
+    unit: CppUnit, callees: set[str], host_loops: list[Span], in_device: Callable[[Node], bool]
+) -> tuple[FunctionCall, ...]:
     """Calls of the functions `callees` (which the file defines) made on the host inside `host_loops`."""
     if not callees or not host_loops:
         return ()
@@ -143,8 +153,12 @@ def calls_in_loops(unit: CppUnit, callees: set[str], host_loops: list[Span],
             continue
         node = unit.root.descendant_for_byte_range(at, match.end(1))
         call = node.parent if node is not None else None
-        if call is None or call.type != "call_expression" or call.child_by_field_name("function") != node \
-                or in_device(call):
+        if (
+            call is None
+            or call.type != "call_expression"
+            or call.child_by_field_name("function") != node
+            or in_device(call)
+        ):
             continue
         found.append(FunctionCall(span_of(call), match.group(1).decode()))
     return tuple(found)

@@ -21,8 +21,14 @@ from kernlint.frontends.cpp.unit import CppUnit
 Node = tree_sitter.Node
 
 #: The index parameter's declared types kernlint names; any other type is an integral index.
-_DECLARED_INDEX_TYPES: dict[str, IndexType] = {"nd_item": "nd_item", "item": "item", "id": "id", "group": "group",
-                                               "h_item": "h_item", "auto": "auto"}
+_DECLARED_INDEX_TYPES: dict[str, IndexType] = {
+    "nd_item": "nd_item",
+    "item": "item",
+    "id": "id",
+    "group": "group",
+    "h_item": "h_item",
+    "auto": "auto",
+}
 
 
 @dataclass
@@ -92,8 +98,9 @@ class LaunchReader:
     def _kernel_callable(self, arg: Node, depth: int = 0) -> _Kernel:
         if arg.type == "lambda_expression":
             declarator = arg.child_by_field_name("declarator")
-            attributes = [a for a in (declarator.named_children if declarator else [])
-                          if a.type == "attribute_declaration"]
+            attributes = [
+                a for a in (declarator.named_children if declarator else []) if a.type == "attribute_declaration"
+            ]
             attributes += [a for a in arg.named_children if a.type == "attribute_declaration"]
             params = declarator.child_by_field_name("parameters") if declarator else None
             return _Kernel(arg.child_by_field_name("body"), "lambda", params, attributes, None)
@@ -162,7 +169,8 @@ def _index_parameter(params: Node | None) -> tuple[str | None, IndexType | None]
     declarator = first.child_by_field_name("declarator")
     while declarator is not None and declarator.type not in ("identifier",):
         declarator = declarator.child_by_field_name("declarator") or next(
-            (c for c in declarator.named_children if c.type == "identifier"), None)
+            (c for c in declarator.named_children if c.type == "identifier"), None
+        )
     type_name = base_type(first.child_by_field_name("type"))[0]
     kind = _DECLARED_INDEX_TYPES.get(type_name, "integral")
     return (text_of(declarator) if declarator is not None else None), kind

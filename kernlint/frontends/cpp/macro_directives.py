@@ -48,7 +48,6 @@ class MacroAwareOmpSource(CppOmpSource):
                     loops = associated_loops(statement, collapse_depth(directive, self, found.span.start_byte))
         return replace(found, directive=directive, region=region, loops=tuple(span_of(loop) for loop in loops or ()))
 
-
     def _macro(self, word: str) -> str | None:
         """The body of `word` when it is an all-caps object-like macro kernlint knows (macros are what
         an all-caps word in a directive is; other words are not looked up)."""
@@ -68,5 +67,9 @@ def _unexpanded_macro(found: Located) -> bool:
     """A directive whose name is an all-caps word kernlint cannot expand (`#pragma omp TARGET_LOOP`):
     a macro the build defines, so nothing kernlint can read, and nothing wrong to report."""
     words = found.directive.text.split()
-    return isinstance(found.directive, OmpParseError) and len(words) > 1 and words[0] in ("omp", "ompx") \
+    return (
+        isinstance(found.directive, OmpParseError)
+        and len(words) > 1
+        and words[0] in ("omp", "ompx")
         and is_macro_name(words[1])
+    )

@@ -28,7 +28,7 @@ def enumeration_span(mode: tree_sitter.Node | None) -> Span | None:
     if mode is None or found is None:
         return None
     whole = span_of(mode)
-    before, inside = text[:found.start()], found.group()
+    before, inside = text[: found.start()], found.group()
     line = whole.line + before.count("\n")
     column = (whole.column_byte if "\n" not in before else 0) + len(before.rsplit("\n", 1)[-1].encode())
     end_line = line + inside.count("\n")
@@ -44,4 +44,4 @@ def tag_namespace(mode: tree_sitter.Node | None) -> str | None:
     if not _TAG.fullmatch(text) or _ENUMERATION_WORD.search(text):
         return None
     written = text.strip()
-    return "".join(written[:written.rfind(_WORD.findall(text)[-1])].split())
+    return "".join(written[: written.rfind(_WORD.findall(text)[-1])].split())

@@ -52,8 +52,7 @@ _COMPARISONS = frozenset({"<", "<=", ">", ">=", "!="})
 _FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!="}
 
 
-def openmp_facts(unit: CppUnit, pragmas: tuple[Pragma, ...]
-                 ) -> tuple[tuple[OmpConstruct, ...], tuple[Branch, ...]]:
+def openmp_facts(unit: CppUnit, pragmas: tuple[Pragma, ...]) -> tuple[tuple[OmpConstruct, ...], tuple[Branch, ...]]:
     """Every `#pragma omp` / `#pragma ompx` of the file as an OmpConstruct, and the id-dependent
     branches of its device parallel regions (for KL501)."""
     if not any(p.text.split()[:1] in (["omp"], ["ompx"]) for p in pragmas):
@@ -96,7 +95,7 @@ class CppOmpSource:
             if node is None:
                 continue
             end = self._logical_end(node)
-            raw = self.data[node.start_byte:end].decode("utf-8", errors="replace")
+            raw = self.data[node.start_byte : end].decode("utf-8", errors="replace")
             span = self._directive_span(node, end)
             directive = parse_directive(join_c_pragma(raw), language="c", line=span.line, end_line=span.end_line)
             self.nodes[span] = node
@@ -108,8 +107,15 @@ class CppOmpSource:
                     self.nodes[region] = statement
                     if is_loop_construct(directive):
                         loops = _associated_loops(statement, _collapse(directive, self, span.start_byte))
-            found.append(Located(span, directive, region, tuple(span_of(loop) for loop in loops or ()),
-                                 append_at=self._append_at(span)))
+            found.append(
+                Located(
+                    span,
+                    directive,
+                    region,
+                    tuple(span_of(loop) for loop in loops or ()),
+                    append_at=self._append_at(span),
+                )
+            )
         return found
 
     def _logical_end(self, node: tree_sitter.Node) -> int:
@@ -121,15 +127,15 @@ class CppOmpSource:
             newline = data.find(b"\n", end)
             if newline < 0:
                 return len(data)
-            before = newline - 1 if newline > 0 and data[newline - 1:newline] != b"\r" else newline - 2
-            if before >= 0 and data[before:before + 1] == b"\\":
+            before = newline - 1 if newline > 0 and data[newline - 1 : newline] != b"\r" else newline - 2
+            if before >= 0 and data[before : before + 1] == b"\\":
                 end = newline + 1
                 continue
             return newline
 
     def _directive_span(self, node: tree_sitter.Node, end: int) -> Span:
         """The pragma from `#` to the end of its last line's text."""
-        while end > node.start_byte and self.data[end - 1:end] in (b"\n", b"\r", b" ", b"\t"):
+        while end > node.start_byte and self.data[end - 1 : end] in (b"\n", b"\r", b" ", b"\t"):
             end -= 1
         line_start = self.data.rfind(b"\n", 0, end) + 1
         end_line = node.start_point[0] + 1 + self.data.count(b"\n", node.start_byte, end)
@@ -138,7 +144,7 @@ class CppOmpSource:
     def _append_at(self, span: Span) -> Span:
         """Just past the directive's last code character: where a clause can be added."""
         line_start = span.end_byte - span.end_column_byte
-        line = self.data[line_start:span.end_byte].decode("utf-8", errors="replace")
+        line = self.data[line_start : span.end_byte].decode("utf-8", errors="replace")
         code = _strip_c_comment(line).rstrip()
         column = len(code.encode("utf-8"))
         offset = line_start + column
@@ -175,8 +181,9 @@ class CppOmpSource:
         definition = self.unit.constants.definition(name, at_byte)
         if definition is None or definition.kind != "var" or not definition.value_text:
             return None
-        if definition.value_text.startswith("{") or (definition.type_text and definition.value_text.startswith(
-                definition.type_text)):
+        if definition.value_text.startswith("{") or (
+            definition.type_text and definition.value_text.startswith(definition.type_text)
+        ):
             return None
         lo, hi = definition.scope
         if lo == 0:
@@ -335,57 +342,98 @@ class CppOmpSource:
     @cached_property
     def callees(self) -> Callees:
         """The file's definitions, prototypes and macros; C passes every argument by value."""
-        return Callees(file_functions(self.root, prototypes=True), file_macros(self.data),
-                       by_reference=not self.unit.path.endswith(".c"))
+        return Callees(
+            file_functions(self.root, prototypes=True),
+            file_macros(self.data),
+            by_reference=not self.unit.path.endswith(".c"),
+        )
 
-    def _hidden(self, region: tree_sitter.Node, names: frozenset[str], captures: dict[str, list[tree_sitter.Node]],
-                pointers: dict[str, bool]) -> list[Access]:
+    def _hidden(
+        self,
+        region: tree_sitter.Node,
+        names: frozenset[str],
+        captures: dict[str, list[tree_sitter.Node]],
+        pointers: dict[str, bool],
+    ) -> list[Access]:
         """Uses the region's own identifiers do not show: code `#include`d into it, macros naming a
         mapped variable, pointers into a mapped array made outside it and used inside (or a mapped
         pointer made from a variable the region uses), calls that may reach a variable that is not
         local to the function (a global or a class member), and local lambdas that name it."""
-        found = [Access(name, "escape", span_of(include), detail=f"`{text_of(include).strip()}` is included into "
-                        "the region") for include in captures.get("include", []) for name in sorted(names)]
+        found = [
+            Access(name, "escape", span_of(include), detail=f"`{text_of(include).strip()}` is included into the region")
+            for include in captures.get("include", [])
+            for name in sorted(names)
+        ]
         macros = self.callees.macros
         for ident in captures.get("use", []):
             macro = macros.get(text_of(ident))
-            found += [Access(name, "escape", span_of(ident), detail=f"macro `{text_of(ident)}` names it")
-                      for name in sorted(names & macro.words)] if macro is not None else []
+            found += (
+                [
+                    Access(name, "escape", span_of(ident), detail=f"macro `{text_of(ident)}` names it")
+                    for name in sorted(names & macro.words)
+                ]
+                if macro is not None
+                else []
+            )
         function = region.parent
         while function is not None and function.type not in FUNCTION_TYPES:
             function = function.parent
         if function is None:
             return found
         used = {text_of(i): i for i in captures.get("use", [])}
-        outside = [i for i in self._function_uses(function)
-                   if not (region.start_byte <= i.start_byte < region.end_byte) and text_of(i) in names]
+        outside = [
+            i
+            for i in self._function_uses(function)
+            if not (region.start_byte <= i.start_byte < region.end_byte) and text_of(i) in names
+        ]
         for ident in outside:
             alias = alias_target(ident) if pointers.get(text_of(ident), True) else None
             if alias is not None and alias in used and alias != text_of(ident):
-                found.append(Access(text_of(ident), "escape", span_of(used[alias]),
-                                    detail=f"reached through `{alias}`, which points into it"))
+                found.append(
+                    Access(
+                        text_of(ident),
+                        "escape",
+                        span_of(used[alias]),
+                        detail=f"reached through `{alias}`, which points into it",
+                    )
+                )
             source = alias_source(ident)
             if source is not None and source in used and source != text_of(ident):
-                found.append(Access(text_of(ident), "escape", span_of(used[source]),
-                                    detail=f"it points into `{source}`, which the region also uses"))
+                found.append(
+                    Access(
+                        text_of(ident),
+                        "escape",
+                        span_of(used[source]),
+                        detail=f"it points into `{source}`, which the region also uses",
+                    )
+                )
         local = self._declared_in(function) if function.type == "function_definition" else {}
         for name in sorted(n for n in names if n not in local):
             for callee in captures.get("callee", []):
                 if not quiet_call(text_of(callee)) and self._may_reach(text_of(callee), name):
-                    found.append(Access(name, "escape", span_of(callee),
-                                        detail=f"`{text_of(callee)}()` may write it (it is not local)"))
+                    found.append(
+                        Access(
+                            name,
+                            "escape",
+                            span_of(callee),
+                            detail=f"`{text_of(callee)}()` may write it (it is not local)",
+                        )
+                    )
         for callee in captures.get("callee", []):  # a lambda or function object made in the function
             for _position, declaration, _declarator in local.get(text_of(callee), []):
-                found += [Access(name, "escape", span_of(callee), detail=f"`{text_of(callee)}` refers to it")
-                          for name in sorted(names & self._words(declaration))]
+                found += [
+                    Access(name, "escape", span_of(callee), detail=f"`{text_of(callee)}` refers to it")
+                    for name in sorted(names & self._words(declaration))
+                ]
         return found
 
     def _function_uses(self, function: tree_sitter.Node) -> list[tree_sitter.Node]:
         """The identifiers of a function, queried once however many regions it holds."""
         found = self._uses_by_function.get(function.id)
         if found is None:
-            found = self._uses_by_function[function.id] = treesitter.captures(
-                "cpp", "cpp_openmp_uses", function).get("use", [])
+            found = self._uses_by_function[function.id] = treesitter.captures("cpp", "cpp_openmp_uses", function).get(
+                "use", []
+            )
         return found
 
     def _words(self, node: tree_sitter.Node) -> set[str]:
@@ -549,8 +597,11 @@ def _declared(declaration: tree_sitter.Node, declarator: tree_sitter.Node) -> De
             inner = node.child_by_field_name("declarator")
             if inner is not None and inner.type == "identifier" and size is not None:
                 upper = f"({text_of(size)}) - 1"
-        node = node.child_by_field_name("declarator") if node.child_by_field_name("declarator") is not None else (
-            next((c for c in node.named_children if c.type == "identifier"), None))
+        node = (
+            node.child_by_field_name("declarator")
+            if node.child_by_field_name("declarator") is not None
+            else (next((c for c in node.named_children if c.type == "identifier"), None))
+        )
     return Declared(element, "0" if is_array else None, upper, is_array)
 
 
@@ -570,8 +621,7 @@ def _strip_c_comment(line: str) -> str:
                 quote = ""
         elif ch in "\"'":
             quote = ch
-        elif ch == "/" and line[i + 1:i + 2] in ("/", "*"):
+        elif ch == "/" and line[i + 1 : i + 2] in ("/", "*"):
             return line[:i]
         i += 1
     return line
-

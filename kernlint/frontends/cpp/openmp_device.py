@@ -19,9 +19,14 @@ from kernlint.frontends.openmp.dependence import RawAssign, RawBranch
 
 Node = tree_sitter.Node
 
-_GUARDING = {"if_statement": ("consequence", "alternative"), "conditional_expression": ("consequence", "alternative"),
-             "switch_statement": ("body",), "for_statement": ("body",), "while_statement": ("body",),
-             "do_statement": ("body",)}
+_GUARDING = {
+    "if_statement": ("consequence", "alternative"),
+    "conditional_expression": ("consequence", "alternative"),
+    "switch_statement": ("body",),
+    "for_statement": ("body",),
+    "while_statement": ("body",),
+    "do_statement": ("body",),
+}
 
 
 def device_code(root: Node) -> list[RawAssign | RawBranch]:
@@ -31,14 +36,29 @@ def device_code(root: Node) -> list[RawAssign | RawBranch]:
     for _i, match in treesitter.matches("cpp", "cpp_openmp_device", root):
         if "assign" in match:
             statement = match["assign"][0]
-            operator = text_of(statement.child_by_field_name("operator")) if statement.type == "assignment_expression" \
-                else "="
-            assigns.append((statement, RawAssign(text_of(match["name"][0]), text_of(match["value"][0]),
-                                                 span_of(statement), _guards(statement, root), operator != "=")))
+            operator = (
+                text_of(statement.child_by_field_name("operator")) if statement.type == "assignment_expression" else "="
+            )
+            assigns.append(
+                (
+                    statement,
+                    RawAssign(
+                        text_of(match["name"][0]),
+                        text_of(match["value"][0]),
+                        span_of(statement),
+                        _guards(statement, root),
+                        operator != "=",
+                    ),
+                )
+            )
         elif "update" in match:
             statement = match["update"][0]
-            assigns.append((statement, RawAssign(text_of(match["name"][0]), None, span_of(statement),
-                                                 _guards(statement, root), True)))
+            assigns.append(
+                (
+                    statement,
+                    RawAssign(text_of(match["name"][0]), None, span_of(statement), _guards(statement, root), True),
+                )
+            )
         else:
             kind: BranchKind = next(k for k in ("if", "switch", "loop", "ternary") if k in match)
             branches.append((match[kind][0], match["condition"][0], kind))
@@ -46,24 +66,43 @@ def device_code(root: Node) -> list[RawAssign | RawBranch]:
     arms = ArmCounter(calls_one_of(defined_functions(root)) if branches else calls_one_of(frozenset()))
     for node, condition, kind in branches:
         loops = [a for a in _ancestors_within(node, root, include_self=True) if a.type in LOOP_TYPES]
-        varying = sorted({a.name for n, a in assigns for loop in loops
-                          if loop.start_byte <= n.start_byte and n.end_byte <= loop.end_byte})
+        varying = sorted(
+            {
+                a.name
+                for n, a in assigns
+                for loop in loops
+                if loop.start_byte <= n.start_byte and n.end_byte <= loop.end_byte
+            }
+        )
         fields = _GUARDING.get(node.type, ())
         regions = tuple(span_of(r) for r in (node.child_by_field_name(f) for f in fields) if r is not None)
         text = text_of(condition)
         if node.type == "do_statement" and text.startswith("(") and text.endswith(")"):
             text = text[1:-1]
         is_else_if = node.type == "if_statement" and node.parent is not None and node.parent.type == "else_clause"
-        items.append((node.start_byte, RawBranch(
-            span_of(node), span_of(condition), text, "else-if" if is_else_if else kind, regions, _guards(node, root),
-            tuple(varying), _chain_head(node) if is_else_if else None,
-            kind == "ternary" and _select_like(node), arms.costs(node), steers_loop(node),
-            rewritable(node))))
+        items.append(
+            (
+                node.start_byte,
+                RawBranch(
+                    span_of(node),
+                    span_of(condition),
+                    text,
+                    "else-if" if is_else_if else kind,
+                    regions,
+                    _guards(node, root),
+                    tuple(varying),
+                    _chain_head(node) if is_else_if else None,
+                    kind == "ternary" and _select_like(node),
+                    arms.costs(node),
+                    steers_loop(node),
+                    rewritable(node),
+                ),
+            )
+        )
     return [item for _start, item in sorted(items, key=lambda pair: pair[0])]
 
 
-def _ancestors_within(node: Node, root: Node, include_self: bool = False
-                      ) -> list[Node]:
+def _ancestors_within(node: Node, root: Node, include_self: bool = False) -> list[Node]:
     found = [node] if include_self else []
     current = node
     while current != root and current.parent is not None:

@@ -33,8 +33,11 @@ def classify_use(ident: Node, name: str, region: Node, pointer: bool, callees: C
     index: str | None = None
     if parent.type == "subscript_expression" and parent.child_by_field_name("argument") == ident:
         access = parent
-        while access.parent is not None and access.parent.type == "subscript_expression" \
-                and access.parent.child_by_field_name("argument") == access:
+        while (
+            access.parent is not None
+            and access.parent.type == "subscript_expression"
+            and access.parent.child_by_field_name("argument") == access
+        ):
             access = access.parent
         node: Node | None = access
         dims = 0  # subscripts of `x[i][j]`: only a one-dimensional index is kept
@@ -51,11 +54,20 @@ def classify_use(ident: Node, name: str, region: Node, pointer: bool, callees: C
         return None  # a function that happens to share the name
     loop, conditional = _context(access, region)
     if (parent.type == "field_expression" and parent.child_by_field_name("argument") == ident) or (
-            parent.type in ("declaration", "init_declarator", "parameter_declaration")
-            and parent.child_by_field_name("declarator") == ident):
+        parent.type in ("declaration", "init_declarator", "parameter_declaration")
+        and parent.child_by_field_name("declarator") == ident
+    ):
         # members of a mapped aggregate, or a local that shadows the name: not followed
-        return Access(name, "escape", span_of(access), None, False, loop, conditional,
-                      "a member of the mapped variable, or a local of the same name")
+        return Access(
+            name,
+            "escape",
+            span_of(access),
+            None,
+            False,
+            loop,
+            conditional,
+            "a member of the mapped variable, or a local of the same name",
+        )
     kind, detail = _use_kind(access, ident, pointer, callees)
     return Access(name, kind, span_of(access), index, False, loop, conditional, detail)
 
@@ -87,7 +99,13 @@ def _use_kind(access: Node, ident: Node, pointer: bool, callees: Callees) -> tup
         return "escape", f"`.{text_of(parent.child_by_field_name('field'))}()` is called on an element"
     if access is ident and pointer:
         if parent.type == "binary_expression" and text_of(parent.child_by_field_name("operator")) in (
-                "==", "!=", "<", ">", "<=", ">="):
+            "==",
+            "!=",
+            "<",
+            ">",
+            "<=",
+            ">=",
+        ):
             return "read", ""
         return "escape", "the pointer is passed on, aliased or offset"
     call = parent.parent
@@ -97,8 +115,9 @@ def _use_kind(access: Node, ident: Node, pointer: bool, callees: Callees) -> tup
     if parent.type == "init_declarator" and callees.by_reference:
         declarator = parent.child_by_field_name("declarator")
         declaration = parent.parent
-        const = declaration is not None and any(c.type == "type_qualifier" and text_of(c) in ("const", "constexpr")
-                                                for c in declaration.children)
+        const = declaration is not None and any(
+            c.type == "type_qualifier" and text_of(c) in ("const", "constexpr") for c in declaration.children
+        )
         if declarator is not None and declarator.type == "reference_declarator" and not const:
             return "escape", "bound to a non-const reference"
     return "read", ""
@@ -116,8 +135,11 @@ def _context(access: Node, region: Node) -> tuple[Span | None, bool]:
                 return span_of(node), conditional
         if node.type in CONDITIONAL_TYPES and child != node.child_by_field_name("condition"):
             conditional = True
-        if node.type == "binary_expression" and text_of(node.child_by_field_name("operator")) in ("&&", "||") \
-                and child == node.child_by_field_name("right"):
+        if (
+            node.type == "binary_expression"
+            and text_of(node.child_by_field_name("operator")) in ("&&", "||")
+            and child == node.child_by_field_name("right")
+        ):
             conditional = True
         if node == region or node.type in FUNCTION_TYPES:
             break
@@ -136,8 +158,13 @@ def alias_target(ident: Node) -> str | None:
             value = True
         elif up.type == "pointer_expression":
             value = text_of(up.child_by_field_name("operator")) == "*"
-        elif up.type not in ("parenthesized_expression", "cast_expression", "binary_expression",
-                             "conditional_expression", "initializer_list"):
+        elif up.type not in (
+            "parenthesized_expression",
+            "cast_expression",
+            "binary_expression",
+            "conditional_expression",
+            "initializer_list",
+        ):
             break
         node = up
     holder = node.parent
@@ -168,8 +195,11 @@ def alias_source(ident: Node) -> str | None:
         value = holder.child_by_field_name("right")
     while value is not None and value.type != "identifier":
         if value.type in ("parenthesized_expression", "cast_expression", "pointer_expression"):
-            value = value.child_by_field_name("value") or value.child_by_field_name("argument") \
+            value = (
+                value.child_by_field_name("value")
+                or value.child_by_field_name("argument")
                 or (value.named_children[-1] if value.named_children else None)
+            )
         elif value.type in ("subscript_expression", "field_expression"):
             value = value.child_by_field_name("argument")
         elif value.type == "binary_expression" and text_of(value.child_by_field_name("operator")) in ("+", "-"):
@@ -183,13 +213,35 @@ def alias_source(ident: Node) -> str | None:
 
 #: Calls that cannot write a program variable they are not given: OpenMP runtime queries, output and
 #: timing, and library maths.
-_QUIET_CALLS = frozenset({"printf", "fprintf", "puts", "putchar", "fflush", "sizeof", "assert", "exit", "abort",
-                          "clock", "time", "gettimeofday", "now", "count",
-                          "malloc", "calloc", "free"})
+_QUIET_CALLS = frozenset(
+    {
+        "printf",
+        "fprintf",
+        "puts",
+        "putchar",
+        "fflush",
+        "sizeof",
+        "assert",
+        "exit",
+        "abort",
+        "clock",
+        "time",
+        "gettimeofday",
+        "now",
+        "count",
+        "malloc",
+        "calloc",
+        "free",
+    }
+)
 
 
 def quiet_call(callee: str) -> bool:
     """Whether a call to `callee` (as written) cannot reach a variable it is not passed."""
     name = last_name(callee)
-    return name.startswith("omp_") or name in _QUIET_CALLS or name in VALUE_FUNCTIONS \
+    return (
+        name.startswith("omp_")
+        or name in _QUIET_CALLS
+        or name in VALUE_FUNCTIONS
         or callee.lstrip(":").startswith(("std::", "sycl::"))
+    )

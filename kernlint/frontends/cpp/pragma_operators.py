@@ -90,7 +90,7 @@ def expanded_clauses(text: str, macro: Callable[[str], str | None]) -> str | Non
             continue
         body = macro(word.group())
         if body is not None and body != word.group():
-            out.append(text[position:word.start()])
+            out.append(text[position : word.start()])
             out.append(body)
             position = word.end()
             changed = True
@@ -99,4 +99,3 @@ def expanded_clauses(text: str, macro: Callable[[str], str | None]) -> str | Non
         return None
     out.append(text[position:])
     return "".join(out)
-

@@ -47,7 +47,7 @@ def _inner(text: str, open_at: int) -> str | None:
     closer = ")" if text[open_at] == "(" else "}"
     if not text.endswith(closer):
         return None
-    return text[open_at + 1:-1]
+    return text[open_at + 1 : -1]
 
 
 def _as_range(text: str, value: ValueAt, init_of: InitOf, depth: int) -> Extent | None:
@@ -82,8 +82,9 @@ def evaluate_range(text: str, value: ValueAt, init_of: InitOf) -> Extent | None:
     return _as_range(text, value, init_of, 0)
 
 
-def evaluate_nd_range(text: str, value: ValueAt, init_of: InitOf,
-                      depth: int = 0) -> tuple[Extent | None, Extent | None] | None:
+def evaluate_nd_range(
+    text: str, value: ValueAt, init_of: InitOf, depth: int = 0
+) -> tuple[Extent | None, Extent | None] | None:
     """`(global, local)` of an `nd_range` expression, or None if `text` is not an nd_range."""
     text = text.strip()
     if depth > 8:

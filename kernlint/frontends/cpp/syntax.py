@@ -66,9 +66,12 @@ def unwrap_value(node: Node) -> Node:
             node = node.named_children[0]
         elif node.type == "cast_expression" and (value := node.child_by_field_name("value")) is not None:
             node = value
-        elif node.type == "call_expression" and last_name(text_of(node.child_by_field_name("function"))) in (
-                "static_cast", "size_t", "int", "long", "unsigned") \
-                and len(arguments_of(node.child_by_field_name("arguments"))) == 1:
+        elif (
+            node.type == "call_expression"
+            and last_name(text_of(node.child_by_field_name("function")))
+            in ("static_cast", "size_t", "int", "long", "unsigned")
+            and len(arguments_of(node.child_by_field_name("arguments"))) == 1
+        ):
             node = arguments_of(node.child_by_field_name("arguments"))[0]
         else:
             return node
@@ -82,13 +85,21 @@ def element_context(element: Node) -> tuple[Node, bool]:
     value, member = element, False
     while value.parent is not None:
         up = value.parent
-        if up.type == "parenthesized_expression" \
-                or (up.type == "conditional_expression" and up.child_by_field_name("condition") != value) \
-                or (up.type == "comma_expression" and up.child_by_field_name("right") == value):
+        if (
+            up.type == "parenthesized_expression"
+            or (up.type == "conditional_expression" and up.child_by_field_name("condition") != value)
+            or (up.type == "comma_expression" and up.child_by_field_name("right") == value)
+        ):
             value = up
-        elif up.type in ("field_expression", "subscript_expression") and up.child_by_field_name("argument") == value \
-                and not (up.parent is not None and up.parent.type == "call_expression"
-                         and up.parent.child_by_field_name("function") == up):
+        elif (
+            up.type in ("field_expression", "subscript_expression")
+            and up.child_by_field_name("argument") == value
+            and not (
+                up.parent is not None
+                and up.parent.type == "call_expression"
+                and up.parent.child_by_field_name("function") == up
+            )
+        ):
             value, member = up, True
         else:
             break
@@ -101,15 +112,21 @@ def command_group(node: Node) -> Span | None:
     while parent is not None:
         if parent.type in ("lambda_expression", "function_definition"):
             declarator = parent.child_by_field_name("declarator")
-            while declarator is not None and declarator.type not in ("abstract_function_declarator",
-                                                                     "function_declarator"):
+            while declarator is not None and declarator.type not in (
+                "abstract_function_declarator",
+                "function_declarator",
+            ):
                 declarator = declarator.child_by_field_name("declarator")
             params = declarator.child_by_field_name("parameters") if declarator is not None else None
             if params is not None and "handler" in text_of(params):
                 return span_of(parent)
             grand = parent.parent.parent if parent.parent is not None else None
-            if parent.type == "lambda_expression" and grand is not None and grand.type == "call_expression" \
-                    and last_word(text_of(grand.child_by_field_name("function"))) == "submit":
+            if (
+                parent.type == "lambda_expression"
+                and grand is not None
+                and grand.type == "call_expression"
+                and last_word(text_of(grand.child_by_field_name("function"))) == "submit"
+            ):
                 return span_of(parent)
         parent = parent.parent
     return None

@@ -21,8 +21,9 @@ class CppUnit:
     """A parsed file: its bytes, tree, file-wide query matches and constant table, and the arms of its
     `#if` groups (those known not to be compiled are blanked before parsing)."""
 
-    def __init__(self, path: str, data: bytes, include_dirs: tuple[str, ...] = (),
-                 defines: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, path: str, data: bytes, include_dirs: tuple[str, ...] = (), defines: dict[str, str] | None = None
+    ) -> None:
         self.path = path
         self.data = data
         self.arms = conditional_arms(data, defines)
@@ -34,8 +35,9 @@ class CppUnit:
         self.file_matches = file_matches(self.root)
         self.includes = include_paths(self.file_matches)
         symbols = treesitter.as_captures(self.file_matches["cpp_symbols"])
-        self.constants = CppConstants(self.root, path, include_dirs, defines, includes=self.includes,
-                                      symbols=symbols, arms=self.arms)
+        self.constants = CppConstants(
+            self.root, path, include_dirs, defines, includes=self.includes, symbols=symbols, arms=self.arms
+        )
         self._assigned = symbols.get("assigned.name", [])
 
     def init_text(self, name: str, at_byte: int) -> str | None:
@@ -56,5 +58,11 @@ class CppUnit:
     def assigned_names(self, node: tree_sitter.Node) -> set[str]:
         """Names written inside `node` by an assignment (`=`, `+=`, …) or `++`/`--`, read from the
         symbol query's captures rather than by walking `node` again."""
-        return {text_of(n) for n in self._assigned if node.start_byte <= n.start_byte and n.end_byte <= node.end_byte
-                and n.parent is not None and n.parent.type in ("assignment_expression", "update_expression")}
+        return {
+            text_of(n)
+            for n in self._assigned
+            if node.start_byte <= n.start_byte
+            and n.end_byte <= node.end_byte
+            and n.parent is not None
+            and n.parent.type in ("assignment_expression", "update_expression")
+        }

@@ -12,11 +12,30 @@ from kernlint.facts.device import ArmCost
 
 Node = tree_sitter.Node
 
-_STATEMENTS = frozenset({"assignment_statement", "pointer_association_statement", "subroutine_call", "do_loop",
-                         "if_statement", "select_case_statement", "where_statement", "keyword_statement"})
+_STATEMENTS = frozenset(
+    {
+        "assignment_statement",
+        "pointer_association_statement",
+        "subroutine_call",
+        "do_loop",
+        "if_statement",
+        "select_case_statement",
+        "where_statement",
+        "keyword_statement",
+    }
+)
 _ARM_BREAKS = frozenset({"else_clause", "elseif_clause", "case_statement"})
-_HEADERS = frozenset({"parenthesized_expression", "do_statement", "end_if_statement", "end_do_loop_statement",
-                      "end_select_statement", "selector", "comment"})
+_HEADERS = frozenset(
+    {
+        "parenthesized_expression",
+        "do_statement",
+        "end_if_statement",
+        "end_do_loop_statement",
+        "end_select_statement",
+        "selector",
+        "comment",
+    }
+)
 
 
 def arm_costs(node: Node) -> tuple[ArmCost, ...]:

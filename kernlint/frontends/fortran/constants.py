@@ -65,7 +65,8 @@ class FortranConstants:
                 if unit is not None and unit.type == "module":
                     scope = ((0, 0), (1 << 30, 0))  # module constants are seen by its users too
                 self._parameters.setdefault(_text(name_node).lower(), []).append(
-                    _Parameter(_text(match["param.value"][0]), scope, name_node.start_point))
+                    _Parameter(_text(match["param.value"][0]), scope, name_node.start_point)
+                )
 
     def value(self, text: str, at: Point) -> int | None:
         """The value of expression `text` written at `at` (0-based row, column), or None."""
@@ -92,7 +93,7 @@ class FortranConstants:
         candidates = [p for p in self._parameters.get(key, ()) if p.scope[0] <= at <= p.scope[1]]
         if not candidates:
             return None
-        innermost = min(candidates, key=lambda p: (p.scope[1][0] - p.scope[0][0]))
+        innermost = min(candidates, key=lambda p: p.scope[1][0] - p.scope[0][0])
         same = [p for p in candidates if p.scope == innermost.scope]
         values = {self._eval(p.value_text, p.at, depth) for p in same}
         return values.pop() if len(values) == 1 else None

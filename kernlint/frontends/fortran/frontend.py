@@ -36,8 +36,14 @@ def extract(source: SourceFile, *, fixed_form: bool, config: Config) -> FileFact
     directives = [d for d in scan_fortran_directives(code_lines, fixed_form=fixed) if _live(d, code_lines)]
 
     def span(node) -> Span:
-        return Span(linemap.offset(*node.start_point), linemap.offset(*node.end_point), node.start_point[0] + 1,
-                    node.start_point[1], node.end_point[0] + 1, node.end_point[1])
+        return Span(
+            linemap.offset(*node.start_point),
+            linemap.offset(*node.end_point),
+            node.start_point[0] + 1,
+            node.start_point[1],
+            node.end_point[0] + 1,
+            node.end_point[1],
+        )
 
     captures = treesitter.captures("fortran", "fortran", root)
     omp: tuple = ()
@@ -59,8 +65,15 @@ def extract(source: SourceFile, *, fixed_form: bool, config: Config) -> FileFact
         device = any(region.contains(loop_span) for region in targets)
         loops.append(Loop(loop_span, "for" if counted else "while", "device" if device else "host"))
     errors = tuple(span(n) for n in captures.get("error", []))
-    return FileFacts(path=source.path, language="openmp-fortran", loops=tuple(loops), pragmas=pragmas,
-                     branches=branches, omp=omp, syntax_errors=errors)
+    return FileFacts(
+        path=source.path,
+        language="openmp-fortran",
+        loops=tuple(loops),
+        pragmas=pragmas,
+        branches=branches,
+        omp=omp,
+        syntax_errors=errors,
+    )
 
 
 def _live(directive: tuple[int, int, str], code_lines: list[str]) -> bool:

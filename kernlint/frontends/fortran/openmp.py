@@ -12,6 +12,7 @@ from __future__ import annotations
 import tree_sitter
 
 from kernlint.facts import Span
+from kernlint.facts.kinds import BranchKind
 from kernlint.facts.openmp_directive import OmpDirective, OmpParseError
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import text_of as _text
@@ -35,10 +36,34 @@ from kernlint.frontends.openmp.locate import TextLocator
 
 Point = tuple[int, int]
 
-_REAL_KINDS = {"c_float": 4, "c_double": 8, "real32": 4, "real64": 8, "real128": 16, "c_int": 4,
-               "c_long": 8, "int32": 4, "int64": 8, "int16": 2, "int8": 1, "c_int64_t": 8, "c_int32_t": 4}
-_DEFAULT_BYTES = {"real": 4, "integer": 4, "logical": 4, "complex": 8, "doubleprecision": 8,
-                  "doublecomplex": 16, "character": 1}
+_REAL_KINDS = {
+    "c_float": 4,
+    "c_double": 8,
+    "real32": 4,
+    "real64": 8,
+    "real128": 16,
+    "c_int": 4,
+    "c_long": 8,
+    "int32": 4,
+    "int64": 8,
+    "int16": 2,
+    "int8": 1,
+    "c_int64_t": 8,
+    "c_int32_t": 4,
+}
+_DEFAULT_BYTES = {
+    "real": 4,
+    "integer": 4,
+    "logical": 4,
+    "complex": 8,
+    "doubleprecision": 8,
+    "doublecomplex": 16,
+    "character": 1,
+}
+
+
+#: The query's capture names for conditionals, as branch kinds (every other capture is a loop).
+_BRANCH_KINDS: dict[str, BranchKind] = {"if": "if", "elseif": "else-if", "switch": "switch"}
 
 
 class FortranOmpSource:
@@ -46,8 +71,16 @@ class FortranOmpSource:
 
     fortran = True
 
-    def __init__(self, root: tree_sitter.Node, lines: list[str], code_lines: list[str], linemap: LineMap,
-                 constants: FortranConstants, directives: list[tuple[int, int, str]], fixed_form: bool) -> None:
+    def __init__(
+        self,
+        root: tree_sitter.Node,
+        lines: list[str],
+        code_lines: list[str],
+        linemap: LineMap,
+        constants: FortranConstants,
+        directives: list[tuple[int, int, str]],
+        fixed_form: bool,
+    ) -> None:
         self.root = root
         self.lines = lines  # original text lines
         self.code_lines = code_lines  # the parsed (normalised) lines
@@ -63,8 +96,7 @@ class FortranOmpSource:
     # -- positions -----------------------------------------------------------------------------
 
     def span(self, start: Point, end: Point) -> Span:
-        return Span(self.linemap.offset(*start), self.linemap.offset(*end), start[0] + 1, start[1],
-                    end[0] + 1, end[1])
+        return Span(self.linemap.offset(*start), self.linemap.offset(*end), start[0] + 1, start[1], end[0] + 1, end[1])
 
     def node_span(self, node: tree_sitter.Node) -> Span:
         return self.span(node.start_point, node.end_point)
@@ -89,8 +121,9 @@ class FortranOmpSource:
                     statement = self._statement_after(end)
                     if statement is not None and statement.type == "do_loop":
                         region = self.node_span(statement)
-                        loops = tuple(self.node_span(n) for n in _associated_loops(
-                            statement, self._collapse(directive, span)))
+                        loops = tuple(
+                            self.node_span(n) for n in _associated_loops(statement, self._collapse(directive, span))
+                        )
                 else:
                     close = _matching_end(parsed, position)
                     if close is not None and close - 1 > end:
@@ -108,7 +141,7 @@ class FortranOmpSource:
     def _append_at(self, end: int) -> tuple[Span, int]:
         line = self.lines[end - 1]
         indent = len(line) - len(line.lstrip())
-        code = line[:code_end(line, indent + 5)].rstrip()
+        code = line[: code_end(line, indent + 5)].rstrip()
         column = len(code.encode("utf-8"))
         return self.span((end - 1, column), (end - 1, column)), (72 if self.fixed_form else 132)
 
@@ -125,10 +158,14 @@ class FortranOmpSource:
             if not stripped or stripped.startswith(("!", "#")):
                 continue
             line = self.code_lines[row]
-            column = len(line[:len(line) - len(line.lstrip())].encode("utf-8"))
+            column = len(line[: len(line) - len(line.lstrip())].encode("utf-8"))
             node = self.root.named_descendant_for_point_range((row, column), (row, column + 1))
-            while node is not None and node.parent is not None and node.parent.start_point == node.start_point \
-                    and node.parent.type != "translation_unit":
+            while (
+                node is not None
+                and node.parent is not None
+                and node.parent.start_point == node.start_point
+                and node.parent.type != "translation_unit"
+            ):
                 node = node.parent
             return node
         return None
@@ -187,8 +224,13 @@ class FortranOmpSource:
                 statement = ident.parent
                 right = statement.child_by_field_name("right") if statement is not None else None
                 assigned.setdefault(_text(ident).lower(), []).append(
-                    (ident.start_point, _text(right) if right is not None and statement is not None
-                     and statement.type == "assignment_statement" else ""))
+                    (
+                        ident.start_point,
+                        _text(right)
+                        if right is not None and statement is not None and statement.type == "assignment_statement"
+                        else "",
+                    )
+                )
             for declaration in captures.get("decl", []):
                 for name, info in _declarations(declaration, self, node):
                     declared.setdefault(name, info)
@@ -208,10 +250,18 @@ class FortranOmpSource:
         end = (region.end_line - 1, region.end_column_byte)
         cursor = tree_sitter.QueryCursor(treesitter.query("fortran", query))
         cursor.set_point_range(start, end)
-        return {name: sorted((n for n in nodes if start <= n.start_point
-                              and (n.end_point <= end or (n.type.startswith("preproc") and n.start_point < end))),
-                             key=lambda n: n.start_byte)
-                for name, nodes in cursor.captures(self.root).items()}
+        return {
+            name: sorted(
+                (
+                    n
+                    for n in nodes
+                    if start <= n.start_point
+                    and (n.end_point <= end or (n.type.startswith("preproc") and n.start_point < end))
+                ),
+                key=lambda n: n.start_byte,
+            )
+            for name, nodes in cursor.captures(self.root).items()
+        }
 
     def loops_in(self, region: Span) -> list[RawLoop]:
         return [self._raw_loop(n) for n in self._in_region("fortran_loops", region)]
@@ -240,8 +290,11 @@ class FortranOmpSource:
             if node.type in ("if_statement", "elseif_clause"):
                 condition = next((c for c in node.named_children if c.type == "parenthesized_expression"), None)
                 if condition is not None and child != condition:
-                    negated = node.type == "if_statement" and child is not None and child.type in (
-                        "elseif_clause", "else_clause")
+                    negated = (
+                        node.type == "if_statement"
+                        and child is not None
+                        and child.type in ("elseif_clause", "else_clause")
+                    )
                     found.append(RawCondition(self.node_span(condition), _text(condition), negated))
             elif node.type == "select_case_statement":
                 selector = next((c for c in node.named_children if c.type == "selector"), None)
@@ -249,10 +302,16 @@ class FortranOmpSource:
                     found.append(RawCondition(self.node_span(selector), f"select{_text(selector)}"))
             elif node.type == "do_loop":
                 statement = node.named_children[0] if node.named_children else None
-                loop_while = next((c for c in statement.named_children if c.type == "while_statement"), None) \
-                    if statement is not None else None
-                condition = next((c for c in loop_while.named_children if c.type == "parenthesized_expression"),
-                                 None) if loop_while is not None else None
+                loop_while = (
+                    next((c for c in statement.named_children if c.type == "while_statement"), None)
+                    if statement is not None
+                    else None
+                )
+                condition = (
+                    next((c for c in loop_while.named_children if c.type == "parenthesized_expression"), None)
+                    if loop_while is not None
+                    else None
+                )
                 if condition is not None:
                     found.append(RawCondition(self.node_span(condition), _text(condition)))
             child = node
@@ -271,8 +330,11 @@ class FortranOmpSource:
         body = None
         if statement is not None:
             body = self.span(statement.end_point, end.start_point if end is not None else node.end_point)
-        control = next((c for c in statement.named_children if c.type == "loop_control_expression"), None) \
-            if statement is not None else None
+        control = (
+            next((c for c in statement.named_children if c.type == "loop_control_expression"), None)
+            if statement is not None
+            else None
+        )
         if control is None:
             return RawLoop(self.node_span(node), body, None, None, None, None, None, "while")
         parts = [c for c in control.named_children if c.type != "comment"]
@@ -307,8 +369,17 @@ class FortranOmpSource:
             if not (start <= node.start_point and node.end_point <= end):
                 continue
             if "assign" in match:
-                assigns.append((node, RawAssign(_text(match["name"][0]).lower(), _text(match["value"][0]),
-                                                self.node_span(node), self._guards(node, start))))
+                assigns.append(
+                    (
+                        node,
+                        RawAssign(
+                            _text(match["name"][0]).lower(),
+                            _text(match["value"][0]),
+                            self.node_span(node),
+                            self._guards(node, start),
+                        ),
+                    )
+                )
             elif "loop" in match:
                 loops.append(node)
             else:
@@ -319,34 +390,63 @@ class FortranOmpSource:
             raw = self._raw_loop(node)
             statement = node.named_children[0] if node.named_children else None
             if raw.index is not None and raw.lower is not None and statement is not None:
-                items.append((node.start_point, RawAssign(raw.index, raw.lower, self.node_span(statement),
-                                                          self._guards(node, start))))
+                items.append(
+                    (
+                        node.start_point,
+                        RawAssign(raw.index, raw.lower, self.node_span(statement), self._guards(node, start)),
+                    )
+                )
             if raw.index is not None and raw.upper is not None and raw.compare is not None:
-                control = next((c for c in statement.named_children if c.type == "loop_control_expression"),
-                               statement) if statement is not None else None
+                control = (
+                    next((c for c in statement.named_children if c.type == "loop_control_expression"), statement)
+                    if statement is not None
+                    else None
+                )
                 text, condition = f"{raw.index} {raw.compare} ({raw.upper})", control
             else:
-                loop_while = next((c for c in statement.named_children if c.type == "while_statement"), None) \
-                    if statement is not None else None
-                condition = next((c for c in loop_while.named_children if c.type == "parenthesized_expression"),
-                                 None) if loop_while is not None else None
+                loop_while = (
+                    next((c for c in statement.named_children if c.type == "while_statement"), None)
+                    if statement is not None
+                    else None
+                )
+                condition = (
+                    next((c for c in loop_while.named_children if c.type == "parenthesized_expression"), None)
+                    if loop_while is not None
+                    else None
+                )
                 text = _text(condition)
             if condition is not None and statement is not None:
                 branches.append((node, condition, "loop:" + text))
         for node, condition, kind in branches:
             assert condition is not None
             around = [a for a in _ancestors_within(node, start, include_self=True) if a.type == "do_loop"]
-            varying = sorted({a.name for n, a in assigns for loop in around
-                              if loop.start_byte <= n.start_byte and n.end_byte <= loop.end_byte}
-                             | {self._raw_loop(loop).index or "" for loop in around} - {""})
+            varying = sorted(
+                {
+                    a.name
+                    for n, a in assigns
+                    for loop in around
+                    if loop.start_byte <= n.start_byte and n.end_byte <= loop.end_byte
+                }
+                | {self._raw_loop(loop).index or "" for loop in around} - {""}
+            )
             text = kind[5:] if kind.startswith("loop:") else _text(condition)
             region_span = self.span(condition.end_point, node.end_point)
-            items.append((node.start_point, RawBranch(
-                self.node_span(node), self.node_span(condition), text,
-                {"if": "if", "elseif": "else-if", "switch": "switch"}.get(kind, "loop"), (region_span,),
-                self._guards(node, start), tuple(varying),
-                self.node_span(node.parent) if kind == "elseif" and node.parent is not None else None,
-                arms=arm_costs(node))))
+            items.append(
+                (
+                    node.start_point,
+                    RawBranch(
+                        self.node_span(node),
+                        self.node_span(condition),
+                        text,
+                        _BRANCH_KINDS.get(kind, "loop"),
+                        (region_span,),
+                        self._guards(node, start),
+                        tuple(varying),
+                        self.node_span(node.parent) if kind == "elseif" and node.parent is not None else None,
+                        arms=arm_costs(node),
+                    ),
+                )
+            )
         return [item for _p, item in sorted(items, key=lambda pair: pair[0])]
 
     def _guards(self, node: tree_sitter.Node, start: Point) -> tuple[Span, ...]:
@@ -355,8 +455,10 @@ class FortranOmpSource:
         child = node
         current = node.parent
         while current is not None and current.start_point >= start and current.type not in UNITS:
-            if current.type in ("if_statement", "elseif_clause", "select_case_statement") and \
-                    child.type not in ("parenthesized_expression", "selector"):
+            if current.type in ("if_statement", "elseif_clause", "select_case_statement") and child.type not in (
+                "parenthesized_expression",
+                "selector",
+            ):
                 found.append(self.node_span(current))  # (an else-if also runs under its if's test)
             elif current.type == "do_loop" and child.type != "do_statement":
                 found.append(self.node_span(current))
@@ -381,12 +483,11 @@ def _ancestors_within(node: tree_sitter.Node, start: Point, include_self: bool =
     return found
 
 
-
 def _matching_end(parsed: list[tuple[int, int, OmpDirective | OmpParseError]], position: int) -> int | None:
     """The 1-based first line of the `end` directive closing the block directive at `position`."""
     kind = parsed[position][2].kind  # type: ignore[union-attr]
     depth = 0
-    for start, _end, other in parsed[position + 1:]:
+    for start, _end, other in parsed[position + 1 :]:
         if not isinstance(other, OmpDirective):
             continue
         if other.kind == kind:
@@ -402,8 +503,11 @@ def _associated_loops(loop: tree_sitter.Node, depth: int) -> list[tree_sitter.No
     """The loop of a loop construct and, with `collapse(n)`, the perfectly nested ones."""
     loops = [loop]
     while len(loops) < depth:
-        inner = [c for c in loops[-1].named_children
-                 if c.type not in ("do_statement", "comment") and not c.type.startswith("end_do")]
+        inner = [
+            c
+            for c in loops[-1].named_children
+            if c.type not in ("do_statement", "comment") and not c.type.startswith("end_do")
+        ]
         if len(inner) != 1 or inner[0].type != "do_loop":
             break
         loops.append(inner[0])
@@ -424,7 +528,7 @@ def _element_bytes(type_node: tree_sitter.Node | None, source: FortranOmpSource,
     if "*" in text and "(" not in text:
         kind_text = text.split("*", 1)[1]
     elif "(" in text:
-        kind_text = text[text.index("(") + 1:text.rindex(")")] if ")" in text else None
+        kind_text = text[text.index("(") + 1 : text.rindex(")")] if ")" in text else None
         if kind_text is not None and kind_text.startswith("kind="):
             kind_text = kind_text[5:]
     if kind_text is None:
@@ -457,8 +561,9 @@ def _first_extent(size: tree_sitter.Node | None) -> tuple[str | None, str | None
     return "1", text
 
 
-def _declarations(declaration: tree_sitter.Node, source: FortranOmpSource, unit: tree_sitter.Node
-                  ) -> list[tuple[str, Declared]]:
+def _declarations(
+    declaration: tree_sitter.Node, source: FortranOmpSource, unit: tree_sitter.Node
+) -> list[tuple[str, Declared]]:
     type_node = declaration.child_by_field_name("type")
     element = _element_bytes(type_node, source, declaration.start_point)
     dimension = None

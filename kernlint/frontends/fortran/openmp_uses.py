@@ -21,14 +21,54 @@ from kernlint.frontends.openmp.facts import Access
 
 Point = tuple[int, int]
 
-_CONDITIONAL = frozenset({"if_statement", "elseif_clause", "else_clause", "select_case_statement",
-                          "case_statement", "where_statement", "where_construct"})
+_CONDITIONAL = frozenset(
+    {
+        "if_statement",
+        "elseif_clause",
+        "else_clause",
+        "select_case_statement",
+        "case_statement",
+        "where_statement",
+        "where_construct",
+    }
+)
 #: Intrinsics that only read a whole-array argument.
-_READING_INTRINSICS = frozenset({
-    "size", "lbound", "ubound", "shape", "sum", "product", "maxval", "minval", "maxloc", "minloc",
-    "any", "all", "count", "dot_product", "matmul", "norm2", "abs", "sqrt", "exp", "log", "sin", "cos",
-    "real", "dble", "int", "nint", "allocated", "associated", "present", "kind", "len", "trim",
-})
+_READING_INTRINSICS = frozenset(
+    {
+        "size",
+        "lbound",
+        "ubound",
+        "shape",
+        "sum",
+        "product",
+        "maxval",
+        "minval",
+        "maxloc",
+        "minloc",
+        "any",
+        "all",
+        "count",
+        "dot_product",
+        "matmul",
+        "norm2",
+        "abs",
+        "sqrt",
+        "exp",
+        "log",
+        "sin",
+        "cos",
+        "real",
+        "dble",
+        "int",
+        "nint",
+        "allocated",
+        "associated",
+        "present",
+        "kind",
+        "len",
+        "trim",
+    }
+)
 
 
 class UsesSource(Protocol):
@@ -51,7 +91,6 @@ class FortranUses:
         self._source = source
         self._procedure_words: dict[str, set[str]] | None = None
 
-
     def accesses(self, region: Span, names: frozenset[str]) -> list[Access]:
         found = []
         arrays = None
@@ -68,14 +107,20 @@ class FortranUses:
                 found.append(access)
         return found + self._hidden(region, names, captures)
 
-    def _hidden(self, region: Span, names: frozenset[str], captures: dict[str, list[tree_sitter.Node]]
-                ) -> list[Access]:
+    def _hidden(self, region: Span, names: frozenset[str], captures: dict[str, list[tree_sitter.Node]]) -> list[Access]:
         """Uses the region's own identifiers do not show: included code, a pointer associated with a
         mapped array outside the region and used inside, and procedures called in the region when the
         variable is not declared in the program unit (a module or host variable they may change)."""
-        found = [Access(name, "escape", self._source.node_span(include),
-                        detail=f"`{_text(include).strip()}` is included into the region")
-                 for include in captures.get("include", []) for name in sorted(names)]
+        found = [
+            Access(
+                name,
+                "escape",
+                self._source.node_span(include),
+                detail=f"`{_text(include).strip()}` is included into the region",
+            )
+            for include in captures.get("include", [])
+            for name in sorted(names)
+        ]
         unit = self._source.unit_at((region.line - 1, region.column_byte))
         if unit is None:
             return found
@@ -85,13 +130,22 @@ class FortranUses:
             holder = ident.parent
             if region.start_byte <= ident.start_byte < region.end_byte:
                 continue  # inside the region an association is itself an escape (`_classify`)
-            if name not in names or holder is None or holder.type not in ("pointer_association_statement",
-                                                                           "association"):
+            if (
+                name not in names
+                or holder is None
+                or holder.type not in ("pointer_association_statement", "association")
+            ):
                 continue
             alias = _text(holder.named_children[0]).lower() if holder.named_children else ""
             if alias in used and alias != name and holder.named_children[0] != ident:
-                found.append(Access(name, "escape", self._source.node_span(used[alias]),
-                                    detail=f"reached through `{alias}`, which is associated with it"))
+                found.append(
+                    Access(
+                        name,
+                        "escape",
+                        self._source.node_span(used[alias]),
+                        detail=f"reached through `{alias}`, which is associated with it",
+                    )
+                )
         table = self._source.table(unit)
         for callee in captures.get("callee", []):
             called = _text(callee).lower()
@@ -120,10 +174,12 @@ class FortranUses:
                     statement = node.named_children[0] if node.named_children else None
                     name = statement.child_by_field_name("name") if statement is not None else None
                     if name is not None:
-                        self._procedure_words[_text(name).lower()] = set(
-                            re.findall(r"[a-z_]\w*", _text(node).lower()))
-                stack.extend(c for c in node.named_children if c.type in UNITS or c.type in (
-                    "internal_procedures", "module", "program", "submodule"))
+                        self._procedure_words[_text(name).lower()] = set(re.findall(r"[a-z_]\w*", _text(node).lower()))
+                stack.extend(
+                    c
+                    for c in node.named_children
+                    if c.type in UNITS or c.type in ("internal_procedures", "module", "program", "submodule")
+                )
         return self._procedure_words
 
     def _classify(self, ident: tree_sitter.Node, name: str, region: Span, arrays: set[str]) -> Access | None:
@@ -139,19 +195,22 @@ class FortranUses:
             items = [c for c in arguments.named_children if c.type != "comment"] if arguments is not None else []
             if len(items) == 1 and items[0].type != "extent_specifier":
                 index = _text(items[0])
-            section_all = bool(items) and all(i.type == "extent_specifier" and _text(i).strip() == ":"
-                                              for i in items)
+            section_all = bool(items) and all(i.type == "extent_specifier" and _text(i).strip() == ":" for i in items)
         value, member = _component_of(access)
         holder = value.parent
         kind = "read"
         whole = False
         detail = ""
-        if holder is not None and holder.type == "assignment_statement" \
-                and holder.child_by_field_name("left") == value:
+        if holder is not None and holder.type == "assignment_statement" and holder.child_by_field_name("left") == value:
             kind, detail = ("rmw", "a component of an element is written") if member else ("write", "")
             whole = (access is ident or section_all) and not member
-        elif holder is not None and holder.type == "loop_control_expression" and access is ident and \
-                holder.named_children and holder.named_children[0] == ident:
+        elif (
+            holder is not None
+            and holder.type == "loop_control_expression"
+            and access is ident
+            and holder.named_children
+            and holder.named_children[0] == ident
+        ):
             kind = "write"
         elif holder is not None and holder.type == "argument_list" and holder.parent is not None:
             caller = holder.parent
@@ -190,8 +249,12 @@ def _component_of(access: tree_sitter.Node) -> tuple[tree_sitter.Node, bool]:
         up = value.parent
         if up.type == "parenthesized_expression":
             value = up
-        elif up.type in ("derived_type_member_expression", "call_expression") and up.named_children \
-                and up.named_children[0] == value and (member or up.type == "derived_type_member_expression"):
+        elif (
+            up.type in ("derived_type_member_expression", "call_expression")
+            and up.named_children
+            and up.named_children[0] == value
+            and (member or up.type == "derived_type_member_expression")
+        ):
             value, member = up, True
         else:
             break

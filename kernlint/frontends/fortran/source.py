@@ -73,7 +73,7 @@ def looks_fixed_form(text: str, by_extension: bool) -> bool:
             return False
         if indent < 5 and (stripped[0].isalpha() or stripped[0] in "&_"):
             return False
-        code = line[:code_end(line, 6)].rstrip()
+        code = line[: code_end(line, 6)].rstrip()
         previous_ampersand = code.endswith("&") and len(code) > 6
     return True
 
@@ -85,7 +85,7 @@ def normalise_fixed(text: str) -> str:
     last_code: int | None = None
     for number, raw in enumerate(lines):
         line = raw.rstrip("\r")
-        ending = raw[len(line):]
+        ending = raw[len(line) :]
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         if _is_fixed_comment(line):
@@ -96,8 +96,8 @@ def normalise_fixed(text: str) -> str:
         continuation = False
         if "\t" in line[:6]:
             tab = line.index("\t")
-            if line[tab + 1:tab + 2] in tuple("123456789"):
-                line = line[:tab + 1] + "&" + line[tab + 2:]
+            if line[tab + 1 : tab + 2] in tuple("123456789"):
+                line = line[: tab + 1] + "&" + line[tab + 2 :]
                 continuation = True
         elif len(line) > 5:
             if line[5] not in " 0":
@@ -111,7 +111,7 @@ def normalise_fixed(text: str) -> str:
             cut = code_end(body, 6 if len(body) > 6 else 0)
             code = body[:cut].rstrip()
             if not code.endswith("&"):
-                out[last_code] = code + "&" + body[len(code):] + previous[len(body):]
+                out[last_code] = code + "&" + body[len(code) :] + previous[len(body) :]
         out[number] = line + ending
         last_code = number
     return "\n".join(out)

@@ -40,22 +40,98 @@ _OPT = ClauseSpec(args=OPTIONAL)
 _REDUCTION = ClauseSpec(form="prefix", items=True, needs_modifier=True)
 
 SPECS: dict[str, ClauseSpec] = {
-    **{name: _EXPR for name in (
-        "thread_limit", "num_teams", "num_threads", "simdlen", "safelen", "collapse", "priority",
-        "final", "hint", "filter", "align", "allocator", "detach", "novariants", "nocontext",
-        "sizes", "message", "holds", "absent", "contains", "ompx_dyn_cgroup_mem")},
-    **{name: _LIST for name in (
-        "private", "firstprivate", "shared", "copyin", "copyprivate", "is_device_ptr",
-        "use_device_ptr", "use_device_addr", "has_device_addr", "nontemporal", "uniform", "link",
-        "enter", "inclusive", "exclusive", "local")},
-    **{name: _KEYWORD for name in (
-        "default", "proc_bind", "bind", "device_type", "atomic_default_mem_order", "severity",
-        "at", "fail", "dist_schedule")},
-    **{name: _FLAG for name in (
-        "untied", "mergeable", "nogroup", "seq_cst", "acq_rel", "acquire", "release", "relaxed",
-        "read", "write", "capture", "compare", "weak", "inbranch", "notinbranch", "threads",
-        "simd", "full", "unified_address", "unified_shared_memory", "reverse_offload",
-        "dynamic_allocators", "self_maps", "no_openmp", "no_openmp_routines", "no_parallelism")},
+    **{
+        name: _EXPR
+        for name in (
+            "thread_limit",
+            "num_teams",
+            "num_threads",
+            "simdlen",
+            "safelen",
+            "collapse",
+            "priority",
+            "final",
+            "hint",
+            "filter",
+            "align",
+            "allocator",
+            "detach",
+            "novariants",
+            "nocontext",
+            "sizes",
+            "message",
+            "holds",
+            "absent",
+            "contains",
+            "ompx_dyn_cgroup_mem",
+        )
+    },
+    **{
+        name: _LIST
+        for name in (
+            "private",
+            "firstprivate",
+            "shared",
+            "copyin",
+            "copyprivate",
+            "is_device_ptr",
+            "use_device_ptr",
+            "use_device_addr",
+            "has_device_addr",
+            "nontemporal",
+            "uniform",
+            "link",
+            "enter",
+            "inclusive",
+            "exclusive",
+            "local",
+        )
+    },
+    **{
+        name: _KEYWORD
+        for name in (
+            "default",
+            "proc_bind",
+            "bind",
+            "device_type",
+            "atomic_default_mem_order",
+            "severity",
+            "at",
+            "fail",
+            "dist_schedule",
+        )
+    },
+    **{
+        name: _FLAG
+        for name in (
+            "untied",
+            "mergeable",
+            "nogroup",
+            "seq_cst",
+            "acq_rel",
+            "acquire",
+            "release",
+            "relaxed",
+            "read",
+            "write",
+            "capture",
+            "compare",
+            "weak",
+            "inbranch",
+            "notinbranch",
+            "threads",
+            "simd",
+            "full",
+            "unified_address",
+            "unified_shared_memory",
+            "reverse_offload",
+            "dynamic_allocators",
+            "self_maps",
+            "no_openmp",
+            "no_openmp_routines",
+            "no_parallelism",
+        )
+    },
     **{name: _OPT for name in ("nowait", "update", "ordered", "partial", "indirect")},
     **{name: _REDUCTION for name in ("reduction", "in_reduction", "task_reduction")},
     "map": ClauseSpec(form="prefix", items=True, split_words=True),
@@ -98,7 +174,7 @@ class ClauseBuilder:
 
     # -- helpers -----------------------------------------------------------------------------
     def _piece(self, span: tuple[int, int]) -> str:
-        return self.text[span[0]:span[1]]
+        return self.text[span[0] : span[1]]
 
     def _pieces(self, start: int, end: int, what: str, name: str) -> list[tuple[int, int]]:
         """Non-empty top-level comma pieces of a region; an empty one is an error."""
@@ -196,8 +272,7 @@ class ClauseBuilder:
                 return [candidate], colons[0] + 1
         return [], start
 
-    def _postfix(self, name: str, form: str, start: int, end: int
-                 ) -> tuple[int, str | None, list[str]]:
+    def _postfix(self, name: str, form: str, start: int, end: int) -> tuple[int, str | None, list[str]]:
         """Split `list: suffix` (aligned, linear); returns list end, suffix and modifiers."""
         colons = self.s.top_colons(start, end)
         if not colons:
@@ -236,8 +311,9 @@ class ClauseBuilder:
     @staticmethod
     def _wants_items(name: str, modifiers: list[str], args: list[str]) -> bool:
         if name == "depend":  # sink/source vectors are iteration offsets, not variables
-            return bool(modifiers) and all(m.lower() in _DEPEND_LIST_TYPES or
-                                           m.lower().startswith("iterator") for m in modifiers)
+            return bool(modifiers) and all(
+                m.lower() in _DEPEND_LIST_TYPES or m.lower().startswith("iterator") for m in modifiers
+            )
         return True
 
     # -- list items --------------------------------------------------------------------------

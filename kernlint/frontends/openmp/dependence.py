@@ -17,20 +17,32 @@ its bounds come from an id; team ids and counts are uniform.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Protocol
+from functools import partial
+from typing import Protocol
 
 from kernlint.analysis import dependence as dep
 from kernlint.analysis.reaching import ENTRY, Flow
 from kernlint.facts import Span
 from kernlint.facts.device import ArmCost, Branch, Reach
+from kernlint.facts.kinds import BranchKind
 from kernlint.facts.openmp import OmpConstruct
 from kernlint.frontends.openmp import expr as ex
 
 _WORKSHARING = frozenset({"for", "do", "loop"})
 _THREAD_SEEDS = frozenset({"omp_get_thread_num"})
-_UNIFORM_CALLS = frozenset({"omp_get_team_num", "omp_get_num_teams", "omp_get_num_threads",
-                            "omp_get_team_size", "omp_get_max_threads", "omp_get_level", "omp_is_initial_device"})
+_UNIFORM_CALLS = frozenset(
+    {
+        "omp_get_team_num",
+        "omp_get_num_teams",
+        "omp_get_num_threads",
+        "omp_get_team_size",
+        "omp_get_max_threads",
+        "omp_get_level",
+        "omp_is_initial_device",
+    }
+)
 _MONOTONE = frozenset({"min", "max", "fmin", "fmax", "floor", "ceil", "int", "nint", "real", "dble"})
 
 
@@ -54,7 +66,7 @@ class RawBranch:
     span: Span
     condition: Span
     text: str
-    kind: str  # if | else-if | switch | loop | ternary
+    kind: BranchKind
     regions: tuple[Span, ...] = ()
     guards: tuple[Span, ...] = ()
     varying: tuple[str, ...] = ()
@@ -85,8 +97,11 @@ def openmp_branches(constructs: tuple[OmpConstruct, ...], source: DeviceSource) 
         return ()
     program = dep.Program()
     shared = _shared_out_loops(constructs)
-    simd_loops = [c for c in constructs if "simd" in c.leaves and not set(c.leaves) & _WORKSHARING
-                  and c.loop is not None and c.loop.index]
+    simd_loops = [
+        c
+        for c in constructs
+        if "simd" in c.leaves and not set(c.leaves) & _WORKSHARING and c.loop is not None and c.loop.index
+    ]
     pending: list[tuple[Span, RawBranch]] = []
     for construct in regions:
         assert construct.region is not None
@@ -105,11 +120,20 @@ def openmp_branches(constructs: tuple[OmpConstruct, ...], source: DeviceSource) 
                 unit.assign(loop.index, dep.Seed("global", loop.index))
                 ids.add(loop.index)
         statements = source.device_code(construct.region)
-        seeded = {loop.index: loop.step_value for loop in construct.loops if loop.index and
-                  lanes is None and loop.span in shared}
+        seeded = {
+            loop.index: loop.step_value
+            for loop in construct.loops
+            if loop.index and lanes is None and loop.span in shared
+        }
         assigned = {s.name for s in statements if isinstance(s, RawAssign)}
-        uniform = {loop.index for loop in construct.loops if loop.index and loop.role == "sequential"
-                   and loop.low is not None and not loop.low.names & (set(seeded) | assigned)}
+        uniform = {
+            loop.index
+            for loop in construct.loops
+            if loop.index
+            and loop.role == "sequential"
+            and loop.low is not None
+            and not loop.low.names & (set(seeded) | assigned)
+        }
         read = _all_names(statements, source.fortran)
         flow = _RegionFlow(statements, assigned - ids, source.fortran)
         lower = _Lowering(source, unit, seeded, uniform | {n for n in read if n not in assigned}, flow)
@@ -127,8 +151,13 @@ def openmp_branches(constructs: tuple[OmpConstruct, ...], source: DeviceSource) 
                     unit.assign(statement.name, value, statement.guards, statement.compound)
             elif statement.span not in skip:
                 expr = lower.expr(statement.text, statement.condition.start_byte)
-                unit.condition(statement.span, expr, statement.guards, flow.varying(index, expr),
-                               "loop" if statement.kind == "loop" else "if")
+                unit.condition(
+                    statement.span,
+                    expr,
+                    statement.guards,
+                    flow.varying(index, expr),
+                    "loop" if statement.kind == "loop" else "if",
+                )
                 pending.append((construct.region, statement))
         flow.lower_variants(unit)
     program.solve()
@@ -137,33 +166,52 @@ def openmp_branches(constructs: tuple[OmpConstruct, ...], source: DeviceSource) 
         grade = program.grade(unit_key, raw.span)
         if grade is None:
             continue
-        branches.append(Branch(
-            span=raw.span, condition=raw.condition, kind=raw.kind, dependence=grade.dependence,
-            reason=grade.reason, regions=raw.regions, lanes=grade.lanes, origin=grade.origin,
-            reaches=tuple(Reach(r) for r in raw.regions), head=raw.head, select_like=raw.select_like,
-            arms=raw.arms, steers_loop=raw.steers_loop, rewritable=raw.rewritable,
-        ))
+        branches.append(
+            Branch(
+                span=raw.span,
+                condition=raw.condition,
+                kind=raw.kind,
+                dependence=grade.dependence,
+                reason=grade.reason,
+                regions=raw.regions,
+                lanes=grade.lanes,
+                origin=grade.origin,
+                reaches=tuple(Reach(r) for r in raw.regions),
+                head=raw.head,
+                select_like=raw.select_like,
+                arms=raw.arms,
+                steers_loop=raw.steers_loop,
+                rewritable=raw.rewritable,
+            )
+        )
     return tuple(branches)
 
 
 def _one_lane(construct: OmpConstruct, constructs: tuple[OmpConstruct, ...]) -> bool:
     """Whether the region runs one thread per team (`thread_limit(1)`, `num_threads(1)` on it or on a
     construct around it): nothing can diverge."""
-    around = [c for c in constructs if c is construct or (c.region is not None and construct.region is not None
-                                                            and c.region.contains(construct.region))]
+    around = [
+        c
+        for c in constructs
+        if c is construct
+        or (c.region is not None and construct.region is not None and c.region.contains(construct.region))
+    ]
     return any(c.value("thread_limit") == 1 or c.value("num_threads") == 1 for c in around)
 
 
 def _parallel_regions(constructs: tuple[OmpConstruct, ...]) -> list[OmpConstruct]:
     """The outermost device constructs that start parallel execution (nested ones are inside them)."""
-    candidates = [c for c in constructs if c.region is not None and c.device
-                  and set(c.leaves) & (_WORKSHARING | {"parallel"})]
-    candidates.sort(key=lambda c: (c.region.start_byte, -c.region.end_byte))  # type: ignore[union-attr]
-    chosen: list[OmpConstruct] = []
-    for construct in candidates:
-        if not any(outer.region.contains(construct.region) for outer in chosen):  # type: ignore[union-attr]
-            chosen.append(construct)
-    return chosen
+    candidates = [
+        (c.region, c)
+        for c in constructs
+        if c.region is not None and c.device and set(c.leaves) & (_WORKSHARING | {"parallel"})
+    ]
+    candidates.sort(key=lambda pair: (pair[0].start_byte, -pair[0].end_byte))
+    chosen: list[tuple[Span, OmpConstruct]] = []
+    for region, construct in candidates:
+        if not any(outer.contains(region) for outer, _construct in chosen):
+            chosen.append((region, construct))
+    return [construct for _region, construct in chosen]
 
 
 def _shared_out_loops(constructs: tuple[OmpConstruct, ...]) -> set[Span]:
@@ -175,18 +223,24 @@ def _shared_out_loops(constructs: tuple[OmpConstruct, ...]) -> set[Span]:
         if owned is None or not set(construct.leaves) & _WORKSHARING:
             continue
         found.add(owned.span)
-        found |= {l.span for l in construct.loops
-                  if l.role in ("parallel", "parallel-simd") and owned.span.contains(l.span)}
+        found |= {
+            loop.span
+            for loop in construct.loops
+            if loop.role in ("parallel", "parallel-simd") and owned.span.contains(loop.span)
+        }
     return found
 
 
 def _simd_lanes(construct: OmpConstruct, simd_loops: list[OmpConstruct]) -> set[str] | None:
     """With the SIMD programming model (the parallel loop steps by an inner simdlen), the simd loops'
     indices, which are the lanes; None otherwise."""
-    steps = {l.step_value for l in construct.loops if l.role in ("parallel", "parallel-simd")}
-    lanes = {inner.loop.index for inner in simd_loops  # type: ignore[union-attr]
-             if construct.encloses(inner.span) and inner.value("simdlen") in steps}
-    return lanes or None  # type: ignore[return-value]
+    steps = {loop.step_value for loop in construct.loops if loop.role in ("parallel", "parallel-simd")}
+    lanes = {
+        inner.loop.index or ""  # a loop without an index still makes the model SIMD (matches no name)
+        for inner in simd_loops
+        if inner.loop is not None and construct.encloses(inner.span) and inner.value("simdlen") in steps
+    }
+    return lanes or None
 
 
 def _all_names(statements: list[RawAssign | RawBranch], fortran: bool) -> set[str]:
@@ -207,8 +261,14 @@ class _Lowering:
     know, so such a remainder is lowered as a uniform value.
     """
 
-    def __init__(self, source: DeviceSource, unit: dep.Unit, seeded: dict[str, int | None],
-                 uniform: set[str], flow: "_RegionFlow") -> None:
+    def __init__(
+        self,
+        source: DeviceSource,
+        unit: dep.Unit,
+        seeded: dict[str, int | None],
+        uniform: set[str],
+        flow: _RegionFlow,
+    ) -> None:
         self.source = source
         self.fortran = source.fortran
         self.unit = unit
@@ -262,8 +322,9 @@ class _Lowering:
                 return dep.Uniform(f"{node.name}()")
             args = tuple(convert(a) for a in node.args)
             if self.fortran and self.source.is_array(name, at):
-                return dep.Load(dep.Var(name), args[0] if len(args) == 1 else
-                                (dep.Call("index", args) if args else None))
+                return dep.Load(
+                    dep.Var(name), args[0] if len(args) == 1 else (dep.Call("index", args) if args else None)
+                )
             return dep.Call(name, args, monotone=name in _MONOTONE)
         return dep.Uniform(getattr(node, "text", ""))  # unreadable: never guessed dependent
 
@@ -307,6 +368,9 @@ class _RegionFlow:
             found.append((first, [i for i in inside if i not in body], body))
         return found
 
+    def _walk_indices(self, indices: list[int], conditional: bool) -> None:
+        self._walk(self._tree(indices), conditional)
+
     def _walk(self, tree: list[tuple[int, list[int], list[int]]], conditional: bool) -> None:
         for index, header, body in tree:
             statement = self.statements[index]
@@ -318,9 +382,11 @@ class _RegionFlow:
             after = [i for i in header if i not in before]
             self._walk(self._tree(before), conditional)
             if statement.kind == "loop":
-                self._flow.loop(lambda: self._walk(self._tree(body), conditional),
-                                lambda: self._uses(index, statement.text),
-                                lambda: self._walk(self._tree(after), conditional))
+                self._flow.loop(
+                    partial(self._walk_indices, body, conditional),
+                    partial(self._uses, index, statement.text),
+                    partial(self._walk_indices, after, conditional),
+                )
             elif self.fortran or statement.kind == "switch" or not statement.regions:
                 self._uses(index, statement.text)  # one region for every arm: its definitions may not run
                 saved = self._flow.fork()
@@ -381,8 +447,11 @@ class _RegionFlow:
         the loop itself) repeat."""
         statement = self.statements[index]
         assert isinstance(statement, RawBranch)
-        loops = [s.span for s in self.statements if isinstance(s, RawBranch) and s.kind == "loop"
-                 and s.span.contains(statement.span)]
+        loops = [
+            s.span
+            for s in self.statements
+            if isinstance(s, RawBranch) and s.kind == "loop" and s.span.contains(statement.span)
+        ]
         found = set(statement.varying)
         if statement.kind == "loop":  # its trip count is fixed on entry unless the loop itself moves the bound
             loops = [statement.span]

@@ -36,17 +36,27 @@ def is_macro_name(word: str) -> bool:
     know, it is most likely a macro the build defines, not a mistake."""
     return _MACRO_NAME.fullmatch(word) is not None
 
+
 _C_SENTINEL = re.compile(r"\s*(?:#\s*pragma\s+)?(ompx|omp)(?=\s|$)")
 _F_SENTINEL = re.compile(r"\s*(?:[!c*]\$)?omp(?=[\s&]|$)", re.IGNORECASE)
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*")
 _LANGUAGES = {
-    "c": "c", "c++": "c", "cpp": "c", "cxx": "c", "openmp-c": "c", "sycl": "c",
-    "fortran": "fortran", "f": "fortran", "f90": "fortran", "openmp-fortran": "fortran",
+    "c": "c",
+    "c++": "c",
+    "cpp": "c",
+    "cxx": "c",
+    "openmp-c": "c",
+    "sycl": "c",
+    "fortran": "fortran",
+    "f": "fortran",
+    "f90": "fortran",
+    "openmp-fortran": "fortran",
 }
 
 
-def parse_directive(text: str, *, language: str, line: int = 1, end_line: int | None = None
-                    ) -> OmpDirective | OmpParseError:
+def parse_directive(
+    text: str, *, language: str, line: int = 1, end_line: int | None = None
+) -> OmpDirective | OmpParseError:
     """Parse one directive's logical text (continuations joined).
 
     `text` is what follows the sentinel ("target teams map(to: a[0:n])"); a leading `omp` /
@@ -93,7 +103,7 @@ class _Parser:
         self.end_line = end_line
         sentinel = _F_SENTINEL.match(text) if fortran else None
         if sentinel:  # blank it first: its `!` would otherwise start a comment
-            text = " " * sentinel.end() + text[sentinel.end():]
+            text = " " * sentinel.end() + text[sentinel.end() :]
         self.struct = analyse(text, fortran)
         self.text = self.struct.text
         self.pos = sentinel.end() if sentinel else 0
@@ -115,8 +125,7 @@ class _Parser:
         if found is None:
             word = _IDENT.match(self.text, self.pos)
             if word is None:
-                raise LexFailure(f"expected a directive name, found {self.text[self.pos]!r}",
-                                 self.pos)
+                raise LexFailure(f"expected a directive name, found {self.text[self.pos]!r}", self.pos)
             raise LexFailure(f"unknown OpenMP directive '{word.group()}'", self.pos)
         kind, self.pos = found
         arguments = self._directive_arguments(kind)
@@ -143,8 +152,10 @@ class _Parser:
             if name in SPECS or name.startswith(("ompx_", "ext_")) or (not self.fortran and is_macro_name(clause.name)):
                 continue
             if name in self.tables.words:
-                found.append(f"'{clause.name}' is part of a directive name, not a clause: the directive "
-                             f"reads as '{kind}' followed by clauses")
+                found.append(
+                    f"'{clause.name}' is part of a directive name, not a clause: the directive "
+                    f"reads as '{kind}' followed by clauses"
+                )
                 continue
             close = difflib.get_close_matches(name, self.tables.vocabulary, n=1, cutoff=0.8)
             if close:
@@ -174,8 +185,7 @@ class _Parser:
                 raise LexFailure(f"directive '{kind}' requires a parenthesised argument", save)
             return ()
         if required is None:
-            raise LexFailure(f"directive '{kind}' does not take a parenthesised argument",
-                             self.pos)
+            raise LexFailure(f"directive '{kind}' does not take a parenthesised argument", self.pos)
         paren = self.pos
         close = self.struct.close_of[paren]
         spans = self.struct.split_top(paren + 1, close)
@@ -216,7 +226,6 @@ class _Parser:
             else:
                 end = word.end()
                 if self.pos < n and not (is_ident_char(text[self.pos]) or text[self.pos] == ","):
-                    raise LexFailure(f"unexpected {text[self.pos]!r} after clause '{name}'",
-                                     self.pos)
+                    raise LexFailure(f"unexpected {text[self.pos]!r} after clause '{name}'", self.pos)
                 self.pos = end
             clauses.append(builder.build(name, start, paren, end))

@@ -67,24 +67,61 @@ class Opaque:
 
 Expr = Num | Name | Unary | Binary | Call | Subscript | Opaque
 
-_C_TOKEN = re.compile(r"""
+_C_TOKEN = re.compile(
+    r"""
     (?P<ws>\s+|/\*.*?\*/|//[^\n]*)
   | (?P<num>0[xX][0-9a-fA-F']+|\d[\d']*(?:\.\d*)?(?:[eE][+-]?\d+)?[uUlLfFzZ]*|\.\d+(?:[eE][+-]?\d+)?[fFlL]?)
   | (?P<name>[A-Za-z_]\w*(?:\s*::\s*[A-Za-z_]\w*)*)
   | (?P<op>->|<<|>>|<=|>=|==|!=|&&|\|\||\+\+|--|[-+*/%&|^~!<>?:(),\[\].])
-""", re.VERBOSE | re.DOTALL)
-_F_TOKEN = re.compile(r"""
+""",
+    re.VERBOSE | re.DOTALL,
+)
+_F_TOKEN = re.compile(
+    r"""
     (?P<ws>\s+|![^\n]*|&)
   | (?P<dot>\.(?:lt|le|gt|ge|eq|ne|and|or|not|eqv|neqv|true|false)\.)
   | (?P<num>\d+(?:\.(?![A-Za-z]+\.)\d*)?(?:[eEdD][+-]?\d+)?(?:_\w+)?|\.\d+(?:[eEdD][+-]?\d+)?)
   | (?P<name>[A-Za-z_]\w*)
   | (?P<op>\*\*|//|==|/=|<=|>=|[-+*/<>(),:%=])
-""", re.VERBOSE | re.DOTALL | re.IGNORECASE)
-_F_DOTTED = {".lt.": "<", ".le.": "<=", ".gt.": ">", ".ge.": ">=", ".eq.": "==", ".ne.": "!=",
-             ".and.": "&&", ".or.": "||", ".not.": "!", ".eqv.": "==", ".neqv.": "!=",
-             ".true.": "1", ".false.": "0"}
-_PRECEDENCE = {"||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6, "<": 7, ">": 7, "<=": 7,
-               ">=": 7, "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10, "**": 11}
+""",
+    re.VERBOSE | re.DOTALL | re.IGNORECASE,
+)
+_F_DOTTED = {
+    ".lt.": "<",
+    ".le.": "<=",
+    ".gt.": ">",
+    ".ge.": ">=",
+    ".eq.": "==",
+    ".ne.": "!=",
+    ".and.": "&&",
+    ".or.": "||",
+    ".not.": "!",
+    ".eqv.": "==",
+    ".neqv.": "!=",
+    ".true.": "1",
+    ".false.": "0",
+}
+_PRECEDENCE = {
+    "||": 1,
+    "&&": 2,
+    "|": 3,
+    "^": 4,
+    "&": 5,
+    "==": 6,
+    "!=": 6,
+    "<": 7,
+    ">": 7,
+    "<=": 7,
+    ">=": 7,
+    "<<": 8,
+    ">>": 8,
+    "+": 9,
+    "-": 9,
+    "*": 10,
+    "/": 10,
+    "%": 10,
+    "**": 11,
+}
 #: The relational operators a bound test is made of, as the facts type them.
 _RELATIONAL: dict[str, Comparison] = {"<": "<", "<=": "<=", ">": ">", ">=": ">="}
 #: Fortran intrinsics that are C operators.
@@ -262,8 +299,24 @@ class _Parser:
                 return expr
 
 
-_TYPE_WORDS = frozenset({"int", "unsigned", "signed", "long", "short", "char", "float", "double", "const",
-                         "bool", "size_t", "ptrdiff_t", "std::size_t", "std::ptrdiff_t"})
+_TYPE_WORDS = frozenset(
+    {
+        "int",
+        "unsigned",
+        "signed",
+        "long",
+        "short",
+        "char",
+        "float",
+        "double",
+        "const",
+        "bool",
+        "size_t",
+        "ptrdiff_t",
+        "std::size_t",
+        "std::ptrdiff_t",
+    }
+)
 
 
 def _describe(expr: Expr) -> str:
@@ -364,9 +417,16 @@ def _fold(op: str, a: int, b: int) -> int | None:
     if op in ("<<", ">>"):
         return (a << b if op == "<<" else a >> b) if 0 <= b <= 64 else None
     table: dict[str, Callable[[], int]] = {
-        "&": lambda: a & b, "|": lambda: a | b, "^": lambda: a ^ b,
-        "==": lambda: int(a == b), "!=": lambda: int(a != b), "<": lambda: int(a < b), ">": lambda: int(a > b),
-        "<=": lambda: int(a <= b), ">=": lambda: int(a >= b), "&&": lambda: int(bool(a and b)),
+        "&": lambda: a & b,
+        "|": lambda: a | b,
+        "^": lambda: a ^ b,
+        "==": lambda: int(a == b),
+        "!=": lambda: int(a != b),
+        "<": lambda: int(a < b),
+        ">": lambda: int(a > b),
+        "<=": lambda: int(a <= b),
+        ">=": lambda: int(a >= b),
+        "&&": lambda: int(bool(a and b)),
         "||": lambda: int(bool(a or b)),
     }
     return table[op]() if op in table else None
@@ -444,10 +504,12 @@ def condition_shape(text: str, *, fortran: bool, scope: Scope, negate: bool = Fa
             visit(node.operand, depth + 1, (not holds if holds is not None else None) if node.op == "!" else None)
         elif isinstance(node, Binary):
             if node.op in _RELATIONAL:
-                bounds.append(OmpBound(linear(node.left, scope), _RELATIONAL[node.op], linear(node.right, scope),
-                                       _render(node)))
-            elif ((node.op == "==" and holds is True) or (node.op == "!=" and holds is False)) \
-                    and not mask(node.left, node.right):
+                bounds.append(
+                    OmpBound(linear(node.left, scope), _RELATIONAL[node.op], linear(node.right, scope), _render(node))
+                )
+            elif ((node.op == "==" and holds is True) or (node.op == "!=" and holds is False)) and not mask(
+                node.left, node.right
+            ):
                 mask(node.right, node.left)
             if node.op == "&&":
                 inner = True if holds is True else None

@@ -38,8 +38,9 @@ _VALUE_CLAUSES = ("thread_limit", "num_teams", "num_threads", "simdlen", "safele
 def has_region(directive: OmpDirective) -> bool:
     """Whether a directive applies to the statement/block after it (not standalone, not an `end`)."""
     kind = directive.kind
-    return not (directive.is_end or kind.startswith(("begin ", "declare ")) or
-                (kind in STANDALONE and kind != "section"))
+    return not (
+        directive.is_end or kind.startswith(("begin ", "declare ")) or (kind in STANDALONE and kind != "section")
+    )
 
 
 def is_loop_construct(directive: OmpDirective) -> bool:
@@ -184,14 +185,23 @@ class _Builder:
                 role = self.roles.get(loop, "sequential")
                 parallel_now = parallel or role in ("parallel", "parallel-simd")
                 simd_now = simd or role in ("simd", "parallel-simd")
-                self.roles[loop] = ("parallel-simd" if simd_now else "parallel") if parallel_now else (
-                    "simd" if simd_now else "sequential")
+                self.roles[loop] = (
+                    ("parallel-simd" if simd_now else "parallel")
+                    if parallel_now
+                    else ("simd" if simd_now else "sequential")
+                )
         self._loop_cache: dict[Span, OmpLoop] = {}
         self._target_starts, self._target_ends = _disjoint(self.targets)
-        self._updates = [(o.span, o.directive) for o in located if isinstance(o.directive, OmpDirective)
-                         and o.directive.kind == "target update"]
-        self._mapping = [o for o in located if o.region is not None and isinstance(o.directive, OmpDirective)
-                         and o.directive.has("map")]
+        self._updates = [
+            (o.span, o.directive)
+            for o in located
+            if isinstance(o.directive, OmpDirective) and o.directive.kind == "target update"
+        ]
+        self._mapping = [
+            o
+            for o in located
+            if o.region is not None and isinstance(o.directive, OmpDirective) and o.directive.has("map")
+        ]
 
     # -- pieces ------------------------------------------------------------------------------
 
@@ -202,16 +212,20 @@ class _Builder:
     def loop(self, raw: RawLoop) -> OmpLoop:
         cached = self._loop_cache.get(raw.span)
         if cached is None:
-            cached = _loop_fact(raw, self.source, self.fortran, self.roles.get(raw.span, "sequential"),
-                                self.in_target(raw.span))
+            cached = _loop_fact(
+                raw, self.source, self.fortran, self.roles.get(raw.span, "sequential"), self.in_target(raw.span)
+            )
             self._loop_cache[raw.span] = cached
         return cached
 
     def condition(self, raw: RawCondition) -> OmpCondition:
         scope = self.source.scope(raw.span.start_byte)
         shape = condition_shape(raw.text, fortran=self.fortran, scope=scope, negate=raw.negated)
-        text = f"!({raw.text})" if raw.negated and not self.fortran else (
-            f".not.({raw.text})" if raw.negated else raw.text)
+        text = (
+            f"!({raw.text})"
+            if raw.negated and not self.fortran
+            else (f".not.({raw.text})" if raw.negated else raw.text)
+        )
         return OmpCondition(raw.span, text, shape.names, shape.bounds, shape.masks, shape.opaque)
 
     # -- one construct -----------------------------------------------------------------------
@@ -220,10 +234,17 @@ class _Builder:
         directive = item.directive
         on_device = self.in_target(item.span) or (item.region is not None and self.in_target(item.region))
         if not isinstance(directive, OmpDirective):
-            snippet = directive.text[max(0, directive.column - 1):][:16]
-            return OmpConstruct(item.span, None, region=item.region, append_at=item.append_at,
-                                append_limit=item.append_limit, device=on_device, error=directive,
-                                problem=self.source.locator.locate(item.span, snippet) if snippet.strip() else None)
+            snippet = directive.text[max(0, directive.column - 1) :][:16]
+            return OmpConstruct(
+                item.span,
+                None,
+                region=item.region,
+                append_at=item.append_at,
+                append_limit=item.append_limit,
+                device=on_device,
+                error=directive,
+                problem=self.source.locator.locate(item.span, snippet) if snippet.strip() else None,
+            )
         at = item.span.start_byte
         leaves = set(directive.leaves)
         loops: tuple[OmpLoop, ...] = ()
@@ -236,18 +257,25 @@ class _Builder:
         if_condition = None
         if if_clause is not None and if_clause.expr:
             if_condition = self.condition(RawCondition(item.span, if_clause.expr))
-        values = tuple((name, self.source.value(clause.expr, at) if clause.expr else None)
-                       for name in _VALUE_CLAUSES if (clause := directive.clause(name)) is not None)
+        values = tuple(
+            (name, self.source.value(clause.expr, at) if clause.expr else None)
+            for name in _VALUE_CLAUSES
+            if (clause := directive.clause(name)) is not None
+        )
         if directive.kind == "prefetch":
             hint = directive.prefetch_hint
             values += (("hint", self.source.value(hint, at) if hint is not None else 0),)
         locator = self.source.locator
         texts = {c.text for c in directive.clauses} | {i.text for c in directive.clauses for i in c.items}
         locations = tuple((t, found) for t in sorted(texts) if (found := locator.locate(item.span, t)))
-        map_types = tuple(site for clause in directive.clauses_named("map")
-                          if (site := locator.map_type(item.span, clause)) is not None)
+        map_types = tuple(
+            site
+            for clause in directive.clauses_named("map")
+            if (site := locator.map_type(item.span, clause)) is not None
+        )
         return OmpConstruct(
-            item.span, directive,
+            item.span,
+            directive,
             region=item.region,
             append_at=item.append_at,
             append_limit=item.append_limit,
@@ -283,10 +311,17 @@ class _Builder:
                 lower = value
             elif not self.fortran:
                 lower = 0
-            targets.append(OmpPrefetchTarget(
-                base, data.text, index_text, index,
-                declared.element_bytes if declared is not None else None, lower,
-                self.array_upper(base, item.span)))
+            targets.append(
+                OmpPrefetchTarget(
+                    base,
+                    data.text,
+                    index_text,
+                    index,
+                    declared.element_bytes if declared is not None else None,
+                    lower,
+                    self.array_upper(base, item.span),
+                )
+            )
         return tuple(targets)
 
     def array_upper(self, base: str, span: Span) -> Linear | None:
@@ -306,8 +341,9 @@ class _Builder:
 
     # -- mapped variables ----------------------------------------------------------------------
 
-    def variables(self, item: Located, directive: OmpDirective, loops: tuple[OmpLoop, ...]
-                  ) -> tuple[OmpVariableUse, ...]:
+    def variables(
+        self, item: Located, directive: OmpDirective, loops: tuple[OmpLoop, ...]
+    ) -> tuple[OmpVariableUse, ...]:
         region = item.region
         assert region is not None
         mapped = [m for m in directive.map_items if _simple_name(m.item.name)]
@@ -321,24 +357,35 @@ class _Builder:
         for name in sorted(names):
             mine = [a for a in accesses if a.name == name]
             item_map = next(m for m in mapped if fold_name(m.item.name, self.fortran) == name)
-            uses.append(OmpVariableUse(
-                name,
-                reads=sum(a.kind == "read" for a in mine),
-                writes=sum(a.kind == "write" for a in mine),
-                read_modify_writes=sum(a.kind == "rmw" for a in mine),
-                escapes=any(a.kind == "escape" for a in mine),
-                unknown=tuple(dict.fromkeys(a.detail or "used where the analysis cannot follow it"
-                                            for a in mine if a.kind == "escape")),
-                writes_cover=self.writes_cover(item_map.item, [a for a in mine if a.kind == "write"], by_loop,
-                                               item.span.start_byte),
-                updated=name in updated,
-            ))
+            uses.append(
+                OmpVariableUse(
+                    name,
+                    reads=sum(a.kind == "read" for a in mine),
+                    writes=sum(a.kind == "write" for a in mine),
+                    read_modify_writes=sum(a.kind == "rmw" for a in mine),
+                    escapes=any(a.kind == "escape" for a in mine),
+                    unknown=tuple(
+                        dict.fromkeys(
+                            a.detail or "used where the analysis cannot follow it" for a in mine if a.kind == "escape"
+                        )
+                    ),
+                    writes_cover=self.writes_cover(
+                        item_map.item, [a for a in mine if a.kind == "write"], by_loop, item.span.start_byte
+                    ),
+                    updated=name in updated,
+                )
+            )
         return tuple(uses)
 
     def updated_names(self, region: Span) -> frozenset[str]:
-        return frozenset(fold_name(i.name, self.fortran) for span, directive in self._updates
-                         if region.contains(span) for c in directive.clauses if c.name in ("to", "from")
-                         for i in c.items)
+        return frozenset(
+            fold_name(i.name, self.fortran)
+            for span, directive in self._updates
+            if region.contains(span)
+            for c in directive.clauses
+            if c.name in ("to", "from")
+            for i in c.items
+        )
 
     def section_range(self, item, at: int) -> tuple[Linear, Linear] | None:
         """The first and last index a map item covers, when it is one-dimensional and known."""
@@ -365,8 +412,10 @@ class _Builder:
         if section is None:
             if declared is None or declared.upper is None:
                 return None
-            lo, hi = linear_text(declared.lower or "0", fortran=False, scope=scope), \
-                linear_text(declared.upper, fortran=False, scope=scope)
+            lo, hi = (
+                linear_text(declared.lower or "0", fortran=False, scope=scope),
+                linear_text(declared.upper, fortran=False, scope=scope),
+            )
             return (lo, hi) if lo is not None and hi is not None else None
         if section.length is None:
             return None
@@ -384,8 +433,9 @@ class _Builder:
             if write.conditional:
                 return None
             if write.whole:
-                if item.dims and not all(d.is_range and d.lower is None and d.upper is None and d.length is None
-                                         for d in item.dims):
+                if item.dims and not all(
+                    d.is_range and d.lower is None and d.upper is None and d.length is None for d in item.dims
+                ):
                     return None
                 continue
             loop = by_loop.get(write.loop) if write.loop is not None else None
@@ -433,7 +483,17 @@ def _loop_fact(raw: RawLoop, source: OmpSource, fortran: bool, role: LoopRole, d
     if step_text is not None and step_value is not None and step_text.strip() in ("1", "-1", "-(1)"):
         step_text = None if step_value == 1 else step_text
     return OmpLoop(
-        span=raw.span, body=raw.body, index=raw.index, lower=raw.lower, upper=raw.upper,
-        upper_inclusive=raw.compare in ("<=", ">="), step=step_text, low=low, high=high,
-        step_value=step_value, role=role, device=device, kind=raw.kind,
+        span=raw.span,
+        body=raw.body,
+        index=raw.index,
+        lower=raw.lower,
+        upper=raw.upper,
+        upper_inclusive=raw.compare in ("<=", ">="),
+        step=step_text,
+        low=low,
+        high=high,
+        step_value=step_value,
+        role=role,
+        device=device,
+        kind=raw.kind,
     )

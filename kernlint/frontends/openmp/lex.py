@@ -160,8 +160,7 @@ def analyse(text: str, fortran: bool) -> Structure:
             if text[opener] != _CLOSE_TO_OPEN[ch]:
                 want = _OPEN_TO_CLOSE[text[opener]]
                 raise LexFailure(
-                    f"mismatched '{ch}': expected '{want}' to close '{text[opener]}' "
-                    f"at column {opener + 1}",
+                    f"mismatched '{ch}': expected '{want}' to close '{text[opener]}' at column {opener + 1}",
                     i,
                 )
             struct.skip[opener] = i + 1
@@ -174,8 +173,7 @@ def analyse(text: str, fortran: bool) -> Structure:
         owner = _name_before(struct.text, opener)
         where = f" in clause '{owner}'" if owner else ""
         raise LexFailure(
-            f"missing '{_OPEN_TO_CLOSE[text[opener]]}' for '{text[opener]}' at column "
-            f"{opener + 1}{where}",
+            f"missing '{_OPEN_TO_CLOSE[text[opener]]}' for '{text[opener]}' at column {opener + 1}{where}",
             opener,
         )
     return struct

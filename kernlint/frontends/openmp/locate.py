@@ -52,7 +52,7 @@ class TextLocator:
         if not wanted:
             return None
         opening = wanted.find("(")
-        for attempt in (wanted, wanted[:opening + 1] if opening > 0 else wanted[:8]):
+        for attempt in (wanted, wanted[: opening + 1] if opening > 0 else wanted[:8]):
             for number in range(span.line, min(span.end_line, len(self.lines)) + 1):
                 kept, squashed = self._line(number)
                 at = squashed.find(attempt)
@@ -86,7 +86,11 @@ class TextLocator:
             return None
         inside = self._span(number, opening.end(), opening.end())
         word = _FIRST_WORD.match(line, opening.end())
-        if word is None or not clause.modifiers or word.group(1).lower() != clause.modifiers[0].lower() \
-                or word.group(1).lower() not in MAP_TYPES:
+        if (
+            word is None
+            or not clause.modifiers
+            or word.group(1).lower() != clause.modifiers[0].lower()
+            or word.group(1).lower() not in MAP_TYPES
+        ):
             return OmpMapType(clause.text, inside)
         return OmpMapType(clause.text, inside, self._span(number, word.start(1), word.end(1)), word.group(1))

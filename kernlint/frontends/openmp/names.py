@@ -17,11 +17,33 @@ Leaves = tuple[str, ...]
 # Constructs that never enclose a block: no Fortran `end` form exists for them.
 STANDALONE = frozenset(
     {
-        "barrier", "taskwait", "taskyield", "flush", "cancel", "cancellation point", "depobj",
-        "scan", "threadprivate", "groupprivate", "requires", "declare target",
-        "declare simd", "declare variant", "declare reduction", "declare mapper",
-        "declare induction", "target enter data", "target exit data", "target update",
-        "prefetch", "interop", "error", "nothing", "allocate", "section", "assumes",
+        "barrier",
+        "taskwait",
+        "taskyield",
+        "flush",
+        "cancel",
+        "cancellation point",
+        "depobj",
+        "scan",
+        "threadprivate",
+        "groupprivate",
+        "requires",
+        "declare target",
+        "declare simd",
+        "declare variant",
+        "declare reduction",
+        "declare mapper",
+        "declare induction",
+        "target enter data",
+        "target exit data",
+        "target update",
+        "prefetch",
+        "interop",
+        "error",
+        "nothing",
+        "allocate",
+        "section",
+        "assumes",
     }
 )
 
@@ -46,22 +68,70 @@ DIRECTIVE_ARGUMENTS: dict[str, bool] = {
 def _constructs(loop: str, fortran: bool) -> list[Leaves]:
     """Every directive as a tuple of leaf construct names."""
     single = [
-        "target data", "target enter data", "target exit data", "target update",
-        "target variant dispatch", "declare target", "declare simd", "declare variant",
-        "declare reduction", "declare mapper", "declare induction", "prefetch", "atomic",
-        "critical", "barrier", "single", "master", "masked", "taskwait", "taskgroup",
-        "taskyield", "flush", "ordered", "cancel", "cancellation point", "depobj", "scan",
-        "allocate", "threadprivate", "groupprivate", "requires", "interop", "dispatch", "error",
-        "nothing", "metadirective", "assume", "assumes", "section", "sections", "task", "scope",
-        "tile", "unroll", "taskloop", "loop", "simd", "teams", "distribute", "parallel", "target",
+        "target data",
+        "target enter data",
+        "target exit data",
+        "target update",
+        "target variant dispatch",
+        "declare target",
+        "declare simd",
+        "declare variant",
+        "declare reduction",
+        "declare mapper",
+        "declare induction",
+        "prefetch",
+        "atomic",
+        "critical",
+        "barrier",
+        "single",
+        "master",
+        "masked",
+        "taskwait",
+        "taskgroup",
+        "taskyield",
+        "flush",
+        "ordered",
+        "cancel",
+        "cancellation point",
+        "depobj",
+        "scan",
+        "allocate",
+        "threadprivate",
+        "groupprivate",
+        "requires",
+        "interop",
+        "dispatch",
+        "error",
+        "nothing",
+        "metadirective",
+        "assume",
+        "assumes",
+        "section",
+        "sections",
+        "task",
+        "scope",
+        "tile",
+        "unroll",
+        "taskloop",
+        "loop",
+        "simd",
+        "teams",
+        "distribute",
+        "parallel",
+        "target",
         loop,
     ]
     if fortran:
         single += ["workshare", "allocators"]
     else:
         single += [
-            "begin declare target", "end declare target", "begin declare variant",
-            "end declare variant", "begin assumes", "end assumes", "begin metadirective",
+            "begin declare target",
+            "end declare target",
+            "begin declare variant",
+            "end declare variant",
+            "begin assumes",
+            "end assumes",
+            "begin metadirective",
             "end metadirective",
         ]
     names: list[Leaves] = [(name,) for name in single]
@@ -70,8 +140,7 @@ def _constructs(loop: str, fortran: bool) -> list[Leaves]:
         names += [(lead,) + t for t in taskloops]
     names.append(("taskloop", "simd"))
     names.append((loop, "simd"))
-    par_body: list[Leaves] = [(loop,), (loop, "simd"), ("loop",), ("sections",), ("master",),
-                              ("masked",)]
+    par_body: list[Leaves] = [(loop,), (loop, "simd"), ("loop",), ("sections",), ("master",), ("masked",)]
     par_body += [(lead,) + t for lead in ("master", "masked") for t in taskloops]
     if fortran:
         par_body.append(("workshare",))

@@ -29,7 +29,7 @@ def _strip_c_comments(text: str) -> str:
             j = i + 1
             while j < n and text[j] != ch and text[j] != "\n":
                 j += 2 if text[j] == "\\" else 1
-            out.append(text[i:j + 1])
+            out.append(text[i : j + 1])
             i = j + 1
             continue
         if ch == "/" and i + 1 < n and text[i + 1] == "/":
@@ -65,7 +65,7 @@ def join_c_pragma(raw: str) -> str:
         text = text.split("\n", 1)[0]
         pragma = _PRAGMA.match(text)
         if pragma:
-            text = text[pragma.end():]
+            text = text[pragma.end() :]
     return squash_spaces(text).strip()
 
 
@@ -208,8 +208,7 @@ def _fixed_text(body: str) -> str:
     return text[:-1] if text.endswith("&") else text
 
 
-def scan_fortran_directives(lines: Sequence[str], *, fixed_form: bool
-                            ) -> list[tuple[int, int, str]]:
+def scan_fortran_directives(lines: Sequence[str], *, fixed_form: bool) -> list[tuple[int, int, str]]:
     """Find OpenMP directives in Fortran source lines.
 
     Returns (first line, last line, joined text after the sentinel) with 1-based lines.  Free

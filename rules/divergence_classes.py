@@ -39,8 +39,10 @@ class Rewrite:
 
 def classify(branch: Branch) -> str:
     """The class of a KL501 construct (see the module docstring)."""
-    leader = branch.lanes is not None and (branch.lanes.kind == "single" or (
-        branch.lanes.kind == "fraction" and branch.lanes.taken is not None and branch.lanes.taken <= 1 / 8))
+    leader = branch.lanes is not None and (
+        branch.lanes.kind == "single"
+        or (branch.lanes.kind == "fraction" and branch.lanes.taken is not None and branch.lanes.taken <= 1 / 8)
+    )
     if branch.kind != "loop" and leader and branch.arms and _serial(branch.arms[0]):
         return "serial-leader"
     if branch.dependence != "strong":
@@ -72,8 +74,11 @@ def estimate(branch: Branch, klass: str, sub_group: int | None) -> str:
     width = f"{sub_group} lanes" if sub_group else "the sub-group's lanes (8 to 32 on GPUs)"
     arms = [a for a in branch.arms if a.statements]
     if klass == "serial-leader":
-        share = (f"1 of {sub_group} lanes" if sub_group else "1 lane") if branch.lanes and \
-            branch.lanes.kind == "single" else f"a few of {width}"
+        share = (
+            (f"1 of {sub_group} lanes" if sub_group else "1 lane")
+            if branch.lanes and branch.lanes.kind == "single"
+            else f"a few of {width}"
+        )
         return f"about {statements(branch.arms[0])} run by {share}"
     if klass == "divergent-loop":
         body = f" (body: {statements(branch.arms[0])})" if branch.arms else ""
@@ -86,17 +91,24 @@ def estimate(branch: Branch, klass: str, sub_group: int | None) -> str:
             return f"{'both' if len(arms) == 2 else len(arms)} arms, {counts}, run one after the other"
         lone = arms[0] if arms else branch.arms[0]
         active = _active(branch, sub_group)
-        return f"{statements(lone)} run by {active}" if active else \
-            f"{statements(lone)} run while the lanes that skip them wait"
+        return (
+            f"{statements(lone)} run by {active}"
+            if active
+            else f"{statements(lone)} run while the lanes that skip them wait"
+        )
     if klass == "cheap-arms" and branch.exit is not None and not any(a.statements for a in branch.arms):
         return f"a lone `{branch.exit}`: the lanes that take it idle until the others catch up"
     if klass == "cheap-arms":
         counts = " and ".join(str(a.statements) for a in branch.arms) or "few"
         active = _active(branch, sub_group)
-        return f"{counts} statement{'s' if counts != '1' else ''}, short enough to predicate" + \
-            (f" ({active} take the guarded path)" if active else "")
-    return branch.lanes.describe(sub_group) if branch.lanes is not None else \
-        "only the sub-group that straddles the bound runs partly filled"
+        return f"{counts} statement{'s' if counts != '1' else ''}, short enough to predicate" + (
+            f" ({active} take the guarded path)" if active else ""
+        )
+    return (
+        branch.lanes.describe(sub_group)
+        if branch.lanes is not None
+        else "only the sub-group that straddles the bound runs partly filled"
+    )
 
 
 def _active(branch: Branch, sub_group: int | None) -> str | None:
@@ -127,11 +139,17 @@ def rewrite(branch: Branch, condition: str, chooser: str) -> Rewrite | None:
     if chooser == "std" and len(branch.arms) == 1:
         pick = _min_max(condition, target, then)
         if pick is not None:  # a literal may differ in type from the variable (std::min(float, int))
-            return Rewrite(f"{target} = std::{pick}({target}, {then});", not _LITERAL.fullmatch(then.strip()),
-                           f"replace the branch by std::{pick}")
+            return Rewrite(
+                f"{target} = std::{pick}({target}, {then});",
+                not _LITERAL.fullmatch(then.strip()),
+                f"replace the branch by std::{pick}",
+            )
     both_literal = all(re.fullmatch(r"-?\d+", v.strip()) for v in (then, other))  # both int: no conversion
-    return Rewrite(f"{target} = ({condition}) ? {then} : {other};", both_literal,
-                   "replace the branch by a select (check that both values have the variable's type)")
+    return Rewrite(
+        f"{target} = ({condition}) ? {then} : {other};",
+        both_literal,
+        "replace the branch by a select (check that both values have the variable's type)",
+    )
 
 
 def _min_max(condition: str, target: str, value: str) -> str | None:
