@@ -14,17 +14,17 @@ bindings of a name are read from the tree only when that name is first looked up
 from __future__ import annotations
 
 import os
-import re
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
 import tree_sitter
 
-from kernlint.analysis.consteval import evaluate, type_size
+from kernlint.analysis.consteval import evaluate
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import arguments_of, text_of
 from kernlint.frontends.common.preprocess import ConditionalArm, alternatives
+from kernlint.frontends.cpp.constant_writes import WriteFinder
 from kernlint.frontends.cpp.scan import file_matches, include_paths
 
 _SCOPE_TYPES = frozenset(
@@ -43,59 +43,10 @@ _SCOPE_TYPES = frozenset(
 _OWNER_TYPES = frozenset({"function_definition", "lambda_expression", "template_declaration"})
 _MAX_INCLUDE_DEPTH = 8
 _MAX_EVAL_DEPTH = 32
+
+
 # Library calls that read their arguments (copies or const references) although they are not declared
 # in the file: SYCL and standard-library names, launches and queue or handler members.
-_READING_CALLS = frozenset(
-    {
-        "parallel_for",
-        "single_task",
-        "parallel_for_work_group",
-        "submit",
-        "memcpy",
-        "memset",
-        "copy",
-        "fill",
-        "push_back",
-        "emplace_back",
-        "insert",
-        "printf",
-        "fprintf",
-        "sprintf",
-        "snprintf",
-        "puts",
-        "malloc",
-        "calloc",
-        "free",
-        "assert",
-        "min",
-        "max",
-        "abs",
-        "ceil",
-        "floor",
-        "sqrt",
-        "pow",
-        "exp",
-        "log",
-        "size",
-        "get_range",
-        "get_global_range",
-        "get_local_range",
-        "malloc_device",
-        "malloc_host",
-        "malloc_shared",
-        "range",
-        "nd_range",
-        "id",
-        "buffer",
-        "accessor",
-        "local_accessor",
-        "queue",
-        "get_access",
-    }
-)
-_WRITING_LIBRARY_CALLS = frozenset({"swap", "exchange", "getline", "iter_swap"})
-
-
 @dataclass(frozen=True, slots=True)
 class Definition:
     """One binding of a name: a macro, a variable with its initialiser, or a (template) parameter."""
@@ -129,15 +80,6 @@ def _is_const(type_node: tree_sitter.Node, decl: tree_sitter.Node) -> bool:
         if child.type == "type_qualifier" and text_of(child) in ("const", "constexpr", "constinit"):
             return True
     return "const" in text_of(type_node).split()
-
-
-def _writable(parameter: tree_sitter.Node) -> bool:
-    """Whether a parameter can write the variable passed to it: a non-const (or forwarding) reference."""
-    declarator = parameter.child_by_field_name("declarator")
-    if declarator is None or declarator.type != "reference_declarator":
-        return False
-    constant = any(child.type == "type_qualifier" and text_of(child) == "const" for child in parameter.children)
-    return not constant or text_of(declarator).startswith("&&")
 
 
 def _template_entity(template: tree_sitter.Node) -> str | None:
@@ -189,11 +131,8 @@ class CppConstants:
             str, list[tuple[str, tree_sitter.Node, tree_sitter.Node | tuple[int, tree_sitter.Node] | None]]
         ] = {}
         self._assigned_nodes: list[tree_sitter.Node] = []
-        self._assigned: dict[str, list[int]] | None = None
         self._function_nodes: list[tree_sitter.Node] = []
-        self._text: bytes | None = None
-        self._written: dict[tuple[str, int], bool] = {}
-        self._functions: dict[str, list[tree_sitter.Node]] | None = None
+        self._writes: WriteFinder | None = None
         self._instantiation_nodes: list[tree_sitter.Node] = []
         self._instantiations: dict[str, list[tuple[int, list[str]]]] | None = None
         # A template parameter's value does not depend on where it is read: worked out once. `None` is
@@ -468,89 +407,11 @@ class CppConstants:
         return self._eval(definition.value_text or "", max(definition.start_byte, 0), depth)
 
     def written(self, definition: Definition) -> bool:
-        """Whether a variable may be written after its initialiser, anywhere in its scope (so its
-        initialiser is not its value)."""
-        if definition.kind != "var" or definition.is_const:
-            return False
-        key = (definition.name, definition.start_byte)
-        if key not in self._written:
-            self._written[key] = self._find_write(definition)
-        return self._written[key]
-
-    def _find_write(self, definition: Definition) -> bool:
-        if self._assigned is None:
-            self._assigned = {}
-            for node in self._assigned_nodes:
-                self._assigned.setdefault(self._name(node), []).append(node.start_byte)
-        lo, hi = definition.scope
-        if any(lo <= pos < hi and pos > definition.start_byte for pos in self._assigned.get(definition.name, ())):
-            return True
-        return any(
-            self._call_may_write(node, definition)
-            for node in self._arguments_named(definition.name, max(lo, definition.start_byte), hi)
-        )
-
-    def _arguments_named(self, name: str, lo: int, hi: int) -> list[tree_sitter.Node]:
-        """The call arguments in bytes [lo, hi) that are the bare name `name` (`f(a, name)`), found in the
-        text and checked in the tree: only the few variables looked up need them."""
-        if self._text is None:
-            self._text = self._root.text or b""  # from the root's first byte, which need not be 0
-        base = self._root.start_byte
-        found = []
-        pattern = re.compile(rb"[(,]\s*(" + re.escape(name.encode()) + rb")\s*[,)]")
-        position = max(lo - base, 0)
-        while (match := pattern.search(self._text, position, max(min(hi - base, len(self._text)), 0))) is not None:
-            position = match.end(1)
-            node = self._root.descendant_for_byte_range(base + match.start(1), base + match.end(1))
-            if (
-                node is not None
-                and node.type == "identifier"
-                and node.parent is not None
-                and node.parent.type == "argument_list"
-                and node.parent.parent is not None
-                and node.parent.parent.type == "call_expression"
-            ):
-                found.append(node)
-        return found
-
-    def _call_may_write(self, argument: tree_sitter.Node, definition: Definition) -> bool:
-        """Whether the call `argument` is passed to may write it: a function of the file whose parameter
-        there is a non-const reference; for a function the file does not
-        declare, a library call that writes (`std::swap`), or any other call given an object rather
-        than a number (it may take it by reference)."""
-        call = argument.parent.parent if argument.parent is not None else None
-        function = call.child_by_field_name("function") if call is not None else None
-        if call is None or function is None:
-            return False
-        callee = function.child_by_field_name("field") if function.type == "field_expression" else function
-        if callee is not None and callee.type == "template_function":
-            callee = callee.child_by_field_name("name")
-        name = text_of(callee).split("::")[-1]
-        index = arguments_of(argument.parent).index(argument)
-        declared = self._parameters(name, index)
-        if declared:
-            return any(_writable(parameter) for parameter in declared)
-        if name in _WRITING_LIBRARY_CALLS:
-            return True
-        if name in _READING_CALLS or text_of(callee).startswith(("std::", "sycl::", "::")):
-            return False
-        return type_size(definition.type_text or "") is None
-
-    def _parameters(self, name: str, index: int) -> list[tree_sitter.Node]:
-        """Parameter `index` of every function named `name` the file declares."""
-        if self._functions is None:
-            self._functions = {}
-            for node in self._function_nodes:
-                if node.parent is not None:
-                    self._functions.setdefault(self._name(node), []).append(node.parent)
-        found = []
-        for declarator in self._functions.get(name, ()):
-            parameters = arguments_of(declarator.child_by_field_name("parameters"))
-            if index < len(parameters):
-                found.append(parameters[index])
-            elif parameters and text_of(parameters[-1]) == "...":
-                found.append(parameters[-1])
-        return found
+        """Whether a variable may be written after its initialiser (see `constant_writes`)."""
+        self._ensure()
+        if self._writes is None:
+            self._writes = WriteFinder(self._root, self._assigned_nodes, self._function_nodes, self._name)
+        return self._writes.written(definition)
 
     def _instantiations_of(self, entity: str) -> list[tuple[int, list[str]]]:
         """(position, argument texts) of every `entity<…>` written in the file."""

@@ -12,9 +12,7 @@ from kernlint.facts import Branch, OmpConstruct, Pragma
 from kernlint.facts.openmp_directive import OmpDirective, OmpParseError
 from kernlint.frontends.common.nodes import span_of
 from kernlint.frontends.cpp.openmp import CppOmpSource
-from kernlint.frontends.cpp.openmp import _associated_loops as associated_loops
-from kernlint.frontends.cpp.openmp import _collapse as collapse_depth
-from kernlint.frontends.cpp.openmp import _following_statement as following_statement
+from kernlint.frontends.cpp.openmp_syntax import associated_loops, collapse_depth, following_statement
 from kernlint.frontends.cpp.pragma_operators import expanded_clauses
 from kernlint.frontends.openmp.dependence import openmp_branches
 from kernlint.frontends.openmp.directives import is_macro_name, parse_directive
@@ -45,7 +43,7 @@ class MacroAwareOmpSource(CppOmpSource):
                 region = span_of(statement)
                 self.nodes[region] = statement
                 if is_loop_construct(directive):
-                    loops = associated_loops(statement, collapse_depth(directive, self, found.span.start_byte))
+                    loops = associated_loops(statement, collapse_depth(directive, self.value, found.span.start_byte))
         return replace(found, directive=directive, region=region, loops=tuple(span_of(loop) for loop in loops or ()))
 
     def _macro(self, word: str) -> str | None:

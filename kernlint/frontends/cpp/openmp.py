@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 
 import tree_sitter
 
-from kernlint.analysis.consteval import type_size
 from kernlint.facts import Branch, OmpConstruct, Pragma, Span
 from kernlint.facts.kinds import LoopKind
 from kernlint.facts.openmp_directive import OmpDirective
@@ -25,6 +24,16 @@ from kernlint.frontends.common.nodes import span_of, text_of
 from kernlint.frontends.cpp.callees import Callees, file_functions, file_macros
 from kernlint.frontends.cpp.openmp_device import device_code
 from kernlint.frontends.cpp.openmp_nodes import FUNCTION_TYPES, LOOP_TYPES
+from kernlint.frontends.cpp.openmp_syntax import (
+    associated_loops,
+    collapse_depth,
+    declarator_name,
+    declared_from,
+    following_statement,
+    for_condition,
+    for_init,
+    for_step,
+)
 from kernlint.frontends.cpp.openmp_uses import alias_source, alias_target, classify_use, quiet_call
 from kernlint.frontends.cpp.syntax import last_name
 from kernlint.frontends.openmp.dependence import RawAssign, RawBranch, openmp_branches
@@ -45,11 +54,7 @@ from kernlint.frontends.openmp.locate import TextLocator
 if TYPE_CHECKING:
     from kernlint.frontends.cpp.unit import CppUnit
 
-_SKIPPED_SIBLINGS = frozenset({"comment", "preproc_call", "preproc_else", "preproc_elif", "preproc_elifdef"})
-_PREPROC_BLOCKS = frozenset({"preproc_ifdef", "preproc_if", "preproc_else", "preproc_elif", "preproc_elifdef"})
 _LOOP_KINDS: dict[str, LoopKind] = {"for_range_loop": "range-for", "while_statement": "while", "do_statement": "do"}
-_COMPARISONS = frozenset({"<", "<=", ">", ">=", "!="})
-_FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!="}
 
 
 def openmp_facts(unit: CppUnit, pragmas: tuple[Pragma, ...]) -> tuple[tuple[OmpConstruct, ...], tuple[Branch, ...]]:
@@ -101,12 +106,12 @@ class CppOmpSource:
             self.nodes[span] = node
             region = loops = None
             if isinstance(directive, OmpDirective) and has_region(directive):
-                statement = _following_statement(node, end)
+                statement = following_statement(node, end)
                 if statement is not None:
                     region = span_of(statement)
                     self.nodes[region] = statement
                     if is_loop_construct(directive):
-                        loops = _associated_loops(statement, _collapse(directive, self, span.start_byte))
+                        loops = associated_loops(statement, collapse_depth(directive, self.value, span.start_byte))
             found.append(
                 Located(
                     span,
@@ -216,7 +221,7 @@ class CppOmpSource:
                 before = [e for e in before if e[1].parent is not None and e[1].parent.type == "translation_unit"]
             if before:
                 _pos, declaration, declarator = before[-1]
-                return _declared(declaration, declarator)
+                return declared_from(declaration, declarator)
         return None
 
     def _declared_in(self, node: tree_sitter.Node) -> dict[str, list[tuple[int, tree_sitter.Node, tree_sitter.Node]]]:
@@ -227,7 +232,7 @@ class CppOmpSource:
                 if "decl" not in match:
                     continue
                 declaration, declarator = match["decl"][0], match["decl.declarator"][0]
-                name = _declarator_name(declarator)
+                name = declarator_name(declarator)
                 if name:
                     table.setdefault(name, []).append((declarator.start_byte, declaration, declarator))
             for entries in table.values():
@@ -300,9 +305,9 @@ class CppOmpSource:
         body_span = span_of(body) if body is not None else None
         if node.type != "for_statement":
             return RawLoop(span_of(node), body_span, None, None, None, None, None, _LOOP_KINDS[node.type])
-        index, lower = _for_init(node.child_by_field_name("initializer"))
-        compare, upper = _for_condition(node.child_by_field_name("condition"), index)
-        step = _for_step(node.child_by_field_name("update"), index)
+        index, lower = for_init(node.child_by_field_name("initializer"))
+        compare, upper = for_condition(node.child_by_field_name("condition"), index)
+        step = for_step(node.child_by_field_name("update"), index)
         return RawLoop(span_of(node), body_span, index, lower, upper, compare, step, "for")
 
     # -- device code ---------------------------------------------------------------------------
@@ -461,148 +466,6 @@ class CppOmpSource:
                     return True
                 pending += [w for w in words if w in self.functions and w not in seen]
         return False
-
-
-# -- association -------------------------------------------------------------------------------
-
-
-def _following_statement(node: tree_sitter.Node, end: int) -> tree_sitter.Node | None:
-    """The statement a pragma applies to: the next sibling that is not a comment or pragma (nor the
-    rest of the pragma's own line), stepping out of `#ifdef` blocks that end right after the pragma."""
-    current: tree_sitter.Node | None = node
-    while current is not None:
-        sibling = current.next_named_sibling
-        while sibling is not None and (sibling.type in _SKIPPED_SIBLINGS or sibling.start_byte < end):
-            sibling = sibling.next_named_sibling
-        if sibling is not None:
-            if sibling.type in _PREPROC_BLOCKS:
-                return None  # the statement itself is conditionally compiled: too uncertain
-            return sibling
-        parent = current.parent
-        if parent is None or parent.type not in _PREPROC_BLOCKS:
-            return None
-        current = parent if parent.type != "preproc_else" else parent.parent
-    return None
-
-
-def _collapse(directive: OmpDirective, source: CppOmpSource, at: int) -> int:
-    clause = directive.clause("collapse")
-    if clause is None or not clause.expr:
-        return 1
-    value = source.value(clause.expr, at)
-    return value if value is not None and 1 <= value <= 8 else 1
-
-
-def _associated_loops(statement: tree_sitter.Node, depth: int) -> list[tree_sitter.Node]:
-    """The loop a loop construct applies to and, for `collapse(n)`, the perfectly nested ones."""
-    loops: list[tree_sitter.Node] = []
-    node: tree_sitter.Node | None = statement
-    while node is not None and node.type in ("for_statement", "for_range_loop") and len(loops) < depth:
-        loops.append(node)
-        body = node.child_by_field_name("body")
-        if body is not None and body.type == "compound_statement":
-            inner = [c for c in body.named_children if c.type not in ("comment", "preproc_call")]
-            body = inner[0] if len(inner) == 1 else None
-        node = body
-    return loops
-
-
-# -- loops -------------------------------------------------------------------------------------
-
-
-def _for_init(init: tree_sitter.Node | None) -> tuple[str | None, str | None]:
-    if init is None:
-        return None, None
-    if init.type == "declaration":
-        declarators = init.children_by_field_name("declarator")
-        if len(declarators) == 1 and declarators[0].type == "init_declarator":
-            name = declarators[0].child_by_field_name("declarator")
-            value = declarators[0].child_by_field_name("value")
-            if name is not None and name.type == "identifier" and value is not None:
-                return text_of(name), text_of(value)
-    if init.type == "assignment_expression" and text_of(init.child_by_field_name("operator")) == "=":
-        left = init.child_by_field_name("left")
-        if left is not None and left.type == "identifier":
-            return text_of(left), text_of(init.child_by_field_name("right"))
-    return None, None
-
-
-def _for_condition(condition: tree_sitter.Node | None, index: str | None) -> tuple[str | None, str | None]:
-    if condition is None or index is None or condition.type != "binary_expression":
-        return None, None
-    op = text_of(condition.child_by_field_name("operator"))
-    left, right = condition.child_by_field_name("left"), condition.child_by_field_name("right")
-    if op not in _COMPARISONS or left is None or right is None:
-        return None, None
-    if left.type == "identifier" and text_of(left) == index:
-        return op, text_of(right)
-    if right.type == "identifier" and text_of(right) == index:
-        return _FLIPPED[op], text_of(left)
-    return None, None
-
-
-def _for_step(update: tree_sitter.Node | None, index: str | None) -> str | None:
-    if update is None or index is None:
-        return None
-    if update.type == "update_expression":
-        argument = update.child_by_field_name("argument")
-        if text_of(argument) != index:
-            return None
-        return "1" if "++" in text_of(update) else "-1"
-    if update.type == "assignment_expression":
-        left = update.child_by_field_name("left")
-        right = update.child_by_field_name("right")
-        op = text_of(update.child_by_field_name("operator"))
-        if text_of(left) != index or right is None:
-            return None
-        if op == "+=":
-            return text_of(right)
-        if op == "-=":
-            return f"-({text_of(right)})"
-        if op == "=" and right.type == "binary_expression":
-            inner_left = right.child_by_field_name("left")
-            inner_op = text_of(right.child_by_field_name("operator"))
-            if text_of(inner_left) == index and inner_op in ("+", "-"):
-                step = text_of(right.child_by_field_name("right"))
-                return step if inner_op == "+" else f"-({step})"
-    return None
-
-
-# -- declarations ------------------------------------------------------------------------------
-
-
-def _declarator_name(declarator: tree_sitter.Node) -> str | None:
-    node: tree_sitter.Node | None = declarator
-    while node is not None and node.type != "identifier":
-        if node.type in ("function_declarator",):
-            return None
-        node = node.child_by_field_name("declarator")
-    return text_of(node) if node is not None else None
-
-
-def _declared(declaration: tree_sitter.Node, declarator: tree_sitter.Node) -> Declared:
-    element = type_size(text_of(declaration.child_by_field_name("type")))
-    node: tree_sitter.Node | None = declarator
-    upper = None
-    is_array = False
-    while node is not None and node.type != "identifier":
-        if node.type == "init_declarator":
-            node = node.child_by_field_name("declarator")
-            continue
-        if node.type in ("pointer_declarator", "reference_declarator", "abstract_pointer_declarator"):
-            is_array = is_array or node.type == "pointer_declarator"
-        elif node.type == "array_declarator":
-            size = node.child_by_field_name("size")
-            is_array = True
-            inner = node.child_by_field_name("declarator")
-            if inner is not None and inner.type == "identifier" and size is not None:
-                upper = f"({text_of(size)}) - 1"
-        node = (
-            node.child_by_field_name("declarator")
-            if node.child_by_field_name("declarator") is not None
-            else (next((c for c in node.named_children if c.type == "identifier"), None))
-        )
-    return Declared(element, "0" if is_array else None, upper, is_array)
 
 
 def _strip_c_comment(line: str) -> str:
