@@ -28,43 +28,73 @@ from kernlint.plugins import PluginSet, load_plugins
 from kernlint.projects import ConfigResolver
 from kernlint.session import ProjectSetups, check_devices, known_codes, run_projects
 
-SUBCOMMANDS = ("check", "rule", "occupancy", "devices", "lsp")
+SUBCOMMANDS = ("check", "explain", "rule", "occupancy", "devices", "lsp")
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="kernlint", description="Static analysis of GPU kernel source (SYCL, OpenMP offload C/C++ and Fortran).")
+        prog="kernlint", description="Static analysis of GPU kernel source (SYCL, OpenMP offload C/C++ and Fortran)."
+    )
     parser.add_argument("--version", action="version", version=f"kernlint {__version__}")
     sub = parser.add_subparsers(dest="command")
 
     check = sub.add_parser("check", help="analyse files and directories (the default command)")
     check.add_argument("paths", nargs="*", default=None, metavar="PATH")
-    check.add_argument("--format", "--output-format", dest="format", default="text",
-                       choices=("text", "concise", "json", "sarif", "github"),
-                       help="text (default), concise (one line per finding), json, sarif or github")
+    check.add_argument(
+        "--format",
+        "--output-format",
+        dest="format",
+        default="text",
+        choices=("text", "concise", "json", "sarif", "github"),
+        help="text (default), concise (one line per finding), json, sarif or github",
+    )
     check.add_argument("--device", action="append", metavar="ID", help="target device (repeatable)")
     check.add_argument("--select", metavar="CODES", help="comma list of codes or prefixes to enable")
     check.add_argument("--extend-select", metavar="CODES", help="codes to enable in addition")
     check.add_argument("--ignore", metavar="CODES", help="comma list of codes or prefixes to disable")
     check.add_argument("--config", metavar="FILE", help="configuration file to use instead of discovery")
-    check.add_argument("--force-exclude", action="store_true",
-                       help="apply exclude patterns to files named on the command line too (for pre-commit)")
-    check.add_argument("--frontend", choices=("tree-sitter", "clang"), default=None,
-                       help="tree-sitter (default, fast) or clang (libclang, precise; arguments after -- go to it)")
-    check.add_argument("-p", dest="compile_db", metavar="DIR",
-                       help="directory of compile_commands.json (default: the nearest above each file)")
-    check.add_argument("--jobs", "-j", type=_jobs, metavar="N",
-                       help="worker processes (default or 0: one per CPU; capped at the CPU count)")
-    check.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT_S, metavar="SECONDS",
-                       help=f"time limit per file (default {DEFAULT_TIMEOUT_S:g}; 0: none); "
-                            "a file over it is a KL000 and the run goes on")
+    check.add_argument(
+        "--force-exclude",
+        action="store_true",
+        help="apply exclude patterns to files named on the command line too (for pre-commit)",
+    )
+    check.add_argument(
+        "--frontend",
+        choices=("tree-sitter", "clang"),
+        default=None,
+        help="tree-sitter (default, fast) or clang (libclang, precise; arguments after -- go to it)",
+    )
+    check.add_argument(
+        "-p",
+        dest="compile_db",
+        metavar="DIR",
+        help="directory of compile_commands.json (default: the nearest above each file)",
+    )
+    check.add_argument(
+        "--jobs",
+        "-j",
+        type=_jobs,
+        metavar="N",
+        help="worker processes (default or 0: one per CPU; capped at the CPU count)",
+    )
+    check.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=DEFAULT_TIMEOUT_S,
+        metavar="SECONDS",
+        help=f"time limit per file (default {DEFAULT_TIMEOUT_S:g}; 0: none); "
+        "a file over it is a KL000 and the run goes on",
+    )
     check.add_argument("--no-cache", action="store_true", help="do not read or write .kernlint_cache/")
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     check.add_argument("--fail-on", choices=("error", "warning", "info"), help="lowest severity that fails")
     check.add_argument("--statistics", action="store_true", help="print a count per rule instead of the findings")
-    check.add_argument("--show-files", action="store_true",
-                       help="name every file that parsed with syntax errors (the summary names a few)")
+    check.add_argument(
+        "--show-files",
+        action="store_true",
+        help="name every file that parsed with syntax errors (the summary names a few)",
+    )
     check.add_argument("--quiet", "-q", action="store_true", help="print diagnostics only")
     check.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE (atomically)")
     check.add_argument("--stdin-filename", metavar="NAME", help="read the source from stdin, reported as NAME")
@@ -76,7 +106,19 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--diff", action="store_true", help="show the fixes as a unified diff; change nothing")
     check.add_argument("--baseline", metavar="FILE", help="report only findings not recorded in FILE")
     check.add_argument("--update-baseline", action="store_true", help="record the current findings in --baseline FILE")
+    check.add_argument(
+        "--sort",
+        choices=("location", "cost"),
+        default="location",
+        help="order the findings by location (default) or by estimated cost, most expensive first",
+    )
+    check.add_argument("--explain", metavar="PATH:LINE", help=argparse.SUPPRESS)  # set by `kernlint explain`
     check.set_defaults(func=cmd_check)
+
+    explain = sub.add_parser("explain", help="print the full cost derivation of the findings at PATH:LINE")
+    explain.add_argument("location", metavar="PATH:LINE")
+    explain.add_argument("options", nargs=argparse.REMAINDER, help="check options, e.g. --device xe-lp")
+    explain.set_defaults(func=cmd_explain)
 
     rule = sub.add_parser("rule", help="explain a rule (no argument: list all rules)")
     rule.add_argument("rule", nargs="?", metavar="CODE|NAME")
@@ -127,7 +169,7 @@ def _run(argv: Sequence[str] | None) -> int:
     clang_args: list[str] = []
     if "--" in args_list:  # what follows `--` is for the compiler (libclang), as in clang-tidy
         at = args_list.index("--")
-        args_list, clang_args = args_list[:at], args_list[at + 1:]
+        args_list, clang_args = args_list[:at], args_list[at + 1 :]
     parser = build_parser()
     try:
         args = parser.parse_args(args_list)
@@ -146,12 +188,14 @@ def _run(argv: Sequence[str] | None) -> int:
         raise  # the reader went away: main() ends quietly
     except Exception as exc:  # a bug in kernlint: say where in one line, and never exit 1, which means findings
         frame = traceback.extract_tb(exc.__traceback__)[-1]
-        print(f"kernlint: internal error: {exc!r} at {frame.filename}:{frame.lineno}; please report it",
-              file=sys.stderr)
+        print(
+            f"kernlint: internal error: {exc!r} at {frame.filename}:{frame.lineno}; please report it", file=sys.stderr
+        )
         return EXIT_ERROR
 
 
 # -- check -------------------------------------------------------------------------------------
+
 
 def command_line_overrides(args: argparse.Namespace, known: frozenset[str]) -> Callable[[Config], Config]:
     """What the command line changes in every config file's settings. The command line's own codes are
@@ -182,10 +226,13 @@ def command_line_overrides(args: argparse.Namespace, known: frozenset[str]) -> C
 
     def apply(config: Config) -> Config:
         validate_codes(config, known)
-        extended = {"extend_select": updates.get("extend_select", config.extend_select) + extend_select,
-                    "ignore": updates.get("ignore", config.ignore) + ignore,
-                    "defines": config.defines + defines, "include_dirs": config.include_dirs + include_dirs,
-                    "clang_args": config.clang_args + clang_args}
+        extended = {
+            "extend_select": updates.get("extend_select", config.extend_select) + extend_select,
+            "ignore": updates.get("ignore", config.ignore) + ignore,
+            "defines": config.defines + defines,
+            "include_dirs": config.include_dirs + include_dirs,
+            "clang_args": config.clang_args + clang_args,
+        }
         return replace(config, **{**updates, **extended})
 
     return apply
@@ -194,8 +241,12 @@ def command_line_overrides(args: argparse.Namespace, known: frozenset[str]) -> C
 def project_setups(args: argparse.Namespace, known: frozenset[str], plugins: PluginSet | None = None) -> ProjectSetups:
     """Each file's config (`--config FILE` for all, else its nearest) with the command line's overrides."""
     resolver = ConfigResolver(Path(args.config) if args.config else None, command_line_overrides(args, known))
-    return ProjectSetups(resolver, plugins=plugins, use_cache=not getattr(args, "no_cache", False),
-                         timeout_s=getattr(args, "timeout", DEFAULT_TIMEOUT_S) or None)
+    return ProjectSetups(
+        resolver,
+        plugins=plugins,
+        use_cache=not getattr(args, "no_cache", False),
+        timeout_s=getattr(args, "timeout", DEFAULT_TIMEOUT_S) or None,
+    )
 
 
 def _clang_available() -> bool:
@@ -238,14 +289,16 @@ def cmd_check(args: argparse.Namespace) -> int:
             from kernlint.frontends.clang.flags import flags_note
 
             print(f"kernlint: note: {flags_note([e.path for e in entries], args.compile_db)}", file=sys.stderr)
-        unreadable = [apply_kl000_selection(_problem_result(p), config_of(os.path.dirname(p.path) or "."))
-                      for p in problems]
+        unreadable = [
+            apply_kl000_selection(_problem_result(p), config_of(os.path.dirname(p.path) or ".")) for p in problems
+        ]
         result = run_projects(entries, setups, jobs=jobs, progress=_progress(len(entries)), extra_files=unreadable)
         if args.diff:
             return _show_diff(result, args.unsafe_fixes)
         if args.fix:
-            result, fixes_failed = _apply_fixes(result, args.unsafe_fixes, lambda: run_projects(
-                entries, setups, jobs=jobs, extra_files=unreadable))
+            result, fixes_failed = _apply_fixes(
+                result, args.unsafe_fixes, lambda: run_projects(entries, setups, jobs=jobs, extra_files=unreadable)
+            )
     if args.baseline:
         from kernlint.baseline import new_findings, write_baseline
 
@@ -255,9 +308,41 @@ def cmd_check(args: argparse.Namespace) -> int:
             return EXIT_OK
         kept = new_findings(list(result.diagnostics), baseline, Path(args.baseline), sources)
         result = replace(result, diagnostics=tuple(kept))
+    if args.explain:
+        return _explain(args.explain, result)
+    if args.sort == "cost":
+        from kernlint.cost import by_cost
+
+        result = replace(result, diagnostics=tuple(by_cost(result.diagnostics)))
     with reader_may_leave():  # a reader that has what it wanted still gets the exit code of the findings
         _report(args, result, sources)
     return _exit_code(args, result, setups, fixes_failed)
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    """`explain PATH:LINE [check options]`: check PATH with those options and print the cost derivation of
+    the findings on that line."""
+    from kernlint.explain import parse_location
+
+    try:
+        path, _line = parse_location(args.location)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+    check_args = build_parser().parse_args(["check", path, "--explain", args.location, *args.options])
+    check_args.clang_args = args.clang_args
+    return int(check_args.func(check_args))
+
+
+def _explain(location: str, result: RunResult) -> int:
+    from kernlint.explain import findings_at, parse_location, render
+
+    path, line = parse_location(location)
+    found = findings_at(result.diagnostics, path, line)
+    if not found:
+        print(f"kernlint: no finding at {location}", file=sys.stderr)
+        return EXIT_ERROR
+    render(found, sys.stdout)
+    return EXIT_OK
 
 
 def _exit_code(args: argparse.Namespace, result: RunResult, setups: ProjectSetups, fixes_failed: bool) -> int:
@@ -296,8 +381,13 @@ def _prepare_baseline(args: argparse.Namespace) -> Counter[str]:
 def _problem_result(problem: DiscoveryProblem) -> FileResult:
     """A path that could not be walked is a KL000 error; a named file kernlint does not read, a note."""
     severity = Severity.INFO if problem.skipped else Severity.ERROR
-    return FileResult(problem.path, None, FileStatus.ERROR, problem.message,
-                      (Diagnostic.parse_error(problem.path, f"{problem.message}", severity),))
+    return FileResult(
+        problem.path,
+        None,
+        FileStatus.ERROR,
+        problem.message,
+        (Diagnostic.parse_error(problem.path, f"{problem.message}", severity),),
+    )
 
 
 def _analysed_digests(result: RunResult) -> dict[str, str]:
@@ -347,8 +437,14 @@ def _check_stdin(name: str, data: bytes, setup: EngineSetup) -> RunResult:
 
     family = family_of(name) or ("cpp", False)
     file_result = analyse_source(SourceEntry(name, *family), data, setup)
-    return RunResult((file_result,), file_result.diagnostics, tuple(d.id for d in setup.devices),
-                     (PARSE_ERROR_RULE, *(r.info() for r in setup.rules)), 0.0, __version__)
+    return RunResult(
+        (file_result,),
+        file_result.diagnostics,
+        tuple(d.id for d in setup.devices),
+        (PARSE_ERROR_RULE, *(r.info() for r in setup.rules)),
+        0.0,
+        __version__,
+    )
 
 
 def _progress(total: int):
@@ -384,13 +480,13 @@ def _fix_stdin(args: argparse.Namespace, result: RunResult, data: bytes, setup: 
         if args.fix:
             sys.stdout.buffer.write(data)  # a filter must still pass its input on
         return EXIT_ERROR
-    fixed, applied, _skipped = apply_edits(original, plan_fixes(list(result.diagnostics), args.unsafe_fixes)
-                                           .get(name, []))
+    fixed, applied, _skipped = apply_edits(
+        original, plan_fixes(list(result.diagnostics), args.unsafe_fixes).get(name, [])
+    )
     if args.diff:
         with reader_may_leave():
             sys.stdout.write(FileFix(name, original, fixed, applied).diff())
-        print(f"kernlint: {len(applied)} fix(es) would be applied in {int(fixed != original)} file(s)",
-              file=sys.stderr)
+        print(f"kernlint: {len(applied)} fix(es) would be applied in {int(fixed != original)} file(s)", file=sys.stderr)
         return EXIT_FINDINGS if fixed != original else EXIT_OK
     with reader_may_leave():
         sys.stdout.buffer.write(fixed.encode("utf-8"))
@@ -399,20 +495,28 @@ def _fix_stdin(args: argparse.Namespace, result: RunResult, data: bytes, setup: 
     failing = setup.config.fail_on.rank
     if any(d.evidence.get("internal") for d in remaining.diagnostics):
         return EXIT_ERROR
-    return EXIT_FINDINGS if not args.exit_zero and any(
-        d.severity.rank >= failing for d in remaining.diagnostics) else EXIT_OK
+    return (
+        EXIT_FINDINGS
+        if not args.exit_zero and any(d.severity.rank >= failing for d in remaining.diagnostics)
+        else EXIT_OK
+    )
 
 
-def _report(args: argparse.Namespace, result: RunResult, sources: dict[str, bytes],
-            stream: TextIO | None = None) -> None:
+def _report(
+    args: argparse.Namespace, result: RunResult, sources: dict[str, bytes], stream: TextIO | None = None
+) -> None:
     """Render the report to `-o FILE`, else to `stream` (default: stdout)."""
     from kernlint.report import render
 
     color = {"always": True, "never": False, "auto": None}[args.color]
     if os.environ.get("NO_COLOR") and args.color == "auto":
         color = False
-    options: dict[str, Any] = {"statistics": args.statistics, "quiet": args.quiet, "show_files": args.show_files,
-                               "sources": sources}
+    options: dict[str, Any] = {
+        "statistics": args.statistics,
+        "quiet": args.quiet,
+        "show_files": args.show_files,
+        "sources": sources,
+    }
     if args.output:
         buffer = io.StringIO()
         render(args.format, result, buffer, color=False, **options)
@@ -422,6 +526,7 @@ def _report(args: argparse.Namespace, result: RunResult, sources: dict[str, byte
 
 
 # -- rule ----------------------------------------------------------------------------------------
+
 
 def cmd_rule(args: argparse.Namespace) -> int:
     from kernlint.engine import PARSE_ERROR_RULE

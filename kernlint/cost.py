@@ -69,21 +69,42 @@ class Cost:
         return f"{format_value(self.value, self.unit)} {self.quantity}"
 
     def to_json(self) -> dict[str, Any]:
-        return {"value": self.value, "unit": self.unit, "quantity": self.quantity, "formula": self.formula,
-                "basis": self.basis, "assumptions": list(self.assumptions), "missing": list(self.missing),
-                "score": self.score, "seconds": self.seconds, "device": self.device, "figures": self.figures}
+        return {
+            "value": self.value,
+            "unit": self.unit,
+            "quantity": self.quantity,
+            "formula": self.formula,
+            "basis": self.basis,
+            "assumptions": list(self.assumptions),
+            "missing": list(self.missing),
+            "score": self.score,
+            "seconds": self.seconds,
+            "device": self.device,
+            "figures": self.figures,
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Cost:
-        return cls(value=data["value"], unit=data["unit"], quantity=data["quantity"], formula=data["formula"],
-                   basis=data["basis"], assumptions=tuple(data.get("assumptions") or ()),
-                   missing=tuple(data.get("missing") or ()), score=data.get("score"),
-                   seconds=data.get("seconds"), device=data.get("device"), figures=data.get("figures") or {})
+        return cls(
+            value=data["value"],
+            unit=data["unit"],
+            quantity=data["quantity"],
+            formula=data["formula"],
+            basis=data["basis"],
+            assumptions=tuple(data.get("assumptions") or ()),
+            missing=tuple(data.get("missing") or ()),
+            score=data.get("score"),
+            seconds=data.get("seconds"),
+            device=data.get("device"),
+            figures=data.get("figures") or {},
+        )
 
     def derivation(self) -> list[str]:
         """The full derivation, one line each, for `kernlint explain`."""
-        lines = [f"cost: {self.phrase()}" + (f" on {self.device}" if self.device and self.device not in
-                                                self.phrase() else "")]
+        lines = [
+            f"cost: {self.phrase()}"
+            + (f" on {self.device}" if self.device and self.device not in self.phrase() else "")
+        ]
         lines.append(f"  formula: {self.formula}")
         lines.append(f"  basis: {self.basis}")
         for name, value in self.figures.items():
@@ -99,7 +120,7 @@ class Cost:
 
 
 def format_seconds(seconds: float) -> str:
-    """"12 ns", "41.6 µs", "1.25 ms", "3.2 s" (three significant digits)."""
+    """ "12 ns", "41.6 µs", "1.25 ms", "3.2 s" (three significant digits)."""
     for scale, unit in ((1.0, "s"), (1e-3, "ms"), (1e-6, "µs")):
         if seconds >= scale:
             return f"{seconds / scale:.3g} {unit}"
@@ -107,7 +128,7 @@ def format_seconds(seconds: float) -> str:
 
 
 def format_bytes(nbytes: float) -> str:
-    """"4,096 bytes" below 10^4, else decimal units ("1.31 MB") to match GB/s link figures."""
+    """ "4,096 bytes" below 10^4, else decimal units ("1.31 MB") to match GB/s link figures."""
     if nbytes < 10_000:
         return f"{int(nbytes):,} bytes"
     for scale, unit in ((1e9, "GB"), (1e6, "MB"), (1e3, "kB")):
@@ -117,7 +138,7 @@ def format_bytes(nbytes: float) -> str:
 
 
 def format_count(value: float) -> str:
-    """"0.762", "3.5", "1,024": three significant digits, whole numbers with separators from 1,000."""
+    """ "0.762", "3.5", "1,024": three significant digits, whole numbers with separators from 1,000."""
     return f"{value:,.0f}" if value >= 1000 else f"{value:.3g}"
 
 
@@ -213,12 +234,14 @@ def totals(diagnostics: Iterable[Ranked]) -> dict[str, RuleTotal]:
         else:
             entry[1] += cost.value
             entry[2] += 1
-    return {code: RuleTotal(code, unit, total, counted, unknown)
-            for code, (unit, total, counted, unknown) in sorted(sums.items())}
+    return {
+        code: RuleTotal(code, unit, total, counted, unknown)
+        for code, (unit, total, counted, unknown) in sorted(sums.items())
+    }
 
 
 def total_text(total: RuleTotal) -> str:
-    """"1.25 ms over 4 (2 unknown)": the sum over the findings whose cost is known."""
+    """ "1.25 ms over 4 (2 unknown)": the sum over the findings whose cost is known."""
     if not total.counted:
         return f"unknown ({total.unknown})"
     text = f"{format_value(total.total, total.unit)} over {total.counted}"

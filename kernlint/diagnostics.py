@@ -85,12 +85,28 @@ class Diagnostic:
     cost: Cost | None = None  # what the finding costs, from the device model
 
     @classmethod
-    def parse_error(cls, path: str, message: str, severity: Severity = Severity.ERROR, line: int = 1,
-                    column: int = 1, internal: bool = False) -> Diagnostic:
+    def parse_error(
+        cls,
+        path: str,
+        message: str,
+        severity: Severity = Severity.ERROR,
+        line: int = 1,
+        column: int = 1,
+        internal: bool = False,
+    ) -> Diagnostic:
         """A KL000 finding: the file could not be read or analysed (or an internal error hit it)."""
-        return cls(path=path, line=line, column=column, end_line=line, end_column=column, code="KL000",
-                   name="parse-error", severity=severity, message=message,
-                   evidence={"internal": True} if internal else {})
+        return cls(
+            path=path,
+            line=line,
+            column=column,
+            end_line=line,
+            end_column=column,
+            code="KL000",
+            name="parse-error",
+            severity=severity,
+            message=message,
+            evidence={"internal": True} if internal else {},
+        )
 
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.column, self.code, self.device or "")
@@ -119,11 +135,19 @@ class Diagnostic:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Diagnostic:
         return cls(
-            path=data["path"], line=data["line"], column=data["column"],
-            end_line=data["end_line"], end_column=data["end_column"],
-            code=data["code"], name=data["name"], severity=Severity(data["severity"]),
-            message=data["message"], device=data.get("device"), language=data.get("language"),
-            kernel=data.get("kernel"), evidence=data.get("evidence") or {},
+            path=data["path"],
+            line=data["line"],
+            column=data["column"],
+            end_line=data["end_line"],
+            end_column=data["end_column"],
+            code=data["code"],
+            name=data["name"],
+            severity=Severity(data["severity"]),
+            message=data["message"],
+            device=data.get("device"),
+            language=data.get("language"),
+            kernel=data.get("kernel"),
+            evidence=data.get("evidence") or {},
             fix=Fix.from_json(data["fix"]) if data.get("fix") else None,
             related=tuple(Related(**r) for r in data.get("related") or ()),
             cost=Cost.from_json(data["cost"]) if data.get("cost") else None,

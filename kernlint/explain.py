@@ -24,15 +24,20 @@ def _same_path(a: str, b: str) -> bool:
 
 def findings_at(diagnostics: Iterable[Diagnostic], path: str, line: int, code: str | None = None) -> list[Diagnostic]:
     """The findings that start on `line` of `path` (of rule `code`, when given)."""
-    return [d for d in diagnostics if d.line == line and _same_path(d.path, path)
-            and (code is None or d.code == code.upper())]
+    return [
+        d
+        for d in diagnostics
+        if d.line == line and _same_path(d.path, path) and (code is None or d.code == code.upper())
+    ]
 
 
 def derivation(diagnostic: Diagnostic) -> list[str]:
     """The finding, then its cost derivation line by line."""
     device = f" ({diagnostic.device})" if diagnostic.device else ""
-    lines = [f"{diagnostic.path}:{diagnostic.line}:{diagnostic.column}: {diagnostic.code} "
-             f"[{diagnostic.severity.value}] {diagnostic.message}{device}"]
+    lines = [
+        f"{diagnostic.path}:{diagnostic.line}:{diagnostic.column}: {diagnostic.code} "
+        f"[{diagnostic.severity.value}] {diagnostic.message}{device}"
+    ]
     if diagnostic.cost is None:
         lines.append("cost: none estimated (this rule reports on files or comments, not on the code's run)")
     else:

@@ -21,8 +21,11 @@ def builtin_rules() -> list[type[Rule]]:
         if not module_info.name.startswith("kl"):
             continue
         module = importlib.import_module(f"{__name__}.{module_info.name}")
-        rules.extend(obj for _name, obj in inspect.getmembers(module, inspect.isclass)
-                     if issubclass(obj, Rule) and obj.__module__ == module.__name__ and hasattr(obj, "code"))
+        rules.extend(
+            obj
+            for _name, obj in inspect.getmembers(module, inspect.isclass)
+            if issubclass(obj, Rule) and obj.__module__ == module.__name__ and hasattr(obj, "code")
+        )
     return sorted(rules, key=lambda r: r.code)
 
 

@@ -28,7 +28,7 @@ def replace_last_word(ctx: RuleContext, span: Span, word: str, text: str) -> Edi
     if span.line != span.end_line:
         return None
     start = span.end_column_byte - len(word.encode())
-    if ctx.source.line_bytes(span.line)[start:span.end_column_byte] != word.encode():
+    if ctx.source.line_bytes(span.line)[start : span.end_column_byte] != word.encode():
         return None
     return ctx.edit_bytes(span.line, start, span.end_column_byte, text)
 
@@ -43,9 +43,15 @@ def tags_instead_of_template(ctx: RuleContext, uses: AccessorUses, tags: str) ->
 
 def buffer_evidence(accessor: Accessor, uses: AccessorUses) -> dict:
     """The evidence every accessor finding carries: which buffer, how big, how it was written."""
-    return {"accessor": accessor.name, "buffer": accessor.buffer, "writes": uses.writes, "bytes": uses.buffer_bytes,
-            "extent": list(uses.buffer_extent.dims) if uses.buffer_extent else None,
-            "element_size": uses.element_size, "buffer_has_host_data": uses.buffer_has_host_data}
+    return {
+        "accessor": accessor.name,
+        "buffer": accessor.buffer,
+        "writes": uses.writes,
+        "bytes": uses.buffer_bytes,
+        "extent": list(uses.buffer_extent.dims) if uses.buffer_extent else None,
+        "element_size": uses.element_size,
+        "buffer_has_host_data": uses.buffer_has_host_data,
+    }
 
 
 def describe(accessor: Accessor) -> str:

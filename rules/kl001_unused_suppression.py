@@ -27,7 +27,7 @@ Occupancy basis
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from kernlint.diagnostics import Diagnostic, Edit, Fix, Severity
 from kernlint.facts import FileFacts
@@ -46,25 +46,35 @@ class UnusedSuppression(Rule):
             return
         for directive in ctx.suppressions.unused():
             if directive.codes != ALL and not all(
-                    any(code.startswith(prefix) for code in ctx.rules_run) for prefix in directive.codes):
+                any(code.startswith(prefix) for code in ctx.rules_run) for prefix in directive.codes
+            ):
                 continue  # names a rule that did not run here: cannot judge
             written = "ignore" if directive.codes == ALL else f"{directive.kind}[{', '.join(directive.codes)}]"
-            scope = {"ignore": "on this line", "ignore-next-line": "on the next line",
-                     "ignore-file": "in this file"}[directive.kind]
+            scope = {"ignore": "on this line", "ignore-next-line": "on the next line", "ignore-file": "in this file"}[
+                directive.kind
+            ]
             yield Diagnostic(
-                path=ctx.source.path, line=directive.line, column=directive.column, end_line=directive.line,
-                end_column=directive.end_column, code=self.code, name=self.name, severity=self.severity,
+                path=ctx.source.path,
+                line=directive.line,
+                column=directive.column,
+                end_line=directive.line,
+                end_column=directive.end_column,
+                code=self.code,
+                name=self.name,
+                severity=self.severity,
                 message=f"unused suppression: `kernlint: {written}` suppresses nothing {scope}; remove it",
-                language=ctx.language, evidence={"directive": directive.kind, "codes": list(directive.codes)},
-                fix=_removal(directive, ctx.source.line_text(directive.line)))
+                language=ctx.language,
+                evidence={"directive": directive.kind, "codes": list(directive.codes)},
+                fix=_removal(directive, ctx.source.line_text(directive.line)),
+            )
 
 
 def _removal(directive: Directive, line: str) -> Fix | None:
     """Delete a `/* … */` directive comment, or a `//`/`!` one that nothing follows; a comment that
     also says something else is left for a human."""
     start = directive.column - 1
-    rest = line[directive.end_column - 1:].strip()
-    if line[start:start + 2] == "/*":
+    rest = line[directive.end_column - 1 :].strip()
+    if line[start : start + 2] == "/*":
         if not rest.startswith("*/"):
             return None
         end = line.index("*/", directive.end_column - 1) + 2
@@ -75,7 +85,5 @@ def _removal(directive: Directive, line: str) -> Fix | None:
     while start > 0 and line[start - 1] in " \t":
         start -= 1
     if not line[:start].strip():  # the comment is the whole line: delete the line
-        return Fix("remove the unused suppression comment",
-                   (Edit(directive.line, 1, directive.line + 1, 1, ""),))
-    return Fix("remove the unused suppression comment",
-               (Edit(directive.line, start + 1, directive.line, end + 1, ""),))
+        return Fix("remove the unused suppression comment", (Edit(directive.line, 1, directive.line + 1, 1, ""),))
+    return Fix("remove the unused suppression comment", (Edit(directive.line, start + 1, directive.line, end + 1, ""),))

@@ -46,14 +46,19 @@ Occupancy basis
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import FileFacts
 from kernlint.rule import Rule, RuleContext
+from kernlint_rules.costs import buffer_in_loop_cost
 
-_LOOP_WORDS = {"for": "`for` loop", "range-for": "range-based `for` loop", "while": "`while` loop",
-               "do": "`do … while` loop"}
+_LOOP_WORDS = {
+    "for": "`for` loop",
+    "range-for": "range-based `for` loop",
+    "while": "`while` loop",
+    "do": "`do … while` loop",
+}
 
 
 class BufferInLoop(Rule):
@@ -72,18 +77,28 @@ class BufferInLoop(Rule):
                 continue
             what = f"sycl::buffer `{buffer.name}`" if buffer.name else "a temporary sycl::buffer"
             if buffer.has_host_data is False:
-                cost = ("a device allocation and fresh dependency tracking on every iteration, and its "
-                        "contents do not survive to the next one")
+                cost = (
+                    "a device allocation and fresh dependency tracking on every iteration, and its "
+                    "contents do not survive to the next one"
+                )
             else:
-                cost = ("a host-to-device copy on first use and a device-to-host write-back at its "
-                        "destruction on every iteration")
+                cost = (
+                    "a host-to-device copy on first use and a device-to-host write-back at its "
+                    "destruction on every iteration"
+                )
             yield ctx.diagnostic(
                 buffer.span,
                 f"{what} is constructed inside the {_LOOP_WORDS[loop.kind]} at line {loop.span.line}: "
                 f"{cost}; construct it once before the loop",
-                evidence={"loop_line": loop.span.line, "loop_kind": loop.kind, "buffer": buffer.name,
-                          "construction": buffer.form, "host_data": buffer.has_host_data},
+                evidence={
+                    "loop_line": loop.span.line,
+                    "loop_kind": loop.kind,
+                    "buffer": buffer.name,
+                    "construction": buffer.form,
+                    "host_data": buffer.has_host_data,
+                },
                 related=[(loop.span, f"the {_LOOP_WORDS[loop.kind]} the buffer is constructed in")],
+                cost=buffer_in_loop_cost(facts, [buffer], ctx.devices, loop.trip_count),
             )
 
     def _through_calls(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
@@ -91,8 +106,14 @@ class BufferInLoop(Rule):
         outside any loop of its own (one inside its own loop is reported where it is built)."""
         for call in facts.calls:
             loop = facts.repeating_loop(call.span, side="host")
-            built = [b for b in facts.buffers if b.function == call.callee and b.has_host_data
-                     and not b.in_device_code and facts.repeating_loop(b.span, side="host") is None]
+            built = [
+                b
+                for b in facts.buffers
+                if b.function == call.callee
+                and b.has_host_data
+                and not b.in_device_code
+                and facts.repeating_loop(b.span, side="host") is None
+            ]
             if loop is None or not built:
                 continue
             first = built[0]
@@ -104,9 +125,18 @@ class BufferInLoop(Rule):
                 f"constructs {what} (line {first.span.line}){more} over host memory: a host-to-device copy "
                 "on first use and a device-to-host write-back at its destruction on every iteration; "
                 "construct the buffer once before the loop and pass it in",
-                evidence={"loop_line": loop.span.line, "loop_kind": loop.kind, "buffer": first.name,
-                          "construction": first.form, "host_data": True, "callee": call.callee,
-                          "buffers": len(built)},
-                related=[(loop.span, f"the {_LOOP_WORDS[loop.kind]} the call is made in"),
-                         *((b.span, f"the buffer `{call.callee}` constructs") for b in built)],
+                evidence={
+                    "loop_line": loop.span.line,
+                    "loop_kind": loop.kind,
+                    "buffer": first.name,
+                    "construction": first.form,
+                    "host_data": True,
+                    "callee": call.callee,
+                    "buffers": len(built),
+                },
+                related=[
+                    (loop.span, f"the {_LOOP_WORDS[loop.kind]} the call is made in"),
+                    *((b.span, f"the buffer `{call.callee}` constructs") for b in built),
+                ],
+                cost=buffer_in_loop_cost(facts, built, ctx.devices, loop.trip_count),
             )

@@ -67,7 +67,7 @@ Occupancy basis
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from kernlint.diagnostics import Diagnostic, Edit, Fix, Severity
 from kernlint.facts import Accessor, FileFacts
@@ -81,6 +81,7 @@ from kernlint_rules.accessor_checks import (
     tag_prefix,
     tags_instead_of_template,
 )
+from kernlint_rules.costs import accessor_copy_cost
 from kernlint_rules.omp_maps import map_findings
 
 
@@ -108,10 +109,16 @@ class AccessorMode(Rule):
 
     @staticmethod
     def _evidence(accessor: Accessor, uses: AccessorUses, suggested: str) -> dict:
-        return {**buffer_evidence(accessor, uses), "mode": accessor.mode or "read_write (default)",
-                "suggested": suggested, "reads": uses.reads, "read_modify_writes": uses.read_modify_writes,
-                "escapes": uses.escapes, "atomic": uses.atomic,
-                "typed_sites": [s.line for s in uses.typed_sites]}
+        return {
+            **buffer_evidence(accessor, uses),
+            "mode": accessor.mode or "read_write (default)",
+            "suggested": suggested,
+            "reads": uses.reads,
+            "read_modify_writes": uses.read_modify_writes,
+            "escapes": uses.escapes,
+            "atomic": uses.atomic,
+            "typed_sites": [s.line for s in uses.typed_sites],
+        }
 
     def _read_only(self, accessor: Accessor, uses: AccessorUses, defaulted: bool, ctx: RuleContext) -> Diagnostic:
         mode = "read_write by default" if defaulted else "read_write"
@@ -119,17 +126,25 @@ class AccessorMode(Rule):
         related = [(first.span, "read here")] if first else []
         related += [(s, "the accessor's type names its mode here") for s in uses.typed_sites]
         if uses.buffer_has_host_data is False:
-            cost = ("so later kernels using the buffer wait for this one (it has no host memory, so no copy back "
-                    "is saved when it is destroyed)")
+            cost = (
+                "so later kernels using the buffer wait for this one (it has no host memory, so no copy back "
+                "is saved when it is destroyed)"
+            )
         else:
-            cost = (f"which costs {cost_phrase(uses, 'device-to-host')} when its data goes back to the host and "
-                    f"makes later kernels using the buffer wait for this one")
+            cost = (
+                f"which costs {cost_phrase(uses, 'device-to-host')} when its data goes back to the host and "
+                f"makes later kernels using the buffer wait for this one"
+            )
         return ctx.diagnostic(
             accessor.span,
             f"{describe(accessor)} is {mode} but the kernel only reads it: the buffer counts as modified, "
             f"{cost}; use sycl::read_only",
-            evidence=self._evidence(accessor, uses, "read_only"), kernel=uses.kernel_name,
-            fix=self._read_only_fix(accessor, uses, ctx), related=related)
+            evidence=self._evidence(accessor, uses, "read_only"),
+            kernel=uses.kernel_name,
+            fix=self._read_only_fix(accessor, uses, ctx),
+            related=related,
+            cost=accessor_copy_cost(uses, "device-to-host", ctx.devices),
+        )
 
     @staticmethod
     def _read_only_fix(accessor: Accessor, uses: AccessorUses, ctx: RuleContext) -> Fix | None:
@@ -159,9 +174,13 @@ class AccessorMode(Rule):
             accessor.span,
             f"{describe(accessor)} is {mode} but the kernel overwrites every element without reading it: "
             f"{when} ({cost_phrase(uses, 'host-to-device')}); use sycl::write_only, sycl::no_init",
-            evidence=self._evidence(accessor, uses, "write_only, no_init"), kernel=uses.kernel_name,
+            evidence=self._evidence(accessor, uses, "write_only, no_init"),
+            kernel=uses.kernel_name,
             severity=Severity.INFO if uses.buffer_has_host_data is False else None,
-            fix=self._write_only_fix(accessor, uses, ctx), related=related)
+            fix=self._write_only_fix(accessor, uses, ctx),
+            related=related,
+            cost=accessor_copy_cost(uses, "host-to-device", ctx.devices),
+        )
 
     @staticmethod
     def _write_only_fix(accessor: Accessor, uses: AccessorUses, ctx: RuleContext) -> Fix | None:

@@ -54,13 +54,14 @@ Occupancy basis
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from kernlint.diagnostics import Diagnostic, Edit, Fix, Severity
 from kernlint.facts import Accessor, FileFacts
 from kernlint.facts.accessor_uses import AccessorUses
 from kernlint.rule import Rule, RuleContext
 from kernlint_rules.accessor_checks import buffer_evidence, cost_phrase, describe, tag_prefix, tags_instead_of_template
+from kernlint_rules.costs import accessor_copy_cost
 
 
 class MissingNoInit(Rule):
@@ -72,8 +73,13 @@ class MissingNoInit(Rule):
     def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
         for accessor in facts.accessors:
             uses = accessor.uses
-            if uses is None or accessor.target != "device" or accessor.mode != "write" \
-                    or "no_init" in accessor.properties or not uses.overwrites_whole_buffer:
+            if (
+                uses is None
+                or accessor.target != "device"
+                or accessor.mode != "write"
+                or "no_init" in accessor.properties
+                or not uses.overwrites_whole_buffer
+            ):
                 continue
             related = [(uses.covering_write, "overwrites every element here")] if uses.covering_write else []
             related += [(s, "the accessor's type names its mode here") for s in uses.typed_sites]
@@ -88,7 +94,10 @@ class MissingNoInit(Rule):
                 evidence=buffer_evidence(accessor, uses),
                 kernel=uses.kernel_name,
                 severity=Severity.INFO if uses.buffer_has_host_data is False else None,
-                fix=self._fix(accessor, uses, ctx), related=related)
+                fix=self._fix(accessor, uses, ctx),
+                related=related,
+                cost=accessor_copy_cost(uses, "host-to-device", ctx.devices),
+            )
 
     @staticmethod
     def _fix(accessor: Accessor, uses: AccessorUses, ctx: RuleContext) -> Fix | None:

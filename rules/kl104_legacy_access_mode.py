@@ -42,7 +42,7 @@ Cost
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from kernlint.diagnostics import Diagnostic, Fix, Severity
 from kernlint.facts import Accessor, FileFacts
@@ -58,8 +58,10 @@ _SYCL2020 = {
     "discard_read_write": "sycl::read_write, sycl::no_init",
     "atomic": "a sycl::read_write accessor with sycl::atomic_ref on its elements",
 }
-_DISCARD_TAGS = {"discard_write": "sycl::write_only, sycl::no_init",
-                 "discard_read_write": "sycl::read_write, sycl::no_init"}
+_DISCARD_TAGS = {
+    "discard_write": "sycl::write_only, sycl::no_init",
+    "discard_read_write": "sycl::read_write, sycl::no_init",
+}
 
 
 class LegacyAccessMode(Rule):
@@ -71,8 +73,12 @@ class LegacyAccessMode(Rule):
     def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
         for accessor in facts.accessors:
             spelling = accessor.mode_spelling
-            if accessor.target != "device" or accessor.form == "get_host_access" or spelling is None \
-                    or accessor.mode not in _SYCL2020:
+            if (
+                accessor.target != "device"
+                or accessor.form == "get_host_access"
+                or spelling is None
+                or accessor.mode not in _SYCL2020
+            ):
                 continue
             legacy = accessor.mode_enum_span is not None  # `access::mode`, renamed `access_mode`
             if not legacy and accessor.mode not in ("discard_write", "discard_read_write", "atomic"):
@@ -80,11 +86,12 @@ class LegacyAccessMode(Rule):
             written = "".join(spelling.split())  # for the message: `sycl :: access` reads as `sycl::access`
             yield ctx.diagnostic(
                 accessor.span,
-                f"`{written}` is a SYCL 1.2.1 access mode, deprecated in SYCL 2020: write "
-                f"{_SYCL2020[accessor.mode]}",
+                f"`{written}` is a SYCL 1.2.1 access mode, deprecated in SYCL 2020: write {_SYCL2020[accessor.mode]}",
                 evidence={"accessor": accessor.name, "mode": accessor.mode, "spelling": written},
                 kernel=accessor.uses.kernel_name if accessor.uses else None,
-                fix=self._fix(accessor, ctx), cost=no_cost("a deprecated spelling of the same mode"))
+                fix=self._fix(accessor, ctx),
+                cost=no_cost("a deprecated spelling of the same mode"),
+            )
 
     @staticmethod
     def _fix(accessor: Accessor, ctx: RuleContext) -> Fix | None:
@@ -100,7 +107,7 @@ class LegacyAccessMode(Rule):
         enumeration = accessor.mode_enum_span
         if enumeration is None or accessor.mode == "atomic" or span.line != span.end_line:
             return None
-        source = ctx.source.line_bytes(span.line)[span.column_byte:span.end_column_byte]
+        source = ctx.source.line_bytes(span.line)[span.column_byte : span.end_column_byte]
         if source.decode("utf-8", errors="replace") != accessor.mode_spelling:
             return None
         return Fix("use the SYCL 2020 name access_mode", (ctx.replace(enumeration, "access_mode"),), safe=True)

@@ -42,11 +42,12 @@ Occupancy basis
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import FileFacts
 from kernlint.rule import Rule, RuleContext
+from kernlint_rules.costs import failure_cost
 from kernlint_rules.launch_checks import occupancy, supported_sub_group, work_group_sizes, work_group_too_large
 from kernlint_rules.omp_launch import thread_limit_findings
 
@@ -79,7 +80,11 @@ class WorkGroupTooLarge(Rule):
                     launch.span,
                     f"{finding.message(group.describe())}; use at most {finding.maximum} work-items per "
                     "work-group on this device, or size it from info::device::max_work_group_size",
-                    evidence=evidence, kernel=launch.name,
+                    evidence=evidence,
+                    kernel=launch.name,
+                    cost=failure_cost(
+                        f"the launch fails ({finding.size} > {finding.maximum} work-items per work-group)", device.id
+                    ),
                 )
                 break  # one finding per launch: a second size would be the same failure
         yield from thread_limit_findings(facts, ctx)  # OpenMP `thread_limit` (rules/omp_launch.py)

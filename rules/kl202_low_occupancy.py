@@ -58,12 +58,14 @@ Options
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
+from typing import Any, ClassVar
 
 from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import FileFacts
 from kernlint.occupancy import DeviceProfile, OccupancyReport
 from kernlint.rule import Rule, RuleContext
+from kernlint_rules.costs import launch_occupancy_cost
 from kernlint_rules.launch_checks import (
     SubGroup,
     kb,
@@ -82,7 +84,7 @@ class LowOccupancy(Rule):
     severity = Severity.WARNING
     languages = frozenset({"sycl"})
     needs_device = True
-    options = {"min-occupancy-pct": 75.0}
+    options: ClassVar[dict[str, Any]] = {"min-occupancy-pct": 75.0}
 
     def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
         device = ctx.device
@@ -107,15 +109,24 @@ class LowOccupancy(Rule):
                 f"{_slm_note(report, slm)}{_suggestion(better, unit)} [{sg.note(device)}]"
             )
             yield ctx.diagnostic(
-                launch.span, message, kernel=launch.name, related=binding.related(report.unit),
+                launch.span,
+                message,
+                kernel=launch.name,
+                related=binding.related(report.unit),
                 evidence={
-                    "occupancy": report.to_json(), "threshold_pct": threshold, "work_group_size": group.total,
-                    "local_range": list(group.known_dims), "source": group.source, **sg.evidence(),
-                    "bound_by": binding.reasons(), "local_memory_bytes": slm,
+                    "occupancy": report.to_json(),
+                    "threshold_pct": threshold,
+                    "work_group_size": group.total,
+                    "local_range": list(group.known_dims),
+                    "source": group.source,
+                    **sg.evidence(),
+                    "bound_by": binding.reasons(),
+                    "local_memory_bytes": slm,
                     "local_memory_complete": binding.local.complete,
                     "idle_threads": _capacity(device) - _busy(device, report),
                     "suggested_work_group_size": better[0] if better else None,
                 },
+                cost=launch_occupancy_cost(device, launch, group, sg, slm, binding.synchronises),
             )
 
 
@@ -147,9 +158,9 @@ def _idle(device: DeviceProfile, report: OccupancyReport) -> str:
         "threads": f"too few for another {_group_word(report)}",
         "slm": "the local memory is used up",
         "barrier-registers": "each resident work-group with a barrier holds one of the Xe-core's "
-                             f"{report.work_groups_per_unit} barrier registers",
+        f"{report.work_groups_per_unit} barrier registers",
         "work-group-cap": f"the {unit_word(report.unit)} holds at most {report.work_groups_per_unit} "
-                          f"{_group_word(report)}s",
+        f"{_group_word(report)}s",
         "registers": "the register file is used up",
     }.get(report.limiter or "", "")
     return f"{slots}{': ' + reason if reason else ''}"
@@ -163,16 +174,21 @@ def _slm_note(report: OccupancyReport, requested: int) -> str:
     if report.limiter != "slm" or report.slm_bytes_used is None:
         return ""
     if report.vendor == "nvidia":
-        return (f"; each block is charged {kb(report.slm_bytes_used)} of shared memory ({kb(requested)} "
-                "requested plus the per-block reserve, in allocation units)")
+        return (
+            f"; each block is charged {kb(report.slm_bytes_used)} of shared memory ({kb(requested)} "
+            "requested plus the per-block reserve, in allocation units)"
+        )
     if report.slm_bytes_used > requested:
-        return (f"; its {kb(requested)} of local memory is allocated as {kb(report.slm_bytes_used)}, the next "
-                "size the hardware hands out")
+        return (
+            f"; its {kb(requested)} of local memory is allocated as {kb(report.slm_bytes_used)}, the next "
+            "size the hardware hands out"
+        )
     return f"; each work-group takes {kb(report.slm_bytes_used)} of SLM"
 
 
-def _better_work_group(device: DeviceProfile, size: int, sg: SubGroup, slm: int, barrier: bool,
-                       current: OccupancyReport) -> tuple[int, OccupancyReport] | None:
+def _better_work_group(
+    device: DeviceProfile, size: int, sg: SubGroup, slm: int, barrier: bool, current: OccupancyReport
+) -> tuple[int, OccupancyReport] | None:
     """The largest divisor of `size` (a whole number of sub-groups) with the best occupancy, when that
     beats the current one. A divisor keeps the global range divisible by the work-group size."""
     if current.limiter not in ("threads", "barrier-registers", "work-group-cap"):
@@ -197,5 +213,7 @@ def _suggestion(better: tuple[int, OccupancyReport] | None, unit: str) -> str:
         return ""
     size, report = better
     n = report.work_groups_per_unit
-    return (f"; {size} work-items per {_group_word(report)} would fit {n} per {unit} for "
-            f"{pct(report.occupancy_pct)} occupancy")
+    return (
+        f"; {size} work-items per {_group_word(report)} would fit {n} per {unit} for "
+        f"{pct(report.occupancy_pct)} occupancy"
+    )

@@ -20,7 +20,8 @@ Why it matters
     of the sub-group size of 32.
 
 Example
-    h.parallel_for(sycl::nd_range<1>(N, 100), [=](sycl::nd_item<1> it) { … });   // KL203: 4 threads, 28 of 128 lanes idle
+    // KL203: 4 threads, 28 of 128 lanes idle
+    h.parallel_for(sycl::nd_range<1>(N, 100), [=](sycl::nd_item<1> it) { … });
 
 Fix
     Round the work-group size to a multiple of the sub-group size (96 or 128 here) and let the
@@ -38,7 +39,7 @@ Cost
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import FileFacts
@@ -75,8 +76,11 @@ class PartialSubGroup(Rule):
             idle = lanes - size
             lower, upper = size // sg.size * sg.size, (size // sg.size + 1) * sg.size
             choices = " or ".join(str(c) for c in (lower, upper) if 0 < c <= device.max_work_group_size)
-            others = "" if sg.required or len(sizes) == 1 else (
-                f"; no supported sub-group size ({', '.join(map(str, sizes))}) divides it")
+            others = (
+                ""
+                if sg.required or len(sizes) == 1
+                else (f"; no supported sub-group size ({', '.join(map(str, sizes))}) divides it")
+            )
             thread_word = ("warp" if device.vendor == "nvidia" else "hardware thread") + ("s" if threads != 1 else "")
             yield ctx.diagnostic(
                 launch.span,
@@ -85,8 +89,14 @@ class PartialSubGroup(Rule):
                 f"({pct(100 * idle / lanes)}) idle in the last, partial sub-group{others}; use a multiple of "
                 f"{sg.size} ({choices}) [{sg.note(device)}]",
                 kernel=launch.name,
-                evidence={"occupancy": report.to_json(), "work_group_size": size, "source": group.source,
-                          **sg.evidence(), "threads_per_work_group": threads, "lanes": lanes,
-                          "idle_lanes": idle},
+                evidence={
+                    "occupancy": report.to_json(),
+                    "work_group_size": size,
+                    "source": group.source,
+                    **sg.evidence(),
+                    "threads_per_work_group": threads,
+                    "lanes": lanes,
+                    "idle_lanes": idle,
+                },
                 cost=idle_lanes_cost(idle, lanes, device.id),
             )

@@ -34,7 +34,7 @@ Cost
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import FileFacts, Span
@@ -75,6 +75,7 @@ class UnsupportedSubGroupSize(Rule):
                 f"the kernel requires sub-group size {sg.size}{value}, which {device.id} does not support "
                 f"(supported: {supported}): the kernel cannot run there; require a size every target "
                 "supports or let the compiler choose",
-                evidence=evidence, kernel=launch.name,
+                evidence=evidence,
+                kernel=launch.name,
                 cost=failure_cost(f"sub-group size {sg.size} is not supported: the kernel cannot run", device.id),
             )

@@ -41,7 +41,7 @@ Cost
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from kernlint.cost import Cost
 from kernlint.diagnostics import Diagnostic, Severity
@@ -72,9 +72,12 @@ class LocalMemoryTooLarge(Rule):
             if largest.span in reported:
                 continue
             reported.add(largest.span)
-            evidence: dict = {"local_memory_bytes": requested, "limit_bytes": limit,
-                              "local_memory_complete": local.complete,
-                              "allocations": [{"name": a.name, "bytes": a.bytes} for a in local.allocations]}
+            evidence: dict = {
+                "local_memory_bytes": requested,
+                "limit_bytes": limit,
+                "local_memory_complete": local.complete,
+                "allocations": [{"name": a.name, "bytes": a.bytes} for a in local.allocations],
+            }
             group, sg = work_group(launch), supported_sub_group(launch, device)
             if group is not None and group.known_dims is not None:
                 report = occupancy(device, group.known_dims, sg, requested)
@@ -86,7 +89,9 @@ class LocalMemoryTooLarge(Rule):
                 largest.span,
                 f"the command group allocates {at_least}{kb(requested)} ({requested} bytes) of local memory per "
                 f"work-group{parts}, above the {kb(limit)} {consequence}",
-                severity=severity, evidence=evidence, kernel=launch.name,
+                severity=severity,
+                evidence=evidence,
+                kernel=launch.name,
                 related=[(launch.span, "the kernel launched with this local memory")],
                 cost=_cost(device, severity, requested, limit),
             )
@@ -96,24 +101,39 @@ def _cost(device: DeviceProfile, severity: Severity, requested: int, limit: int)
     """The launch fails (error); over NVIDIA's default limit it fails unless the backend's limit is raised."""
     if severity is Severity.ERROR:
         return failure_cost(f"the launch fails ({requested} > {limit} bytes of local memory)", device.id)
-    return Cost(None, "%", "of the kernel's work lost if the backend's limit is not raised",
-                "100% unless SYCL_PI_CUDA_MAX_LOCAL_MEM_SIZE is raised", f"{requested} > {limit} bytes by default",
-                (), ("whether the SYCL CUDA backend's local-memory limit is raised",), None, None, device.id)
+    return Cost(
+        None,
+        "%",
+        "of the kernel's work lost if the backend's limit is not raised",
+        "100% unless SYCL_PI_CUDA_MAX_LOCAL_MEM_SIZE is raised",
+        f"{requested} > {limit} bytes by default",
+        (),
+        ("whether the SYCL CUDA backend's local-memory limit is raised",),
+        None,
+        None,
+        device.id,
+    )
 
 
 def _limit(device: DeviceProfile, requested: int) -> tuple[int, Severity, str]:
     """The per-work-group limit that `requested` bytes are checked against, its severity and wording."""
     if device.is_intel:
         sizes = device.slm_kb_allowed_sizes  # type: ignore[attr-defined]
-        return (device.slm_bytes_per_unit, Severity.ERROR,
-                f"a work-group can allocate on {device.id} (SLM comes in sizes of {sizes[1]} to "
-                f"{device.slm_kb_max_per_work_group} KB, "  # type: ignore[attr-defined]
-                f"a request is rounded up to the next one; an {unit_word(device.unit)} has "
-                f"{kb(device.slm_capacity_bytes_per_unit)}): the launch fails")
+        return (
+            device.slm_bytes_per_unit,
+            Severity.ERROR,
+            f"a work-group can allocate on {device.id} (SLM comes in sizes of {sizes[1]} to "
+            f"{device.slm_kb_max_per_work_group} KB, "  # type: ignore[attr-defined]
+            f"a request is rounded up to the next one; an {unit_word(device.unit)} has "
+            f"{kb(device.slm_capacity_bytes_per_unit)}): the launch fails",
+        )
     optin = device.slm_bytes_per_unit
     if requested > optin:
         return (optin, Severity.ERROR, f"of shared memory a block can use on {device.id}: the launch fails")
     default = device.shared_memory_per_block  # type: ignore[attr-defined]
-    return (default, Severity.WARNING,
-            f"a block gets by default on {device.id}: the launch fails unless the SYCL CUDA backend's "
-            "limit is raised (SYCL_PI_CUDA_MAX_LOCAL_MEM_SIZE), and more shared memory leaves less L1 cache")
+    return (
+        default,
+        Severity.WARNING,
+        f"a block gets by default on {device.id}: the launch fails unless the SYCL CUDA backend's "
+        "limit is raised (SYCL_PI_CUDA_MAX_LOCAL_MEM_SIZE), and more shared memory leaves less L1 cache",
+    )

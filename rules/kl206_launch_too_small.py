@@ -48,11 +48,13 @@ Options
 from __future__ import annotations
 
 import math
-from typing import Iterator
+from collections.abc import Iterator
+from typing import Any, ClassVar
 
 from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import FileFacts
 from kernlint.rule import Rule, RuleContext
+from kernlint_rules.costs import launch_cost
 from kernlint_rules.launch_checks import (
     global_items,
     occupancy,
@@ -70,7 +72,7 @@ class LaunchTooSmall(Rule):
     severity = Severity.WARNING
     languages = frozenset({"sycl"})
     needs_device = True
-    options = {"min-gpu-occupancy-pct": 25.0}
+    options: ClassVar[dict[str, Any]] = {"min-gpu-occupancy-pct": 25.0}
 
     def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
         device = ctx.device
@@ -108,9 +110,16 @@ class LaunchTooSmall(Rule):
                 f"{_count(units)} {unit}; one full wave takes {wave} such {group_word}s "
                 f"({per_unit.work_groups_per_unit} per {unit_word(report.unit)}) [{sg.note(device)}]",
                 kernel=launch.name,
-                evidence={"occupancy": report.to_json(), "threshold_pct": threshold, "total_work_groups": groups,
-                          "work_groups_per_full_wave": wave, "work_group_size": group.total,
-                          "global_size": math.prod(items), **sg.evidence()},
+                evidence={
+                    "occupancy": report.to_json(),
+                    "threshold_pct": threshold,
+                    "total_work_groups": groups,
+                    "work_groups_per_full_wave": wave,
+                    "work_group_size": group.total,
+                    "global_size": math.prod(items),
+                    **sg.evidence(),
+                },
+                cost=launch_cost(report),
             )
 
 

@@ -51,14 +51,19 @@ Occupancy basis
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import FileFacts
 from kernlint.rule import Rule, RuleContext
+from kernlint_rules.costs import queue_in_loop_cost
 
-_LOOP_WORDS = {"for": "`for` loop", "range-for": "range-based `for` loop", "while": "`while` loop",
-               "do": "`do … while` loop"}
+_LOOP_WORDS = {
+    "for": "`for` loop",
+    "range-for": "range-based `for` loop",
+    "while": "`while` loop",
+    "do": "`do … while` loop",
+}
 
 
 class QueueInLoop(Rule):
@@ -73,8 +78,13 @@ class QueueInLoop(Rule):
             if loop is None or not queue.creates_context:
                 continue
             where = f"the {_LOOP_WORDS[loop.kind]} at line {loop.span.line}"
-            evidence = {"loop_line": loop.span.line, "loop_kind": loop.kind, "queue": queue.name,
-                        "arguments": list(queue.arguments), "element_of": queue.element_of}
+            evidence = {
+                "loop_line": loop.span.line,
+                "loop_kind": loop.kind,
+                "queue": queue.name,
+                "arguments": list(queue.arguments),
+                "element_of": queue.element_of,
+            }
             related = [(loop.span, f"the {_LOOP_WORDS[loop.kind]} the queue is constructed in")]
             if queue.element_of is not None:
                 yield ctx.diagnostic(
@@ -83,7 +93,11 @@ class QueueInLoop(Rule):
                     "without a context: with DPC++ they all share the platform's default context, "
                     "but other SYCL implementations give each queue a context of its own (kernels compiled "
                     "and USM memory owned per context); build every element from one `sycl::context`",
-                    severity=Severity.INFO, evidence=evidence, related=related)
+                    severity=Severity.INFO,
+                    evidence=evidence,
+                    related=related,
+                    cost=queue_in_loop_cost(loop.trip_count),
+                )
                 continue
             what = f"sycl::queue `{queue.name}`" if queue.name else "a temporary sycl::queue"
             yield ctx.diagnostic(
@@ -92,5 +106,7 @@ class QueueInLoop(Rule):
                 "a queue, and nothing orders its work after the previous iteration's queue (DPC++ shares the "
                 "platform's default context; other SYCL implementations create a context and compile the "
                 "kernels again); construct the queue once before the loop",
-                evidence=evidence, related=related,
+                evidence=evidence,
+                related=related,
+                cost=queue_in_loop_cost(loop.trip_count),
             )

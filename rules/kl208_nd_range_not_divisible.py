@@ -31,11 +31,12 @@ Occupancy basis
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import FileFacts
 from kernlint.rule import Rule, RuleContext
+from kernlint_rules.costs import failure_cost
 from kernlint_rules.launch_checks import work_group
 
 
@@ -56,19 +57,24 @@ class NdRangeNotDivisible(Rule):
             local_dims = group.known_dims
             if len(global_dims) != len(local_dims) or any(d <= 0 for d in global_dims + local_dims):
                 continue
-            bad = [(axis, g, l) for axis, (g, l) in enumerate(zip(global_dims, local_dims)) if g % l]
+            bad = [(axis, g, local) for axis, (g, local) in enumerate(zip(global_dims, local_dims)) if g % local]
             if not bad:
                 continue
-            axis, g, l = bad[0]
+            axis, g, local = bad[0]
             where = f" in dimension {axis}" if len(global_dims) > 1 else ""
             yield ctx.diagnostic(
                 launch.span,
                 f"the global range {_shape(global_dims)} is not a multiple of {group.describe()}{where} "
-                f"({g} = {g // l} x {l} + {g % l}): the nd_range is invalid and the launch throws; round the "
-                f"global range up to {(g // l + 1) * l} and guard the extra work-items",
+                f"({g} = {g // local} x {local} + {g % local}): the nd_range is invalid and the launch throws; "
+                f"round the global range up to {(g // local + 1) * local} and guard the extra work-items",
                 kernel=launch.name,
-                evidence={"global_range": list(global_dims), "local_range": list(local_dims), "dimension": axis,
-                          "source": group.source},
+                evidence={
+                    "global_range": list(global_dims),
+                    "local_range": list(local_dims),
+                    "dimension": axis,
+                    "source": group.source,
+                },
+                cost=failure_cost(f"the launch throws ({g} is not a multiple of {local})"),
             )
 
 

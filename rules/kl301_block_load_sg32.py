@@ -46,7 +46,7 @@ Cost
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from kernlint.diagnostics import Diagnostic, Fix, Severity
 from kernlint.facts import FileFacts, KernelLaunch
@@ -87,29 +87,53 @@ class BlockLoadSubGroup32(Rule):
         attribute = launch.attributes.span
         spelled = launch.attributes.reqd_sub_group_size_text
         required = f"requires sub-group size {_BAD_SIZE}" + (
-            f" (`{spelled}`, line {attribute.line})" if attribute is not None and spelled and spelled != "32"
-            else f" (line {attribute.line})" if attribute is not None else "")
-        where = (f"in `{access.function}`, called from {kernel} that {required}" if access.function
-                 else f"in {kernel} that {required}")
-        message = (f"sub-group block {kind} `{access.form}` {where}: block loads and stores do not work at "
-                   f"sub-group size {_BAD_SIZE} on {device.id}; require 16 or smaller "
-                   f"(`[[intel::reqd_sub_group_size(16)]]`)")
-        evidence: dict = {"sub_group_size": _BAD_SIZE, "form": access.form, "direction": access.direction,
-                          "function": access.function,
-                          "device_sub_group_sizes": list(getattr(device, "sub_group_sizes", ()) or ())}
+            f" (`{spelled}`, line {attribute.line})"
+            if attribute is not None and spelled and spelled != "32"
+            else f" (line {attribute.line})"
+            if attribute is not None
+            else ""
+        )
+        where = (
+            f"in `{access.function}`, called from {kernel} that {required}"
+            if access.function
+            else f"in {kernel} that {required}"
+        )
+        message = (
+            f"sub-group block {kind} `{access.form}` {where}: block loads and stores do not work at "
+            f"sub-group size {_BAD_SIZE} on {device.id}; require 16 or smaller "
+            f"(`[[intel::reqd_sub_group_size(16)]]`)"
+        )
+        evidence: dict = {
+            "sub_group_size": _BAD_SIZE,
+            "form": access.form,
+            "direction": access.direction,
+            "function": access.function,
+            "device_sub_group_sizes": list(getattr(device, "sub_group_sizes", ()) or ()),
+        }
         evidence.update(_occupancy_at_16(device, launch))
         related = [(attribute, "the required sub-group size")] if attribute is not None else []
         cost = occupancy_at_cost(device.id, 16, evidence.get("occupancy", {}), _BAD_SIZE)
-        return ctx.diagnostic(access.span, message, evidence=evidence, kernel=launch.name, related=related,
-                              fix=self._fix(ctx, launch), cost=cost)
+        return ctx.diagnostic(
+            access.span,
+            message,
+            evidence=evidence,
+            kernel=launch.name,
+            related=related,
+            fix=self._fix(ctx, launch),
+            cost=cost,
+        )
 
     @staticmethod
     def _fix(ctx: RuleContext, launch: KernelLaunch) -> Fix | None:
         """Replace a literal `32` in the attribute by 16 (unsafe: code may assume 32 lanes)."""
         attributes = launch.attributes
         attribute, size = attributes.span, attributes.reqd_sub_group_size_span
-        if attribute is None or size is None or attributes.reqd_sub_group_size_text != "32" \
-                or attribute.line != attribute.end_line:
+        if (
+            attribute is None
+            or size is None
+            or attributes.reqd_sub_group_size_text != "32"
+            or attribute.line != attribute.end_line
+        ):
             return None
         return Fix("require sub-group size 16", (ctx.replace(size, "16"),), safe=False)
 
@@ -128,6 +152,8 @@ def _occupancy_at_16(device, launch: KernelLaunch) -> dict:
             return {}
         if not report.valid:
             return {}
-        figures[f"sg{size}"] = {"threads_per_work_group": report.threads_per_work_group,
-                                "occupancy_pct": report.occupancy_pct}
+        figures[f"sg{size}"] = {
+            "threads_per_work_group": report.threads_per_work_group,
+            "occupancy_pct": report.occupancy_pct,
+        }
     return {"occupancy": figures}

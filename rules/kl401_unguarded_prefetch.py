@@ -47,7 +47,7 @@ Cost
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from kernlint.diagnostics import Diagnostic, Fix, Severity
 from kernlint.facts import FileFacts
@@ -73,8 +73,9 @@ class UnguardedPrefetch(Rule):
                 if escape is not None:
                     yield self._diagnostic(construct, target, escape, ctx)
 
-    def _diagnostic(self, construct: OmpConstruct, target: OmpPrefetchTarget, escape: "_Escape",
-                    ctx: RuleContext) -> Diagnostic:
+    def _diagnostic(
+        self, construct: OmpConstruct, target: OmpPrefetchTarget, escape: _Escape, ctx: RuleContext
+    ) -> Diagnostic:
         loop = escape.loop
         guard = f"if ({target.index_text} {escape.guard_op} {escape.guard_bound})"
         if escape.side == "above":
@@ -84,15 +85,25 @@ class UnguardedPrefetch(Rule):
             where = "last"
         else:
             extent, where = f"before the array's first index {escape.limit}", "first"
-        message = (f"prefetch of `{target.text}` has no `if` guard, yet its index {target.index} can leave "
-                   f"the array: on the {where} iteration of the `{loop.index}` loop it reaches "
-                   f"{escape.reach}, {extent}; prefetches fault on Intel Data Center GPU Max (a "
-                   f"segmentation fault, not a skipped prefetch): add `{guard}`")
+        message = (
+            f"prefetch of `{target.text}` has no `if` guard, yet its index {target.index} can leave "
+            f"the array: on the {where} iteration of the `{loop.index}` loop it reaches "
+            f"{escape.reach}, {extent}; prefetches fault on Intel Data Center GPU Max (a "
+            f"segmentation fault, not a skipped prefetch): add `{guard}`"
+        )
         return ctx.diagnostic(
-            construct.locate(target.text), message,
-            evidence={"array": target.base, "index": str(target.index), "loop": loop.index,
-                      "loop_low": str(loop.low), "loop_high": str(loop.high), "reaches": str(escape.reach),
-                      "side": escape.side, "guard": guard},
+            construct.locate(target.text),
+            message,
+            evidence={
+                "array": target.base,
+                "index": str(target.index),
+                "loop": loop.index,
+                "loop_low": str(loop.low),
+                "loop_high": str(loop.high),
+                "reaches": str(escape.reach),
+                "side": escape.side,
+                "guard": guard,
+            },
             fix=_fix(construct, guard, ctx),
             related=[(loop.span, f"the `{loop.index}` loop whose range the index leaves")],
             cost=out_of_range_prefetch_cost(*_outside(escape)),
@@ -102,8 +113,7 @@ class UnguardedPrefetch(Rule):
 class _Escape:
     """How a prefetch index leaves an enclosing loop's range."""
 
-    def __init__(self, loop: OmpLoop, side: str, reach: Linear, guard_op: str, guard_bound: str,
-                 limit: Linear) -> None:
+    def __init__(self, loop: OmpLoop, side: str, reach: Linear, guard_op: str, guard_bound: str, limit: Linear) -> None:
         self.loop, self.side, self.reach, self.limit = loop, side, reach, limit
         self.guard_op, self.guard_bound = guard_op, guard_bound
 
@@ -162,8 +172,14 @@ def _escape(target: OmpPrefetchTarget, loops: tuple[OmpLoop, ...]) -> _Escape | 
     assert index is not None
     found: _Escape | None = None
     for loop in loops:
-        if loop.index is None or loop.low is None or loop.high is None or not loop.step_value \
-                or loop.step_value < 0 or index.coefficient(loop.index) != 1:
+        if (
+            loop.index is None
+            or loop.low is None
+            or loop.high is None
+            or not loop.step_value
+            or loop.step_value < 0
+            or index.coefficient(loop.index) != 1
+        ):
             continue
         rest = index.without(loop.index)
         low, high = rest.constant, rest.constant
@@ -192,8 +208,7 @@ def _escape(target: OmpPrefetchTarget, loops: tuple[OmpLoop, ...]) -> _Escape | 
             op, bound = _bound_text(loop, target.array_upper)
             found = _Escape(loop, "above", top, op, bound, upper)
         elif below is not None and below.is_constant and below.constant < 0:
-            found = _Escape(loop, "below", bottom, ">=", str(target.array_lower),
-                            Linear.const(target.array_lower))  # type: ignore[arg-type]
+            found = _Escape(loop, "below", bottom, ">=", str(target.array_lower), Linear.const(target.array_lower))  # type: ignore[arg-type]
     return found
 
 
@@ -207,12 +222,16 @@ def _implied_upper(high: Linear) -> Linear:
 def _bound_text(loop: OmpLoop, array_upper: Linear | None) -> tuple[str, str]:
     """The guard's operator and bound: the array's last index when known, else written like the
     loop's own bound."""
-    if array_upper is None and loop.upper is not None and loop.high is not None \
-            and not (loop.high.terms and loop.high.constant < -1):
+    if (
+        array_upper is None
+        and loop.upper is not None
+        and loop.high is not None
+        and not (loop.high.terms and loop.high.constant < -1)
+    ):
         return ("<=" if loop.upper_inclusive else "<"), loop.upper
     last = array_upper if array_upper is not None else _implied_upper(loop.high)  # type: ignore[arg-type]
     after = last + Linear.const(1)
-    return ("<", str(after)) if after.constant == 0 or last.constant != 0 and after.is_constant else ("<=", str(last))
+    return ("<", str(after)) if after.constant == 0 or (last.constant != 0 and after.is_constant) else ("<=", str(last))
 
 
 def _fix(construct: OmpConstruct, guard: str, ctx: RuleContext) -> Fix | None:

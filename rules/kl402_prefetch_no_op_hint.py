@@ -29,7 +29,7 @@ Cost
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import FileFacts
@@ -49,12 +49,16 @@ class PrefetchNoOpHint(Rule):
             if directive is None or directive.kind != "prefetch" or construct.value("hint") != 0:
                 continue
             written = directive.prefetch_hint
-            what = (f"its hint `{written}` evaluates to 0" if written is not None
-                    else "it has no hint, and the default hint is 0")
+            what = (
+                f"its hint `{written}` evaluates to 0"
+                if written is not None
+                else "it has no hint, and the default hint is 0"
+            )
             data = directive.clause("data")
             yield ctx.diagnostic(
                 construct.locate(data.text) if data is not None else construct.span,
                 f"this prefetch does nothing: {what}, which is a no-op; write the hint in the data clause, "
                 f"4 (prefetch to L1 and L2) or 2 (L2 only), e.g. `data(4: …)`",
-                evidence={"hint": written, "value": 0}, cost=no_op_prefetch_cost(),
+                evidence={"hint": written, "value": 0},
+                cost=no_op_prefetch_cost(),
             )

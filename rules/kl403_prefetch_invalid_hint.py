@@ -28,7 +28,7 @@ Cost
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import FileFacts

@@ -38,7 +38,7 @@ Cost
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import FileFacts
@@ -72,6 +72,9 @@ class PrefetchInSimd(Rule):
                 f"(the guide recommends prefetching outside the scope of simd)",
                 evidence={"simd_line": region.span.line, "simdlen": width, "construct": region.kind},
                 related=[(region.span, "the simd construct")],
-                cost=(prefetch_waste_cost(width, f"each of the {width} simd lanes issues it", per="per simd step")
-                      if isinstance(width, int) and width > 1 else prefetch_width_unknown_cost("the same line")),
+                cost=(
+                    prefetch_waste_cost(width, f"each of the {width} simd lanes issues it", per="per simd step")
+                    if isinstance(width, int) and width > 1
+                    else prefetch_width_unknown_cost("the same line")
+                ),
             )

@@ -42,7 +42,7 @@ Cost
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import FileFacts
@@ -79,27 +79,37 @@ class PrefetchEveryElement(Rule):
                     continue
                 per_line = line_bytes // stride
                 modulus = line_bytes // target.element_bytes
-                subject = target.index_text if (target.index_text or "").replace("_", "a").isalnum() \
+                subject = (
+                    target.index_text
+                    if (target.index_text or "").replace("_", "a").isalnum()
                     else f"({target.index_text})"
+                )
                 yield ctx.diagnostic(
                     construct.locate(target.text),
                     f"prefetch of `{target.text}` is issued on every iteration of the `{loop.index}` loop, "
                     f"{stride} bytes apart: {per_line} prefetches ask for each {line_bytes}-byte cache line "
                     f"where one suffices; issue it once per line, e.g. under "
                     f"`if ({subject} % {modulus} == 0)`",
-                    evidence={"array": target.base, "loop": loop.index, "stride_bytes": stride,
-                              "cache_line_bytes": line_bytes, "prefetches_per_line": per_line,
-                              "element_bytes": target.element_bytes},
+                    evidence={
+                        "array": target.base,
+                        "loop": loop.index,
+                        "stride_bytes": stride,
+                        "cache_line_bytes": line_bytes,
+                        "prefetches_per_line": per_line,
+                        "element_bytes": target.element_bytes,
+                    },
                     related=[(loop.span, f"the `{loop.index}` loop the prefetch runs in")],
-                    cost=prefetch_waste_cost(per_line, f"{line_bytes}-byte line ÷ {stride}-byte stride = "
-                                                       f"{per_line} prefetches per line", device.id),
+                    cost=prefetch_waste_cost(
+                        per_line,
+                        f"{line_bytes}-byte line ÷ {stride}-byte stride = {per_line} prefetches per line",
+                        device.id,
+                    ),
                 )
 
 
 def _vectorised(index: Linear, construct: OmpConstruct) -> bool:
     """Whether the index follows a parallel or simd loop around the prefetch."""
-    return any(loop.vectorised and loop.index and index.coefficient(loop.index)
-               for loop in construct.enclosing_loops)
+    return any(loop.vectorised and loop.index and index.coefficient(loop.index) for loop in construct.enclosing_loops)
 
 
 def _advancing_loop(index: Linear, loops: tuple[OmpLoop, ...]) -> OmpLoop | None:
@@ -114,4 +124,5 @@ def _masked(construct: OmpConstruct, variable: str) -> bool:
     """A modulo test on something that moves with `variable`, around the prefetch or in its if clause."""
     conditions = list(construct.conditions) + ([construct.if_condition] if construct.if_condition else [])
     return any(subject.coefficient(variable) for c in conditions for subject, _m in c.masks) or any(
-        c.opaque for c in conditions)
+        c.opaque for c in conditions
+    )

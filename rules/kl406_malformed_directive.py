@@ -34,11 +34,12 @@ Occupancy basis
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import FileFacts
 from kernlint.rule import Rule, RuleContext
+from kernlint_rules.costs import malformed_directive_cost
 
 
 class MalformedDirective(Rule):
@@ -56,6 +57,7 @@ class MalformedDirective(Rule):
                     f"this OpenMP directive does not parse ({error.message}): `{_shown(error.text)}`; compilers "
                     f"reject it or skip it silently, and kernlint cannot check it either",
                     evidence={"problem": error.message, "column": error.column},
+                    cost=malformed_directive_cost(),
                 )
             elif directive is not None and directive.warnings:
                 problems = "; ".join(directive.warnings)
@@ -64,6 +66,7 @@ class MalformedDirective(Rule):
                     f"this OpenMP directive is probably mistyped ({problems}): `{_shown(directive.text)}`; "
                     f"compilers ignore unknown clauses or reject them, so the directive does not do what it says",
                     evidence={"problem": problems, "read_as": construct.kind},
+                    cost=malformed_directive_cost(),
                 )
 
 

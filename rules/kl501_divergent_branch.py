@@ -20,7 +20,8 @@ What it does
     `lid / 32` or `lid >> 5` (sub-groups are at most 32 wide), sub-group broadcasts
     (`select_from_group(sg, x, 0)`), votes and reductions. Dependence follows each definition of a
     variable (a variable reassigned after a divergent assignment is uniform again) and each call of a
-    device function with its own arguments. A `?:` whose arms are plain values is compiled to a select and is not flagged.
+    device function with its own arguments. A `?:` whose arms are plain values is compiled to a select
+    and is not flagged.
 
     OpenMP offload code (C, C++ and Fortran) is covered the same way: the OpenMP front-end treats
     the index of a loop shared out by `parallel for` / `parallel do` / `loop` (and
@@ -88,12 +89,14 @@ Occupancy basis
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
+from typing import Any, ClassVar
 
-from kernlint_rules.divergence_classes import COSTLY, classify, estimate, rewrite
 from kernlint.diagnostics import Diagnostic, Fix, Severity
 from kernlint.facts import Branch, FileFacts
 from kernlint.rule import Rule, RuleContext
+from kernlint_rules.costs import divergence_cost
+from kernlint_rules.divergence_classes import COSTLY, classify, estimate, rewrite
 
 _REASONS = {
     "parity": "it tests the parity of the work-item id, so neighbouring lanes always disagree",
@@ -108,7 +111,7 @@ _REASONS = {
     "tail-guard": "it bounds the work-item id",
     "range": "it checks the work-item id against a range",
     "sub-group-aligned": "it compares the work-item id with a shrinking bound that stays a multiple of the sub-group "
-                         "size, so whole sub-groups drop out together",
+    "size, so whole sub-groups drop out together",
 }
 _LOOP_REASONS = {
     "loop-bound": "its trip count grows with the work-item id, so lanes drop out one iteration at a time",
@@ -117,36 +120,51 @@ _LOOP_REASONS = {
 }
 _HINTS = {
     "parity": "map the two kinds of work to different halves of the range instead of alternating lanes, "
-              "or compute both values and choose with sycl::select",
+    "or compute both values and choose with sycl::select",
     "modulo": "group the lanes that take the same path into whole sub-groups, or compute both values and "
-              "choose with sycl::select",
+    "choose with sycl::select",
     "bit-test": "group the lanes that take the same path into whole sub-groups, or compute both values and "
-                "choose with sycl::select",
+    "choose with sycl::select",
     "loop-bound": "stop the tree at the sub-group size and finish with a sub-group collective, or use the "
-                  "group algorithms (reduce_over_group, inclusive_scan_over_group) outright",
+    "group algorithms (reduce_over_group, inclusive_scan_over_group) outright",
     "lane-range": "give the two kinds of work to whole sub-groups (test the sub-group id instead of the lane), "
-                  "or compute both values and choose with sycl::select",
+    "or compute both values and choose with sycl::select",
 }
 _LOOP_HINTS = {
     "loop-bound": "even out the trip counts (pair a short and a long row in one work-item), or let a whole "
-                  "sub-group share one row so its lanes agree on the count",
+    "sub-group share one row so its lanes agree on the count",
     "data": "let a sub-group cooperate on one item so its lanes share the trip count, or group items of "
-            "similar length together",
+    "similar length together",
     "arithmetic": "group work items that need similar iteration counts together, or cap the iterations per "
-                  "pass and requeue the unfinished ones",
+    "pass and requeue the unfinished ones",
 }
 _BOUNDARY_HINT = "padding the data to a multiple of the work-group size removes the check"
-_HEAVY_HINT = ("group the work so neighbouring lanes take the same path (sort or bin the items by the condition), "
-               "or run the heavy path as a separate pass over the items that need it")
-_SERIAL_HINT = ("share the work among the work-group (a group algorithm such as reduce_over_group, or a strided "
-                "loop over all lanes) and let one lane publish the result")
-_SEARCH_HINT = ("inherent to the algorithm; sorting or grouping the queries so neighbouring lanes search alike "
-                "is the only remedy")
-_CLASS_WORDS = {"divergent-loop": "divergent loop", "serial-leader": "serial work by one lane",
-                "heavy-arms": "heavy divergent arms", "cheap-arms": "cheap divergent arms",
-                "data-search": "data-dependent search", "boundary": "boundary divergence"}
-_KIND_WORDS = {"if": "branch", "else-if": "`else if` branch", "ternary": "`?:` expression", "switch": "`switch`",
-               "loop": "loop condition"}
+_HEAVY_HINT = (
+    "group the work so neighbouring lanes take the same path (sort or bin the items by the condition), "
+    "or run the heavy path as a separate pass over the items that need it"
+)
+_SERIAL_HINT = (
+    "share the work among the work-group (a group algorithm such as reduce_over_group, or a strided "
+    "loop over all lanes) and let one lane publish the result"
+)
+_SEARCH_HINT = (
+    "inherent to the algorithm; sorting or grouping the queries so neighbouring lanes search alike is the only remedy"
+)
+_CLASS_WORDS = {
+    "divergent-loop": "divergent loop",
+    "serial-leader": "serial work by one lane",
+    "heavy-arms": "heavy divergent arms",
+    "cheap-arms": "cheap divergent arms",
+    "data-search": "data-dependent search",
+    "boundary": "boundary divergence",
+}
+_KIND_WORDS = {
+    "if": "branch",
+    "else-if": "`else if` branch",
+    "ternary": "`?:` expression",
+    "switch": "`switch`",
+    "loop": "loop condition",
+}
 
 
 class DivergentBranch(Rule):
@@ -154,7 +172,7 @@ class DivergentBranch(Rule):
     name = "divergent-branch"
     severity = Severity.WARNING
     languages = frozenset({"sycl", "openmp-c", "openmp-fortran"})
-    options = {"report-boundary": False}
+    options: ClassVar[dict[str, Any]] = {"report-boundary": False}
 
     def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
         report_boundary = bool(ctx.options.get("report-boundary", False))
@@ -170,14 +188,20 @@ class DivergentBranch(Rule):
     @staticmethod
     def _chain_reported(facts: FileFacts, branch: Branch, reported: set) -> bool:
         """Whether an earlier link of the same if / else-if chain is already reported."""
-        return any(other.span in reported and other.span != branch.span and other.span.contains(branch.span)
-                   and (other.span == branch.head or other.head == branch.head) for other in facts.branches)
+        return any(
+            other.span in reported
+            and other.span != branch.span
+            and other.span.contains(branch.span)
+            and (other.span == branch.head or other.head == branch.head)
+            for other in facts.branches
+        )
 
     def _diagnostic(self, facts: FileFacts, branch: Branch, klass: str, ctx: RuleContext) -> Diagnostic:
         launch = facts.launch_for(branch.condition)
         sub_group = launch.attributes.reqd_sub_group_size if launch is not None else None
-        written = ctx.source.data[branch.condition.start_byte:branch.condition.end_byte].decode(
-            "utf-8", errors="replace")
+        written = ctx.source.data[branch.condition.start_byte : branch.condition.end_byte].decode(
+            "utf-8", errors="replace"
+        )
         written = " ".join(written.split())
         condition = written if len(written) <= 40 else written[:37] + "…"
         reasons = _LOOP_REASONS if branch.kind == "loop" else {}
@@ -189,17 +213,30 @@ class DivergentBranch(Rule):
         where = f" in `{branch.function}`" if branch.function else ""
         message = f"{_CLASS_WORDS[klass]} at {_KIND_WORDS.get(branch.kind, 'branch')} `{condition}`{where}"
         evidence = {
-            "class": klass, "estimate": estimate(branch, klass, sub_group), "why": why, "hint": hint,
-            "dependence": branch.dependence, "reason": branch.reason, "kind": branch.kind, "origin": branch.origin,
+            "class": klass,
+            "estimate": estimate(branch, klass, sub_group),
+            "why": why,
+            "hint": hint,
+            "dependence": branch.dependence,
+            "reason": branch.reason,
+            "kind": branch.kind,
+            "origin": branch.origin,
             "lanes": branch.lanes.kind if branch.lanes is not None else None,
             "active_fraction": branch.lanes.taken if branch.lanes is not None else None,
             "arms": [{"statements": a.statements, "loops": a.loops, "calls": a.calls} for a in branch.arms],
-            "sub_group_size": sub_group, "function": branch.function,
+            "sub_group_size": sub_group,
+            "function": branch.function,
         }
         message += f": {evidence['estimate']}\n{why}; {hint}"
-        return ctx.diagnostic(branch.condition, message, evidence=evidence, fix=fix,
-                              kernel=launch.name if launch is not None else None,
-                              severity=None if klass in COSTLY else Severity.INFO)
+        return ctx.diagnostic(
+            branch.condition,
+            message,
+            evidence=evidence,
+            fix=fix,
+            kernel=launch.name if launch is not None else None,
+            severity=None if klass in COSTLY else Severity.INFO,
+            cost=divergence_cost(branch.lanes, sub_group),
+        )
 
     @staticmethod
     def _hint(branch: Branch, klass: str, language: str) -> str:
@@ -218,12 +255,18 @@ class DivergentBranch(Rule):
         elif branch.kind == "loop":
             hint = {**_HINTS, **_LOOP_HINTS}.get(branch.reason, _LOOP_HINTS["data"])
         else:
-            hint = _HINTS.get(branch.reason, _HEAVY_HINT) if branch.reason not in ("data", "arithmetic") else _HEAVY_HINT
+            hint = (
+                _HINTS.get(branch.reason, _HEAVY_HINT) if branch.reason not in ("data", "arithmetic") else _HEAVY_HINT
+            )
         if language != "sycl":  # OpenMP: the same advice in its own terms
             chooser = "`merge`" if language == "openmp-fortran" else "a conditional expression (`?:`)"
-            hint = hint.replace("sycl::select", chooser).replace(
-                "a sub-group collective", "a reduction clause").replace(
-                "the group algorithms (reduce_over_group, inclusive_scan_over_group)", "reduction and scan clauses")
+            hint = (
+                hint.replace("sycl::select", chooser)
+                .replace("a sub-group collective", "a reduction clause")
+                .replace(
+                    "the group algorithms (reduce_over_group, inclusive_scan_over_group)", "reduction and scan clauses"
+                )
+            )
         return hint
 
     @staticmethod

@@ -53,12 +53,13 @@ Occupancy basis
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import Barrier, Branch, FileFacts, Span
 from kernlint.facts.device import Reach
 from kernlint.rule import Rule, RuleContext
+from kernlint_rules.costs import divergence_cost, divergent_barrier_cost
 
 
 class DivergentBarrier(Rule):
@@ -97,10 +98,14 @@ class DivergentBarrier(Rule):
             return guarded
         return exits
 
-    def _diagnostic(self, facts: FileFacts, ctx: RuleContext, barrier: Barrier, branch: Branch, reach: Reach,
-                    how: str, at: Span) -> Diagnostic:
-        condition = " ".join(ctx.source.data[branch.condition.start_byte:branch.condition.end_byte]
-                             .decode("utf-8", errors="replace").split())
+    def _diagnostic(
+        self, facts: FileFacts, ctx: RuleContext, barrier: Barrier, branch: Branch, reach: Reach, how: str, at: Span
+    ) -> Diagnostic:
+        condition = " ".join(
+            ctx.source.data[branch.condition.start_byte : branch.condition.end_byte]
+            .decode("utf-8", errors="replace")
+            .split()
+        )
         if len(condition) > 60:
             condition = condition[:57] + "…"
         scope = "sub-group" if barrier.scope == "sub-group" else "work-group"
@@ -108,18 +113,25 @@ class DivergentBarrier(Rule):
         source = f", id source `{branch.origin}`" if branch.origin else ""
         where = f"`{condition}`, line {branch.condition.line}{source}"
         if reach.calls:
-            subject = (f"this call reaches a {what} in `{reach.function or 'a device function'}` "
-                       f"(line {barrier.span.line}), and")
+            subject = (
+                f"this call reaches a {what} in `{reach.function or 'a device function'}` "
+                f"(line {barrier.span.line}), and"
+            )
             reached = "is made"
         else:
             subject, reached = what, "is reached"
         dependent = "sub-group-dependent" if branch.dependence == "sub-group" else "work-item-dependent"
         if how == "exit":
-            cause = f"is skipped by the work-items that take the early `{branch.exit}` under a {dependent} condition ({where})"
+            cause = (
+                f"is skipped by the work-items that take the early `{branch.exit}` under a {dependent} "
+                f"condition ({where})"
+            )
             fix = "guard the work instead of leaving early, so every work-item reaches the barrier"
         elif branch.kind == "loop":
-            cause = (f"runs inside a loop whose trip count depends on the work-item id ({where}), so work-items "
-                     f"reach the barrier a different number of times")
+            cause = (
+                f"runs inside a loop whose trip count depends on the work-item id ({where}), so work-items "
+                f"reach the barrier a different number of times"
+            )
             fix = "give every work-item the same trip count and guard the body's memory accesses instead"
         elif branch.kind == "switch":
             cause = f"{reached} only by the work-items whose {dependent} value selects that case ({where})"
@@ -128,16 +140,20 @@ class DivergentBarrier(Rule):
             side = "holds" if _in_first_arm(branch, reach) else "fails"
             cause = f"{reached} only by the work-items for which a {dependent} condition {side} ({where})"
             fix = "move the barrier out of the branch so that every work-item reaches it"
-        message = (f"{subject} {cause}: the others never arrive, so the {scope} deadlocks or behaves "
-                   f"undefined; {fix}")
+        message = f"{subject} {cause}: the others never arrive, so the {scope} deadlocks or behaves undefined; {fix}"
         severity = None
-        if branch.dependence == "boundary" and branch.reason in ("tail-guard", "range") and \
-                (branch.kind == "loop" and how != "exit" or how == "exit" and branch.exit == "return"):
+        if (
+            branch.dependence == "boundary"
+            and branch.reason in ("tail-guard", "range")
+            and ((branch.kind == "loop" and how != "exit") or (how == "exit" and branch.exit == "return"))
+        ):
             # a bound on the id splits a group only when it falls inside one: not proven from the code
             unit = "the loop's stride" if branch.kind == "loop" and how != "exit" else f"the {scope} size"
-            message += (f" (harmless only while the bound is a multiple of {unit}, so that whole groups "
-                        f"{'run the same number of iterations' if unit.startswith('the loop') else 'fall on one side'};"
-                        f" kernlint cannot tell the sizes from the code)")
+            message += (
+                f" (harmless only while the bound is a multiple of {unit}, so that whole groups "
+                f"{'run the same number of iterations' if unit.startswith('the loop') else 'fall on one side'};"
+                f" kernlint cannot tell the sizes from the code)"
+            )
             severity = Severity.WARNING
         launch = facts.launch_for(at)
         related = [(branch.condition, f"the {dependent} condition")]
@@ -145,13 +161,34 @@ class DivergentBarrier(Rule):
             related.append((barrier.span, "the barrier"))
             related += [(call, "called from here") for call in reach.calls[1:]]
         evidence = {
-            "barrier_line": barrier.span.line, "barrier": barrier.form, "scope": barrier.scope,
-            "condition_line": branch.condition.line, "dependence": branch.dependence, "reason": branch.reason,
-            "branch_kind": branch.kind, "via": "early-" + branch.exit if how == "exit" and branch.exit else how,
-            "call_lines": [c.line for c in reach.calls], "function": reach.function,
+            "barrier_line": barrier.span.line,
+            "barrier": barrier.form,
+            "scope": barrier.scope,
+            "condition_line": branch.condition.line,
+            "dependence": branch.dependence,
+            "reason": branch.reason,
+            "branch_kind": branch.kind,
+            "via": "early-" + branch.exit if how == "exit" and branch.exit else how,
+            "call_lines": [c.line for c in reach.calls],
+            "function": reach.function,
         }
-        return ctx.diagnostic(at, message, evidence=evidence, kernel=launch.name if launch is not None else None,
-                              related=related, severity=severity)
+        sub_group = launch.attributes.reqd_sub_group_size if launch is not None else None
+        # An error is a failure of the whole kernel; a warning (harmless while the sizes divide) costs
+        # only the lanes that idle under the condition.
+        cost = (
+            divergence_cost(branch.lanes, sub_group)
+            if severity is Severity.WARNING
+            else divergent_barrier_cost(branch.lanes, sub_group)
+        )
+        return ctx.diagnostic(
+            at,
+            message,
+            evidence=evidence,
+            kernel=launch.name if launch is not None else None,
+            related=related,
+            severity=severity,
+            cost=cost,
+        )
 
 
 def _keep_innermost(causes: dict, branch: Branch, reach: Reach, how: str, barrier: Barrier) -> None:

@@ -41,8 +41,10 @@ class WorkGroupTooLarge:
         """`what` names the size, e.g. "the nd_range local range (1, 8, 128)" or "thread_limit(2048)"."""
         amount = f"{self.size} work-items" if self.exact else f"at least {self.size} work-items"
         block = "work-group" if self.unit == "xe-core" else "block (work-group)"
-        return (f"{what} asks for {amount} per {block}, above the maximum of {self.maximum} on "
-                f"{self.device}: the launch fails")
+        return (
+            f"{what} asks for {amount} per {block}, above the maximum of {self.maximum} on "
+            f"{self.device}: the launch fails"
+        )
 
     def evidence(self) -> dict[str, Any]:
         return {"work_group_size": self.size, "exact": self.exact, "max_work_group_size": self.maximum}
@@ -80,9 +82,12 @@ class WorkGroup:
         return self.dims if self.total is not None else None  # type: ignore[return-value]
 
     def phrase(self) -> str:
-        """"a work-group of (1, 4, 128) = 512 work-items (nd_range local range)", for known sizes."""
-        origin = {"nd_range": "nd_range local range", "parallel_for_work_group": "parallel_for_work_group local range",
-                  "reqd_work_group_size": "reqd_work_group_size"}[self.source]
+        """ "a work-group of (1, 4, 128) = 512 work-items (nd_range local range)", for known sizes."""
+        origin = {
+            "nd_range": "nd_range local range",
+            "parallel_for_work_group": "parallel_for_work_group local range",
+            "reqd_work_group_size": "reqd_work_group_size",
+        }[self.source]
         shape = "(" + ", ".join(map(str, self.dims)) + ") = " if len(self.dims) > 1 else ""
         return f"a work-group of {shape}{self.total} work-items ({origin})"
 
@@ -135,7 +140,7 @@ def global_items(launch: KernelLaunch, group: WorkGroup | None) -> tuple[int, ..
     if launch.api == "parallel_for_work_group":
         if group is None or group.known_dims is None or len(group.dims) != len(dims):
             return None
-        return tuple(g * l for g, l in zip(dims, group.known_dims))
+        return tuple(g * size for g, size in zip(dims, group.known_dims))
     return dims
 
 
@@ -156,8 +161,10 @@ class SubGroup:
         if self.required:
             return f"sub-group size {self.size}, required by the kernel"
         word = "warp size" if device.vendor == "nvidia" else "default"
-        return (f"sub-group size {self.size} assumed: the kernel requires none and {self.size} is the model's "
-                f"{word} for {device.id}")
+        return (
+            f"sub-group size {self.size} assumed: the kernel requires none and {self.size} is the model's "
+            f"{word} for {device.id}"
+        )
 
     def evidence(self) -> dict[str, Any]:
         return {"sub_group_size": self.size, "sub_group_assumed": not self.required}
@@ -238,21 +245,29 @@ class UnitBinding:
     def related(self, unit: str) -> list[tuple[Span, str]]:
         where = unit_word(unit)
         spans = [(b.span, f"this work-group barrier keeps the work-group on one {where}") for b in self.barriers[:1]]
-        spans += [(a.span, f"local memory lives in one {where}'s SLM" if unit == "xe-core"
-                   else "local (shared) memory lives in one SM") for a in self.local.allocations[:1]]
+        spans += [
+            (
+                a.span,
+                f"local memory lives in one {where}'s SLM"
+                if unit == "xe-core"
+                else "local (shared) memory lives in one SM",
+            )
+            for a in self.local.allocations[:1]
+        ]
         return spans
 
 
 def unit_binding(facts: FileFacts, launch: KernelLaunch) -> UnitBinding:
-    return UnitBinding(work_group_barriers(facts, launch), local_memory(facts, launch),
-                       launch.api == "parallel_for_work_group")
+    return UnitBinding(
+        work_group_barriers(facts, launch), local_memory(facts, launch), launch.api == "parallel_for_work_group"
+    )
 
 
 # -- wording ----------------------------------------------------------------------------------------
 
 
 def unit_word(unit: str, plural: bool = False) -> str:
-    """"Xe-core" / "SM" from a report's or profile's `unit`."""
+    """ "Xe-core" / "SM" from a report's or profile's `unit`."""
     word = "Xe-core" if unit == "xe-core" else "SM"
     return word + "s" if plural else word
 
@@ -268,8 +283,14 @@ def pct(value: float) -> str:
     return format_pct(value)
 
 
-def occupancy(device: DeviceProfile, dims: tuple[int, ...], sg: SubGroup | None, slm_bytes: int = 0,
-              barrier: bool = False, global_dims: tuple[int, ...] | None = None) -> OccupancyReport | None:
+def occupancy(
+    device: DeviceProfile,
+    dims: tuple[int, ...],
+    sg: SubGroup | None,
+    slm_bytes: int = 0,
+    barrier: bool = False,
+    global_dims: tuple[int, ...] | None = None,
+) -> OccupancyReport | None:
     """The model's report for this launch shape, or None for values the model rejects as malformed
     (a zero or negative size evaluated from the source): a rule then stays silent."""
     shape = (device, tuple(dims), sg, slm_bytes, barrier, tuple(global_dims) if global_dims is not None else None)
@@ -281,12 +302,24 @@ def occupancy(device: DeviceProfile, dims: tuple[int, ...], sg: SubGroup | None,
 
 
 @lru_cache(maxsize=1024)
-def _occupancy(device: DeviceProfile, dims: tuple[int, ...], sg: SubGroup | None, slm_bytes: int, barrier: bool,
-               global_dims: tuple[int, ...] | None) -> OccupancyReport | None:
+def _occupancy(
+    device: DeviceProfile,
+    dims: tuple[int, ...],
+    sg: SubGroup | None,
+    slm_bytes: int,
+    barrier: bool,
+    global_dims: tuple[int, ...] | None,
+) -> OccupancyReport | None:
     """`occupancy`, once per launch shape and device: several rules ask about the same launch, and
     reports are immutable."""
     try:
-        return compute(device, wg=dims, sg=sg.model_sg if sg is not None else None, slm_bytes=slm_bytes,
-                       barrier=barrier, global_size=global_dims)
+        return compute(
+            device,
+            wg=dims,
+            sg=sg.model_sg if sg is not None else None,
+            slm_bytes=slm_bytes,
+            barrier=barrier,
+            global_size=global_dims,
+        )
     except ValueError:
         return None

@@ -11,18 +11,20 @@ VECLEN)` for that reason.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import FileFacts
 from kernlint.facts.openmp import OmpConstruct
+from kernlint_rules.costs import clamped_team_cost
 from kernlint_rules.launch_checks import work_group_too_large
 
 if TYPE_CHECKING:
     from kernlint.rule import RuleContext
 
 
-def thread_limit_findings(facts: FileFacts, ctx: "RuleContext") -> Iterator[Diagnostic]:
+def thread_limit_findings(facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
     """KL201 findings for the constant `thread_limit` clauses of the file's OpenMP constructs."""
     device = ctx.device
     if device is None:
@@ -43,22 +45,33 @@ def thread_limit_findings(facts: FileFacts, ctx: "RuleContext") -> Iterator[Diag
         shown = written if expr is not None and expr.strip() == str(limit) else f"{written} = {limit}"
         if width:
             threads = max(1, maximum // width)
-            message = (f"{shown} in the OpenMP SIMD model counts EU threads, not work-items: with "
-                       f"simdlen({width}) a team (work-group) asks for {limit} × {width} = {items} work-items, "
-                       f"above the maximum of {maximum} on {device.id}; the runtime clamps it to {threads} "
-                       f"threads ({threads * width} work-items), so the kernel runs with other work-groups "
-                       f"than written; use thread_limit({maximum} / {width}) or less")
+            message = (
+                f"{shown} in the OpenMP SIMD model counts EU threads, not work-items: with "
+                f"simdlen({width}) a team (work-group) asks for {limit} × {width} = {items} work-items, "
+                f"above the maximum of {maximum} on {device.id}; the runtime clamps it to {threads} "
+                f"threads ({threads * width} work-items), so the kernel runs with other work-groups "
+                f"than written; use thread_limit({maximum} / {width}) or less"
+            )
             clamp = threads
         else:
-            message = (f"{shown} asks for {limit} work-items per team (work-group), above the maximum of "
-                       f"{maximum} on {device.id}; the runtime clamps it to {maximum}, so the kernel runs with "
-                       f"other work-groups than written; use thread_limit({maximum}) or less")
+            message = (
+                f"{shown} asks for {limit} work-items per team (work-group), above the maximum of "
+                f"{maximum} on {device.id}; the runtime clamps it to {maximum}, so the kernel runs with "
+                f"other work-groups than written; use thread_limit({maximum}) or less"
+            )
             clamp = maximum
         yield ctx.diagnostic(
-            construct.locate(clause.text) if clause is not None else construct.span, message,
+            construct.locate(clause.text) if clause is not None else construct.span,
+            message,
             severity=Severity.WARNING,
-            evidence={**finding.evidence(), "thread_limit": limit, "simdlen": width, "clamped_to": clamp,
-                      "simd_model": bool(width)},
+            evidence={
+                **finding.evidence(),
+                "thread_limit": limit,
+                "simdlen": width,
+                "clamped_to": clamp,
+                "simd_model": bool(width),
+            },
+            cost=clamped_team_cost(items, clamp * (width or 1), device.id),
         )
 
 

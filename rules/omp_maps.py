@@ -15,12 +15,14 @@ unknown; the evidence records the counts it rests on.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from kernlint.diagnostics import Diagnostic, Fix
 from kernlint.facts import FileFacts
 from kernlint.facts.openmp import OmpConstruct, OmpVariableUse, enclosing_constructs
 from kernlint.facts.openmp_directive import OmpMapItem
+from kernlint_rules.costs import map_copy_cost
 
 if TYPE_CHECKING:
     from kernlint.rule import RuleContext
@@ -28,22 +30,26 @@ if TYPE_CHECKING:
 _HARMLESS_MODIFIERS = frozenset({"close", "present", "ompx_hold"})
 
 
-def map_findings(facts: FileFacts, ctx: "RuleContext") -> Iterator[Diagnostic]:
+def map_findings(facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
     """KL102 findings for the `map` clauses of every OpenMP construct of the file."""
     for construct in facts.omp:
         directive = construct.directive
-        if directive is None or construct.region is None or not construct.variables or not (
-                "target" in directive.leaves or "target data" in directive.leaves):
+        if (
+            directive is None
+            or construct.region is None
+            or not construct.variables
+            or not ("target" in directive.leaves or "target data" in directive.leaves)
+        ):
             continue
         outer = _mapped_outside(facts, construct)
         for mapped in directive.map_items:
-            if mapped.map_type != "tofrom" or any(m.lower() not in _HARMLESS_MODIFIERS | {"tofrom"}
-                                                  for m in mapped.modifiers):
+            if mapped.map_type != "tofrom" or any(
+                m.lower() not in _HARMLESS_MODIFIERS | {"tofrom"} for m in mapped.modifiers
+            ):
                 continue
             name = mapped.item.name
             use = construct.variable(name)
-            if use is None or use.name in outer or use.escapes or use.unknown or use.updated \
-                    or use.read_modify_writes:
+            if use is None or use.name in outer or use.escapes or use.unknown or use.updated or use.read_modify_writes:
                 continue
             if use.reads and not use.writes:
                 yield _diagnostic(construct, mapped, use, "to", ctx)
@@ -61,30 +67,41 @@ def _mapped_outside(facts: FileFacts, construct: OmpConstruct) -> set[str]:
     return names
 
 
-def _diagnostic(construct: OmpConstruct, mapped: OmpMapItem, use: OmpVariableUse, suggested: str,
-                ctx: "RuleContext") -> Diagnostic:
+def _diagnostic(
+    construct: OmpConstruct, mapped: OmpMapItem, use: OmpVariableUse, suggested: str, ctx: RuleContext
+) -> Diagnostic:
     clause = mapped.clause
     written = " ".join(clause.text.split())
     region = "target data region" if "target data" in construct.leaves else "target region"
     if suggested == "to":
-        why = (f"the {region} only reads `{use.name}`, so copying it back to the host when the region ends "
-               f"is wasted")
+        why = f"the {region} only reads `{use.name}`, so copying it back to the host when the region ends is wasted"
     else:
-        why = (f"the {region} overwrites every element of `{mapped.item.text}` without reading it, so copying "
-               f"the old contents to the device is wasted")
+        why = (
+            f"the {region} overwrites every element of `{mapped.item.text}` without reading it, so copying "
+            f"the old contents to the device is wasted"
+        )
     where = construct.locate(clause.text)
     default = "" if any(m.lower() == "tofrom" for m in mapped.modifiers) else " (the default map type)"
     return ctx.diagnostic(
         where,
         f"`{written}` maps `{use.name}` tofrom{default}, but {why}; map it `{suggested}`",
-        evidence={"variable": use.name, "map_type": "tofrom", "suggested": suggested, "reads": use.reads,
-                  "writes": use.writes, "read_modify_writes": use.read_modify_writes, "escapes": use.escapes,
-                  "writes_cover": use.writes_cover, "construct": construct.kind},
+        evidence={
+            "variable": use.name,
+            "map_type": "tofrom",
+            "suggested": suggested,
+            "reads": use.reads,
+            "writes": use.writes,
+            "read_modify_writes": use.read_modify_writes,
+            "escapes": use.escapes,
+            "writes_cover": use.writes_cover,
+            "construct": construct.kind,
+        },
         fix=_fix(ctx, construct, mapped, suggested),
+        cost=map_copy_cost(ctx.devices, "device-to-host" if suggested == "to" else "host-to-device"),
     )
 
 
-def _fix(ctx: "RuleContext", construct: OmpConstruct, mapped: OmpMapItem, suggested: str) -> Fix | None:
+def _fix(ctx: RuleContext, construct: OmpConstruct, mapped: OmpMapItem, suggested: str) -> Fix | None:
     """Rewrite the map type in place (`tofrom` written first in the clause), or insert one into a clause
     that has none, when the clause maps this one item."""
     clause = mapped.clause

@@ -3,6 +3,7 @@ a corpus finding whose cost is checked against a hand computation from the profi
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import replace
 from pathlib import Path
@@ -43,8 +44,9 @@ def findings(path: Path, *devices: str) -> list[Diagnostic]:
 
 
 def cost_at(path: Path, line: int, code: str, device: str = "xe-hpc", *devices: str) -> Cost:
-    found = [d for d in findings(path, device, *devices) if d.line == line and d.code == code
-             and d.device in (None, device)]
+    found = [
+        d for d in findings(path, device, *devices) if d.line == line and d.code == code and d.device in (None, device)
+    ]
     assert found, f"no {code} at {path.name}:{line}"
     assert found[0].cost is not None, f"{code} at line {line} carries no cost"
     return found[0].cost
@@ -80,16 +82,20 @@ def test_host_table_is_checked_and_not_inherited(tmp_path: Path) -> None:
     plain.write_text('id = "plain"\nbase = "xe-hpc"\nname = "variant"\nsource = "test"\n')
     assert load_device(str(plain)).host.attachment is None  # a variant may have fewer lanes
     bad = tmp_path / "bad.toml"
-    bad.write_text('id = "bad"\nbase = "xe-hpc"\nname = "b"\nsource = "t"\n'
-                   '[host]\nattachment = "integrated"\npcie_lanes = 16\nsource = "s"\n')
+    bad.write_text(
+        'id = "bad"\nbase = "xe-hpc"\nname = "b"\nsource = "t"\n'
+        '[host]\nattachment = "integrated"\npcie_lanes = 16\nsource = "s"\n'
+    )
     with pytest.raises(DeviceError, match="table 'host' an integrated GPU shares host memory"):
         load_device(str(bad))
     bad.write_text('id = "bad"\nbase = "xe-hpc"\nname = "b"\nsource = "t"\n[host]\nattachment = "pcie"\n')
     with pytest.raises(DeviceError, match="needs 'source'"):
         load_device(str(bad))
     good = tmp_path / "good.toml"
-    good.write_text('id = "good"\nbase = "xe-hpc"\nname = "g"\nsource = "t"\n'
-                    '[host]\nattachment = "pcie"\npcie_generation = 3\npcie_lanes = 8\nsource = "mine"\n')
+    good.write_text(
+        'id = "good"\nbase = "xe-hpc"\nname = "g"\nsource = "t"\n'
+        '[host]\nattachment = "pcie"\npcie_generation = 3\npcie_lanes = 8\nsource = "mine"\n'
+    )
     assert load_device(str(good)).host.link_gb_per_s == pytest.approx(8 * 0.985)
 
 
@@ -114,9 +120,14 @@ def test_ranking_is_severity_then_score_then_seconds_unknown_last() -> None:
     big = Cost(1e-3, "s", "copy", "f", "b", score=1.0, seconds=1e-3)
     unknown = Cost(None, "s", "copy", "f", "b", missing=("size",))
     fails = Cost(100.0, "%", "fails", "f", "b", score=1.0)
-    ds = [_diagnostic("KL202", Severity.WARNING, idle, 1), _diagnostic("KL102", Severity.WARNING, small, 2),
-          _diagnostic("KL102", Severity.WARNING, unknown, 3), _diagnostic("KL103", Severity.WARNING, big, 4),
-          _diagnostic("KL201", Severity.ERROR, fails, 5), _diagnostic("KL001", Severity.INFO, None, 6)]
+    ds = [
+        _diagnostic("KL202", Severity.WARNING, idle, 1),
+        _diagnostic("KL102", Severity.WARNING, small, 2),
+        _diagnostic("KL102", Severity.WARNING, unknown, 3),
+        _diagnostic("KL103", Severity.WARNING, big, 4),
+        _diagnostic("KL201", Severity.ERROR, fails, 5),
+        _diagnostic("KL001", Severity.INFO, None, 6),
+    ]
     assert [d.line for d in by_cost(ds)] == [5, 4, 2, 1, 3, 6]
     assert [d.line for d in most_expensive(ds)] == [5, 4, 2]
     total = totals(ds)
@@ -180,13 +191,16 @@ def test_launch_cost_idle_share_waves_and_tail() -> None:
     assert launch_cost(compute(load_device("xe-lp"), wg=1024)).score == 1.0  # cannot launch
 
 
-@pytest.mark.parametrize(("lanes", "n", "busy"), [
-    (LaneEstimate("split", 0.5), 16, 50.0),  # both paths in turn: 1/2
-    (LaneEstimate("fraction", 0.25), 16, 25.0),  # `i % 4 == 0`
-    (LaneEstimate("single"), 16, 100 / 16),  # `lid == 0`: 1 of 16 lanes
-    (LaneEstimate("all-but-one"), 32, 100 * 31 / 32),
-    (LaneEstimate("shrinking"), 16, 100 * 15 / (16 * 4)),  # (16 − 1) ÷ (16 × log2 16) = 23.4 %
-])
+@pytest.mark.parametrize(
+    ("lanes", "n", "busy"),
+    [
+        (LaneEstimate("split", 0.5), 16, 50.0),  # both paths in turn: 1/2
+        (LaneEstimate("fraction", 0.25), 16, 25.0),  # `i % 4 == 0`
+        (LaneEstimate("single"), 16, 100 / 16),  # `lid == 0`: 1 of 16 lanes
+        (LaneEstimate("all-but-one"), 32, 100 * 31 / 32),
+        (LaneEstimate("shrinking"), 16, 100 * 15 / (16 * 4)),  # (16 − 1) ÷ (16 × log2 16) = 23.4 %
+    ],
+)
 def test_divergence_cost_lane_utilisation(lanes: LaneEstimate, n: int, busy: float) -> None:
     cost = divergence_cost(lanes, n)
     assert cost.value == pytest.approx(busy) and cost.figures["idle_share"] == pytest.approx(1 - busy / 100)
@@ -268,4 +282,108 @@ def test_explain_prints_the_derivation() -> None:
     [finding] = findings_at(findings(path), str(path), 11, "KL203")
     text = "\n".join(derivation(finding))
     assert "formula: idle lanes ÷ lanes per work-group" in text and "basis: 28 ÷ 128 = 21.9%" in text
-    assert math.isclose(finding.cost.score, 0.21875)  # type: ignore[union-attr]
+    assert finding.cost is not None and finding.cost.score is not None
+    assert math.isclose(finding.cost.score, 0.21875)
+
+
+# -- rules wired through rules/costs.py (data movement and launches) --------------------------------------
+
+
+def test_kl101_per_iteration_and_per_loop_through_the_engine() -> None:
+    # kl101_cost_per_loop.cpp: buffer<float> of kPoints = 4096 over host memory, read_write, in a loop of
+    # kSteps = 100: 4096 × 4 B = 16,384 B; × 2 copies = 32,768 B ÷ 63.008 GB/s = 520 ns per iteration;
+    # × 100 = 52.0 µs per loop on xe-hpc. On xe-lp (integrated) no link cost is quoted.
+    path = CORPUS / "sycl" / "kl101_cost_per_loop.cpp"
+    cost = cost_at(path, 11, "KL101", "xe-hpc", "xe-lp")
+    assert cost.value == pytest.approx(100 * 2 * 4096 * 4 / (XE_HPC_LINK * 1e9))
+    assert cost.figures["repeats"] == 100 and cost.device == "xe-hpc"
+    assert cost.figures["per_device"]["xe-lp"].startswith("integrated")
+    assert cost.value is not None
+    assert cost.seconds == pytest.approx(cost.value * 0.99)  # 99 of the 100 iterations' copies are needless
+    lp_only = cost_at(path, 11, "KL101", "xe-lp")
+    assert lp_only.value is None and "may not be copied at all" in lp_only.basis
+
+
+def test_kl102_kl103_needless_copy_per_submission() -> None:
+    # kl102_write_only_outputs.cpp:18: `out` over kN = 1 << 22 floats = 16,777,216 B, overwritten:
+    # one needless host-to-device copy ÷ 63.008 GB/s = 266 µs per submission on xe-hpc.
+    cost = cost_at(CORPUS / "sycl" / "kl102_write_only_outputs.cpp", 18, "KL102")
+    assert cost.value == pytest.approx(16_777_216 / (XE_HPC_LINK * 1e9)) and cost.score == 1.0
+    # kl103_missing_no_init.cpp:27: kN = 1 << 20 floats = 4,194,304 B ÷ 63.008 GB/s = 66.6 µs.
+    cost = cost_at(CORPUS / "sycl" / "kl103_missing_no_init.cpp", 27, "KL103")
+    assert cost.value == pytest.approx(4_194_304 / (XE_HPC_LINK * 1e9))
+    # OpenMP map(tofrom:) of a section whose size is not known: the formula with xe-hpc's link, no number.
+    cost = cost_at(CORPUS / "openmp" / "kl102_maps.c", 7, "KL102")
+    assert cost.value is None and cost.missing == ("the mapped section's size in bytes",)
+
+
+def test_kl201_kl208_failures_and_the_openmp_clamp() -> None:
+    # (1, 5, 128) = 640 work-items on xe-lp, whose maximum is 512: the launch fails.
+    cost = cost_at(CORPUS / "sycl" / "kl201_work_group_too_large.cpp", 12, "KL201", "xe-lp")
+    assert (cost.value, cost.score) == (100.0, 1.0) and "640 > 512" in cost.basis
+    cost = cost_at(CORPUS / "sycl" / "kl208_nd_range_not_divisible.cpp", 11, "KL208")
+    assert cost.score == 1.0 and "64 is not a multiple of 3" in cost.basis
+    # thread_limit(2048) on xe-hpc is clamped to 1024, not failed: what that costs is not in the model.
+    cost = cost_at(CORPUS / "openmp" / "kl201_thread_limit.c", 9, "KL201")
+    assert cost.value is None and cost.figures == {"requested": 2048, "clamped_to": 1024}
+
+
+def test_kl202_idle_share_of_each_xe_core_with_waves() -> None:
+    # The guide's R = 4 case on xe-lp: (1, 4, 128) = 512 work-items at sub-group 8 = 64 threads; one
+    # work-group fits an Xe-core's 112 threads: 64/112 = 57.14 %, so 42.86 % idle. 64 × 64 × 128 =
+    # 524,288 work-items = 1,024 work-groups over 6 Xe-cores: 170.67 waves, the last 4/6 = 66.7 % full.
+    cost = cost_at(CORPUS / "sycl" / "kl202_low_occupancy.cpp", 12, "KL202", "xe-lp")
+    assert cost.value == pytest.approx(100 * 48 / 112)
+    assert cost.figures["waves"] == pytest.approx(1024 / 6) and cost.figures["tail_fill_pct"] == pytest.approx(400 / 6)
+
+
+def test_kl206_idle_share_of_the_gpu() -> None:
+    # The guide's VectorAdd2<1> on xe-hpc: 1 work-group of 512 at sub-group 32 = 16 threads busy of the
+    # GPU's 128 × 64 = 8,192: 16/8192 = 0.195 % busy, 99.80 % idle.
+    cost = cost_at(CORPUS / "sycl" / "kl206_launch_too_small.cpp", 15, "KL206")
+    assert cost.value == pytest.approx(100 - 100 * 16 / 8192)
+
+
+def test_kl207_kl406_name_what_the_model_lacks() -> None:
+    cost = cost_at(CORPUS / "sycl" / "kl207_queue_in_loop.cpp", 11, "KL207")
+    assert cost.value is None and "queue creation time" in cost.missing[0]
+    cost = cost_at(CORPUS / "openmp" / "kl406_malformed.c", 3, "KL406")
+    assert cost.value is None and cost.phrase().startswith("not in the device model")
+
+
+def test_sort_and_explain_on_the_command_line(kernlint) -> None:
+    path = "corpus/sycl/kl101_cost_per_loop.cpp"
+    proc = kernlint("explain", f"{path}:11", "--device", "xe-hpc", "--no-cache")
+    assert proc.returncode == 0, proc.stderr.decode()
+    out = proc.stdout.decode()
+    assert "basis: 16.4 kB × 2 ÷ 63.008 GB/s = 520 ns per iteration; × 100 = 52 µs per loop" in out
+    assert kernlint("explain", f"{path}:3", "--no-cache").returncode == 2
+    proc = kernlint(
+        "check",
+        "corpus/sycl/kl202_low_occupancy.cpp",
+        "--sort",
+        "cost",
+        "--format",
+        "json",
+        "--no-cache",
+        "--exit-zero",
+    )
+    codes = [d["code"] for d in json.loads(proc.stdout)["diagnostics"]]
+    assert codes[0] in ("KL201", "KL204", "KL205") and codes[-1] == "KL202"  # failures first
+
+
+def test_reports_carry_the_cost(kernlint) -> None:
+    many = kernlint("check", "corpus/sycl", "--device", "xe-lp", "--no-cache", "--exit-zero").stdout.decode()
+    closing = many.split("Most expensive findings")[1].splitlines()[1:4]
+    assert len(closing) == 3 and all("100% of the kernel's work lost" in line for line in closing)
+    stats = kernlint(
+        "check", "corpus/sycl/kl103_missing_no_init.cpp", "--statistics", "--no-cache", "--exit-zero"
+    ).stdout.decode()
+    assert "estimated cost (sum)" in stats and "µs over" in stats
+    sarif = json.loads(
+        kernlint(
+            "check", "corpus/sycl/kl203_partial_sub_group.cpp", "--format", "sarif", "--no-cache", "--exit-zero"
+        ).stdout
+    )
+    cost = sarif["runs"][0]["results"][0]["properties"]["cost"]
+    assert cost["unit"] == "%" and cost["basis"] == "28 ÷ 128 = 21.9%"

@@ -42,8 +42,18 @@ def compute(
     but cannot run on ``dev`` is a report with ``valid=False`` and ``error`` set.
     """
     inp = normalize(
-        dev, wg, sg, slm_bytes, global_size, barrier, large_grf, regs,
-        static_slm_bytes, max_dynamic_slm_bytes, kernel_max_threads, carveout_pct,
+        dev,
+        wg,
+        sg,
+        slm_bytes,
+        global_size,
+        barrier,
+        large_grf,
+        regs,
+        static_slm_bytes,
+        max_dynamic_slm_bytes,
+        kernel_max_threads,
+        carveout_pct,
     )
     if isinstance(dev, IntelProfile):
         return compute_intel(dev, inp)

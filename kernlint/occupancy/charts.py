@@ -43,9 +43,16 @@ def _again(dev: DeviceProfile, rep: OccupancyReport, wg: int, slm_bytes: int) ->
     i = rep.inputs
     try:
         other = compute(
-            dev, wg=wg, sg=i.sg, slm_bytes=slm_bytes, barrier=i.barrier, large_grf=i.large_grf,
-            regs=i.regs, static_slm_bytes=i.static_slm_bytes,
-            max_dynamic_slm_bytes=i.max_dynamic_slm_bytes, kernel_max_threads=i.kernel_max_threads,
+            dev,
+            wg=wg,
+            sg=i.sg,
+            slm_bytes=slm_bytes,
+            barrier=i.barrier,
+            large_grf=i.large_grf,
+            regs=i.regs,
+            static_slm_bytes=i.static_slm_bytes,
+            max_dynamic_slm_bytes=i.max_dynamic_slm_bytes,
+            kernel_max_threads=i.kernel_max_threads,
             carveout_pct=i.carveout_pct,
         )
     except ValueError:

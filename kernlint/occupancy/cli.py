@@ -62,23 +62,43 @@ def register(subparsers: Any) -> None:
         "for one launch configuration, as Intel's GPU Occupancy Calculator or NVIDIA's occupancy "
         "API computes them.",
     )
-    occ.add_argument("--device", default=DEFAULT_DEVICE, metavar="ID|FILE.toml",
-                     help=f"device id (see `devices`) or a device TOML file (default {DEFAULT_DEVICE})")
-    occ.add_argument("--wg", required=True, type=parse_extent, metavar="N",
-                     help="work-group (block) size: N, or AxB / AxBxC (also A,B,C)")
+    occ.add_argument(
+        "--device",
+        default=DEFAULT_DEVICE,
+        metavar="ID|FILE.toml",
+        help=f"device id (see `devices`) or a device TOML file (default {DEFAULT_DEVICE})",
+    )
+    occ.add_argument(
+        "--wg",
+        required=True,
+        type=parse_extent,
+        metavar="N",
+        help="work-group (block) size: N, or AxB / AxBxC (also A,B,C)",
+    )
     occ.add_argument("--sg", type=_positive, metavar="N", help="sub-group size (default: the device's)")
-    occ.add_argument("--slm", type=parse_bytes, default=0, metavar="BYTES",
-                     help="local (shared) memory per work-group in bytes, or with a K suffix")
-    occ.add_argument("--global", dest="global_size", type=parse_extent, metavar="N",
-                     help="global size in work-items (N or AxBxC) for the whole-GPU figures")
+    occ.add_argument(
+        "--slm",
+        type=parse_bytes,
+        default=0,
+        metavar="BYTES",
+        help="local (shared) memory per work-group in bytes, or with a K suffix",
+    )
+    occ.add_argument(
+        "--global",
+        dest="global_size",
+        type=parse_extent,
+        metavar="N",
+        help="global size in work-items (N or AxBxC) for the whole-GPU figures",
+    )
     occ.add_argument("--barrier", action="store_true", help="the kernel uses work-group barriers")
     occ.add_argument("--large-grf", action="store_true", help="large register file mode (Intel)")
     occ.add_argument("--regs", type=_positive, metavar="N", help="registers per thread (NVIDIA)")
     occ.add_argument("--format", choices=("text", "json"), default="text")
     occ.set_defaults(func=run_occupancy)
 
-    devs = subparsers.add_parser("devices", help="list device profiles",
-                                 description="Built-in device profiles and their key parameters.")
+    devs = subparsers.add_parser(
+        "devices", help="list device profiles", description="Built-in device profiles and their key parameters."
+    )
     devs.add_argument("--format", choices=("text", "json"), default="text")
     devs.set_defaults(func=run_devices)
 
@@ -96,8 +116,14 @@ def run_occupancy(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     try:
         rep = compute(
-            dev, wg=args.wg, sg=args.sg, slm_bytes=args.slm, global_size=args.global_size,
-            barrier=args.barrier, large_grf=args.large_grf, regs=args.regs,
+            dev,
+            wg=args.wg,
+            sg=args.sg,
+            slm_bytes=args.slm,
+            global_size=args.global_size,
+            barrier=args.barrier,
+            large_grf=args.large_grf,
+            regs=args.regs,
         )
     except ValueError as exc:
         return _fail(str(exc))
@@ -155,9 +181,10 @@ def _print_occupancy(dev: DeviceProfile, rep: OccupancyReport) -> None:
     table.add_column("value")
     table.add_row(f"{group} size", _dims(i.wg_dims))
     table.add_row("sub-group size", f"{i.sg}{' (device default)' if i.sg_assumed else ''}")
-    table.add_row(f"local memory per {group}",
-                  f"{i.slm_bytes} B requested, "
-                  + ("-" if rep.slm_bytes_used is None else f"{rep.slm_bytes_used} B allocated"))
+    table.add_row(
+        f"local memory per {group}",
+        f"{i.slm_bytes} B requested, " + ("-" if rep.slm_bytes_used is None else f"{rep.slm_bytes_used} B allocated"),
+    )
     if isinstance(dev, NvidiaProfile):
         table.add_row("registers per thread", f"{i.regs}{' (assumed)' if i.regs_assumed else ''}")
     if intel:
@@ -199,15 +226,34 @@ def _print_devices(devices: list[DeviceProfile]) -> None:
             assert isinstance(d, NvidiaProfile)
             units, resident = f"{d.sm_count} SMs", f"{d.max_warps_per_sm} warps"
         host = d.host
-        link = ("integrated" if host.integrated else "?" if host.link_gb_per_s is None
-                else f"{host.link_name()} {host.link_gb_per_s:.3g} GB/s")
-        rows.append((
-            d.id, units, resident, str(d.max_work_group_size),
-            ",".join(map(str, d.sub_group_sizes)), f"{d.slm_bytes_per_unit // KB} KB", link, d.name,
-        ))
+        link = (
+            "integrated"
+            if host.integrated
+            else "?"
+            if host.link_gb_per_s is None
+            else f"{host.link_name()} {host.link_gb_per_s:.3g} GB/s"
+        )
+        rows.append(
+            (
+                d.id,
+                units,
+                resident,
+                str(d.max_work_group_size),
+                ",".join(map(str, d.sub_group_sizes)),
+                f"{d.slm_bytes_per_unit // KB} KB",
+                link,
+                d.name,
+            )
+        )
     headers = ("id", "units", "resident", "max wg", "sub-groups", "SLM/wg", "host link", "name")
-    table = Table(title="kernlint devices", title_justify="left", box=box.SIMPLE_HEAD,
-                  pad_edge=False, expand=True, collapse_padding=True)
+    table = Table(
+        title="kernlint devices",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        expand=True,
+        collapse_padding=True,
+    )
     for k, header in enumerate(headers[:-1]):
         table.add_column(header, no_wrap=True, style="bold" if k == 0 else None)
     table.add_column(headers[-1], no_wrap=True, overflow="ellipsis", ratio=1)

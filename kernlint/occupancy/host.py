@@ -40,7 +40,7 @@ class HostSide:
         return self.attachment == "integrated"
 
     def link_name(self) -> str:
-        """"PCIe 5.0 x16", "shared host memory", or "host link" when unknown."""
+        """ "PCIe 5.0 x16", "shared host memory", or "host link" when unknown."""
         if self.integrated:
             return "shared host memory"
         if self.pcie_generation is not None and self.pcie_lanes is not None:
@@ -48,9 +48,14 @@ class HostSide:
         return "host link"
 
     def to_json(self) -> dict[str, Any]:
-        return {"attachment": self.attachment, "pcie_generation": self.pcie_generation,
-                "pcie_lanes": self.pcie_lanes, "link_gb_per_s": self.link_gb_per_s,
-                "memory_gb_per_s": self.memory_gb_per_s, "source": self.source}
+        return {
+            "attachment": self.attachment,
+            "pcie_generation": self.pcie_generation,
+            "pcie_lanes": self.pcie_lanes,
+            "link_gb_per_s": self.link_gb_per_s,
+            "memory_gb_per_s": self.memory_gb_per_s,
+            "source": self.source,
+        }
 
 
 UNKNOWN_HOST = HostSide()
@@ -74,7 +79,7 @@ def parse_host(table: Any) -> HostSide:
         raise ValueError("needs 'source', a non-empty string saying where its figures come from")
     attachment = table.get("attachment")
     if attachment not in ("pcie", "integrated"):
-        raise ValueError(f"key 'attachment' must be \"pcie\" or \"integrated\" (got {attachment!r})")
+        raise ValueError(f'key \'attachment\' must be "pcie" or "integrated" (got {attachment!r})')
     memory = table.get("memory_gb_per_s")
     if memory is not None and not _positive_number(memory):
         raise ValueError(f"key 'memory_gb_per_s' must be a positive number (got {memory!r})")
@@ -84,12 +89,15 @@ def parse_host(table: Any) -> HostSide:
     generation, lanes = table.get("pcie_generation"), table.get("pcie_lanes")
     if attachment == "integrated":
         if generation is not None or lanes is not None or link is not None:
-            raise ValueError("an integrated GPU shares host memory: give no pcie_generation, pcie_lanes "
-                             "or link_gb_per_s")
+            raise ValueError(
+                "an integrated GPU shares host memory: give no pcie_generation, pcie_lanes or link_gb_per_s"
+            )
         return HostSide("integrated", memory_gb_per_s=_float(memory), source=source)
     if generation is not None and generation not in PCIE_GB_PER_S_PER_LANE:
-        raise ValueError(f"key 'pcie_generation' must be one of {sorted(PCIE_GB_PER_S_PER_LANE)} "
-                         f"(got {generation!r}); give link_gb_per_s for other links")
+        raise ValueError(
+            f"key 'pcie_generation' must be one of {sorted(PCIE_GB_PER_S_PER_LANE)} "
+            f"(got {generation!r}); give link_gb_per_s for other links"
+        )
     if lanes is not None and lanes not in PCIE_LANE_COUNTS:
         raise ValueError(f"key 'pcie_lanes' must be one of {list(PCIE_LANE_COUNTS)} (got {lanes!r})")
     if link is None and generation is not None and lanes is not None:

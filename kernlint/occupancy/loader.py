@@ -51,9 +51,7 @@ _TEXT = _Field("a non-empty string", lambda v: isinstance(v, str) and v.strip() 
 _POS = _Field("a positive integer", lambda v: _is_int(v) and v > 0)
 _NONNEG = _Field("an integer >= 0", lambda v: _is_int(v) and v >= 0)
 _BOOL = _Field("true or false", lambda v: isinstance(v, bool))
-_NOTES = _Field(
-    "a list of strings", lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v), tuple
-)
+_NOTES = _Field("a list of strings", lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v), tuple)
 _SIZES = _Field(
     "a non-empty list of distinct positive integers, default first (e.g. [32, 16, 8])",
     lambda v: _int_list(v) and all(x > 0 for x in v) and len(set(v)) == len(v),
@@ -176,9 +174,7 @@ def _with_base(raw: dict[str, Any], label: str, seen: tuple[str, ...] = ()) -> d
     if base is None:
         return raw
     if not isinstance(base, str) or base not in device_ids():
-        raise DeviceError(
-            f"{label}: field 'base' must be a built-in device id; accepted: {', '.join(device_ids())}"
-        )
+        raise DeviceError(f"{label}: field 'base' must be a built-in device id; accepted: {', '.join(device_ids())}")
     if base in seen:
         raise DeviceError(f"{label}: field 'base' forms a cycle ({' -> '.join(seen + (base,))})")
     inherited = _with_base(dict(_raw_builtin(base)), f"built-in device {base}.toml", seen + (base,))
@@ -206,9 +202,7 @@ def _build(raw: dict[str, Any], label: str) -> DeviceProfile:
                 continue
             raise DeviceError(f"{label}: missing field {name!r} ({spec.accepted})")
         if not spec.check(raw[name]):
-            raise DeviceError(
-                f"{label}: field {name!r} must be {spec.accepted} (got {raw[name]!r})"
-            )
+            raise DeviceError(f"{label}: field {name!r} must be {spec.accepted} (got {raw[name]!r})")
         values[name] = spec.convert(raw[name])
     if "host" in raw:
         try:
@@ -236,8 +230,7 @@ def _check_consistency(p: DeviceProfile, label: str) -> None:
         if p.slm_kb_max_per_work_group > p.slm_kb_per_xe_core:
             raise bad(
                 "slm_kb_max_per_work_group",
-                f"is {p.slm_kb_max_per_work_group} but must be at most slm_kb_per_xe_core = "
-                f"{p.slm_kb_per_xe_core}",
+                f"is {p.slm_kb_max_per_work_group} but must be at most slm_kb_per_xe_core = {p.slm_kb_per_xe_core}",
             )
         if p.slm_kb_allowed_sizes[-1] < p.slm_kb_max_per_work_group:
             raise bad(

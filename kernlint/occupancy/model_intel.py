@@ -54,8 +54,7 @@ def compute_intel(dev: IntelProfile, inp: LaunchInputs) -> OccupancyReport:
     if sg not in dev.sub_group_sizes:
         return refuse(
             "sub-group-size",
-            f"sub-group size {sg} is not supported by {dev.id} "
-            f"(supported: {', '.join(map(str, dev.sub_group_sizes))})",
+            f"sub-group size {sg} is not supported by {dev.id} (supported: {', '.join(map(str, dev.sub_group_sizes))})",
         )
     if slm_kb is None:
         return refuse(

@@ -121,9 +121,7 @@ def compute_nvidia(dev: NvidiaProfile, inp: LaunchInputs) -> OccupancyReport:
     threads = warps * dev.warp_size
     regs = inp.regs if inp.regs is not None else dev.default_registers_per_thread
     attr = inp.slm_bytes if inp.max_dynamic_slm_bytes is None else inp.max_dynamic_slm_bytes
-    limits = max_active_blocks(
-        dev, block, regs, inp.static_slm_bytes, inp.slm_bytes, attr, inp.carveout_pct
-    )
+    limits = max_active_blocks(dev, block, regs, inp.static_slm_bytes, inp.slm_bytes, attr, inp.carveout_pct)
     used = limits.shared_bytes_per_block
 
     def refuse(limiter: str, error: str, slm_used: int | None = used) -> OccupancyReport:
@@ -142,8 +140,7 @@ def compute_nvidia(dev: NvidiaProfile, inp: LaunchInputs) -> OccupancyReport:
     if inp.kernel_max_threads is not None and block > inp.kernel_max_threads:
         return refuse(
             "work-group-size",
-            f"block size {block} exceeds the kernel's launch bound of {inp.kernel_max_threads}: "
-            "the launch fails",
+            f"block size {block} exceeds the kernel's launch bound of {inp.kernel_max_threads}: the launch fails",
         )
     if inp.static_slm_bytes > dev.shared_memory_per_block:
         return refuse(

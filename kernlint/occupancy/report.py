@@ -120,8 +120,7 @@ class OccupancyReport:
         if self.peak_occupancy_pct is not None and self.peak_occupancy_pct < self.occupancy_pct:
             groups = "blocks" if nvidia else "work-groups"
             text += (
-                f"; the {self.total_work_groups} {groups} fill only "
-                f"{format_pct(self.peak_occupancy_pct)} of the GPU"
+                f"; the {self.total_work_groups} {groups} fill only {format_pct(self.peak_occupancy_pct)} of the GPU"
             )
         return text
 

@@ -38,8 +38,16 @@ def render(
     if fmt in ("text", "concise"):
         from kernlint.report import text
 
-        text.render(result, stream, color=color, statistics=statistics, quiet=quiet, concise=fmt == "concise",
-                    show_files=show_files, sources=sources)
+        text.render(
+            result,
+            stream,
+            color=color,
+            statistics=statistics,
+            quiet=quiet,
+            concise=fmt == "concise",
+            show_files=show_files,
+            sources=sources,
+        )
     elif fmt == "json":
         from kernlint.report import json_format
 

@@ -16,7 +16,7 @@ def fingerprint(diagnostic: Diagnostic, relative_path: str, sources: SourceLines
     """The fingerprint of `diagnostic` (for an unreadable file, of its message instead of its text)."""
     lines = sources.lines(diagnostic.path)
     if lines is not None and 1 <= diagnostic.line <= len(lines):
-        flagged = lines[diagnostic.line - 1: max(diagnostic.line, diagnostic.end_line)]
+        flagged = lines[diagnostic.line - 1 : max(diagnostic.line, diagnostic.end_line)]
         content = "\n".join(" ".join(text.split()) for text in flagged)
     else:
         content = diagnostic.message

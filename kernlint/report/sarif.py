@@ -105,9 +105,7 @@ def _replacement(edit: Edit) -> dict[str, Any]:
     }
 
 
-def _result(
-    diagnostic: Diagnostic, rule_index: int, locator: _Locator, fingerprint: str
-) -> dict[str, Any]:
+def _result(diagnostic: Diagnostic, rule_index: int, locator: _Locator, fingerprint: str) -> dict[str, Any]:
     location = locator.artifact_location(diagnostic.path)
     result: dict[str, Any] = {
         "ruleId": diagnostic.code,
@@ -129,6 +127,7 @@ def _result(
             "language": diagnostic.language,
             "kernel": diagnostic.kernel,
             "evidence": diagnostic.evidence,
+            **({"cost": diagnostic.cost.to_json()} if diagnostic.cost else {}),
         },
     }
     if diagnostic.related:
@@ -149,8 +148,9 @@ def _result(
     return result
 
 
-def to_sarif(result: RunResult, *, root: Path | None = None,
-             sources: Mapping[str, bytes] | None = None) -> dict[str, Any]:
+def to_sarif(
+    result: RunResult, *, root: Path | None = None, sources: Mapping[str, bytes] | None = None
+) -> dict[str, Any]:
     """The whole SARIF log for one run (`sources`: the bytes of sources read from stdin)."""
     base = root_dir(root)
     locator = _Locator(base, result.files)
@@ -195,8 +195,9 @@ def to_sarif(result: RunResult, *, root: Path | None = None,
     return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
 
 
-def render(result: RunResult, stream: TextIO, *, root: Path | None = None,
-           sources: Mapping[str, bytes] | None = None) -> None:
+def render(
+    result: RunResult, stream: TextIO, *, root: Path | None = None, sources: Mapping[str, bytes] | None = None
+) -> None:
     """Write the SARIF log as indented, ASCII-escaped JSON."""
     json.dump(to_sarif(result, root=root, sources=sources), stream, indent=2)
     stream.write("\n")

@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TextIO
 
+from kernlint.cost import most_expensive, total_text, totals
 from kernlint.diagnostics import Diagnostic, FileStatus, RunResult, Severity
 from kernlint.report._source import SourceLines
 
@@ -183,10 +184,35 @@ def _statistics(console: Console, result: RunResult) -> None:
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     table.add_column("code")
     table.add_column("name")
+    costs = totals(result.diagnostics)
+    if costs:
+        table.add_column("estimated cost (sum)")
     table.add_column("count", justify="right")
     for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
-        table.add_row(code, names[code], str(count))
+        cost = [total_text(costs[code]) if code in costs else ""] if costs else []
+        table.add_row(code, names[code], *cost, str(count))
     console.print(table)
+
+
+MOST_EXPENSIVE_AFTER = 20  # more findings than this: the report ends by naming the three costliest
+
+
+def _most_expensive(console: Console, result: RunResult) -> None:
+    """The three findings that cost the most, by the ranking of `--sort cost`."""
+    top = most_expensive(result.diagnostics, 3)
+    if not top:
+        return
+    console.print(
+        "Most expensive findings (estimated; --sort cost orders them all, kernlint explain PATH:LINE derives one):",
+        style="bold",
+        soft_wrap=True,
+    )
+    for d in top:
+        device = f" ({d.device})" if d.device else ""
+        console.print(
+            f"  {d.path}:{d.line}:{d.column}: {d.code} {d.cost.phrase()}{device}",  # type: ignore[union-attr]
+            soft_wrap=True,
+        )
 
 
 _NAMED_PARTIAL_FILES = 3  # partially parsed files the summary names; --show-files lists them all
@@ -220,7 +246,8 @@ def _summary(console: Console, result: RunResult, show_files: bool = False) -> N
     with_findings = len({d.path for d in result.diagnostics})
     console.print(
         f"Found {_plural(len(result.diagnostics), 'diagnostic')} ({counts}) in {with_findings} of {checked}.",
-        style="bold", soft_wrap=True,
+        style="bold",
+        soft_wrap=True,
     )
 
 
@@ -250,4 +277,6 @@ def render(
     if not quiet:
         if result.diagnostics:
             console.print()
+        if len(result.diagnostics) > MOST_EXPENSIVE_AFTER and not concise:
+            _most_expensive(console, result)
         _summary(console, result, show_files)
