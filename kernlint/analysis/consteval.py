@@ -78,7 +78,9 @@ _TOKEN = re.compile(
     re.VERBOSE | re.DOTALL,
 )
 
-_BINARY_PRECEDENCE: dict[str, int] = {
+#: C binary operators by precedence (higher binds tighter), plus Fortran's `**`; shared with the
+#: OpenMP expression parser.
+BINARY_PRECEDENCE: dict[str, int] = {
     "||": 1,
     "&&": 2,
     "|": 3,
@@ -201,7 +203,7 @@ class _Parser:
                 other = self.expression()
                 left = then if left else other
                 continue
-            prec = _BINARY_PRECEDENCE.get(op)
+            prec = BINARY_PRECEDENCE.get(op)
             if prec is None or (prec <= min_prec and not (op == "**" and prec == min_prec)):
                 return left
             self.take()

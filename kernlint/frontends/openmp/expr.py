@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from kernlint.analysis.consteval import parse_int_literal
+from kernlint.analysis.consteval import BINARY_PRECEDENCE, parse_int_literal
 from kernlint.facts.kinds import Comparison
 from kernlint.facts.openmp import Linear, OmpBound
 
@@ -101,27 +101,6 @@ _F_DOTTED = {
     ".true.": "1",
     ".false.": "0",
 }
-_PRECEDENCE = {
-    "||": 1,
-    "&&": 2,
-    "|": 3,
-    "^": 4,
-    "&": 5,
-    "==": 6,
-    "!=": 6,
-    "<": 7,
-    ">": 7,
-    "<=": 7,
-    ">=": 7,
-    "<<": 8,
-    ">>": 8,
-    "+": 9,
-    "-": 9,
-    "*": 10,
-    "/": 10,
-    "%": 10,
-    "**": 11,
-}
 #: The relational operators a bound test is made of, as the facts type them.
 _RELATIONAL: dict[str, Comparison] = {"<": "<", "<=": "<=", ">": ">", ">=": ">="}
 #: Fortran intrinsics that are C operators.
@@ -201,7 +180,7 @@ class _Parser:
                 self.expression()
                 left = Opaque("?:")
                 continue
-            prec = _PRECEDENCE.get(op)
+            prec = BINARY_PRECEDENCE.get(op)
             if prec is None or (prec <= min_prec and op != "**"):
                 return left
             self.take()
@@ -223,7 +202,9 @@ class _Parser:
             self.expect(")")
             return self.postfix(inner)
         if value in ("-", "+", "!", "~"):
-            operand = self.expression(_PRECEDENCE["*"] if not self.fortran or value != "-" else _PRECEDENCE["+"])
+            operand = self.expression(
+                BINARY_PRECEDENCE["*"] if not self.fortran or value != "-" else BINARY_PRECEDENCE["+"]
+            )
             return Unary(value, operand) if value != "+" else operand
         if value in ("*", "&", "++", "--") and not self.fortran:
             return Unary(value, self.unary())
