@@ -517,7 +517,7 @@ def test_text_location_frame_notes_and_fix(project: Path) -> None:
     assert lines[5] == "  occupancy: 57.1% (limit: threads, 2 work-groups per Xe-core)"
     start = lines.index(f"{A_PATH}:4:5: KL101 [warning] buffer built 100% of iterations, costly: hoist it")
     assert lines[start + 1 : start + 8] == [
-        "second line",
+        "  second line",  # the rest of a message sits under its headline
         " 3 |   for (int i = 0; i < n; ++i) {",
         " 4 |     sycl::buffer<float> b(p, n);",
         "   |     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^",
@@ -606,7 +606,7 @@ def test_text_quiet_prints_only_location_lines(project: Path) -> None:
     assert out.splitlines() == [
         f"{A_PATH}:2:6: KL202 [warning] work-group of 512 leaves the xe-core idle (xe-lp)",
         f"{A_PATH}:4:5: KL101 [warning] buffer built 100% of iterations, costly: hoist it",
-        "second line",
+        "  second line",
         "src/b.cpp:2:1: KL501 [info] branch on the work-item id (h100)",
         "src/gone.cpp:1:1: KL000 [error] cannot read file: No such file or directory",
     ]
@@ -668,10 +668,13 @@ def test_text_statistics_table_keeps_long_rows_whole(project: Path, monkeypatch:
 
 def test_text_long_lines_do_not_wrap(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("COLUMNS", raising=False)
-    long = "x" * 150
+    from kernlint.report.text import headline
+
+    long = "x" * 300
     diag = Diagnostic(B_PATH, 1, 1, 1, 2, "KL501", "divergent-branch", Severity.INFO, long)
-    first = rendered("text", run_result((diag,)), color=False).splitlines()[0]
-    assert first == f"src/b.cpp:1:1: KL501 [info] {long}"
+    lines = rendered("text", run_result((diag,)), color=False).splitlines()
+    head, rest = headline(long)
+    assert lines[:2] == [f"src/b.cpp:1:1: KL501 [info] {head}", f"  {rest}"]  # neither line is wrapped
 
 
 def test_text_caret_under_tab_indented_code(project: Path) -> None:
@@ -722,3 +725,32 @@ def test_occupancy_line_singular_and_invalid_launches() -> None:
         )
         == "occupancy: the launch cannot run (1024 work-items exceed 512)"
     )
+
+
+# ------------------------------------------------------------------------------------- headlines
+
+
+def test_a_long_first_line_is_cut_at_its_last_clause_break_within_120_characters() -> None:
+    from kernlint.report.text import HEADLINE_MAX, headline
+
+    message = "a work-group of 256 work-items must stay on one Xe-core: " + "x" * 30 + "; " + "detail " * 30
+    head, rest = headline(message)
+    assert len(head) <= HEADLINE_MAX and head.endswith("x" * 30)
+    assert head + "; " + rest == message  # nothing is lost: the rest is the remainder, in order
+
+
+def test_a_long_first_line_without_a_clause_break_is_cut_at_a_word() -> None:
+    from kernlint.report.text import HEADLINE_MAX, headline
+
+    message = " ".join(["word"] * 60) + "\nsecond line"
+    head, rest = headline(message)
+    assert len(head) <= HEADLINE_MAX and head.endswith(" …") and rest.startswith("… ")
+    assert rest.endswith("\nsecond line")
+    assert headline("short\nmore") == ("short", "more")
+
+
+def test_concise_lines_keep_the_headline_only(project: Path) -> None:
+    (kl101,) = [d for d in diagnostics() if d.code == "KL101"]
+    long = run_result((dataclasses.replace(kl101, message="m" * 50 + ": " + "n" * 200),))
+    first = rendered("concise", long, color=False).splitlines()[0]
+    assert first.endswith("m" * 50) and "n" not in first.split("]", 1)[1]

@@ -50,12 +50,33 @@ def _console(stream: TextIO, color: bool | None) -> Console:
     return Console(file=stream, width=width, markup=False, highlight=False, emoji=False, **modes)
 
 
-def location_line(diagnostic: Diagnostic, first_line_only: bool = False) -> Text:
-    """`path:line:col: CODE [severity] message (device)`; `first_line_only` keeps the message's
-    first line (the concise format: one line per finding)."""
+HEADLINE_MAX = 120  # characters of a message on its finding's line; the rest follows below it
+_HEADLINE_MIN = 40  # a clause break earlier than this would leave too little to recognise the finding
+
+
+def headline(message: str) -> tuple[str, str]:
+    """(the message's first line, at most about `HEADLINE_MAX` characters; the rest). A long first line
+    is cut at its last clause break (`: ` or `; `) within the limit, else at a word, marked `…`.
+    Only the terminal report shortens: JSON, SARIF and the editor keep the whole message."""
+    first, _, rest = message.partition("\n")
+    if len(first) <= HEADLINE_MAX:
+        return first, rest
+    cut = max(first.rfind(": ", _HEADLINE_MIN, HEADLINE_MAX), first.rfind("; ", _HEADLINE_MIN, HEADLINE_MAX))
+    if cut > 0:
+        head, tail = first[:cut], first[cut + 2 :]
+    else:
+        cut = first.rfind(" ", _HEADLINE_MIN, HEADLINE_MAX - 1)
+        cut = cut if cut > 0 else HEADLINE_MAX - 1
+        head, tail = first[:cut].rstrip() + " …", "… " + first[cut:].lstrip()
+    return head, tail + ("\n" + rest if rest else "")
+
+
+def location_line(diagnostic: Diagnostic, message: str | None = None) -> Text:
+    """`path:line:col: CODE [severity] message (device)`, with `message` in place of the whole
+    message when given (the headline)."""
     from rich.text import Text
 
-    message = diagnostic.message.split("\n", 1)[0] if first_line_only else diagnostic.message
+    message = diagnostic.message if message is None else message
     text = Text()
     text.append(f"{diagnostic.path}:{diagnostic.line}:{diagnostic.column}:", style="bold")
     text.append(" ")
@@ -264,14 +285,21 @@ def render(
 ) -> None:
     """Write the report. `statistics` writes the count per code instead of the findings; `concise`
     one line per finding; `quiet` keeps only the finding lines (or the statistics table)."""
+    from rich.text import Text
+
     console = _console(stream, color)
     if statistics and result.diagnostics:
         _statistics(console, result)
         return
     lines = SourceLines(sources)
     for diagnostic in result.diagnostics:
-        console.print(location_line(diagnostic, first_line_only=concise), soft_wrap=True)
-        if not quiet and not concise:
+        head, rest = headline(diagnostic.message)
+        console.print(location_line(diagnostic, head), soft_wrap=True)
+        if concise:
+            continue
+        for line in rest.splitlines():
+            console.print(Text("  " + line), soft_wrap=True)
+        if not quiet:
             for part in _details(diagnostic, lines):
                 console.print(part, soft_wrap=True)
     if not quiet:
