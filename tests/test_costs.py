@@ -387,3 +387,26 @@ def test_reports_carry_the_cost(kernlint) -> None:
     )
     cost = sarif["runs"][0]["results"][0]["properties"]["cost"]
     assert cost["unit"] == "%" and cost["basis"] == "28 ÷ 128 = 21.9%"
+
+
+# -- KL501 / KL502 through the engine ----------------------------------------------------------------------
+
+
+def test_kl501_lane_utilisation_through_the_engine() -> None:
+    # kl501_branches.cpp:36: `if (lane & 1u)` in a kernel that requires sub-groups of 16: odd and even lanes
+    # take different paths, which run one after the other: (8 + 8) busy lanes ÷ (2 × 16) = 50% busy.
+    path = CORPUS / "sycl" / "kl501_branches.cpp"
+    cost = cost_at(path, 36, "KL501")
+    assert cost.value == pytest.approx(50.0) and cost.unit == "%"
+    assert cost.score is None  # the branch's share of the kernel's time is not known
+
+
+def test_kl502_error_loses_the_kernel_and_its_warning_says_what_is_missing() -> None:
+    # kl502_barriers.cpp:17: a barrier under `lid < s`: work-items that skip it deadlock the group, so all the
+    # kernel's work is at stake (100%, score 1). Line 63: a barrier after a tail-guard `return`, harmless while
+    # the global size divides: a warning whose lane figure needs the global size, which the code does not give.
+    path = CORPUS / "sycl" / "kl502_barriers.cpp"
+    error = cost_at(path, 17, "KL502")
+    assert error.value == pytest.approx(100.0) and error.score == 1.0
+    warning = cost_at(path, 63, "KL502")
+    assert warning.value is None and warning.missing and warning.score is None
