@@ -94,39 +94,6 @@ def is_math_call(call: Node) -> bool:
     return name.rsplit("::", 1)[-1].rsplit(".", 1)[-1] in _MATH
 
 
-def defined_functions(node: Node) -> frozenset[str]:
-    """The names of the functions defined at the top of `node`'s file (and in its namespaces/classes)."""
-    top = node
-    while top.parent is not None:
-        top = top.parent
-    names: set[str] = set()
-    stack = [top]
-    while stack:
-        current = stack.pop()
-        if current.type == "function_definition":
-            declarator = current.child_by_field_name("declarator")
-            while declarator is not None and declarator.type not in (
-                "identifier",
-                "field_identifier",
-                "qualified_identifier",
-            ):
-                declarator = declarator.child_by_field_name("declarator")
-            if declarator is not None:
-                names.add(_text(declarator).rsplit("::", 1)[-1])
-        elif current.type in (
-            "translation_unit",
-            "namespace_definition",
-            "declaration_list",
-            "linkage_specification",
-            "template_declaration",
-            "class_specifier",
-            "struct_specifier",
-            "field_declaration_list",
-        ):
-            stack.extend(current.named_children)
-    return frozenset(names)
-
-
 def calls_one_of(names: frozenset[str]) -> IsWork:
     """A call counts as work when it reaches one of `names` (functions defined in the file)."""
 

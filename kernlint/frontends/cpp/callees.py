@@ -184,10 +184,12 @@ def takes_mutable_reference(function: Node, position: int) -> bool:
     return ("&" in text or "*" in text) and not re.search(r"\bconst\b", text)
 
 
-def file_functions(root: Node, prototypes: bool = False) -> dict[str, list[Node]]:
+def file_functions(root: Node, prototypes: bool = False, members: bool = False) -> dict[str, list[Node]]:
     """Function definitions at namespace scope (also in namespaces and templates), by name; with
-    `prototypes`, declarations too (`double f(double);`): their parameters say how arguments pass."""
+    `prototypes`, declarations too (`double f(double);`): their parameters say how arguments pass;
+    with `members`, the member functions defined inside classes too."""
     functions: dict[str, list[Node]] = {}
+    scopes = _SCOPES | _CLASS_SCOPES if members else _SCOPES
     stack = list(root.named_children)
     while stack:
         node = stack.pop()
@@ -196,18 +198,25 @@ def file_functions(root: Node, prototypes: bool = False) -> dict[str, list[Node]
             name = declarator.child_by_field_name("declarator") if declarator is not None else None
             if name is not None:
                 functions.setdefault(last_name(text_of(name)), []).append(node)
-        elif node.type in (
-            "namespace_definition",
-            "declaration_list",
-            "template_declaration",
-            "linkage_specification",
-            "preproc_if",
-            "preproc_ifdef",
-            "preproc_else",
-            "preproc_elif",
-        ):
+        elif node.type in scopes:
             stack.extend(node.named_children)
     return functions
+
+
+#: Where `file_functions` looks for definitions: namespaces, templates, `extern "C"` and `#if` arms.
+_SCOPES = frozenset(
+    {
+        "namespace_definition",
+        "declaration_list",
+        "template_declaration",
+        "linkage_specification",
+        "preproc_if",
+        "preproc_ifdef",
+        "preproc_else",
+        "preproc_elif",
+    }
+)
+_CLASS_SCOPES = frozenset({"class_specifier", "struct_specifier", "field_declaration_list"})
 
 
 def parameters(function: Node) -> list[Node]:

@@ -314,7 +314,7 @@ class CppOmpSource:
 
     def device_code(self, region: Span) -> list[RawAssign | RawBranch]:
         root = self.nodes.get(region)
-        return device_code(root) if root is not None else []
+        return device_code(root, self.function_names) if root is not None else []
 
     def is_array(self, name: str, at_byte: int) -> bool:
         return False  # C subscripts are their own syntax: a call is a call
@@ -343,6 +343,11 @@ class CppOmpSource:
     def functions(self) -> dict[str, list[tree_sitter.Node]]:
         """The file's function definitions by name."""
         return file_functions(self.root)
+
+    @cached_property
+    def function_names(self) -> frozenset[str]:
+        """The names of the file's functions, member functions included (calls to them are work)."""
+        return frozenset(file_functions(self.root, members=True))
 
     @cached_property
     def callees(self) -> Callees:

@@ -13,7 +13,7 @@ from kernlint.facts import Span
 from kernlint.facts.kinds import BranchKind
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import span_of, text_of
-from kernlint.frontends.cpp.arms import ArmCounter, calls_one_of, defined_functions, rewritable, steers_loop
+from kernlint.frontends.cpp.arms import ArmCounter, calls_one_of, rewritable, steers_loop
 from kernlint.frontends.cpp.openmp_nodes import LOOP_TYPES
 from kernlint.frontends.openmp.dependence import RawAssign, RawBranch
 
@@ -29,8 +29,9 @@ _GUARDING = {
 }
 
 
-def device_code(root: Node) -> list[RawAssign | RawBranch]:
-    """Assignments and conditionals of the device region `root`, in source order."""
+def device_code(root: Node, functions: frozenset[str]) -> list[RawAssign | RawBranch]:
+    """Assignments and conditionals of the device region `root`, in source order. A call to one of
+    the file's `functions` counts as work in a branch's arms."""
     assigns: list[tuple[Node, RawAssign]] = []
     branches: list[tuple[Node, Node, BranchKind]] = []
     for _i, match in treesitter.matches("cpp", "cpp_openmp_device", root):
@@ -63,7 +64,7 @@ def device_code(root: Node) -> list[RawAssign | RawBranch]:
             kind: BranchKind = next(k for k in ("if", "switch", "loop", "ternary") if k in match)
             branches.append((match[kind][0], match["condition"][0], kind))
     items: list[tuple[int, RawAssign | RawBranch]] = [(n.start_byte, a) for n, a in assigns]
-    arms = ArmCounter(calls_one_of(defined_functions(root)) if branches else calls_one_of(frozenset()))
+    arms = ArmCounter(calls_one_of(functions))
     for node, condition, kind in branches:
         loops = [a for a in _ancestors_within(node, root, include_self=True) if a.type in LOOP_TYPES]
         varying = sorted(
