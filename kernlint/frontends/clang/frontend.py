@@ -36,7 +36,7 @@ from kernlint.frontends.clang.unit import ClangUnit, Declaration, ParseTimeout
 from kernlint.frontends.common.nodes import span_of, text_of
 from kernlint.frontends.cpp.accessor_uses import analyse_accessor_uses
 from kernlint.frontends.cpp.constants import CppConstants
-from kernlint.frontends.cpp.frontend import _facts as tree_sitter_facts
+from kernlint.frontends.cpp.frontend import facts_of_unit as tree_sitter_facts
 from kernlint.frontends.cpp.unit import CppUnit
 
 _IDENTIFIER = re.compile(r"(?<![\w:.>])(?<!::)([A-Za-z_]\w*)(?!\s*::)(?!\w)")

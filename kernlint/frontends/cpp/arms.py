@@ -13,7 +13,7 @@ from collections.abc import Callable
 import tree_sitter
 
 from kernlint.facts.device import ArmCost
-from kernlint.frontends.common.nodes import text_of as _text
+from kernlint.frontends.common.nodes import text_of
 
 Node = tree_sitter.Node
 IsWork = Callable[[Node], bool]  # whether a call runs real work (a device function, unknown code)
@@ -90,7 +90,7 @@ _MATH = frozenset(
 def is_math_call(call: Node) -> bool:
     """A call to a side-effect-free math builtin (`sqrt`, `sycl::fmax`, `std::min`)."""
     function = call.child_by_field_name("function")
-    name = function.text.decode("utf-8", errors="replace") if function is not None and function.text else ""
+    name = text_of(function)
     return name.rsplit("::", 1)[-1].rsplit(".", 1)[-1] in _MATH
 
 
@@ -99,7 +99,7 @@ def calls_one_of(names: frozenset[str]) -> IsWork:
 
     def is_work(call: Node) -> bool:
         function = call.child_by_field_name("function")
-        name = _text(function) if function is not None else ""
+        name = text_of(function) if function is not None else ""
         return name.split("<", 1)[0].rsplit("::", 1)[-1].rsplit(".", 1)[-1].rsplit("->", 1)[-1] in names
 
     return is_work
@@ -185,7 +185,7 @@ def _halving(loop: Node) -> bool:
     """A loop that halves or shifts its control value each step (`while (n >> bits)`, `s /= 2`): a
     handful of trips."""
     parts = [loop.child_by_field_name(f) for f in ("condition", "update")]
-    text = " ".join(_text(p) for p in parts if p is not None)
+    text = " ".join(text_of(p) for p in parts if p is not None)
     return any(token in text for token in (">>", "/= 2", "<<= 1", "*= 2"))
 
 
@@ -201,7 +201,9 @@ def _short_trips(loop: Node) -> int | None:
     if operator is None or operator.type not in ("<", "<=") or right is None or right.type != "number_literal":
         return None
     try:
-        trips = int(_text(right).rstrip("uUlL"), 0) - int(_text(start[0]).rstrip("uUlL"), 0) + (operator.type == "<=")
+        trips = (
+            int(text_of(right).rstrip("uUlL"), 0) - int(text_of(start[0]).rstrip("uUlL"), 0) + (operator.type == "<=")
+        )
     except ValueError:
         return None
     return trips if 0 <= trips <= 16 else None
@@ -226,7 +228,7 @@ def _single_assignment(arm: Node, is_work: IsWork) -> tuple[str | None, str | No
         if current.type == "call_expression" and not is_math_call(current) and is_work(current):
             return None, None
         stack.extend(current.named_children)
-    return _text(left), _text(right)
+    return text_of(left), text_of(right)
 
 
 def steers_loop(node: Node) -> bool:
@@ -263,7 +265,7 @@ def _condition_names(loop: Node) -> set[str]:
     while stack:
         current = stack.pop()
         if current.type == "identifier":
-            names.add(_text(current))
+            names.add(text_of(current))
         stack.extend(current.named_children)
     return names
 
@@ -278,7 +280,7 @@ def _reassigns(body: Node | None, names: set[str]) -> bool:
             operator = current.child_by_field_name("operator")
             target = current.child_by_field_name("left") or current.child_by_field_name("argument")
             plain = current.type == "assignment_expression" and operator is not None and operator.type == "="
-            if target is not None and _text(target) in names and (plain or guarded):
+            if target is not None and text_of(target) in names and (plain or guarded):
                 return True
         inner = guarded or current.type in ("if_statement", "switch_statement", "conditional_expression")
         stack.extend((child, inner) for child in current.named_children)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from kernlint.analysis.reaching import ENTRY, Flow
-from kernlint.frontends.cpp.dep_nodes import Node, declared_name, key_of, named
+from kernlint.frontends.cpp.dep_nodes import Node, declared_name, key_of, named, text_of
 
 DefKey = str
 _LOOP_TYPES = frozenset({"for_statement", "while_statement", "do_statement", "for_range_loop"})
@@ -75,11 +75,7 @@ class Walk:
         self._flow.define(variable, key, strong)
 
     def _use(self, node: Node) -> str | None:
-        variable = (
-            self.hooks.variable(node.text.decode("utf-8", errors="replace"), node.start_byte)
-            if node.text is not None
-            else None
-        )
+        variable = self.hooks.variable(text_of(node), node.start_byte) if node.text is not None else None
         if variable is not None:
             self._flow.use(variable, key_of(node))
         return variable
@@ -190,7 +186,7 @@ class Walk:
             target = node.child_by_field_name("argument")
             self._expression(target)
             variable = (
-                self.hooks.variable(target.text.decode(), target.start_byte)
+                self.hooks.variable(text_of(target), target.start_byte)
                 if target is not None and target.type == "identifier" and target.text is not None
                 else None
             )
@@ -216,17 +212,13 @@ class Walk:
                 self._flow.barrier()
             for argument in self.hooks.reference_arguments(node):
                 variable = (
-                    self.hooks.variable(argument.text.decode(), argument.start_byte)
-                    if argument.text is not None
-                    else None
+                    self.hooks.variable(text_of(argument), argument.start_byte) if argument.text is not None else None
                 )
                 if variable is not None:
                     self._define(variable, argument, "reference", strong=False)
             for argument in self.hooks.unknown_outputs(node):
                 variable = (
-                    self.hooks.variable(argument.text.decode(), argument.start_byte)
-                    if argument.text is not None
-                    else None
+                    self.hooks.variable(text_of(argument), argument.start_byte) if argument.text is not None else None
                 )
                 if variable is not None and self._flow.use(variable, key_of(argument)) == {ENTRY}:
                     self._define(variable, argument, "reference")  # its first value comes from the call
@@ -252,7 +244,7 @@ class Walk:
         if left is not None and left.type == "identifier":
             if compound:
                 self._use(left)
-            variable = self.hooks.variable(left.text.decode(), left.start_byte) if left.text is not None else None
+            variable = self.hooks.variable(text_of(left), left.start_byte) if left.text is not None else None
             if variable is not None:
                 self._define(variable, node, "assign")
             return

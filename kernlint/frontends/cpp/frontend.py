@@ -52,7 +52,7 @@ _LOOP_CAPTURES: dict[str, LoopKind] = {
 }
 
 
-def _facts(unit: CppUnit) -> FileFacts:
+def facts_of_unit(unit: CppUnit) -> FileFacts:
     """Sort the file query's matches, then run each analysis once over what it needs."""
     groups: dict[str, list[tree_sitter.Node]] = {}
     members: list[tuple[str, tree_sitter.Node]] = []
@@ -218,4 +218,4 @@ def extract(
 ) -> FileFacts:
     """Parse `data` once and return its facts. C goes through the C++ grammar too: the OpenMP and
     host constructs kernlint reads parse the same, and one grammar keeps one set of queries."""
-    return _facts(CppUnit(path, data, include_dirs, defines))
+    return facts_of_unit(CppUnit(path, data, include_dirs, defines))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import tree_sitter
 
 from kernlint.facts.device import ArmCost
+from kernlint.frontends.common.nodes import text_of
 
 Node = tree_sitter.Node
 
@@ -65,5 +66,5 @@ def _cost(arm: list[Node]) -> ArmCost:
     if len(arm) == 1 and arm[0].type == "assignment_statement":
         left, right = arm[0].child_by_field_name("left"), arm[0].child_by_field_name("right")
         if left is not None and right is not None and left.type == "identifier":
-            target, value = (left.text or b"").decode(), (right.text or b"").decode()
+            target, value = text_of(left), text_of(right)
     return ArmCost(statements, loops, calls, exits, target, value)
