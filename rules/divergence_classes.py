@@ -16,7 +16,6 @@ Only the first three cost enough, and can be changed, to be warnings.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from kernlint.facts.device import ArmCost, Branch
@@ -24,7 +23,6 @@ from kernlint.facts.device import ArmCost, Branch
 HEAVY_ARM = 6  # statements (and calls) in one arm from which divergence costs more than predication would
 SERIAL_WORK = 10  # straight-line statements under a leader test from which the other lanes' idling matters
 WALK_BODY = 8  # statements in a search loop's body from which it is heavy, search or not
-_LITERAL = re.compile(r"[-+]?[\d.]+(?:[eE][-+]?\d+)?[fFlLuU]*")
 COSTLY = frozenset({"divergent-loop", "serial-leader", "heavy-arms"})
 
 
@@ -137,14 +135,15 @@ def rewrite(branch: Branch, condition: str, chooser: str) -> Rewrite | None:
     other = branch.arms[1].value if len(branch.arms) == 2 else target
     assert target is not None and then is not None and other is not None
     if chooser == "std" and len(branch.arms) == 1:
-        pick = _min_max(condition, target, then)
+        pick = _min_max(branch.comparison, target, then)
         if pick is not None:  # a literal may differ in type from the variable (std::min(float, int))
             return Rewrite(
                 f"{target} = std::{pick}({target}, {then});",
-                not _LITERAL.fullmatch(then.strip()),
+                branch.arms[0].literal is None,
                 f"replace the branch by std::{pick}",
             )
-    both_literal = all(re.fullmatch(r"-?\d+", v.strip()) for v in (then, other))  # both int: no conversion
+    # both int literals: no conversion through another type (a one-armed `if` keeps the variable itself)
+    both_literal = len(branch.arms) == 2 and all(a.literal == "int" for a in branch.arms)
     return Rewrite(
         f"{target} = ({condition}) ? {then} : {other};",
         both_literal,
@@ -152,13 +151,12 @@ def rewrite(branch: Branch, condition: str, chooser: str) -> Rewrite | None:
     )
 
 
-def _min_max(condition: str, target: str, value: str) -> str | None:
+def _min_max(comparison: tuple[str, str, str] | None, target: str, value: str) -> str | None:
     """`max` for `if (v > m) m = v;` / `if (m < v) m = v;`, `min` for the mirrored tests (strict only:
     with `>=` equal values and NaN pick differently)."""
-    match = re.fullmatch(r"\s*(.+?)\s*(<|>)\s*(.+?)\s*", condition)
-    if match is None or any(c in match.group(1) + match.group(3) for c in "<>=!&|?"):
+    if comparison is None:
         return None
-    left, operator, right = (" ".join(g.split()) for g in match.groups())
+    left, operator, right = comparison
     target, value = " ".join(target.split()), " ".join(value.split())
     if (left, right) == (value, target):
         return "max" if operator == ">" else "min"

@@ -9,6 +9,7 @@ decides). Uniform conditions (group ids, kernel arguments, constants) produce no
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from kernlint.facts.base import Span
 from kernlint.facts.kinds import BlockDirection, BranchExit, BranchKind, BranchReason, Dependence, LaneKind
@@ -80,6 +81,7 @@ class ArmCost:
     exits: bool = False  # a `break` or `return` leaves the loop or function from this arm
     target: str | None = None
     value: str | None = None
+    literal: Literal["int", "number"] | None = None  # `value` is a number literal: an integer one, or any other
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +116,9 @@ class Branch:
     arms: tuple[ArmCost, ...] = ()  # what each guarded path costs (a loop: its body); () when not counted
     steers_loop: bool = False  # it decides when a loop around it (or itself) stops: a search or walk
     rewritable: bool = False  # the statement holds only code (no comments, no preprocessor lines)
+    # A condition that is one strict comparison, `left < right` or `left > right` (operands as written,
+    # spaces folded, with no comparison or logical operator inside): the shape `min` and `max` replace.
+    comparison: tuple[str, str, str] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Literal
 
 import tree_sitter
 
@@ -133,8 +134,13 @@ class ArmCounter:
 
     def _cost(self, arm: Node, owner: Node) -> ArmCost:
         statements, loops, calls = self.weigh(arm)
-        target, value = _single_assignment(arm, self._is_work)
-        return ArmCost(statements, loops, calls, _exits(arm, owner), target, value)
+        assigned = _single_assignment(arm, self._is_work)
+        if assigned is None:
+            return ArmCost(statements, loops, calls, _exits(arm, owner))
+        target, value = assigned
+        return ArmCost(
+            statements, loops, calls, _exits(arm, owner), text_of(target), text_of(value), _literal_kind(value)
+        )
 
     def weigh(self, root: Node) -> tuple[int, int, int]:
         """(statements, loops, calls) under `root`. An `if` is its arms (the test is not work of its own);
@@ -209,26 +215,54 @@ def _short_trips(loop: Node) -> int | None:
     return trips if 0 <= trips <= 16 else None
 
 
-def _single_assignment(arm: Node, is_work: IsWork) -> tuple[str | None, str | None]:
-    """(`x`, `v`) when the arm is exactly `x = v;` with `x` a plain variable and `v` free of side effects."""
+def _single_assignment(arm: Node, is_work: IsWork) -> tuple[Node, Node] | None:
+    """The (`x`, `v`) nodes when the arm is exactly `x = v;` with `x` a plain variable and `v` free of side effects."""
     while arm.type == "compound_statement" and len(arm.named_children) == 1:
         arm = arm.named_children[0]
     if arm.type == "expression_statement" and len(arm.named_children) == 1:
         arm = arm.named_children[0]
     if arm.type != "assignment_expression":
-        return None, None
+        return None
     operator, left, right = (arm.child_by_field_name(f) for f in ("operator", "left", "right"))
     if operator is None or operator.type != "=" or left is None or right is None or left.type != "identifier":
-        return None, None
+        return None
     stack = [right]
     while stack:
         current = stack.pop()
         if current.type in ("assignment_expression", "update_expression", "lambda_expression", "comma_expression"):
-            return None, None
+            return None
         if current.type == "call_expression" and not is_math_call(current) and is_work(current):
-            return None, None
+            return None
         stack.extend(current.named_children)
-    return text_of(left), text_of(right)
+    return left, right
+
+
+def _literal_kind(value: Node) -> Literal["int", "number"] | None:
+    """`int` for a plain decimal integer literal (`3`, `-1`), `number` for any other number literal
+    (`1.5f`, `2u`, `0x10`), None for anything else."""
+    operand = value
+    if value.type == "unary_expression" and text_of(value.child_by_field_name("operator")) in ("-", "+"):
+        operand = value.child_by_field_name("argument") or value
+    if operand.type != "number_literal":
+        return None
+    return "int" if text_of(operand).isdigit() and text_of(value).lstrip("-").isdigit() else "number"
+
+
+def comparison_of(condition: Node) -> tuple[str, str, str] | None:
+    """(left, operator, right) of a condition that is one strict `<` or `>` comparison of operands
+    holding no other comparison or logical operator (see `Branch.comparison`)."""
+    while condition.type == "parenthesized_expression" and condition.named_children:
+        condition = condition.named_children[0]
+    if condition.type != "binary_expression":
+        return None
+    operator = text_of(condition.child_by_field_name("operator"))
+    left, right = condition.child_by_field_name("left"), condition.child_by_field_name("right")
+    if operator not in ("<", ">") or left is None or right is None:
+        return None
+    operands = [" ".join(text_of(n).split()) for n in (left, right)]
+    if any(c in text for text in operands for c in "<>=!&|?"):
+        return None
+    return operands[0], operator, operands[1]
 
 
 def steers_loop(node: Node) -> bool:

@@ -25,7 +25,7 @@ from kernlint.facts.device import Reach
 from kernlint.facts.kinds import BlockDirection, BranchExit, BranchKind
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import contains, node_at, span_of, text_of
-from kernlint.frontends.cpp.arms import ArmCounter, rewritable, steers_loop
+from kernlint.frontends.cpp.arms import ArmCounter, comparison_of, rewritable, steers_loop
 from kernlint.frontends.cpp.dependence import (
     CppDependence,
     Key,
@@ -321,6 +321,7 @@ def _branches(graph: _DeviceGraph, dependence: CppDependence) -> Iterable[Branch
                     arms=arms.costs(node),
                     steers_loop=steers_loop(node),
                     rewritable=rewritable(node),
+                    comparison=comparison_of(condition),
                 )
 
 

@@ -13,7 +13,7 @@ from kernlint.facts import Span
 from kernlint.facts.kinds import BranchKind
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import span_of, text_of
-from kernlint.frontends.cpp.arms import ArmCounter, calls_one_of, rewritable, steers_loop
+from kernlint.frontends.cpp.arms import ArmCounter, calls_one_of, comparison_of, rewritable, steers_loop
 from kernlint.frontends.cpp.openmp_nodes import LOOP_TYPES
 from kernlint.frontends.openmp.dependence import RawAssign, RawBranch
 
@@ -97,6 +97,7 @@ def device_code(root: Node, functions: frozenset[str]) -> list[RawAssign | RawBr
                     arms.costs(node),
                     steers_loop(node),
                     rewritable(node),
+                    comparison_of(condition),
                 ),
             )
         )

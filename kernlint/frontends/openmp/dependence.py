@@ -75,6 +75,7 @@ class RawBranch:
     arms: tuple[ArmCost, ...] = ()  # what each guarded path costs (see facts.device.Branch)
     steers_loop: bool = False
     rewritable: bool = False
+    comparison: tuple[str, str, str] | None = None  # see facts.device.Branch
 
 
 class DeviceSource(Protocol):
@@ -182,6 +183,7 @@ def openmp_branches(constructs: tuple[OmpConstruct, ...], source: DeviceSource) 
                 arms=raw.arms,
                 steers_loop=raw.steers_loop,
                 rewritable=raw.rewritable,
+                comparison=raw.comparison,
             )
         )
     return tuple(branches)
