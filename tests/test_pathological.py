@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from pathlib import Path
 
 import pytest
@@ -54,24 +53,24 @@ def kernel(body: str) -> bytes:
     ids=["parentheses", "blocks", "ifs"],
 )
 def test_ten_thousand_levels_of_nesting_end_in_a_result(body: str) -> None:
-    started = time.perf_counter()
-    result = analyse("k.cpp", kernel(body), timeout_s=2)
-    assert time.perf_counter() - started < 10
-    # either analysed, or stopped by the time limit as a KL000 (never a crash, never a hang)
-    assert result.status.value in ("ok", "partial") or "limit per file" in (result.error or "")
+    # No time limit: the result must come from the analysis itself (how long it takes is measured in
+    # benchmarks/bench_pathological.py, never asserted here, where a slow machine would make it flaky).
+    result = analyse("k.cpp", kernel(body))
+    # analysed, or given up on as too deep with a KL000 (never a crash, never a recursion error)
+    assert result.status.value in ("ok", "partial")
 
 
-def test_three_thousand_nested_ifs_in_a_kernel_under_a_second() -> None:
+def test_three_thousand_nested_ifs_in_a_kernel_are_analysed() -> None:
     # Deeper than the dependence analysis walks (it then knows nothing, and its rules stay silent).
-    result = analyse("k.cpp", kernel("if (i) {\n" * 3_000 + "out[i] = 1;\n" + "}\n" * 3_000), timeout_s=1)
+    result = analyse("k.cpp", kernel("if (i) {\n" * 3_000 + "out[i] = 1;\n" + "}\n" * 3_000))
     assert result.status.value == "ok"
+    assert not [d for d in result.diagnostics if d.code == "KL501"]
 
 
 def test_three_hundred_nested_conditions_are_still_analysed() -> None:
-    # Parents are looked up once per node (tree-sitter's Node.parent walks down from the root), so a
-    # deep nest stays cheap enough to analyse within a one-second limit, and the branch inside is found.
+    # Within the depth the dependence analysis walks, the divergent branch at the bottom is found.
     body = "".join(f"if (i[0] > {k}) {{\n" for k in range(300)) + "if (i[0] % 2 == 0) out[i] = 1;\n" + "}\n" * 300
-    result = analyse("k.cpp", kernel(body), timeout_s=1)
+    result = analyse("k.cpp", kernel(body))
     assert [d.code for d in result.diagnostics if d.code == "KL501"] == ["KL501"]
 
 

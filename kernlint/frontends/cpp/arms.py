@@ -15,6 +15,7 @@ import tree_sitter
 
 from kernlint.facts.device import ArmCost
 from kernlint.frontends.common.nodes import text_of
+from kernlint.frontends.cpp.dep_nodes import Parents
 
 Node = tree_sitter.Node
 IsWork = Callable[[Node], bool]  # whether a call runs real work (a device function, unknown code)
@@ -33,6 +34,7 @@ _STATEMENTS = frozenset(
     }
 )
 _LOOPS = frozenset({"for_statement", "while_statement", "do_statement", "for_range_loop"})
+_NO_EXIT_DESCENT = _LOOPS | {"switch_statement", "lambda_expression"}  # a return or break inside ends them, not the arm
 _DIRECTIVE_LINE = re.compile(rb"^[ \t]*#", re.M)
 _LOG_TRIPS = 5  # what a halving loop (`for (s = 16; s > 0; s >>= 1)`) is counted as
 _MATH = frozenset(
@@ -120,13 +122,16 @@ def arm_nodes(node: Node) -> list[Node]:
 
 
 class ArmCounter:
-    """Counts the arms of a file's divergent constructs. Each node is weighed once, bottom up, and
-    remembered: nested constructs share their inner arms, so a nest of conditions costs its size, not
-    its size times its depth (and no recursion limit is met however deep the nest)."""
+    """Counts the arms of a file's divergent constructs and tells which steer a loop. Each node is
+    weighed once, bottom up, and remembered, and so is whether it returns or breaks: nested constructs
+    share their inner arms, so a nest of conditions costs its size, not its size times its depth (and no
+    recursion limit is met however deep the nest)."""
 
     def __init__(self, is_work: IsWork) -> None:
         self._is_work = is_work
         self._weights: dict[int, tuple[int, int, int]] = {}  # node id -> (statements, loops, calls)
+        self._leaves: dict[int, tuple[bool, bool]] = {}  # node id -> (returns, breaks) outside inner loops
+        self._parent_of = Parents()
 
     def costs(self, node: Node) -> tuple[ArmCost, ...]:
         """One `ArmCost` per guarded path of `node` (see `arm_nodes`)."""
@@ -136,11 +141,54 @@ class ArmCounter:
         statements, loops, calls = self.weigh(arm)
         assigned = _single_assignment(arm, self._is_work)
         if assigned is None:
-            return ArmCost(statements, loops, calls, _exits(arm, owner))
+            return ArmCost(statements, loops, calls, self._exits(arm, owner))
         target, value = assigned
         return ArmCost(
-            statements, loops, calls, _exits(arm, owner), text_of(target), text_of(value), _literal_kind(value)
+            statements, loops, calls, self._exits(arm, owner), text_of(target), text_of(value), _literal_kind(value)
         )
+
+    def steers_loop(self, node: Node) -> bool:
+        """Whether `node` decides when a loop stops: a loop whose body reassigns (with a plain `=`) what
+        its condition reads, or a branch inside a loop that exits it or reassigns what the loop tests."""
+        if node.type in _LOOPS:
+            body = node.child_by_field_name("body")
+            spins = body is not None and not any(c.type != "comment" for c in body.named_children)
+            names = _condition_names(node)  # a wait on memory, or a walk (`ix = next[ix]` in the body or update)
+            return spins or _reassigns(body, names) or _reassigns(node.child_by_field_name("update"), names)
+        loop = self._parent_of(node)
+        while loop is not None and loop.type not in _LOOPS | {"lambda_expression", "function_definition"}:
+            loop = self._parent_of(loop)
+        if loop is None or loop.type not in _LOOPS:
+            return False
+        arms = arm_nodes(node)
+        if any(self._exits(arm, node) for arm in arms):
+            return True
+        names = _condition_names(loop)
+        return any(_reassigns(arm, names) for arm in arms)
+
+    def _exits(self, arm: Node, owner: Node) -> bool:
+        """Whether `arm` returns, or breaks out of `owner` (a `break` in a switch's case only ends the case)."""
+        returns, breaks = self._exit_leaves(arm)
+        return returns or (breaks and owner.type != "switch_statement")
+
+    def _exit_leaves(self, root: Node) -> tuple[bool, bool]:
+        """(has a return, has a break) under `root`, not looking into loops, switches or lambdas below it."""
+        stack = [(root, False)]
+        while stack:
+            node, children_done = stack.pop()
+            if node.id in self._leaves:
+                continue
+            below = node.named_children if node.type not in _NO_EXIT_DESCENT else []
+            if children_done:
+                found = [self._leaves[child.id] for child in below]
+                self._leaves[node.id] = (
+                    node.type == "return_statement" or any(r for r, _ in found),
+                    node.type == "break_statement" or any(b for _, b in found),
+                )
+                continue
+            stack.append((node, True))
+            stack.extend((child, False) for child in below if child.id not in self._leaves)
+        return self._leaves[root.id]
 
     def weigh(self, root: Node) -> tuple[int, int, int]:
         """(statements, loops, calls) under `root`. An `if` is its arms (the test is not work of its own);
@@ -265,26 +313,6 @@ def comparison_of(condition: Node) -> tuple[str, str, str] | None:
     return operands[0], operator, operands[1]
 
 
-def steers_loop(node: Node) -> bool:
-    """Whether `node` decides when a loop stops: a loop whose body reassigns (with a plain `=`) what
-    its condition reads, or a branch inside a loop that exits it or reassigns what the loop tests."""
-    if node.type in _LOOPS:
-        body = node.child_by_field_name("body")
-        spins = body is not None and not any(c.type != "comment" for c in body.named_children)
-        names = _condition_names(node)  # a wait on memory, or a walk (`ix = next[ix]` in the body or update)
-        return spins or _reassigns(body, names) or _reassigns(node.child_by_field_name("update"), names)
-    loop = node.parent
-    while loop is not None and loop.type not in _LOOPS | {"lambda_expression", "function_definition"}:
-        loop = loop.parent
-    if loop is None or loop.type not in _LOOPS:
-        return False
-    arms = arm_nodes(node)
-    if any(_exits(arm, node) for arm in arms):
-        return True
-    names = _condition_names(loop)
-    return any(_reassigns(arm, names) for arm in arms)
-
-
 def rewritable(node: Node) -> bool:
     """Whether the construct holds only code: no comment or preprocessor line would be lost by a rewrite.
     Read from the construct's text (a `//` inside a string literal also says no: no fix, never a wrong one)."""
@@ -318,17 +346,4 @@ def _reassigns(body: Node | None, names: set[str]) -> bool:
                 return True
         inner = guarded or current.type in ("if_statement", "switch_statement", "conditional_expression")
         stack.extend((child, inner) for child in current.named_children)
-    return False
-
-
-def _exits(arm: Node, owner: Node) -> bool:
-    stack = [arm]
-    while stack:
-        current = stack.pop()
-        if current.type == "return_statement" or (
-            current.type == "break_statement" and owner.type != "switch_statement"
-        ):
-            return True
-        if current.type not in _LOOPS | {"switch_statement", "lambda_expression"}:
-            stack.extend(current.named_children)
     return False

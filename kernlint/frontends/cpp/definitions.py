@@ -15,7 +15,7 @@ flow-insensitive value (which the call's outputs feed).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from kernlint.analysis.dependence import Binary, Const, Expr, Phi, Uniform, Unit, Var, names_in
 from kernlint.analysis.reaching import BARRIER, ENTRY
@@ -125,7 +125,7 @@ class UnitFlow:
     def defined_nodes(self) -> set[tuple[int, int]]:
         return {key_of(d.node) for d in self.walk.defs.values()}
 
-    def varying(self, expr: Expr, node: Node, loops: list[Node]) -> set[str]:
+    def varying(self, expr: Expr, node: Node, loops: Sequence[Node]) -> set[str]:
         """Program variables read by `expr` whose definitions the loops around `node` repeat: an
         assignment or update in a loop's body or increment. (A declaration in the body is computed
         afresh from the others each time, and is not counted.)"""

@@ -30,8 +30,6 @@ from kernlint.frontends.cpp.dep_nodes import (  # noqa: F401  (call_parts … te
     callee_name,
     condition_of,
     declared_name,
-    enclosing_loops,
-    guards_of,
     identifier_nodes,
     is_const,
     is_template_call,

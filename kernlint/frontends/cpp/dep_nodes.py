@@ -3,7 +3,9 @@ scopes and the statements that guard a node. Syntax only; what the code means is
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from bisect import bisect_right
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import tree_sitter
 
@@ -61,24 +63,49 @@ def owner_of(node: Node, parent_of: ParentOf = _parent) -> Node | None:
 
 
 class Owners:
-    """`owner_of` for many nodes of the same code. Ancestors a walk passes get the same owner, so
-    they are remembered: the nodes of one block share one walk up to their unit."""
+    """`owner_of` for the nodes of scanned device code, found by position among the units (lambdas and
+    function definitions) the scans captured rather than by a walk up the tree, whose parent lookups
+    each cost the node's depth (seconds on a ten-thousand-deep nest). A node no known unit holds is
+    walked up as `owner_of` does."""
 
     def __init__(self) -> None:
-        self._known: dict[int, Node | None] = {}  # node id -> its owner
+        self._units: list[Node] = []
+        self._starts: list[int] = []
+        self._outer: list[int] = []  # index of the innermost unit holding each unit, or -1
+        self._indexed = True
+
+    def add(self, units: Iterable[Node]) -> None:
+        """Units a scan captured; every lambda and function definition inside a scanned region must be given."""
+        self._units.extend(u for u in units if u.type in UNIT_TYPES)
+        self._indexed = False
 
     def __call__(self, node: Node) -> Node | None:
-        passed = []
-        owner = node.parent
-        while owner is not None and owner.type not in UNIT_TYPES:
-            if owner.id in self._known:
-                owner = self._known[owner.id]
-                break
-            passed.append(owner.id)
-            owner = owner.parent
-        for node_id in passed:
-            self._known[node_id] = owner
-        return owner
+        self._index()
+        at = bisect_right(self._starts, node.start_byte) - 1
+        while at >= 0:
+            unit = self._units[at]
+            if unit.end_byte >= node.end_byte:
+                if (unit.start_byte, unit.end_byte) != (node.start_byte, node.end_byte):
+                    return unit
+                if unit.type != node.type:  # a node spanning exactly a unit: is it the unit's parent? ask the tree
+                    return owner_of(node)
+            at = self._outer[at]
+        return owner_of(node)
+
+    def _index(self) -> None:
+        """Sort the units by position and link each to the innermost unit holding it (they nest, never overlap)."""
+        if self._indexed:
+            return
+        self._units.sort(key=lambda u: (u.start_byte, -u.end_byte))
+        self._starts = [u.start_byte for u in self._units]
+        self._outer = []
+        open_units: list[int] = []
+        for position, unit in enumerate(self._units):
+            while open_units and self._units[open_units[-1]].end_byte < unit.end_byte:
+                open_units.pop()
+            self._outer.append(open_units[-1] if open_units else -1)
+            open_units.append(position)
+        self._indexed = True
 
 
 def callee_name(function: Node | None) -> str:
@@ -234,28 +261,52 @@ def scope_node(decl: Node, root: Node) -> Node:
     return parent if parent is not None else root
 
 
-def enclosing_loops(node: Node, root: Node, parent_of: ParentOf = _parent) -> list[Node]:
-    loops = []
-    parent = parent_of(node)
-    while parent is not None and parent != root:
-        if parent.type in LOOPS:
-            loops.append(parent)
-        if parent.type in UNIT_TYPES:
-            break
-        parent = parent_of(parent)
-    return loops
+class Ancestry:
+    """The loops and guarding conditions around every node of one file, each ancestor's answer remembered.
+    A node's loops and guards are its parent's plus the parent itself when it is one, so the statements
+    of a deep nest share their walks up instead of each climbing the whole nest (depth² rather than depth³)."""
 
+    def __init__(self) -> None:
+        self.parent_of = Parents()
+        self._loops: dict[tuple[int, int], tuple[Node, ...]] = {}  # (node id, root id) -> loops above it
+        self._guards: dict[tuple[int, int], tuple[tuple[int, int, str], ...]] = {}
 
-def guards_of(node: Node, root: Node, parent_of: ParentOf = _parent) -> tuple[tuple[int, int, str], ...]:
-    """Keys of the if / ?: / switch conditions `node` is control dependent on, within its unit."""
-    guards = []
-    child, parent = node, parent_of(node)
-    while parent is not None and parent != root and parent.type not in UNIT_TYPES:
-        fields = _GUARDING.get(parent.type)
-        if fields and any(same_node(parent.child_by_field_name(f), child) for f in fields):
-            guards.append(node_key(parent))
-        child, parent = parent, parent_of(parent)
-    return tuple(guards)
+    def loops(self, node: Node, root: Node) -> tuple[Node, ...]:
+        """The loops around `node`, innermost first, up to and not past its unit (lambda or function)."""
+        path, tail = self._climb(node, root, self._loops, stop_after_unit=True)
+        for child, parent in reversed(path):
+            tail = ((parent,) if parent.type in LOOPS else ()) + tail
+            self._loops[(child.id, root.id)] = tail
+        return tail
+
+    def guards(self, node: Node, root: Node) -> tuple[tuple[int, int, str], ...]:
+        """Keys of the if / ?: / switch conditions `node` is control dependent on within its unit, innermost first."""
+        path, tail = self._climb(node, root, self._guards, stop_after_unit=False)
+        for child, parent in reversed(path):
+            fields = _GUARDING.get(parent.type, ())
+            guarded = any(same_node(parent.child_by_field_name(f), child) for f in fields)
+            tail = ((node_key(parent),) if guarded else ()) + tail
+            self._guards[(child.id, root.id)] = tail
+        return tail
+
+    def _climb(
+        self, node: Node, root: Node, known: dict[tuple[int, int], tuple[Any, ...]], stop_after_unit: bool
+    ) -> tuple[list[tuple[Node, Node]], tuple[Any, ...]]:
+        """The (child, parent) steps up from `node` to the first child whose answer is known, and that
+        answer (empty at the root, at a unit, or past one when `stop_after_unit`)."""
+        path: list[tuple[Node, Node]] = []
+        child = node
+        while True:
+            remembered = known.get((child.id, root.id))
+            if remembered is not None:
+                return path, remembered
+            parent = self.parent_of(child)
+            if parent is None or parent == root or (parent.type in UNIT_TYPES and not stop_after_unit):
+                return path, ()
+            path.append((child, parent))
+            if parent.type in UNIT_TYPES:
+                return path, ()
+            child = parent
 
 
 def same_node(a: Node | None, b: Node) -> bool:

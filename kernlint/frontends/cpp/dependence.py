@@ -24,16 +24,14 @@ from kernlint.frontends.cpp.definitions import UnitFlow
 from kernlint.frontends.cpp.dep_context import UnitContext, UnitSource
 from kernlint.frontends.cpp.dep_lowering import ExpressionLowering
 from kernlint.frontends.cpp.dep_nodes import (  # noqa: F401  (call_parts … text_of: re-exported for cpp.device)
+    Ancestry,
     Key,
     Node,
     Owners,
-    Parents,
     call_parts,
     callee_name,
     condition_of,
     declared_name,
-    enclosing_loops,
-    guards_of,
     identifier_nodes,
     is_const,
     is_template_call,
@@ -69,7 +67,7 @@ class CppDependence(ExpressionLowering):
         self._owners: dict[str, Key] = {}  # variable key -> the unit that declares it
         self._contexts: dict[Key, UnitContext] = {u.key: UnitContext(u) for u in units}
         self._call_parts: dict[int, tuple[Node | None, str, list[Node]]] = {}
-        self._parents = Parents()
+        self._ancestry = Ancestry()
         self.program = Program()
         for context in self._contexts.values():
             self._declare(context)
@@ -111,7 +109,7 @@ class CppDependence(ExpressionLowering):
 
     def grade(self, node: Node) -> Grade | None:
         """The grade of a condition statement/expression registered by `_lower_unit`."""
-        owner = owner_of(node, self._parents)
+        owner = owner_of(node, self._ancestry.parent_of)
         if owner is None or key_of(owner) not in self._contexts:
             return None
         return self.program.grade(key_of(owner), node_key(node))
@@ -120,7 +118,7 @@ class CppDependence(ExpressionLowering):
         """item | group | sub-group when `node` (in device code) denotes such a handle."""
         if node is None:
             return None
-        owner = owner_of(node, self._parents)
+        owner = owner_of(node, self._ancestry.parent_of)
         context = self._contexts.get(key_of(owner)) if owner is not None else None
         return self._handle(node, context) if context is not None else None
 
@@ -272,19 +270,19 @@ class CppDependence(ExpressionLowering):
                 if target is None or target.type != "identifier":
                     continue
                 key = self._variable(context, text_of(target), target.start_byte)
-                for loop in enclosing_loops(node, root, self._parents):
+                for loop in self._ancestry.loops(node, root):
                     context.loop_sets.setdefault(key_of(loop), set()).add(key)
 
     def _varying_at(self, node: Node, context: UnitContext) -> set[str]:
         names = set(context.inherited_varying)
-        for loop in enclosing_loops(node, context.source.root, self._parents):
+        for loop in self._ancestry.loops(node, context.source.root):
             names |= context.loop_sets.get(key_of(loop), set())
         return names
 
     def _floors_at(self, node: Node, context: UnitContext) -> dict[str, int]:
         """Lower bounds that enclosing `for` loops keep their counters at: `s > 16` → 17."""
         floors: dict[str, int] = {}
-        for loop in enclosing_loops(node, context.source.root, self._parents):
+        for loop in self._ancestry.loops(node, context.source.root):
             test = loop.child_by_field_name("condition") if loop.type == "for_statement" else None
             if test is None or test.type != "binary_expression":
                 continue
@@ -452,11 +450,11 @@ class CppDependence(ExpressionLowering):
             unit,
             lambda n: self._lower(n, context),
             lambda d: d.variable.split("@")[0] in context.handles,
-            lambda n: guards_of(n, root, self._parents),
+            lambda n: self._ancestry.guards(n, root),
         )
         covered = flow.defined_nodes()
         for decl in source.nodes.get("decl", []):  # declarations the walk did not reach
-            guards = guards_of(decl, root, self._parents)
+            guards = self._ancestry.guards(decl, root)
             for declarator in decl.children_by_field_name("declarator"):
                 declared, _r, _a = declared_name(declarator)
                 value = declarator.child_by_field_name("value") if declarator.type == "init_declarator" else None
@@ -480,14 +478,14 @@ class CppDependence(ExpressionLowering):
             unit.assign(
                 key,
                 self._lower(right, context),
-                guards_of(node, root, self._parents),
+                self._ancestry.guards(node, root),
                 compound=operator is not None and operator.type != "=",
                 into=owner if owner != source.key else None,
             )
         for node in source.nodes.get("return", []):
             value = next(iter(named(node)), None)
             if value is not None:
-                unit.give_return(self._lower(value, context), guards_of(node, root, self._parents))
+                unit.give_return(self._lower(value, context), self._ancestry.guards(node, root))
         for call in source.nodes.get("call", []) + source.nodes.get("tcall", []):
             callees = [k for k in self._resolve(call) if k in self._contexts]
             if not callees:
@@ -504,7 +502,7 @@ class CppDependence(ExpressionLowering):
                     for i, arg in enumerate(args[: len(callee_context.params)])
                     if callee_context.params[i][1] and arg.type == "identifier"
                 ]
-                unit.bind_call(callee, lowered, guards_of(call, root, self._parents), outputs)
+                unit.bind_call(callee, lowered, self._ancestry.guards(call, root), outputs)
         for kind in ("if", "ternary", "switch", "loop"):
             for node in source.nodes.get(kind, []):
                 condition = condition_of(node)
@@ -516,12 +514,12 @@ class CppDependence(ExpressionLowering):
                     varying = context.loop_sets.get(key_of(node), set()) | flow.varying(expr, condition, [node])
                 else:
                     varying = self._varying_at(condition, context) | flow.varying(
-                        expr, condition, enclosing_loops(condition, root, self._parents)
+                        expr, condition, self._ancestry.loops(condition, root)
                     )
                 unit.condition(
                     node_key(node),
                     expr,
-                    guards_of(node, root, self._parents),
+                    self._ancestry.guards(node, root),
                     varying,
                     "loop" if kind == "loop" else kind,
                     {**floors, **flow.floors(expr, floors)},

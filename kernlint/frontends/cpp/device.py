@@ -25,7 +25,7 @@ from kernlint.facts.device import Reach
 from kernlint.facts.kinds import BlockDirection, BranchExit, BranchKind
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import contains, node_at, span_of, text_of
-from kernlint.frontends.cpp.arms import ArmCounter, comparison_of, rewritable, steers_loop
+from kernlint.frontends.cpp.arms import ArmCounter, comparison_of, rewritable
 from kernlint.frontends.cpp.dependence import (
     CppDependence,
     Key,
@@ -203,6 +203,7 @@ class _DeviceGraph:
             captures = treesitter.captures("cpp", "cpp_device", region)
             self.scans[key] = {name: sorted(nodes, key=lambda n: n.start_byte) for name, nodes in captures.items()}
             self.roots[key] = region
+            self.owner.add([region, *captures.get("lambda", []), *captures.get("function", [])])
         return self.scans[key]
 
     def _resolve(self, call: Node) -> list[Node]:
@@ -319,7 +320,7 @@ def _branches(graph: _DeviceGraph, dependence: CppDependence) -> Iterable[Branch
                     if owner is not None and key_of(owner) not in graph.kernels
                     else None,
                     arms=arms.costs(node),
-                    steers_loop=steers_loop(node),
+                    steers_loop=arms.steers_loop(node),
                     rewritable=rewritable(node),
                     comparison=comparison_of(condition),
                 )

@@ -13,7 +13,7 @@ from kernlint.facts import Span
 from kernlint.facts.kinds import BranchKind
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import span_of, text_of
-from kernlint.frontends.cpp.arms import ArmCounter, calls_one_of, comparison_of, rewritable, steers_loop
+from kernlint.frontends.cpp.arms import ArmCounter, calls_one_of, comparison_of, rewritable
 from kernlint.frontends.cpp.openmp_nodes import LOOP_TYPES
 from kernlint.frontends.openmp.dependence import RawAssign, RawBranch
 
@@ -95,7 +95,7 @@ def device_code(root: Node, functions: frozenset[str]) -> list[RawAssign | RawBr
                     _chain_head(node) if is_else_if else None,
                     kind == "ternary" and _select_like(node),
                     arms.costs(node),
-                    steers_loop(node),
+                    arms.steers_loop(node),
                     rewritable(node),
                     comparison_of(condition),
                 ),

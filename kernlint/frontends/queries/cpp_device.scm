@@ -27,3 +27,4 @@
 (break_statement) @jump
 (continue_statement) @jump
 (lambda_expression) @lambda
+(function_definition) @function  ; a local class's member: its statements are not the kernel's
