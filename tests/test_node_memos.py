@@ -82,8 +82,10 @@ def test_owners_of_nodes_outside_every_known_unit_fall_back_to_the_walk() -> Non
     owners = Owners()
     owners.add(units)
     outside = kernel.parent
-    assert outside is not None and owners(outside) == owner_of(outside)
-    assert owner_of(outside) is not None and owner_of(outside).type == "function_definition"
+    assert outside is not None
+    found = owners(outside)
+    assert found == owner_of(outside)
+    assert found is not None and found.type == "function_definition"
 
 
 def test_ancestry_agrees_with_the_walk_up_in_any_order() -> None:

@@ -186,6 +186,9 @@ class Program:
         self._by_unit: dict[Hashable, list[_Instance]] = {}
         self._solving = False
         self._grown = False
+        # grades of conditions per instance, valid while nothing grows (see `_grew`)
+        self._grades: dict[tuple[int, Hashable], tuple[_Instance, Grade | None]] = {}
+        self._generation = 0  # how many times something grew
         self._single: dict[Hashable, dict[str, Expr | None]] = {}  # unit -> its singly assigned names
 
     def unit(self, key: Hashable, params: Sequence[str] = (), parent: Hashable | None = None) -> Unit:
@@ -208,6 +211,7 @@ class Program:
             if isinstance(n, Call) and n.unit is not None
         }
         self._solving = True
+        self._grew()  # calls are answered differently while solving
         for unit in self.units.values():
             if unit.key not in called:
                 self._instance(unit, ())
@@ -222,6 +226,7 @@ class Program:
                 for unit in orphans:  # only reached through calls from code outside the program
                     self._instance(unit, ())
         self._solving = False
+        self._grew()
 
     def _instance(self, unit: Unit, context: tuple[Taint | None, ...]) -> _Instance:
         context = tuple(context[: len(unit.params)]) + (None,) * (len(unit.params) - len(context))
@@ -241,7 +246,7 @@ class Program:
         instance = self._instances[(unit.key, context)] = _Instance(unit, context)
         instances.append(instance)
         self._seed(instance)
-        self._grown = True
+        self._grew()
         return instance
 
     def _seed(self, instance: _Instance) -> None:
@@ -263,7 +268,7 @@ class Program:
                 merged = join(target.external.get(name), value)
                 if merged is not None and merged != target.external.get(name):
                     target.external[name] = merged
-                    self._grown = True
+                    self._grew()
             else:
                 self._update(instance, name, value)
         for expr, guards in unit._returns:
@@ -271,7 +276,7 @@ class Program:
             if value != instance.result:
                 instance.result = value
                 unit.result = join(unit.result, value)
-                self._grown = True
+                self._grew()
         for binding in unit._bindings:
             callee = self.units.get(binding.callee)
             if callee is None:
@@ -290,7 +295,7 @@ class Program:
         widened = join(instance.unit.env.get(name), merged)
         assert widened is not None  # a join with a taint (`merged`) is never None
         instance.unit.env[name] = widened
-        self._grown = True
+        self._grew()
 
     def _lookup(self, instance: _Instance, name: str) -> Taint | None:
         unit = instance.unit
@@ -333,7 +338,25 @@ class Program:
             lambda name: self._definition(instance.unit, name),
         )
 
+    def _grew(self) -> None:
+        """Something the taints depend on changed: another round is due, and remembered grades are stale."""
+        self._grown = True
+        self._generation += 1
+        self._grades.clear()
+
     def _grade_in(self, instance: _Instance, condition_key: Hashable) -> Grade | None:
+        """The grade of a condition in one instance, remembered until something grows: an assignment's
+        guards are graded for every assignment they guard, in every round."""
+        remembered = self._grades.get((id(instance), condition_key))
+        if remembered is not None and remembered[0] is instance:
+            return remembered[1]
+        generation = self._generation
+        grade = self._grade_now(instance, condition_key)
+        if generation == self._generation:  # nothing grew while grading
+            self._grades[(id(instance), condition_key)] = (instance, grade)
+        return grade
+
+    def _grade_now(self, instance: _Instance, condition_key: Hashable) -> Grade | None:
         condition = instance.unit.conditions.get(condition_key)
         if condition is None:
             return None

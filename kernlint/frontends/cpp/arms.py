@@ -34,7 +34,7 @@ _STATEMENTS = frozenset(
     }
 )
 _LOOPS = frozenset({"for_statement", "while_statement", "do_statement", "for_range_loop"})
-_NO_EXIT_DESCENT = _LOOPS | {"switch_statement", "lambda_expression"}  # a return or break inside ends them, not the arm
+_NO_EXIT_DESCENT = _LOOPS | {"switch_statement", "lambda_expression", "function_definition"}
 _DIRECTIVE_LINE = re.compile(rb"^[ \t]*#", re.M)
 _LOG_TRIPS = 5  # what a halving loop (`for (s = 16; s > 0; s >>= 1)`) is counted as
 _MATH = frozenset(
@@ -168,44 +168,38 @@ class ArmCounter:
 
     def _exits(self, arm: Node, owner: Node) -> bool:
         """Whether `arm` returns, or breaks out of `owner` (a `break` in a switch's case only ends the case)."""
-        returns, breaks = self._exit_leaves(arm)
+        self.weigh(arm)
+        returns, breaks = self._leaves[arm.id]
         return returns or (breaks and owner.type != "switch_statement")
-
-    def _exit_leaves(self, root: Node) -> tuple[bool, bool]:
-        """(has a return, has a break) under `root`, not looking into loops, switches or lambdas below it."""
-        stack = [(root, False)]
-        while stack:
-            node, children_done = stack.pop()
-            if node.id in self._leaves:
-                continue
-            below = node.named_children if node.type not in _NO_EXIT_DESCENT else []
-            if children_done:
-                found = [self._leaves[child.id] for child in below]
-                self._leaves[node.id] = (
-                    node.type == "return_statement" or any(r for r, _ in found),
-                    node.type == "break_statement" or any(b for _, b in found),
-                )
-                continue
-            stack.append((node, True))
-            stack.extend((child, False) for child in below if child.id not in self._leaves)
-        return self._leaves[root.id]
 
     def weigh(self, root: Node) -> tuple[int, int, int]:
         """(statements, loops, calls) under `root`. An `if` is its arms (the test is not work of its own);
-        a loop with a small constant trip count is its body that many times rather than a loop."""
-        stack = [(root, False)]
+        a loop with a small constant trip count is its body that many times rather than a loop. Whether
+        each node returns or breaks is remembered in the same pass."""
+        stack: list[tuple[Node, list[Node] | None]] = [(root, None)]
         while stack:
-            node, children_done = stack.pop()
+            node, children = stack.pop()
             if node.id in self._weights:
                 continue
-            if children_done:
-                self._weights[node.id] = self._combine(node)
+            if children is not None:
+                self._weights[node.id] = self._combine(node, children)
+                self._leaves[node.id] = self._exit_leaves(node, children)
                 continue
-            stack.append((node, True))
-            stack.extend((child, False) for child in _weighed_children(node) if child.id not in self._weights)
+            children = _weighed_children(node)
+            stack.append((node, children))
+            stack.extend((child, None) for child in children if child.id not in self._weights)
         return self._weights[root.id]
 
-    def _combine(self, node: Node) -> tuple[int, int, int]:
+    def _exit_leaves(self, node: Node, children: list[Node]) -> tuple[bool, bool]:
+        """(has a return, has a break) at or under `node`, not looking into loops, switches, lambdas or
+        functions below it (what leaves those does not leave the arm)."""
+        below = () if node.type in _NO_EXIT_DESCENT else children
+        return (
+            node.type == "return_statement" or any(self._leaves[c.id][0] for c in below),
+            node.type == "break_statement" or any(self._leaves[c.id][1] for c in below),
+        )
+
+    def _combine(self, node: Node, children: list[Node]) -> tuple[int, int, int]:
         if node.type in ("lambda_expression", "function_definition"):
             return 0, 0, 0
         statements = int(node.type in _STATEMENTS and node.type != "if_statement")
@@ -218,7 +212,7 @@ class ArmCounter:
         if node.type == "call_expression" and not is_math_call(node) and self._is_work(node):
             calls += 1
         inner = [0, 0, 0]
-        for child in _weighed_children(node):
+        for child in children:
             for k, value in enumerate(self._weights[child.id]):
                 inner[k] += value
         if trips is not None:
