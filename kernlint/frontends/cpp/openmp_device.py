@@ -7,6 +7,8 @@ loops) that guard it. This module reads them from the tree with the `cpp_openmp_
 
 from __future__ import annotations
 
+from functools import partial
+
 import tree_sitter
 
 from kernlint.facts import Span
@@ -15,7 +17,7 @@ from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import span_of, text_of
 from kernlint.frontends.cpp.arms import ArmCounter, calls_one_of, comparison_of, rewritable
 from kernlint.frontends.cpp.openmp_nodes import LOOP_TYPES
-from kernlint.frontends.openmp.dependence import RawAssign, RawBranch
+from kernlint.frontends.openmp.dependence import BranchShape, RawAssign, RawBranch
 
 Node = tree_sitter.Node
 
@@ -94,14 +96,17 @@ def device_code(root: Node, functions: frozenset[str]) -> list[RawAssign | RawBr
                     tuple(varying),
                     _chain_head(node) if is_else_if else None,
                     kind == "ternary" and _select_like(node),
-                    arms.costs(node),
-                    arms.steers_loop(node),
-                    rewritable(node),
-                    comparison_of(condition),
+                    shape=partial(_shape, arms, node, condition),
                 ),
             )
         )
     return [item for _start, item in sorted(items, key=lambda pair: pair[0])]
+
+
+
+def _shape(arms: ArmCounter, node: Node, condition: Node) -> BranchShape:
+    """What a C/C++ construct's arms cost and how it may be rewritten (asked only of divergent ones)."""
+    return BranchShape(arms.costs(node), arms.steers_loop(node), rewritable(node), comparison_of(condition))
 
 
 def _ancestors_within(node: Node, root: Node, include_self: bool = False) -> list[Node]:

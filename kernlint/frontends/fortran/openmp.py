@@ -9,6 +9,8 @@ answers its questions from the tree, running the `fortran_*.scm` queries over on
 
 from __future__ import annotations
 
+from functools import partial
+
 import tree_sitter
 
 from kernlint.facts import Span
@@ -20,7 +22,7 @@ from kernlint.frontends.fortran.arms import arm_costs
 from kernlint.frontends.fortran.constants import UNITS, FortranConstants
 from kernlint.frontends.fortran.openmp_uses import FortranUses
 from kernlint.frontends.fortran.source import LineMap, code_end
-from kernlint.frontends.openmp.dependence import RawAssign, RawBranch
+from kernlint.frontends.openmp.dependence import BranchShape, RawAssign, RawBranch
 from kernlint.frontends.openmp.directives import parse_directive
 from kernlint.frontends.openmp.expr import Expr, Scope, linear_text, parse
 from kernlint.frontends.openmp.facts import (
@@ -443,7 +445,7 @@ class FortranOmpSource:
                         self._guards(node, start),
                         tuple(varying),
                         self.node_span(node.parent) if kind == "elseif" and node.parent is not None else None,
-                        arms=arm_costs(node),
+                        shape=partial(_shape, node),
                     ),
                 )
             )
@@ -585,3 +587,8 @@ def _declarations(
         lower, upper = _first_extent(shape)
         found.append((_text(name_node).lower(), Declared(element, lower, upper, shape is not None)))
     return found
+
+
+def _shape(node: tree_sitter.Node) -> BranchShape:
+    """What a Fortran construct's arms cost (asked only of divergent ones)."""
+    return BranchShape(arms=arm_costs(node))

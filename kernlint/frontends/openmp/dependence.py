@@ -58,6 +58,16 @@ class RawAssign:
 
 
 @dataclass(frozen=True)
+class BranchShape:
+    """The language-specific half of a `Branch` (see facts.device.Branch for each field)."""
+
+    arms: tuple[ArmCost, ...] = ()  # what each guarded path costs
+    steers_loop: bool = False
+    rewritable: bool = False
+    comparison: tuple[str, str, str] | None = None
+
+
+@dataclass(frozen=True)
 class RawBranch:
     """A conditional: `span` the statement, `condition` its test (text as written), `regions` the
     code it guards, `guards` the conditionals around it (their spans), `varying` names that change
@@ -72,10 +82,8 @@ class RawBranch:
     varying: tuple[str, ...] = ()
     head: Span | None = None
     select_like: bool = False
-    arms: tuple[ArmCost, ...] = ()  # what each guarded path costs (see facts.device.Branch)
-    steers_loop: bool = False
-    rewritable: bool = False
-    comparison: tuple[str, str, str] | None = None  # see facts.device.Branch
+    # what the construct's arms cost and how it may be rewritten: asked only of the divergent ones
+    shape: Callable[[], BranchShape] = lambda: BranchShape()
 
 
 class DeviceSource(Protocol):
@@ -167,6 +175,7 @@ def openmp_branches(constructs: tuple[OmpConstruct, ...], source: DeviceSource) 
         grade = program.grade(unit_key, raw.span)
         if grade is None:
             continue
+        shape = raw.shape()
         branches.append(
             Branch(
                 span=raw.span,
@@ -180,10 +189,10 @@ def openmp_branches(constructs: tuple[OmpConstruct, ...], source: DeviceSource) 
                 reaches=tuple(Reach(r) for r in raw.regions),
                 head=raw.head,
                 select_like=raw.select_like,
-                arms=raw.arms,
-                steers_loop=raw.steers_loop,
-                rewritable=raw.rewritable,
-                comparison=raw.comparison,
+                arms=shape.arms,
+                steers_loop=shape.steers_loop,
+                rewritable=shape.rewritable,
+                comparison=shape.comparison,
             )
         )
     return tuple(branches)
