@@ -56,7 +56,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from kernlint.diagnostics import Diagnostic, Severity
-from kernlint.facts import Barrier, Branch, FileFacts, Span
+from kernlint.facts import Barrier, Branch, FileFacts, KernelLaunch, Span
 from kernlint.facts.device import Reach
 from kernlint.rule import Rule, RuleContext
 from kernlint_rules.costs import divergence_cost, divergent_barrier_cost
@@ -110,7 +110,7 @@ class DivergentBarrier(Rule):
             condition = condition[:57] + "…"
         scope = "sub-group" if barrier.scope == "sub-group" else "work-group"
         what = f"{scope} barrier `{barrier.form}`"
-        source = f", id source `{branch.origin}`" if branch.origin else ""
+        source = f", from `{branch.origin}`" if branch.origin else ""  # an id, or a per-item value (an atomic)
         where = f"`{condition}`, line {branch.condition.line}{source}"
         if reach.calls:
             subject = (
@@ -129,7 +129,7 @@ class DivergentBarrier(Rule):
             fix = "guard the work instead of leaving early, so every work-item reaches the barrier"
         elif branch.kind == "loop":
             cause = (
-                f"runs inside a loop whose trip count depends on the work-item id ({where}), so work-items "
+                f"runs inside a loop whose trip count differs between work-items ({where}), so work-items "
                 f"reach the barrier a different number of times"
             )
             fix = "give every work-item the same trip count and guard the body's memory accesses instead"
@@ -148,11 +148,14 @@ class DivergentBarrier(Rule):
             and ((branch.kind == "loop" and how != "exit") or (how == "exit" and branch.exit == "return"))
         ):
             # a bound on the id splits a group only when it falls inside one: not proven from the code
-            unit = "the loop's stride" if branch.kind == "loop" and how != "exit" else f"the {scope} size"
+            looping = branch.kind == "loop" and how != "exit"
+            unit = "the loop's stride" if looping else f"the {scope} size"
+            size = None if looping else _group_size(facts.launch_for(at), scope)
             message += (
-                f" (harmless only while the bound is a multiple of {unit}, so that whole groups "
-                f"{'run the same number of iterations' if unit.startswith('the loop') else 'fall on one side'};"
-                f" kernlint cannot tell the sizes from the code)"
+                f" (harmless only while the bound is a multiple of {unit}"
+                f"{f', {size} here' if size else ''}, so that whole groups "
+                f"{'run the same number of iterations' if looping else 'fall on one side'};"
+                f" kernlint cannot tell {'the bound' if size else 'the sizes'} from the code)"
             )
             severity = Severity.WARNING
         launch = facts.launch_for(at)
@@ -189,6 +192,17 @@ class DivergentBarrier(Rule):
             severity=severity,
             cost=cost,
         )
+
+
+def _group_size(launch: KernelLaunch | None, scope: str) -> int | None:
+    """The size of the group a barrier waits for, when the launch fixes it: a 1-D work-group's local
+    range (in more dimensions the bound's dimension is not known), or the required sub-group size."""
+    if launch is None:
+        return None
+    if scope == "sub-group":
+        return launch.attributes.reqd_sub_group_size
+    local = launch.local_range
+    return local.total if local is not None and local.known and len(local.dims) == 1 else None
 
 
 def _keep_innermost(causes: dict, branch: Branch, reach: Reach, how: str, barrier: Barrier) -> None:
