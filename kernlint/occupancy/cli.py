@@ -13,13 +13,11 @@ import re
 import sys
 from typing import TYPE_CHECKING, Any
 
-from kernlint.occupancy.api import compute
-from kernlint.occupancy.loader import DeviceError, device_ids, load_device
-from kernlint.occupancy.profiles import KB, DeviceProfile, IntelProfile, NvidiaProfile
-from kernlint.occupancy.report import OccupancyReport
-
 if TYPE_CHECKING:
     from rich.console import Console
+
+    from kernlint.occupancy.profiles import DeviceProfile
+    from kernlint.occupancy.report import OccupancyReport
 
 DEFAULT_DEVICE = "xe-hpc"
 
@@ -41,6 +39,8 @@ def parse_extent(text: str) -> int | tuple[int, ...]:
 
 def parse_bytes(text: str) -> int:
     """``"4096"`` or ``"4K"``/``"4KB"``/``"4KiB"`` (kibibytes) -> bytes."""
+    from kernlint.occupancy.profiles import KB  # here, so that building the parser loads no device model
+
     m = _BYTES.match(text)
     if not m:
         raise argparse.ArgumentTypeError(f"invalid byte count {text!r}: give e.g. 4096 or 4K")
@@ -110,6 +110,9 @@ def _fail(message: str) -> int:
 
 def run_occupancy(args: argparse.Namespace) -> int:
     """Exit 0 when the launch can run, 1 when it cannot, 2 on a usage or device error."""
+    from kernlint.occupancy.api import compute
+    from kernlint.occupancy.loader import DeviceError, load_device
+
     try:
         dev = load_device(args.device)
     except DeviceError as exc:
@@ -136,6 +139,8 @@ def run_occupancy(args: argparse.Namespace) -> int:
 
 def run_devices(args: argparse.Namespace) -> int:
     """List every built-in profile."""
+    from kernlint.occupancy.loader import DeviceError, device_ids, load_device
+
     try:
         devices = [load_device(d) for d in device_ids()]
     except DeviceError as exc:
@@ -172,6 +177,7 @@ def _print_occupancy(dev: DeviceProfile, rep: OccupancyReport) -> None:
     from rich.text import Text
 
     from kernlint.occupancy.charts import render, slm_sweep, wg_sweep
+    from kernlint.occupancy.profiles import IntelProfile, NvidiaProfile
 
     i = rep.inputs
     intel = isinstance(dev, IntelProfile)
@@ -217,6 +223,8 @@ def _print_occupancy(dev: DeviceProfile, rep: OccupancyReport) -> None:
 def _print_devices(devices: list[DeviceProfile]) -> None:
     from rich import box
     from rich.table import Table
+
+    from kernlint.occupancy.profiles import KB, IntelProfile, NvidiaProfile
 
     rows = []
     for d in devices:
