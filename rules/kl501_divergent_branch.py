@@ -26,7 +26,9 @@ What it does
     OpenMP offload code (C, C++ and Fortran) is covered the same way: the OpenMP front-end treats
     the index of a loop shared out by `parallel for` / `parallel do` / `loop` (and
     `omp_get_thread_num()`) as the work-item id, and an inner sequential loop's index as uniform. A
-    region limited to one thread per team (`thread_limit(1)`) has nothing to diverge.
+    region limited to one thread per team (`thread_limit(1)`) has nothing to diverge. Neither has code
+    that only one lane runs: a branch inside the guarded arm of a leader test (`if (lid == 0)`) is not
+    reported (the leader test itself is, as serial work when it holds a loop).
 
     Each finding is classed by what it costs and whether it can be changed (statement counts of each
     arm, counted on the tree; a loop with a small constant trip count counts as its body that many
@@ -93,7 +95,7 @@ from collections.abc import Iterator
 from typing import Any, ClassVar
 
 from kernlint.diagnostics import Diagnostic, Fix, Severity
-from kernlint.facts import Branch, FileFacts
+from kernlint.facts import Branch, FileFacts, Span
 from kernlint.rule import Rule, RuleContext
 from kernlint_rules.costs import divergence_cost
 from kernlint_rules.divergence_classes import COSTLY, classify, estimate, rewrite
@@ -167,6 +169,20 @@ _KIND_WORDS = {
 }
 
 
+def _single_lane_code(branches: tuple[Branch, ...]) -> list[Span]:
+    """The guarded arms of leader tests (`if (lid == 0) { … }`): one lane runs them, and one lane
+    cannot diverge from itself. (C and C++ only: a Fortran `if`'s one region spans its `else` too.)"""
+    return [
+        b.regions[0]
+        for b in branches
+        if b.reason == "leader"
+        and b.lanes is not None
+        and b.lanes.kind == "single"
+        and b.kind in ("if", "else-if")
+        and b.regions
+    ]
+
+
 class DivergentBranch(Rule):
     code = "KL501"
     name = "divergent-branch"
@@ -176,7 +192,12 @@ class DivergentBranch(Rule):
 
     def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
         report_boundary = bool(ctx.options.get("report-boundary", False))
-        classes = {b.span: classify(b) for b in facts.branches if not b.select_like and b.dependence != "sub-group"}
+        lone = _single_lane_code(facts.branches) if facts.language != "openmp-fortran" else []
+        classes = {
+            b.span: classify(b)
+            for b in facts.branches
+            if not b.select_like and b.dependence != "sub-group" and not any(r.contains(b.span) for r in lone)
+        }
         reported = {span for span, klass in classes.items() if klass != "boundary" or report_boundary}
         for branch in facts.branches:
             if branch.span not in reported:

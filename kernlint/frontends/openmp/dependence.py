@@ -27,7 +27,7 @@ from kernlint.analysis.reaching import ENTRY, Flow
 from kernlint.facts import Span
 from kernlint.facts.device import ArmCost, Branch, Reach
 from kernlint.facts.kinds import BranchKind
-from kernlint.facts.openmp import OmpConstruct
+from kernlint.facts.openmp import OmpConstruct, OmpLoop
 from kernlint.frontends.openmp import expr as ex
 
 _WORKSHARING = frozenset({"for", "do", "loop"})
@@ -126,7 +126,7 @@ def openmp_branches(constructs: tuple[OmpConstruct, ...], source: DeviceSource) 
                 unit.assign(loop.index, dep.Seed("lane", loop.index))
                 ids.add(loop.index)
             elif lanes is None and loop.span in shared:
-                unit.assign(loop.index, dep.Seed("global", loop.index))
+                unit.assign(loop.index, dep.Seed("global", loop.index, shared=_outer(loop, construct, shared)))
                 ids.add(loop.index)
         statements = source.device_code(construct.region)
         seeded = {
@@ -196,6 +196,16 @@ def openmp_branches(constructs: tuple[OmpConstruct, ...], source: DeviceSource) 
             )
         )
     return tuple(branches)
+
+
+def _outer(loop: OmpLoop, construct: OmpConstruct, shared: set[Span]) -> bool:
+    """Whether a shared-out loop holds another shared-out loop of the construct (`collapse(2)`): its
+    index is the slower one, which runs of consecutive work-items, and so the lanes of a sub-group,
+    hold in common, as a slower dimension of a SYCL range."""
+    return any(
+        other.span != loop.span and other.span in shared and loop.span.contains(other.span)
+        for other in construct.loops
+    )
 
 
 def _one_lane(construct: OmpConstruct, constructs: tuple[OmpConstruct, ...]) -> bool:
