@@ -103,7 +103,6 @@ def device_code(root: Node, functions: frozenset[str]) -> list[RawAssign | RawBr
     return [item for _start, item in sorted(items, key=lambda pair: pair[0])]
 
 
-
 def _shape(arms: ArmCounter, node: Node, condition: Node) -> BranchShape:
     """What a C/C++ construct's arms cost and how it may be rewritten (asked only of divergent ones)."""
     return BranchShape(arms.costs(node), arms.steers_loop(node), rewritable(node), comparison_of(condition))

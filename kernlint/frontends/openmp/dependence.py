@@ -203,8 +203,7 @@ def _outer(loop: OmpLoop, construct: OmpConstruct, shared: set[Span]) -> bool:
     index is the slower one, which runs of consecutive work-items, and so the lanes of a sub-group,
     hold in common, as a slower dimension of a SYCL range."""
     return any(
-        other.span != loop.span and other.span in shared and loop.span.contains(other.span)
-        for other in construct.loops
+        other.span != loop.span and other.span in shared and loop.span.contains(other.span) for other in construct.loops
     )
 
 
