@@ -11,6 +11,7 @@ KL201 (`thread_limit`) can call it with the size it evaluated.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from math import prod
@@ -142,6 +143,26 @@ def global_items(launch: KernelLaunch, group: WorkGroup | None) -> tuple[int, ..
             return None
         return tuple(g * size for g, size in zip(dims, group.known_dims))
     return dims
+
+
+def instances(launch: KernelLaunch) -> tuple[KernelLaunch, ...]:
+    """The launch as each template instantiation runs it, when its sizes differ per instantiation
+    (the clang front-end's reading), else the launch itself."""
+    return launch.instances or (launch,)
+
+
+def instantiation_names(launches: Iterable[KernelLaunch]) -> list[str]:
+    """The instantiations behind the launches a finding is made for, once each, in order."""
+    return list(dict.fromkeys(launch.instantiation for launch in launches if launch.instantiation))
+
+
+def in_instantiations(names: Sequence[str]) -> str:
+    """ " in `launch<2048>`", " in `launch<2048>` (also `launch<4096>`)" (the figures are the
+    first's), or "" for a launch that is no template instantiation."""
+    if not names:
+        return ""
+    others = ", ".join(f"`{name}`" for name in names[1:])
+    return f" in `{names[0]}`" + (f" (also {others})" if others else "")
 
 
 @dataclass(frozen=True)
