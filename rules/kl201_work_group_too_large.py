@@ -6,8 +6,10 @@ What it does
     in place or built in a variable), the local range of `parallel_for_work_group`, or a kernel's
     `reqd_work_group_size` attribute (lambda or functor). Sizes are evaluated through literals,
     `#define`s, `constexpr`/`const` values (also from quoted headers), single-assignment locals and
-    template arguments instantiated in the file. When one dimension is unknown but the known ones
-    already exceed the maximum, the launch is still reported; a size that cannot be evaluated is not.
+    template arguments instantiated in the file (all with the same value; with `--frontend clang`, each
+    instantiation's own: a launch in a function template is reported once, naming the instantiations
+    that fail). When one dimension is unknown but the known ones already exceed the maximum, the
+    launch is still reported; a size that cannot be evaluated is not.
     OpenMP offload `thread_limit` clauses are checked against the same device limit
     (`kernlint_rules.launch_checks.work_group_too_large`, used by `rules/omp_launch.py`); there the
     runtime clamps the team size instead of failing, so those findings are warnings.

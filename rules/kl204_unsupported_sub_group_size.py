@@ -4,7 +4,8 @@ What it does
     Reads the constant value of a kernel's `[[intel::reqd_sub_group_size(N)]]` or
     `[[sycl::reqd_sub_group_size(N)]]` attribute (on a lambda or a functor's `operator()`, with the
     value from a literal, macro, constexpr, quoted header or a template argument instantiated in the
-    file) and reports it on every target device whose supported sub-group sizes do not include N:
+    file; with `--frontend clang`, each instantiation's own, the attribute reported once naming the
+    instantiations that fail) and reports it on every target device whose supported sub-group sizes do not include N:
     8 on Xe-HPC (16 and 32 only), anything but 32 on NVIDIA GPUs, 64 anywhere. An attribute whose
     value cannot be evaluated is not reported.
 

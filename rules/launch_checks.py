@@ -11,17 +11,18 @@ KL201 (`thread_limit`) can call it with the size it evaluated.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from math import prod
-from typing import Any
+from typing import Any, TypeVar
 
 from kernlint.facts import Barrier, FileFacts, KernelLaunch, LocalAllocation, Span
 from kernlint.occupancy import DeviceProfile, OccupancyReport, compute
 from kernlint.occupancy.report import format_pct
 
 KB = 1024
+_T = TypeVar("_T")
 
 
 # -- the device-limit check shared with OpenMP --------------------------------------------------
@@ -163,6 +164,16 @@ def in_instantiations(names: Sequence[str]) -> str:
         return ""
     others = ", ".join(f"`{name}`" for name in names[1:])
     return f" in `{names[0]}`" + (f" (also {others})" if others else "")
+
+
+def once_per_template(launch: KernelLaunch, finding: Callable[[KernelLaunch, str], _T | None]) -> _T | None:
+    """`finding` for a launch, once for all its template instantiations: made for the first that
+    triggers it, with the note naming every one that does (`in_instantiations`); `finding` receives
+    the concrete launch and that note, "" for a launch that is no instantiation."""
+    triggered = [each for each in instances(launch) if finding(each, "") is not None]
+    if not triggered:
+        return None
+    return finding(triggered[0], in_instantiations(instantiation_names(triggered)))
 
 
 @dataclass(frozen=True)

@@ -122,7 +122,16 @@ def test_one_finding_at_the_template_names_every_failing_instantiation() -> None
     assert "BlockSum<float, 16>" not in kl301[0].message
 
 
-@pytest.mark.parametrize("name", ["kl201_template_work_group.cpp", "kl301_template_sub_group.cpp"])
+def test_kl203_and_kl208_name_the_instantiations_they_hold_for() -> None:
+    found = {d.code: d for d in _diagnostics(CORPUS / "clang" / "kl208_template_nd_range.cpp", "clang")}
+    assert sorted(found) == ["KL203", "KL208"]
+    assert "in `brighten<384>` (also `brighten<768>`)" in found["KL208"].message
+    assert "in `clamp<100>` is not a multiple" in found["KL203"].message
+
+
+@pytest.mark.parametrize(
+    "name", ["kl201_template_work_group.cpp", "kl208_template_nd_range.cpp", "kl301_template_sub_group.cpp"]
+)
 def test_the_default_front_end_is_silent_on_the_template_cases(name: str) -> None:
     """Only clang knows these sizes: tree-sitter leaves them unknown and reports nothing."""
     assert Counter(d.code for d in _diagnostics(CORPUS / "clang" / name, "tree-sitter")) == Counter()
