@@ -6,8 +6,10 @@ What it does
     in place or built in a variable), the local range of `parallel_for_work_group`, or a kernel's
     `reqd_work_group_size` attribute (lambda or functor). Sizes are evaluated through literals,
     `#define`s, `constexpr`/`const` values (also from quoted headers), single-assignment locals and
-    template arguments instantiated in the file. When one dimension is unknown but the known ones
-    already exceed the maximum, the launch is still reported; a size that cannot be evaluated is not.
+    template arguments instantiated in the file (all with the same value; with `--frontend clang`, each
+    instantiation's own: a launch in a function template is reported once, naming the instantiations
+    that fail). When one dimension is unknown but the known ones already exceed the maximum, the
+    launch is still reported; a size that cannot be evaluated is not.
     OpenMP offload `thread_limit` clauses are checked against the same device limit
     (`kernlint_rules.launch_checks.work_group_too_large`, used by `rules/omp_launch.py`); there the
     runtime clamps the team size instead of failing, so those findings are warnings.
@@ -45,10 +47,21 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from kernlint.diagnostics import Diagnostic, Severity
-from kernlint.facts import FileFacts
+from kernlint.facts import FileFacts, KernelLaunch
+from kernlint.occupancy import DeviceProfile
 from kernlint.rule import Rule, RuleContext
 from kernlint_rules.costs import failure_cost
-from kernlint_rules.launch_checks import occupancy, supported_sub_group, work_group_sizes, work_group_too_large
+from kernlint_rules.launch_checks import (
+    WorkGroup,
+    in_instantiations,
+    instances,
+    instantiation_names,
+    occupancy,
+    supported_sub_group,
+    work_group_sizes,
+    work_group_too_large,
+)
+from kernlint_rules.launch_checks import WorkGroupTooLarge as WorkGroupTooLargeFinding
 from kernlint_rules.omp_launch import thread_limit_findings
 
 
@@ -62,29 +75,45 @@ class WorkGroupTooLarge(Rule):
     def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
         device = ctx.device
         for launch in facts.launches:
-            for group in work_group_sizes(launch):
-                exact = group.total is not None
-                if not exact and all(d is None for d in group.dims):
-                    continue
-                finding = work_group_too_large(device, group.total if exact else group.lower_bound, exact)
-                if finding is None:
-                    continue
-                sg = supported_sub_group(launch, device)
-                evidence = {**finding.evidence(), "source": group.source}
-                report = occupancy(device, group.known_dims, sg) if group.known_dims else None
-                if report is not None:
-                    evidence = {"occupancy": report.to_json(), **evidence}
-                if sg is not None:
-                    evidence.update(sg.evidence())
-                yield ctx.diagnostic(
-                    launch.span,
-                    f"{finding.message(group.describe())}; use at most {finding.maximum} work-items per "
-                    "work-group on this device, or size it from info::device::max_work_group_size",
-                    evidence=evidence,
-                    kernel=launch.name,
-                    cost=failure_cost(
-                        f"the launch fails ({finding.size} > {finding.maximum} work-items per work-group)", device.id
-                    ),
-                )
-                break  # one finding per launch: a second size would be the same failure
+            # A launch in a function template whose size differs per instantiation: reported once, at
+            # the template's launch, naming the instantiations that fail (the first one's figures).
+            found = [(each, f) for each in instances(launch) if (f := _too_large(each, device)) is not None]
+            if not found:
+                continue
+            first, (group, finding) = found[0]
+            names = instantiation_names(each for each, _finding in found)
+            sg = supported_sub_group(first, device)
+            evidence = {**finding.evidence(), "source": group.source}
+            report = occupancy(device, group.known_dims, sg) if group.known_dims else None
+            if report is not None:
+                evidence = {"occupancy": report.to_json(), **evidence}
+            if sg is not None:
+                evidence.update(sg.evidence())
+            if names:
+                evidence["instantiations"] = {
+                    each.instantiation: f.size for each, (_group, f) in found if each.instantiation
+                }
+            yield ctx.diagnostic(
+                launch.span,
+                f"{finding.message(group.describe() + in_instantiations(names))}; use at most {finding.maximum} "
+                "work-items per work-group on this device, or size it from info::device::max_work_group_size",
+                evidence=evidence,
+                kernel=launch.name,
+                cost=failure_cost(
+                    f"the launch fails ({finding.size} > {finding.maximum} work-items per work-group)", device.id
+                ),
+            )
         yield from thread_limit_findings(facts, ctx)  # OpenMP `thread_limit` (rules/omp_launch.py)
+
+
+def _too_large(launch: KernelLaunch, device: DeviceProfile) -> tuple[WorkGroup, WorkGroupTooLargeFinding] | None:
+    """The first work-group size of the launch above the device's maximum (a second size would be the
+    same failure), with the finding."""
+    for group in work_group_sizes(launch):
+        exact = group.total is not None
+        if not exact and all(d is None for d in group.dims):
+            continue
+        finding = work_group_too_large(device, group.total if exact else group.lower_bound, exact)
+        if finding is not None:
+            return group, finding
+    return None

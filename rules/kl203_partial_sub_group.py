@@ -42,10 +42,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from kernlint.diagnostics import Diagnostic, Severity
-from kernlint.facts import FileFacts
+from kernlint.facts import FileFacts, KernelLaunch
 from kernlint.rule import Rule, RuleContext
 from kernlint_rules.costs import idle_lanes_cost
-from kernlint_rules.launch_checks import occupancy, pct, supported_sub_group, work_group
+from kernlint_rules.launch_checks import occupancy, once_per_template, pct, supported_sub_group, work_group
 
 
 class PartialSubGroup(Rule):
@@ -56,47 +56,54 @@ class PartialSubGroup(Rule):
     needs_device = True
 
     def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
-        device = ctx.device
         for launch in facts.launches:
-            group = work_group(launch)
-            sg = supported_sub_group(launch, device)
-            if group is None or group.known_dims is None or sg is None:
-                continue
-            size = group.total or 0
-            if size > device.max_work_group_size:
-                continue
-            sizes = (sg.size,) if sg.required else device.sub_group_sizes
-            if any(size % s == 0 for s in sizes):
-                continue
-            report = occupancy(device, group.known_dims, sg)
-            if report is None or not report.valid:
-                continue
-            threads = -(-size // sg.size)
-            lanes = threads * sg.size
-            idle = lanes - size
-            lower, upper = size // sg.size * sg.size, (size // sg.size + 1) * sg.size
-            choices = " or ".join(str(c) for c in (lower, upper) if 0 < c <= device.max_work_group_size)
-            others = (
-                ""
-                if sg.required or len(sizes) == 1
-                else (f"; no supported sub-group size ({', '.join(map(str, sizes))}) divides it")
-            )
-            thread_word = ("warp" if device.vendor == "nvidia" else "hardware thread") + ("s" if threads != 1 else "")
-            yield ctx.diagnostic(
-                launch.span,
-                f"{group.phrase()} is not a multiple of the sub-group size {sg.size}: "
-                f"each work-group runs as {threads} {thread_word} with {lanes} SIMD lanes, {idle} of them "
-                f"({pct(100 * idle / lanes)}) idle in the last, partial sub-group{others}; use a multiple of "
-                f"{sg.size} ({choices}) [{sg.note(device)}]",
-                kernel=launch.name,
-                evidence={
-                    "occupancy": report.to_json(),
-                    "work_group_size": size,
-                    "source": group.source,
-                    **sg.evidence(),
-                    "threads_per_work_group": threads,
-                    "lanes": lanes,
-                    "idle_lanes": idle,
-                },
-                cost=idle_lanes_cost(idle, lanes, device.id),
-            )
+            # A launch in a function template: once, naming the instantiations whose size is partial.
+            found = once_per_template(launch, lambda each, note: self._finding(ctx, each, note))
+            if found is not None:
+                yield found
+
+    @staticmethod
+    def _finding(ctx: RuleContext, launch: KernelLaunch, note: str) -> Diagnostic | None:
+        device = ctx.device
+        group = work_group(launch)
+        sg = supported_sub_group(launch, device)
+        if group is None or group.known_dims is None or sg is None:
+            return None
+        size = group.total or 0
+        if size > device.max_work_group_size:
+            return None
+        sizes = (sg.size,) if sg.required else device.sub_group_sizes
+        if any(size % s == 0 for s in sizes):
+            return None
+        report = occupancy(device, group.known_dims, sg)
+        if report is None or not report.valid:
+            return None
+        threads = -(-size // sg.size)
+        lanes = threads * sg.size
+        idle = lanes - size
+        lower, upper = size // sg.size * sg.size, (size // sg.size + 1) * sg.size
+        choices = " or ".join(str(c) for c in (lower, upper) if 0 < c <= device.max_work_group_size)
+        others = (
+            ""
+            if sg.required or len(sizes) == 1
+            else (f"; no supported sub-group size ({', '.join(map(str, sizes))}) divides it")
+        )
+        thread_word = ("warp" if device.vendor == "nvidia" else "hardware thread") + ("s" if threads != 1 else "")
+        return ctx.diagnostic(
+            launch.span,
+            f"{group.phrase()}{note} is not a multiple of the sub-group size {sg.size}: "
+            f"each work-group runs as {threads} {thread_word} with {lanes} SIMD lanes, {idle} of them "
+            f"({pct(100 * idle / lanes)}) idle in the last, partial sub-group{others}; use a multiple of "
+            f"{sg.size} ({choices}) [{sg.note(device)}]",
+            kernel=launch.name,
+            evidence={
+                "occupancy": report.to_json(),
+                "work_group_size": size,
+                "source": group.source,
+                **sg.evidence(),
+                "threads_per_work_group": threads,
+                "lanes": lanes,
+                "idle_lanes": idle,
+            },
+            cost=idle_lanes_cost(idle, lanes, device.id),
+        )

@@ -4,7 +4,8 @@ What it does
     Reads the constant value of a kernel's `[[intel::reqd_sub_group_size(N)]]` or
     `[[sycl::reqd_sub_group_size(N)]]` attribute (on a lambda or a functor's `operator()`, with the
     value from a literal, macro, constexpr, quoted header or a template argument instantiated in the
-    file) and reports it on every target device whose supported sub-group sizes do not include N:
+    file; with `--frontend clang`, each instantiation's own, the attribute reported once naming the
+    instantiations that fail) and reports it on every target device whose supported sub-group sizes do not include N:
     8 on Xe-HPC (16 and 32 only), anything but 32 on NVIDIA GPUs, 64 anywhere. An attribute whose
     value cannot be evaluated is not reported.
 
@@ -37,10 +38,18 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from kernlint.diagnostics import Diagnostic, Severity
-from kernlint.facts import FileFacts, Span
+from kernlint.facts import FileFacts, KernelLaunch, Span
 from kernlint.rule import Rule, RuleContext
 from kernlint_rules.costs import failure_cost
-from kernlint_rules.launch_checks import occupancy, sub_group, work_group
+from kernlint_rules.launch_checks import (
+    SubGroup,
+    in_instantiations,
+    instances,
+    instantiation_names,
+    occupancy,
+    sub_group,
+    work_group,
+)
 
 
 class UnsupportedSubGroupSize(Rule):
@@ -52,15 +61,17 @@ class UnsupportedSubGroupSize(Rule):
 
     def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
         device = ctx.device
-        reported: set[Span] = set()
-        for launch in facts.launches:
+        # By where the attribute is written: one functor launched several times, or instantiated with
+        # several sizes, is reported once there, naming the instantiations that fail.
+        failing: dict[Span, list[tuple[KernelLaunch, SubGroup]]] = {}
+        for launch in (each for written in facts.launches for each in instances(written)):
             sg = sub_group(launch, device)
             if sg is None or not sg.required or sg.size in device.sub_group_sizes:
                 continue
-            where = launch.attributes.span or launch.span
-            if where in reported:
-                continue  # one functor launched several times: its attribute is reported once
-            reported.add(where)
+            failing.setdefault(launch.attributes.span or launch.span, []).append((launch, sg))
+        for where, found in failing.items():
+            launch, sg = found[0]
+            names = instantiation_names(each for each, _sg in found)
             supported = ", ".join(map(str, sorted(device.sub_group_sizes)))
             evidence: dict = {"sub_group_size": sg.size, "supported_sub_group_sizes": list(device.sub_group_sizes)}
             group = work_group(launch)
@@ -68,13 +79,17 @@ class UnsupportedSubGroupSize(Rule):
                 report = occupancy(device, group.known_dims, sg)
                 if report is not None:
                     evidence = {"occupancy": report.to_json(), **evidence}
+            if names:
+                evidence["instantiations"] = {
+                    each.instantiation: size.size for each, size in found if each.instantiation
+                }
             text = launch.attributes.reqd_sub_group_size_text or str(sg.size)
             value = f" ({text} = {sg.size})" if text.strip() != str(sg.size) else ""
             yield ctx.diagnostic(
                 where,
-                f"the kernel requires sub-group size {sg.size}{value}, which {device.id} does not support "
-                f"(supported: {supported}): the kernel cannot run there; require a size every target "
-                "supports or let the compiler choose",
+                f"the kernel{in_instantiations(names)} requires sub-group size {sg.size}{value}, which {device.id} "
+                f"does not support (supported: {supported}): the kernel cannot run there; require a size every "
+                "target supports or let the compiler choose",
                 evidence=evidence,
                 kernel=launch.name,
                 cost=failure_cost(f"sub-group size {sg.size} is not supported: the kernel cannot run", device.id),

@@ -34,10 +34,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from kernlint.diagnostics import Diagnostic, Severity
-from kernlint.facts import FileFacts
+from kernlint.facts import FileFacts, KernelLaunch
 from kernlint.rule import Rule, RuleContext
 from kernlint_rules.costs import failure_cost
-from kernlint_rules.launch_checks import work_group
+from kernlint_rules.launch_checks import once_per_template, work_group
 
 
 class NdRangeNotDivisible(Rule):
@@ -48,34 +48,41 @@ class NdRangeNotDivisible(Rule):
 
     def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
         for launch in facts.launches:
-            if launch.api != "parallel_for" or launch.global_range is None or not launch.global_range.known:
-                continue
-            group = work_group(launch)
-            if group is None or group.known_dims is None:
-                continue
-            global_dims: tuple[int, ...] = launch.global_range.dims  # type: ignore[assignment]
-            local_dims = group.known_dims
-            if len(global_dims) != len(local_dims) or any(d <= 0 for d in global_dims + local_dims):
-                continue
-            bad = [(axis, g, local) for axis, (g, local) in enumerate(zip(global_dims, local_dims)) if g % local]
-            if not bad:
-                continue
-            axis, g, local = bad[0]
-            where = f" in dimension {axis}" if len(global_dims) > 1 else ""
-            yield ctx.diagnostic(
-                launch.span,
-                f"the global range {_shape(global_dims)} is not a multiple of {group.describe()}{where} "
-                f"({g} = {g // local} x {local} + {g % local}): the nd_range is invalid and the launch throws; "
-                f"round the global range up to {(g // local + 1) * local} and guard the extra work-items",
-                kernel=launch.name,
-                evidence={
-                    "global_range": list(global_dims),
-                    "local_range": list(local_dims),
-                    "dimension": axis,
-                    "source": group.source,
-                },
-                cost=failure_cost(f"the launch throws ({g} is not a multiple of {local})"),
-            )
+            # A launch in a function template: once, naming the instantiations whose ranges do not divide.
+            found = once_per_template(launch, lambda each, note: self._finding(ctx, each, note))
+            if found is not None:
+                yield found
+
+    @staticmethod
+    def _finding(ctx: RuleContext, launch: KernelLaunch, note: str) -> Diagnostic | None:
+        if launch.api != "parallel_for" or launch.global_range is None or not launch.global_range.known:
+            return None
+        group = work_group(launch)
+        if group is None or group.known_dims is None:
+            return None
+        global_dims: tuple[int, ...] = launch.global_range.dims  # type: ignore[assignment]
+        local_dims = group.known_dims
+        if len(global_dims) != len(local_dims) or any(d <= 0 for d in global_dims + local_dims):
+            return None
+        bad = [(axis, g, local) for axis, (g, local) in enumerate(zip(global_dims, local_dims)) if g % local]
+        if not bad:
+            return None
+        axis, g, local = bad[0]
+        where = f" in dimension {axis}" if len(global_dims) > 1 else ""
+        return ctx.diagnostic(
+            launch.span,
+            f"the global range {_shape(global_dims)} is not a multiple of {group.describe()}{note}{where} "
+            f"({g} = {g // local} x {local} + {g % local}): the nd_range is invalid and the launch throws; "
+            f"round the global range up to {(g // local + 1) * local} and guard the extra work-items",
+            kernel=launch.name,
+            evidence={
+                "global_range": list(global_dims),
+                "local_range": list(local_dims),
+                "dimension": axis,
+                "source": group.source,
+            },
+            cost=failure_cost(f"the launch throws ({g} is not a multiple of {local})"),
+        )
 
 
 def _shape(dims: tuple[int, ...]) -> str:

@@ -54,6 +54,7 @@ from kernlint.facts.device import SubGroupBlockAccess
 from kernlint.occupancy import compute
 from kernlint.rule import Rule, RuleContext
 from kernlint_rules.costs import occupancy_at_cost
+from kernlint_rules.launch_checks import instances, instantiation_names
 
 _BAD_SIZE = 32
 
@@ -69,21 +70,27 @@ class BlockLoadSubGroup32(Rule):
         device = ctx.device
         if device is None or not getattr(device, "is_intel", False) or not facts.block_accesses:
             return
-        reported: set[tuple[int, int]] = set()
-        for launch in facts.launches:
+        # By access: reached from several launches (or instantiations at size 32), reported once there.
+        reached: dict[tuple[int, int], tuple[SubGroupBlockAccess, list[KernelLaunch]]] = {}
+        for launch in (each for written in facts.launches for each in instances(written)):
             if launch.attributes.reqd_sub_group_size != _BAD_SIZE:
                 continue
             for access in facts.block_accesses:
-                key = (access.span.start_byte, access.span.end_byte)
-                if key in reported or not launch.covers(access.span):
-                    continue
-                reported.add(key)
-                yield self._diagnostic(ctx, launch, access)
+                if launch.covers(access.span):
+                    key = (access.span.start_byte, access.span.end_byte)
+                    reached.setdefault(key, (access, []))[1].append(launch)
+        for access, launches in reached.values():
+            yield self._diagnostic(ctx, launches[0], access, instantiation_names(launches))
 
-    def _diagnostic(self, ctx: RuleContext, launch: KernelLaunch, access: SubGroupBlockAccess) -> Diagnostic:
+    def _diagnostic(
+        self, ctx: RuleContext, launch: KernelLaunch, access: SubGroupBlockAccess, names: list[str]
+    ) -> Diagnostic:
         device = ctx.device
         kind = "store" if access.direction == "store" else "load"
         kernel = f"kernel `{launch.name}`" if launch.name else "a kernel"
+        if names:
+            also = ", ".join(f"`{name}`" for name in names[1:])
+            kernel = f"kernel `{names[0]}`" + (f" (also {also})" if also else "")
         attribute = launch.attributes.span
         spelled = launch.attributes.reqd_sub_group_size_text
         required = f"requires sub-group size {_BAD_SIZE}" + (
@@ -110,6 +117,8 @@ class BlockLoadSubGroup32(Rule):
             "function": access.function,
             "device_sub_group_sizes": list(getattr(device, "sub_group_sizes", ()) or ()),
         }
+        if names:
+            evidence["instantiations"] = names
         evidence.update(_occupancy_at_16(device, launch))
         related = [(attribute, "the required sub-group size")] if attribute is not None else []
         cost = occupancy_at_cost(device.id, 16, evidence.get("occupancy", {}), _BAD_SIZE)

@@ -11,16 +11,18 @@ KL201 (`thread_limit`) can call it with the size it evaluated.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from math import prod
-from typing import Any
+from typing import Any, TypeVar
 
 from kernlint.facts import Barrier, FileFacts, KernelLaunch, LocalAllocation, Span
 from kernlint.occupancy import DeviceProfile, OccupancyReport, compute
 from kernlint.occupancy.report import format_pct
 
 KB = 1024
+_T = TypeVar("_T")
 
 
 # -- the device-limit check shared with OpenMP --------------------------------------------------
@@ -142,6 +144,36 @@ def global_items(launch: KernelLaunch, group: WorkGroup | None) -> tuple[int, ..
             return None
         return tuple(g * size for g, size in zip(dims, group.known_dims))
     return dims
+
+
+def instances(launch: KernelLaunch) -> tuple[KernelLaunch, ...]:
+    """The launch as each template instantiation runs it, when its sizes differ per instantiation
+    (the clang front-end's reading), else the launch itself."""
+    return launch.instances or (launch,)
+
+
+def instantiation_names(launches: Iterable[KernelLaunch]) -> list[str]:
+    """The instantiations behind the launches a finding is made for, once each, in order."""
+    return list(dict.fromkeys(launch.instantiation for launch in launches if launch.instantiation))
+
+
+def in_instantiations(names: Sequence[str]) -> str:
+    """ " in `launch<2048>`", " in `launch<2048>` (also `launch<4096>`)" (the figures are the
+    first's), or "" for a launch that is no template instantiation."""
+    if not names:
+        return ""
+    others = ", ".join(f"`{name}`" for name in names[1:])
+    return f" in `{names[0]}`" + (f" (also {others})" if others else "")
+
+
+def once_per_template(launch: KernelLaunch, finding: Callable[[KernelLaunch, str], _T | None]) -> _T | None:
+    """`finding` for a launch, once for all its template instantiations: made for the first that
+    triggers it, with the note naming every one that does (`in_instantiations`); `finding` receives
+    the concrete launch and that note, "" for a launch that is no instantiation."""
+    triggered = [each for each in instances(launch) if finding(each, "") is not None]
+    if not triggered:
+        return None
+    return finding(triggered[0], in_instantiations(instantiation_names(triggered)))
 
 
 @dataclass(frozen=True)

@@ -58,6 +58,12 @@ class KernelLaunch:
     function: str | None  # the enclosing function's name
     # The kernel body plus the bodies of functions it calls (defined in the file): its device code.
     regions: tuple[Span, ...] = ()
+    # The template instantiation this launch runs, as clang names it (`Reduce<32>`, `launch<1024>`),
+    # when its sizes are that instantiation's template arguments; None otherwise (and from tree-sitter).
+    instantiation: str | None = None
+    # A launch written in a function template whose sizes differ per instantiation: the launch as each
+    # instantiation runs it (its sizes known, `instantiation` set). Empty when not known per instantiation.
+    instances: tuple[KernelLaunch, ...] = ()
 
     def covers(self, span: Span) -> bool:
         """Whether `span` lies in this kernel's device code (body or a function it calls)."""

@@ -32,6 +32,7 @@ from kernlint.facts import Accessor, Buffer, FileFacts, Span
 from kernlint.facts.kinds import AccessMode, AccessTarget
 from kernlint.frontends.clang.flags import FileFlags, flags_for
 from kernlint.frontends.clang.headers import header_args, shipped_sycl, stand_ins, sycl_dir
+from kernlint.frontends.clang.templates import instantiate_launches
 from kernlint.frontends.clang.unit import ClangUnit, Declaration, ParseTimeout
 from kernlint.frontends.common.nodes import span_of, text_of
 from kernlint.frontends.cpp.accessor_uses import analyse_accessor_uses
@@ -86,6 +87,7 @@ def extract(
         facts = tree_sitter_facts(unit)
     build_known = flags.origin != "defaults" or bool(defines) or any(a.startswith(("-D", "-U")) for a in clang_args)
     facts = _refine(facts, unit, clang, select_branches=build_known)
+    facts = instantiate_launches(facts, unit, clang)
     if flags.database:
         facts = replace(facts, dependencies=(*facts.dependencies, flags.database))
     return facts

@@ -155,6 +155,10 @@ class ClangUnit:
         """The main file's top-level cursors (the probes included)."""
         return [c for c in self.tu.cursor.get_children() if in_main_file(c)]
 
+    def main_cursors(self) -> list[cindex.Cursor]:
+        """Every cursor of the main file, in source order (for the analyses of instantiations)."""
+        return self._main_cursors()
+
     def _main_cursors(self) -> list[cindex.Cursor]:
         """Cursors located in the main file, in source order (children of other files are skipped)."""
         out: list[cindex.Cursor] = []
