@@ -185,7 +185,7 @@ def test_only_macros_for_one_openmp_directive_are_read(tmp_path: Path) -> None:
     data = source.read_bytes()
     args, empty = clang_frontend.parse_inputs(str(source), data, flags_for(str(source)), (), {}, ())
     unit = ClangUnit(str(source), data, args, [], empty)
-    assert directive_macros(unit.tu, data, (), build_known=True) == {}
+    assert directive_macros(unit.tu, unit.top_level, data, (), build_known=True) == {}
 
 
 def test_cursor_kinds_the_bindings_do_not_name_are_read_by_their_spelling(tmp_path: Path) -> None:

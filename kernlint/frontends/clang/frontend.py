@@ -85,7 +85,7 @@ def extract(
     build_known = flags.origin != "defaults" or bool(defines) or any(a.startswith(("-D", "-U")) for a in clang_args)
     # Directives behind macros only clang expanded are read as configured macros (clang/openmp.py);
     # their clause values not yet asked are probed with one more parse.
-    macros = directive_macros(clang.tu, data, {c.span.line for c in facts.omp}, build_known)
+    macros = directive_macros(clang.tu, clang.top_level, data, {c.span.line for c in facts.omp}, build_known)
     if macros:
         all_defines, asked = {**all_defines, **macros}, len(probes.requests)
         tree_sitter_facts(_tree_sitter_unit(path, data, all_dirs, all_defines, probes.ask))

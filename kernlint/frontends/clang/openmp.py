@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import ctypes
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -24,7 +24,6 @@ from typing import Any
 from clang import cindex
 
 from kernlint.facts.openmp_directive import OmpDirective
-from kernlint.frontends.clang.native import in_main_file
 from kernlint.frontends.openmp.directives import parse_directive
 
 _MACRO_INSTANTIATION = 502  # CXCursor_MacroExpansion
@@ -32,6 +31,9 @@ _MACRO_DEFINITION = 501  # CXCursor_MacroDefinition
 _CAPTURED_STATEMENT = 200  # CXCursor_UnexposedStmt: how libclang shows a directive's region
 _MAX_ALIASES = 4  # `#define OFFLOAD TARGET_LOOP`: how many one-name definitions are followed
 _OMP_KIND = re.compile(r"OMP(\w+)Directive")
+# A line holding only a name (and maybe a comment): where tree-sitter can read a directive macro.
+_LONE_NAME = re.compile(rb"^[ \t]*([A-Za-z_]\w*)[ \t]*(?://[^\n]*|/\*[^\n]*?\*/[ \t]*)?\r?$", re.M)
+_KEYWORDS = frozenset({b"else", b"do", b"try", b"public", b"private", b"protected", b"return", b"break", b"continue"})
 
 
 @lru_cache(maxsize=1)
@@ -64,29 +66,38 @@ def directive_key(kind: str) -> str:
 
 
 def directive_macros(
-    clang_tu: cindex.TranslationUnit, data: bytes, handled_lines: Iterable[int], build_known: bool
+    clang_tu: cindex.TranslationUnit,
+    top_level: Sequence[cindex.Cursor],
+    data: bytes,
+    handled_lines: Iterable[int],
+    build_known: bool,
 ) -> dict[str, str]:
-    """Object-like macros standing for one OpenMP directive that clang compiled at a use in the main
-    file, as `NAME` -> `_Pragma("…")`, for the uses on lines not in `handled_lines` (where tree-sitter
-    found a directive already). A macro defined more than once in its file (per `#if` arm) is given
-    only when the build's flags are known (`build_known`): clang's default arm may not be the build's."""
+    """Object-like macros standing for one OpenMP directive that clang compiled at a use alone on a
+    line of the main file, as `NAME` -> `_Pragma("…")`, for the uses on lines not in `handled_lines`
+    (where tree-sitter found a directive already). `top_level` are the main file's top-level cursors.
+    A macro defined more than once in its file (per `#if` arm) is given only when the build's flags
+    are known (`build_known`): clang's default arm may not be the build's."""
     handled = set(handled_lines)
-    uses: dict[int, tuple[str, str]] = {}  # offset of a use -> (name, directive text)
+    lone = {
+        m.start(1)
+        for m in _LONE_NAME.finditer(data)
+        if m.group(1) not in _KEYWORDS and data.count(b"\n", 0, m.start(1)) + 1 not in handled
+    }
+    if not lone:
+        return {}  # the usual file: no line holds only a name, so no directive macro to read
+    uses: dict[int, tuple[str, str]] = {}  # offset of a use -> (name, directive literal)
     candidates: dict[str, str | None] = {}
-    for cursor in clang_tu.cursor.get_children():
-        if _lib().clang_getCursorKind(cursor) != _MACRO_INSTANTIATION or not in_main_file(cursor):
-            continue
-        start = cursor.extent.start.offset
-        if data.count(b"\n", 0, start) + 1 in handled:
+    for cursor in top_level:
+        if _lib().clang_getCursorKind(cursor) != _MACRO_INSTANTIATION or cursor.extent.start.offset not in lone:
             continue
         name = cursor.spelling
         if name not in candidates:
             candidates[name] = _operator_text(clang_tu, cursor.referenced, build_known)
         if candidates[name] is not None:
-            uses[start] = (name, candidates[name] or "")
+            uses[cursor.extent.start.offset] = (name, candidates[name] or "")
     if not uses:
         return {}
-    compiled, hidden = _directives_at(clang_tu, set(uses))
+    compiled, hidden = _directives_at(top_level, set(uses))
     found: dict[str, str] = {}
     rejected: set[str] = set()
     for offset, (name, literal) in uses.items():
@@ -145,14 +156,16 @@ def _macro_definitions(tu: cindex.TranslationUnit) -> Iterator[cindex.Cursor]:
             yield cursor
 
 
-def _directives_at(tu: cindex.TranslationUnit, offsets: set[int]) -> tuple[dict[int, str], list[tuple[int, int]]]:
+def _directives_at(
+    top_level: Sequence[cindex.Cursor], offsets: set[int]
+) -> tuple[dict[int, str], list[tuple[int, int]]]:
     """The OpenMP directive clang compiled at each of `offsets` of the main file (one directive per
     place: a place holding several, from a macro with several `_Pragma`s, is left out), and the byte
     ranges of the directives' regions, whose statements libclang does not expose as cursors (a
     directive inside an offload region is compiled, but has no cursor to check against)."""
     found: dict[int, list[str]] = {}
     hidden: list[tuple[int, int]] = []
-    stack = [c for c in tu.cursor.get_children() if in_main_file(c)]
+    stack = list(top_level)
     while stack:
         cursor = stack.pop()
         kind = omp_kind(cursor)
