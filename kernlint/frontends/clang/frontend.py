@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import replace
 from typing import Any, cast
 
@@ -32,6 +33,7 @@ from kernlint.facts import Accessor, Buffer, FileFacts, Span
 from kernlint.facts.kinds import AccessMode, AccessTarget
 from kernlint.frontends.clang.flags import FileFlags, flags_for
 from kernlint.frontends.clang.headers import header_args, shipped_sycl, stand_ins, sycl_dir
+from kernlint.frontends.clang.openmp import directive_macros
 from kernlint.frontends.clang.templates import instantiate_launches
 from kernlint.frontends.clang.unit import ClangUnit, Declaration, ParseTimeout
 from kernlint.frontends.common.nodes import span_of, text_of
@@ -81,11 +83,22 @@ def extract(
         clang = clang_unit(path, data, flags, include_dirs, defines or {}, clang_args, probes.requests, timeout_s)
     except (ParseTimeout, cindex.TranslationUnitLoadError):
         return facts
+    build_known = flags.origin != "defaults" or bool(defines) or any(a.startswith(("-D", "-U")) for a in clang_args)
+    # Directives behind macros only clang expanded are read as configured macros (clang/openmp.py);
+    # their clause values not yet asked are probed with one more parse.
+    macros = directive_macros(clang.tu, clang.top_level, data, {c.span.line for c in facts.omp}, build_known)
+    if macros:
+        all_defines, asked = {**all_defines, **macros}, len(probes.requests)
+        tree_sitter_facts(_tree_sitter_unit(path, data, all_dirs, all_defines, probes.ask))
+        if len(probes.requests) > asked:
+            with suppress(ParseTimeout, cindex.TranslationUnitLoadError):
+                clang = clang_unit(
+                    path, data, flags, include_dirs, defines or {}, clang_args, probes.requests, timeout_s
+                )
     answers = probes.answers(clang.probe_values())
-    if answers:
+    if answers or macros:
         unit = _tree_sitter_unit(path, data, all_dirs, all_defines, lambda text, at, _c: answers.get((text, at)))
         facts = tree_sitter_facts(unit)
-    build_known = flags.origin != "defaults" or bool(defines) or any(a.startswith(("-D", "-U")) for a in clang_args)
     facts = _refine(facts, unit, clang, select_branches=build_known)
     facts = instantiate_launches(facts, unit, clang)
     if flags.database:
@@ -130,6 +143,8 @@ def parse_inputs(
     if not any(a.startswith("-std=") for a in own):
         args.append("-std=c11" if path.endswith(_C_SUFFIXES) else "-std=c++17")
     args += list(flags.args)
+    if flags.origin != "database" and b"sycl" not in data and not any(a.startswith("-fopenmp") for a in own):
+        args.append("-fopenmp")  # an OpenMP file's directives become cursors only with it (clang/openmp.py)
     args += [f"-I{d}" for d in include_dirs]
     args += [f"-D{name}={value}" for name, value in defines.items()]
     args += list(clang_args)

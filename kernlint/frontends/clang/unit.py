@@ -150,6 +150,11 @@ class ClangUnit:
             )
         return found
 
+    @property
+    def top_level(self) -> list[cindex.Cursor]:
+        """The main file's top-level cursors, macro expansions included (computed once)."""
+        return self._top_level
+
     @cached_property
     def _top_level(self) -> list[cindex.Cursor]:
         """The main file's top-level cursors (the probes included)."""

@@ -36,8 +36,8 @@ def rewrite_pragma_operators(data: bytes, defines: Mapping[str, str] | None = No
     """`data` with every directive written as `_Pragma("…")` alone on a line, or as a line holding only
     a macro defined as one, turned into a `#pragma` line of the same length; and the directive text
     ("omp …") of each, by the byte offset where its `#pragma` now starts."""
-    if b"_Pragma" not in data:
-        return data, {}
+    if b"_Pragma" not in data and not any("_Pragma" in body for body in (defines or {}).values()):
+        return data, {}  # (a configured macro may stand for a directive the file never spells out)
     texts: dict[int, str] = {}
     out = bytearray(data)
 
