@@ -1,12 +1,14 @@
 """Per-file cost of the two C/C++ front-ends, and how many kernels survive in libclang's AST.
 
-Run by hand: `python benchmarks/clang_cost.py [--limit N] PATH...` (files or directories; `.cpp`,
-`.c`, `.sycl` and `.hpp` files are read, in sorted order, the first N of them). For each file it
-times the tree-sitter front-end and the clang front-end (tree-sitter facts refined by libclang), and
-counts the kernel launches (`parallel_for`, `single_task`, `parallel_for_work_group`) written with
-their lambda in the call, as tree-sitter finds them and as libclang keeps them in its AST: without
-SYCL headers it drops the whole `submit(…)` statement, with kernlint's declaration-only headers it
-should keep them all. Nothing here is timed in CI.
+Run by hand: `python benchmarks/clang_cost.py [--limit N] [--disagreements] PATH...` (files or
+directories; `.cpp`, `.c`, `.sycl` and `.hpp` files are read, in sorted order, the first N of them).
+For each file it times the tree-sitter front-end and the clang front-end (tree-sitter facts refined
+by libclang), and counts the kernel launches (`parallel_for`, `single_task`,
+`parallel_for_work_group`) written with their lambda in the call, as tree-sitter finds them and as
+libclang keeps them in its AST: without SYCL headers it drops the whole `submit(…)` statement, with
+kernlint's declaration-only headers it should keep them all. `--disagreements` also prints every
+fact the two front-ends give differently (a fact added, dropped or with other values, by line).
+Nothing here is timed in CI.
 """
 
 from __future__ import annotations
@@ -17,10 +19,12 @@ import re
 import statistics
 import sys
 import time
+from dataclasses import fields
 from pathlib import Path
 
 from clang import cindex
 
+from kernlint.facts import FileFacts
 from kernlint.frontends.clang import frontend as clang_frontend
 from kernlint.frontends.clang.flags import flags_for
 from kernlint.frontends.clang.unit import ClangUnit
@@ -60,16 +64,52 @@ def _surviving_kernels(unit: ClangUnit, data: bytes) -> int:
     return len(starts)
 
 
+def _disagreements(path: str, tree_sitter: FileFacts, clang: FileFacts) -> list[str]:
+    """One line per fact the front-ends give differently: facts are matched by kind and position."""
+    lines = []
+    for field in fields(FileFacts):
+        mine, theirs = getattr(tree_sitter, field.name), getattr(clang, field.name)
+        if mine == theirs:
+            continue
+        if not isinstance(mine, tuple) or not all(hasattr(f, "span") for f in (*mine, *theirs)):
+            lines.append(f"{path}: {field.name}: {_short(mine)} -> {_short(theirs)}")
+            continue
+        by_place = {f.span.start_byte: f for f in mine}
+        others = {f.span.start_byte: f for f in theirs}
+        for start in sorted(set(by_place) | set(others)):
+            old, new = by_place.get(start), others.get(start)
+            if old == new:
+                continue
+            line = (old or new).span.line  # type: ignore[union-attr]
+            if old is None or new is None:
+                lines.append(f"{path}:{line}: {field.name}: {'added by clang' if old is None else 'dropped by clang'}")
+                continue
+            changed = [
+                f"{f.name} {_short(getattr(old, f.name))} -> {_short(getattr(new, f.name))}"
+                for f in fields(old)
+                if getattr(old, f.name) != getattr(new, f.name)
+            ]
+            lines.append(f"{path}:{line}: {field.name}: " + "; ".join(changed))
+    return lines
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 100 else text[:97] + "..."
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("paths", nargs="+")
     parser.add_argument("--limit", type=int, default=100)
+    parser.add_argument("--disagreements", action="store_true", help="print every fact the front-ends give differently")
     args = parser.parse_args()
     files = _files(args.paths, args.limit)
     ts_times: list[float] = []
     clang_times: list[float] = []
     parse_times: list[float] = []
     launches = kernels = failed = errors = 0
+    disagreements: list[str] = []
     for path in files:
         data = Path(path).read_bytes()
         start = time.process_time()
@@ -80,7 +120,8 @@ def main() -> int:
         )
         start = time.process_time()
         try:
-            clang_frontend.extract(path, data)
+            refined = clang_frontend.extract(path, data)
+            disagreements += _disagreements(path, facts, refined)
         except Exception as exc:  # a front-end bug: count it, go on
             print(f"{path}: clang front-end failed: {exc!r}", file=sys.stderr)
             failed += 1
@@ -105,6 +146,9 @@ def main() -> int:
     print(f"  of which one libclang parse: {ms(parse_times)}")
     print(f"launches with a lambda written in the call: tree-sitter finds {launches}; libclang keeps {kernels}")
     print(f"files with libclang errors: {errors}; clang front-end failures: {failed}")
+    print(f"facts given differently: {len(disagreements)}")
+    if args.disagreements:
+        print("\n".join(disagreements))
     return 0
 
 

@@ -95,7 +95,7 @@ from collections.abc import Iterator
 from typing import Any, ClassVar
 
 from kernlint.diagnostics import Diagnostic, Fix, Severity
-from kernlint.facts import Branch, FileFacts, Span
+from kernlint.facts import Branch, FileFacts, KernelLaunch, Span
 from kernlint.rule import Rule, RuleContext
 from kernlint_rules.costs import divergence_cost
 from kernlint_rules.divergence_classes import COSTLY, classify, estimate, rewrite
@@ -169,18 +169,29 @@ _KIND_WORDS = {
 }
 
 
-def _single_lane_code(branches: tuple[Branch, ...]) -> list[Span]:
-    """The guarded arms of leader tests (`if (lid == 0) { … }`): one lane runs them, and one lane
-    cannot diverge from itself. (C and C++ only: a Fortran `if`'s one region spans its `else` too.)"""
+def _single_lane_code(facts: FileFacts) -> list[Span]:
+    """The guarded arms of leader tests (`if (lid == 0) { … }`) that one lane runs: one lane cannot
+    diverge from itself. Only where the ids are one-dimensional (OpenMP thread numbers, a 1-D SYCL
+    launch): `get_local_id(2) == 0` in a 3-D work-group picks one lane per row, and a sub-group may
+    hold several rows. Not Fortran, where an `if`'s one region spans its `else` too."""
+    if facts.language == "openmp-fortran":
+        return []
     return [
         b.regions[0]
-        for b in branches
+        for b in facts.branches
         if b.reason == "leader"
         and b.lanes is not None
         and b.lanes.kind == "single"
         and b.kind in ("if", "else-if")
         and b.regions
+        and (facts.language != "sycl" or _one_dimensional(facts.launch_for(b.condition)))
     ]
+
+
+def _one_dimensional(launch: KernelLaunch | None) -> bool:
+    if launch is None:
+        return False
+    return launch.range_kind == "scalar" or (launch.global_range is not None and len(launch.global_range.dims) == 1)
 
 
 class DivergentBranch(Rule):
@@ -192,7 +203,7 @@ class DivergentBranch(Rule):
 
     def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
         report_boundary = bool(ctx.options.get("report-boundary", False))
-        lone = _single_lane_code(facts.branches) if facts.language != "openmp-fortran" else []
+        lone = _single_lane_code(facts)
         classes = {
             b.span: classify(b)
             for b in facts.branches

@@ -33,3 +33,17 @@ void merge_histograms(sycl::queue &q, const unsigned *partial, unsigned *total, 
     }
   });
 }
+
+// In a 3-D work-group `get_local_id(2) == 0` picks one lane per row of 8: a sub-group holds several
+// rows, so their leaders still diverge from one another.
+void row_leaders(sycl::queue &q, const int *starts, const float *vals, float *out, size_t rows) {
+  q.parallel_for(sycl::nd_range<3>({rows, 4, 8}, {8, 4, 8}), [=](sycl::nd_item<3> it) {
+    const size_t r = it.get_global_id(0) * 4 + it.get_local_id(1);
+    if (it.get_local_id(2) == 0) { // expect: KL501
+      float s = 0.0f;
+      for (int j = starts[r]; j < starts[r + 1]; ++j) // expect: KL501
+        s += vals[j];
+      out[r] = s;
+    }
+  });
+}
