@@ -42,6 +42,8 @@ void f(sycl::queue &q, float *x, int n) {
   }
 }
 """
+# What a child process imports kernlint from: this tree, then whatever the caller's path adds.
+_PYTHONPATH = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))
 QUIET = b"#include <sycl/sycl.hpp>\nvoid g(sycl::queue &q, float *x) {\n  q.fill(x, 0.0f, 16).wait();\n}\n"
 
 
@@ -133,7 +135,7 @@ def test_the_note_is_an_info_for_exit_codes_and_selection(tmp_path: Path, option
         + ["--no-cache", *options],
         cwd=tmp_path,
         capture_output=True,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
+        env={**os.environ, "PYTHONPATH": _PYTHONPATH},
         timeout=300,
     )
     assert proc.returncode == code, proc.stderr.decode()
@@ -199,7 +201,7 @@ def _broken_env(tmp_path: Path) -> dict[str, str]:
     shadow.mkdir(parents=True)
     (shadow / "__init__.py").write_text("")
     (shadow / "cindex.py").write_text(_BROKEN_CINDEX)
-    return {"PYTHONPATH": os.pathsep.join([str(tmp_path / "shadow"), str(REPO)])}
+    return {"PYTHONPATH": os.pathsep.join([str(tmp_path / "shadow"), _PYTHONPATH])}
 
 
 def _normalised(stdout: bytes) -> dict:
@@ -219,7 +221,7 @@ def test_libclang_that_does_not_load_is_said_once_and_tree_sitter_reads_every_fi
             [sys.executable, "-c", _PATCHED_AVAILABLE, *args],
             cwd=asked,
             capture_output=True,
-            env={**os.environ, "PYTHONPATH": str(REPO)},
+            env={**os.environ, "PYTHONPATH": _PYTHONPATH},
             timeout=300,
         )
     else:
