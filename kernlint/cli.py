@@ -84,7 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=DEFAULT_TIMEOUT_S,
         metavar="SECONDS",
         help=f"time limit per file (default {DEFAULT_TIMEOUT_S:g}; 0: none); "
-        "a file over it is a KL000 and the run goes on",
+        "a file over it is a KL000 and the run goes on; --frontend clang gives libclang half of it",
     )
     check.add_argument("--no-cache", action="store_true", help="do not read or write .kernlint_cache/")
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
@@ -249,19 +249,17 @@ def project_setups(args: argparse.Namespace, known: frozenset[str], plugins: Plu
     )
 
 
-def _clang_available() -> bool:
-    from kernlint.frontends.clang import available
-
-    return available()
-
-
 def cmd_check(args: argparse.Namespace) -> int:
     # Everything that can be found wrong without analysing is checked first: a mistake costs no run.
     if args.update_baseline and not args.baseline:
         raise ConfigError("--update-baseline needs --baseline FILE")
-    if args.frontend == "clang" and not _clang_available():
-        print("kernlint: warning: libclang could not be loaded; using tree-sitter", file=sys.stderr)
-        args.frontend = "tree-sitter"
+    if args.frontend == "clang":
+        from kernlint.frontends import clang_unavailable
+
+        problem = clang_unavailable()
+        if problem is not None:  # said here once; every config then reads with tree-sitter
+            print(f"kernlint: warning: {problem}", file=sys.stderr)
+            args.frontend = "tree-sitter"
     plugins = load_plugins()
     if args.device:
         check_devices(args.device, plugins, "--device")

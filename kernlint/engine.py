@@ -104,6 +104,12 @@ def _undecodable(entry: SourceEntry, source: SourceFile, problem: DecodeProblem)
     return _kl000(entry.path, message, severity, problem.line, problem.column)
 
 
+def _front_end_note(path: str, note: str) -> Diagnostic:
+    """A KL000 info on how the file was read; marked `retry` (not cached) since an overrun depends on
+    the machine's load, and the next run may not overrun."""
+    return replace(_kl000(path, note, Severity.INFO), evidence={"retry": True})
+
+
 def apply_kl000_selection(result: FileResult, config: Config) -> FileResult:
     """`result` without its KL000 findings when the file's config turns KL000 off (never an internal
     error: that is kernlint's bug, not the file's)."""
@@ -123,10 +129,12 @@ def _analyse(entry: SourceEntry, data: bytes, setup: EngineSetup) -> FileResult:
         return _error_result(entry, f"binary file (NUL byte at offset {data.index(0)}); not analysed")
     source = SourceFile(path, data)
     diagnostics: list[Diagnostic] = []
-    undecodable = [] if source.decode_problem is None else [_undecodable(entry, source, source.decode_problem)]
+    # KL000s about how the file was read (undecodable bytes, the front-end's notes), found before any rule.
+    reading = [] if source.decode_problem is None else [_undecodable(entry, source, source.decode_problem)]
+    notes: list[str] = []
     try:
         parsed = source if source.decode_problem is None else SourceFile(path, decodable(source.data))
-        facts = extract_facts(entry, parsed, setup.config)
+        facts = extract_facts(entry, parsed, setup.config, setup.timeout_s, notes)
     except Exception as exc:  # a front-end bug must cost one file, not the run
         return _error_result(
             entry, f"internal error while parsing: {exc!r}\n{traceback.format_exc(limit=3)}", internal=True
@@ -137,8 +145,10 @@ def _analyse(entry: SourceEntry, data: bytes, setup: EngineSetup) -> FileResult:
     ]
     rules_run = frozenset(r.code for r in applicable)
     suppressions = parse_suppressions(source.text)
+    # How the front-end read the file (libclang overran its time): an info, suppressible like any finding.
+    reading += [_front_end_note(path, note) for note in notes]
     for phase in (False, True):
-        found: list[Diagnostic] = [] if phase else undecodable  # suppressible like any finding
+        found: list[Diagnostic] = [] if phase else reading  # suppressible like any finding
         for rule_class in (r for r in applicable if r.after_suppression is phase):
             rule = rule_class()
             options = {**rule_class.options, **setup.config.options_for(rule_class.code)}
@@ -181,7 +191,8 @@ def _read_and_analyse(entry: SourceEntry, setup: EngineSetup) -> tuple[FileResul
         unread = _error_result(entry, str(problem), severity=Severity.INFO if problem.skipped else Severity.ERROR)
         return apply_kl000_selection(unread, setup.config), None
     result = replace(analyse_source(entry, data, setup), content_digest=digest(data))
-    return result, record_for(status, result) if setup.use_cache and cacheable(result) else None
+    kept = setup.use_cache and cacheable(result) and not any(d.evidence.get("retry") for d in result.diagnostics)
+    return result, record_for(status, result) if kept else None
 
 
 _WORKER_SETUP: EngineSetup | None = None

@@ -12,6 +12,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from typing import Any
 
 from kernlint import __version__
@@ -87,15 +88,32 @@ class ProjectSetups:
         self._use_cache = use_cache
         self._timeout_s = timeout_s
         self._setups: dict[str | None, EngineSetup] = {}
+        self._clang_warned = False
 
     def for_config(self, config: Config) -> EngineSetup:
         if config.path not in self._setups:
             if self._plugins is None:
                 self._plugins = load_plugins()
             self._setups[config.path] = make_setup(
-                config, self._use_cache, plugins=self._plugins, timeout_s=self._timeout_s
+                self._loadable(config), self._use_cache, plugins=self._plugins, timeout_s=self._timeout_s
             )
         return self._setups[config.path]
+
+    def _loadable(self, config: Config) -> Config:
+        """`config` with the tree-sitter front-end when it asks for clang and libclang does not load
+        here: said once (on the first such config), and every file then reads as in a default run
+        instead of each becoming a KL000."""
+        if config.frontend != "clang":
+            return config
+        from kernlint.frontends import clang_unavailable
+
+        problem = clang_unavailable()
+        if problem is None:
+            return config
+        if not self._clang_warned:
+            print(f"kernlint: warning: {problem}", file=sys.stderr)
+            self._clang_warned = True
+        return replace(config, frontend="tree-sitter")
 
     def for_file(self, path: str) -> EngineSetup:
         """The setup `path` is analysed with (a `ConfigError` when its config is broken)."""

@@ -6,6 +6,8 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from kernlint.limits import DEFAULT_TIMEOUT_S
+
 if TYPE_CHECKING:  # importing the engine (as the command line does) must not load the front-ends' world
     from kernlint.config import Config
     from kernlint.discovery import SourceEntry
@@ -13,8 +15,16 @@ if TYPE_CHECKING:  # importing the engine (as the command line does) must not lo
     from kernlint.source import SourceFile
 
 
-def extract_facts(entry: SourceEntry, source: SourceFile, config: Config) -> FileFacts:
-    """Run the front-end that reads `entry`'s language; the file is parsed exactly once."""
+def extract_facts(
+    entry: SourceEntry,
+    source: SourceFile,
+    config: Config,
+    time_limit_s: float | None = DEFAULT_TIMEOUT_S,
+    notes: list[str] | None = None,
+) -> FileFacts:
+    """Run the front-end that reads `entry`'s language; the file is parsed exactly once. `time_limit_s`
+    is the file's whole time limit (None: none); what the user should know about how the file was
+    read (libclang overran its share of that limit) is appended to `notes`."""
     if entry.family == "fortran":
         from kernlint.frontends.fortran import frontend as fortran
 
@@ -23,7 +33,14 @@ def extract_facts(entry: SourceEntry, source: SourceFile, config: Config) -> Fil
         from kernlint.frontends.clang import frontend as clang
 
         return clang.extract(
-            source.path, source.data, config.include_dirs, dict(config.defines), config.compile_db, config.clang_args
+            source.path,
+            source.data,
+            config.include_dirs,
+            dict(config.defines),
+            config.compile_db,
+            config.clang_args,
+            clang_parse_bound(time_limit_s),
+            notes,
         )
     from kernlint.frontends.clang.flags import preprocessor_settings
     from kernlint.frontends.cpp import frontend as cpp
@@ -34,6 +51,26 @@ def extract_facts(entry: SourceEntry, source: SourceFile, config: Config) -> Fil
         source.path, source.data, config.include_dirs + include_dirs, {**defines, **dict(config.defines)}
     )
     return replace(facts, dependencies=(*facts.dependencies, database)) if database else facts
+
+
+def clang_parse_bound(time_limit_s: float | None) -> float | None:
+    """How long libclang may parse a file: half of the file's time limit, so that a parse that
+    overruns still leaves the tree-sitter facts time to be analysed (no limit: no bound)."""
+    return None if time_limit_s is None else time_limit_s / 2
+
+
+def clang_unavailable() -> str | None:
+    """The warning for a run asked to use the clang front-end where libclang does not load, or None
+    when it loads: the tree-sitter front-end then reads every file."""
+    from kernlint.frontends import clang
+
+    if clang.available():
+        return None
+    reason = clang.load_error()
+    return (
+        f"the clang front-end needs libclang, which could not be loaded{f' ({reason})' if reason else ''}; "
+        "every file is read by the tree-sitter front-end instead (pip install libclang)"
+    )
 
 
 def warm_up(families: Iterable[str] = ("c", "cpp", "fortran")) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import PurePath
@@ -152,6 +153,13 @@ class FileFlags:
         if self.origin == "neighbour":
             return f"no entry in {self.database}; used the flags of {self.source}"
         return "no compile_commands.json found; default flags"
+
+
+def from_build(flags: FileFlags, defines: Mapping[str, str], clang_args: tuple[str, ...]) -> bool:
+    """Whether a file is read with its build's flags (its entry, a neighbour's, configured `defines` or
+    a `-D`/`-U` in `clang-args`) rather than kernlint's defaults alone: only then are clang's choices
+    of `#if` arms the build's, not a guess."""
+    return flags.origin != "defaults" or bool(defines) or any(a.startswith(("-D", "-U")) for a in clang_args)
 
 
 def _pairs(args: tuple[str, ...], flags: tuple[str, ...]) -> list[tuple[str, str]]:

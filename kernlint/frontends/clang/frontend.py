@@ -10,17 +10,19 @@ depend on what the compiler sees:
   written in, and clang's evaluator answers; the tree-sitter analyses then run again with those
   answers, so launch extents, kernel attributes and local-memory sizes all benefit;
 - inactive `#if`/`#ifdef` branches, when the build's macros are known (a compile database or `-D`):
-  facts inside them are dropped;
+  facts inside them are dropped; without them, clang's choice of arm is a guess, and a constant that
+  hangs on an arm tree-sitter could not choose is not asked (`choices`);
 - declarations whose resolved type is not in the `sycl` namespace (`host::buffer<T>`) are dropped;
 - `sycl::buffer`s declared by a macro expansion are added, and accessors whose mode is only in their
   type (an alias such as `using in_t = sycl::accessor<…, access_mode::read_write>`) are added with it.
 
-A file libclang cannot parse in time keeps its tree-sitter facts.
+A file libclang cannot parse in time keeps its tree-sitter facts, and the caller's notes say so.
 """
 
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import replace
@@ -31,11 +33,12 @@ from clang import cindex
 
 from kernlint.facts import Accessor, Buffer, FileFacts, Span
 from kernlint.facts.kinds import AccessMode, AccessTarget
-from kernlint.frontends.clang.flags import FileFlags, flags_for
+from kernlint.frontends.clang.choices import ConditionalChoices
+from kernlint.frontends.clang.flags import FileFlags, flags_for, from_build
 from kernlint.frontends.clang.headers import header_args, shipped_sycl, stand_ins, sycl_dir
 from kernlint.frontends.clang.openmp import directive_macros
 from kernlint.frontends.clang.templates import instantiate_launches
-from kernlint.frontends.clang.unit import ClangUnit, Declaration, ParseTimeout
+from kernlint.frontends.clang.unit import DEFAULT_PARSE_TIMEOUT_S, ClangUnit, Declaration, ParseTimeout
 from kernlint.frontends.common.nodes import span_of, text_of
 from kernlint.frontends.cpp.accessor_uses import analyse_accessor_uses
 from kernlint.frontends.cpp.constants import CppConstants
@@ -68,22 +71,31 @@ def extract(
     defines: dict[str, str] | None = None,
     compile_db: str | None = None,
     clang_args: tuple[str, ...] = (),
-    timeout_s: float | None = None,
+    timeout_s: float | None = DEFAULT_PARSE_TIMEOUT_S,
+    notes: list[str] | None = None,
 ) -> FileFacts:
-    """The facts of one C/C++ file: tree-sitter's, refined by libclang with the file's build flags."""
+    """The facts of one C/C++ file: tree-sitter's, refined by libclang with the file's build flags
+    (parsed within `timeout_s`, None: no bound); `notes` gets a line when libclang's part is missing."""
     flags = flags_for(path, compile_db)
     extra = FileFlags(clang_args, "arguments")
     all_defines = {**dict(flags.defines), **dict(extra.defines), **(defines or {})}
     all_dirs = tuple(include_dirs) + extra.include_dirs + flags.include_dirs
+    build_known = from_build(flags, defines or {}, clang_args)
     probes = _Probes()
     unit = _tree_sitter_unit(path, data, all_dirs, all_defines, probes.ask)
     probes.root = unit.root
+    if not build_known:  # clang's `#if` choices are then a guess: constants that hang on one stay unknown
+        probes.guessed = ConditionalChoices(data, unit.root, unit.arms, unit.constants.dependencies, all_defines)
     facts = tree_sitter_facts(unit)
     try:
         clang = clang_unit(path, data, flags, include_dirs, defines or {}, clang_args, probes.requests, timeout_s)
-    except (ParseTimeout, cindex.TranslationUnitLoadError):
+    except ParseTimeout:
+        late = f"libclang did not finish parsing this file in {timeout_s:g} s (half of --timeout)"
+        _note(notes, f"{late}; used the tree-sitter facts")
         return facts
-    build_known = flags.origin != "defaults" or bool(defines) or any(a.startswith(("-D", "-U")) for a in clang_args)
+    except cindex.TranslationUnitLoadError:
+        _note(notes, "libclang could not parse this file; used the tree-sitter facts")
+        return facts
     # Directives behind macros only clang expanded are read as configured macros (clang/openmp.py);
     # their clause values not yet asked are probed with one more parse.
     macros = directive_macros(clang.tu, clang.top_level, data, {c.span.line for c in facts.omp}, build_known)
@@ -114,15 +126,18 @@ def clang_unit(
     defines: dict[str, str] | None = None,
     clang_args: tuple[str, ...] = (),
     probes: list[tuple[tuple[str, ...], str]] | None = None,
-    timeout_s: float | None = None,
+    timeout_s: float | None = DEFAULT_PARSE_TIMEOUT_S,
 ) -> ClangUnit:
     """libclang's parse of `path` with its flags; a parse stopped by a missing header is redone once
-    with an empty stand-in for it. Raises `ParseTimeout` past the time bound."""
+    with an empty stand-in for it. Raises `ParseTimeout` when both parses together pass `timeout_s`."""
     args, empty = parse_inputs(path, data, flags, include_dirs, defines or {}, clang_args)
-    kwargs: dict[str, Any] = {} if timeout_s is None else {"timeout_s": timeout_s}
-    unit = ClangUnit(path, data, args, probes or [], empty, **kwargs)
+    deadline = None if timeout_s is None else time.monotonic() + timeout_s
+    unit = ClangUnit(path, data, args, probes or [], empty, timeout_s)
     missing = unit.missing_headers(shipped_sycl())
-    return ClangUnit(path, data, args, probes or [], empty + missing, **kwargs) if missing else unit
+    if not missing:
+        return unit
+    left = None if deadline is None else max(0.0, deadline - time.monotonic())
+    return ClangUnit(path, data, args, probes or [], empty + missing, left)
 
 
 def parse_inputs(
@@ -153,6 +168,11 @@ def parse_inputs(
     uses_sycl = b"sycl" in data
     args += header_args(searched, uses_sycl)
     return args, stand_ins(path, data, searched, sycl_dir(searched)) if b"#" in data else []
+
+
+def _note(notes: list[str] | None, text: str) -> None:
+    if notes is not None:
+        notes.append(text)
 
 
 # -- constants: tree-sitter asks, clang answers ----------------------------------------------------
@@ -196,12 +216,15 @@ class _Probes:
         self._keys: list[tuple[str, int]] = []
         self._seen: set[tuple[str, int]] = set()
         self.root: tree_sitter.Node | None = None  # the file's tree, for the namespaces around a probe
+        self.guessed: ConditionalChoices | None = None  # with default flags: what clang would only guess
 
     def ask(self, text: str, at: int, constants: CppConstants) -> None:
         key = (text, at)
         if key in self._seen or not text.strip() or "\n#" in text:
             return None
         self._seen.add(key)
+        if self.guessed is not None and self.guessed.decides(text):
+            return None
         for name in _IDENTIFIER.findall(text):
             definition = constants.definition(name, at)
             if definition is not None and definition.scope != _FILE_SCOPE:
