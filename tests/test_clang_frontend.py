@@ -80,6 +80,34 @@ def test_constants_clang_evaluates_and_tree_sitter_cannot(tmp_path: Path) -> Non
     assert unit.probe_values() == {0: 16, 1: 128, 2: 16}
 
 
+def test_functor_members_are_not_accessor_constructions(tmp_path: Path) -> None:
+    # A member declared with an accessor type holds an accessor made at the launch; clang must not
+    # add an accessor fact at the member (tree-sitter has none there), while an accessor whose mode
+    # only its alias spells is still added.
+    path = tmp_path / "f.cpp"
+    data = textwrap.dedent(
+        """
+        #include <sycl/sycl.hpp>
+        using out_t = sycl::accessor<float, 1, sycl::access_mode::write>;
+        struct Scale {
+          sycl::accessor<float, 1, sycl::access_mode::read> in;
+          out_t out;
+          void operator()(sycl::id<1> i) const { out[i] = 2.0f * in[i]; }
+        };
+        void run(sycl::queue &q, sycl::buffer<float> &a, sycl::buffer<float> &b) {
+          q.submit([&](sycl::handler &h) {
+            out_t out(b, h);
+            h.parallel_for(sycl::range<1>(64), Scale{a.get_access<sycl::access_mode::read>(h), out});
+          });
+        }
+        """
+    ).encode()
+    path.write_bytes(data)
+    accessors = clang_frontend.extract(str(path), data).accessors
+    assert [(a.span.line, a.mode) for a in accessors if a.span.line in (5, 6)] == []
+    assert (11, "write") in [(a.span.line, a.mode) for a in accessors]
+
+
 def test_missing_project_header_does_not_stop_the_parse(tmp_path: Path) -> None:
     unit = _unit(
         tmp_path / "m.cpp",

@@ -376,8 +376,8 @@ def _add_from_declarations(
         [f.span for f in facts.buffers] + [f.span for f in facts.accessors] + [f.span for f in facts.local_allocations]
     )
     for declaration in declarations:
-        if not declaration.valid or declaration.start >= clang.size:
-            continue
+        if not declaration.valid or declaration.field or declaration.start >= clang.size:
+            continue  # (a functor's member holds an accessor made elsewhere, where its fact is)
         span = _span(data, declaration.start, declaration.end)
         if any(s.start_byte < declaration.end and declaration.start < s.end_byte for s in placed):
             continue  # tree-sitter has a fact for this declaration already

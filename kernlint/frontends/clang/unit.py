@@ -50,6 +50,7 @@ class Declaration:
     # The namespace of the type's class, outermost first ("sycl::_V1", "host", "" for the global
     # namespace); None when the type names no class (a builtin, or a dependent type in a template).
     namespace: str | None = None
+    field: bool = False  # a class member: declared, not constructed here
 
 
 class ParseTimeout(Exception):
@@ -146,6 +147,7 @@ class ClangUnit:
                     in_macro,
                     not is_invalid_declaration(cursor),
                     _namespace_of(cursor.type),
+                    cursor.kind == cindex.CursorKind.FIELD_DECL,
                 )
             )
         return found
