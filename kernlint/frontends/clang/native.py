@@ -22,8 +22,8 @@ class _SourceRangeList(ctypes.Structure):
 
 
 @lru_cache(maxsize=1)
-def _lib() -> Any:
-    """The loaded libclang with the extra functions' signatures declared."""
+def library() -> Any:
+    """The loaded libclang with the signatures of the functions the Python bindings do not wrap."""
     lib = cindex.conf.lib
     lib.clang_Cursor_Evaluate.argtypes = [cindex.Cursor]
     lib.clang_Cursor_Evaluate.restype = ctypes.c_void_p
@@ -47,13 +47,17 @@ def _lib() -> Any:
     lib.clang_getSkippedRanges.restype = ctypes.POINTER(_SourceRangeList)
     lib.clang_disposeSourceRangeList.argtypes = [ctypes.POINTER(_SourceRangeList)]
     lib.clang_disposeSourceRangeList.restype = None
+    lib.clang_getCursorKindSpelling.argtypes = [ctypes.c_uint]
+    lib.clang_getCursorKindSpelling.restype = cindex._CXString
+    lib.clang_getCursorKind.argtypes = [cindex.Cursor]
+    lib.clang_getCursorKind.restype = ctypes.c_uint
     return lib
 
 
 def evaluate_int(cursor: cindex.Cursor) -> int | None:
     """The integer value clang's constant evaluator gives `cursor` (an expression, or a variable
     through its initialiser); None when it is not an integer constant."""
-    lib = _lib()
+    lib = library()
     result = lib.clang_Cursor_Evaluate(cursor)
     if not result:
         return None
@@ -70,18 +74,18 @@ def evaluate_int(cursor: cindex.Cursor) -> int | None:
 def in_main_file(cursor: cindex.Cursor) -> bool:
     """Whether a cursor is located in the main file (two C calls: cheaper than asking its file's name,
     which matters over the thousands of top-level declarations headers bring)."""
-    lib = _lib()
+    lib = library()
     return bool(lib.clang_Location_isFromMainFile(lib.clang_getCursorLocation(cursor)))
 
 
 def is_invalid_declaration(cursor: cindex.Cursor) -> bool:
     """Whether clang gave up on a declaration (an unknown type: its type is then a placeholder)."""
-    return bool(_lib().clang_isInvalidDeclaration(cursor))
+    return bool(library().clang_isInvalidDeclaration(cursor))
 
 
 def skipped_ranges(tu: cindex.TranslationUnit, path: str) -> list[tuple[int, int]]:
     """Byte ranges of `path` the preprocessor skipped (inactive `#if`/`#ifdef` branches)."""
-    lib = _lib()
+    lib = library()
     file = tu.get_file(path)
     found = lib.clang_getSkippedRanges(tu, file)
     if not found:

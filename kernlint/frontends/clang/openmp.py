@@ -14,16 +14,15 @@ and its clause values go through the same constant evaluation (and clang probes)
 
 from __future__ import annotations
 
-import ctypes
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 from clang import cindex
 
 from kernlint.facts.openmp_directive import OmpDirective
+from kernlint.frontends.clang.native import library
 from kernlint.frontends.openmp.directives import parse_directive
 
 _MACRO_INSTANTIATION = 502  # CXCursor_MacroExpansion
@@ -36,27 +35,16 @@ _LONE_NAME = re.compile(rb"^[ \t]*([A-Za-z_]\w*)[ \t]*(?://[^\n]*|/\*[^\n]*?\*/[
 _KEYWORDS = frozenset({b"else", b"do", b"try", b"public", b"private", b"protected", b"return", b"break", b"continue"})
 
 
-@lru_cache(maxsize=1)
-def _lib() -> Any:
-    """The loaded libclang with the kind-spelling function declared (unwrapped by the bindings)."""
-    lib = cindex.conf.lib
-    lib.clang_getCursorKindSpelling.argtypes = [ctypes.c_uint]
-    lib.clang_getCursorKindSpelling.restype = cindex._CXString
-    lib.clang_getCursorKind.argtypes = [cindex.Cursor]
-    lib.clang_getCursorKind.restype = ctypes.c_uint
-    return lib
-
-
 @lru_cache(maxsize=512)
 def kind_spelling(kind_id: int) -> str:
     """The library's name of a cursor kind ("OMPTargetTeamsDirective"), for any kind number."""
-    return str(cindex._CXString.from_result(_lib().clang_getCursorKindSpelling(kind_id), None, None))
+    return str(cindex._CXString.from_result(library().clang_getCursorKindSpelling(kind_id), None, None))
 
 
 def omp_kind(cursor: cindex.Cursor) -> str | None:
     """The directive a cursor is, normalised as `directive_key` normalises a parsed kind
     ("targetteamsdistributeparallelfor"), or None when it is not an OpenMP directive."""
-    match = _OMP_KIND.fullmatch(kind_spelling(_lib().clang_getCursorKind(cursor)))
+    match = _OMP_KIND.fullmatch(kind_spelling(library().clang_getCursorKind(cursor)))
     return match.group(1).lower().replace("generic", "") if match else None
 
 
@@ -88,7 +76,7 @@ def directive_macros(
     uses: dict[int, tuple[str, str]] = {}  # offset of a use -> (name, directive literal)
     candidates: dict[str, str | None] = {}
     for cursor in top_level:
-        if _lib().clang_getCursorKind(cursor) != _MACRO_INSTANTIATION or cursor.extent.start.offset not in lone:
+        if library().clang_getCursorKind(cursor) != _MACRO_INSTANTIATION or cursor.extent.start.offset not in lone:
             continue
         name = cursor.spelling
         if name not in candidates:
@@ -117,7 +105,7 @@ def _operator_text(
 ) -> str | None:
     """The string literal of the one `_Pragma("omp …")` an object-like macro definition expands to
     (following `#define A B` aliases), or None."""
-    if definition is None or _lib().clang_getCursorKind(definition) != _MACRO_DEFINITION:
+    if definition is None or library().clang_getCursorKind(definition) != _MACRO_DEFINITION:
         return None
     tokens = list(definition.get_tokens())
     if len(tokens) > 1 and tokens[1].spelling == "(" and tokens[1].extent.start.offset == tokens[0].extent.end.offset:
@@ -152,7 +140,7 @@ def _definition_named(tu: cindex.TranslationUnit, name: str) -> cindex.Cursor | 
 
 def _macro_definitions(tu: cindex.TranslationUnit) -> Iterator[cindex.Cursor]:
     for cursor in tu.cursor.get_children():
-        if _lib().clang_getCursorKind(cursor) == _MACRO_DEFINITION:
+        if library().clang_getCursorKind(cursor) == _MACRO_DEFINITION:
             yield cursor
 
 
@@ -176,7 +164,7 @@ def _directives_at(
             hidden.extend(
                 (c.extent.start.offset, c.extent.end.offset)
                 for c in children
-                if _lib().clang_getCursorKind(c) == _CAPTURED_STATEMENT
+                if library().clang_getCursorKind(c) == _CAPTURED_STATEMENT
             )
         stack.extend(children)
     return {offset: kinds[0] for offset, kinds in found.items() if len(kinds) == 1}, hidden
