@@ -22,7 +22,7 @@ from kernlint.facts.openmp_directive import OmpDirective
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import span_of, text_of
 from kernlint.frontends.cpp.callees import Callees, file_functions, file_macros
-from kernlint.frontends.cpp.openmp_device import device_code
+from kernlint.frontends.cpp.openmp_device import declared_names, device_code
 from kernlint.frontends.cpp.openmp_nodes import FUNCTION_TYPES, LOOP_TYPES
 from kernlint.frontends.cpp.openmp_syntax import (
     associated_loops,
@@ -315,6 +315,10 @@ class CppOmpSource:
     def device_code(self, region: Span) -> list[RawAssign | RawBranch]:
         root = self.nodes.get(region)
         return device_code(root, self.function_names) if root is not None else []
+
+    def declared_in(self, region: Span) -> frozenset[str] | None:
+        root = self.nodes.get(region)
+        return declared_names(root) if root is not None else None
 
     def is_array(self, name: str, at_byte: int) -> bool:
         return False  # C subscripts are their own syntax: a call is a call

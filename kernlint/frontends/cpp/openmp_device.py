@@ -103,6 +103,11 @@ def device_code(root: Node, functions: frozenset[str]) -> list[RawAssign | RawBr
     return [item for _start, item in sorted(items, key=lambda pair: pair[0])]
 
 
+def declared_names(root: Node) -> frozenset[str]:
+    """Names declared inside a parallel region's statement: each thread has its own."""
+    return frozenset(text_of(n) for n in treesitter.captures("cpp", "cpp_openmp_declared", root).get("declared", []))
+
+
 def _shape(arms: ArmCounter, node: Node, condition: Node) -> BranchShape:
     """What a C/C++ construct's arms cost and how it may be rewritten (asked only of divergent ones)."""
     return BranchShape(arms.costs(node), arms.steers_loop(node), rewritable(node), comparison_of(condition))

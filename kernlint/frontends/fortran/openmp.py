@@ -356,6 +356,9 @@ class FortranOmpSource:
         declared = self.declared(name, at_byte)
         return declared is not None and declared.is_array
 
+    def declared_in(self, region: Span) -> frozenset[str] | None:
+        return None  # declarations sit at the top of the unit: which names a team shares needs the clauses
+
     def device_code(self, region: Span) -> list[RawAssign | RawBranch]:
         """Assignments and conditionals of one device region, in source order (for
         `kernlint.frontends.openmp.dependence`)."""

@@ -92,6 +92,9 @@ class DeviceSource(Protocol):
     def device_code(self, region: Span) -> list[RawAssign | RawBranch]:
         """The assignments and conditionals inside `region`, in source order."""
 
+    def declared_in(self, region: Span) -> frozenset[str] | None:
+        """Names declared inside `region` (each thread's own), None when the front-end cannot tell."""
+
     def is_array(self, name: str, at_byte: int) -> bool:
         """Whether `name` is declared as an array (Fortran `a(i)` is then a load, not a call)."""
 
@@ -144,7 +147,10 @@ def openmp_branches(constructs: tuple[OmpConstruct, ...], source: DeviceSource) 
             and not loop.low.names & (set(seeded) | assigned)
         }
         read = _all_names(statements, source.fortran)
-        flow = _RegionFlow(statements, assigned - ids, source.fortran)
+        published = _Publication(
+            statements, _barriers(construct, constructs), _team_shared(construct, source, assigned - ids)
+        )
+        flow = _RegionFlow(statements, assigned - ids, source.fortran, published)
         lower = _Lowering(source, unit, seeded, uniform | {n for n in read if n not in assigned}, flow)
         skip = {loop.span for loop in construct.loops if loop.role != "sequential"}
         for index, statement in enumerate(statements):
@@ -205,6 +211,55 @@ def _outer(loop: OmpLoop, construct: OmpConstruct, shared: set[Span]) -> bool:
     return any(
         other.span != loop.span and other.span in shared and loop.span.contains(other.span) for other in construct.loops
     )
+
+
+_PRIVATE_CLAUSES = ("private", "firstprivate", "lastprivate", "reduction", "linear")
+
+
+def _barriers(construct: OmpConstruct, constructs: tuple[OmpConstruct, ...]) -> tuple[Span, ...]:
+    """The `barrier` directives inside the region."""
+    region = construct.region
+    return tuple(
+        c.span for c in constructs if c.leaves == ("barrier",) and region is not None and region.contains(c.span)
+    )
+
+
+def _team_shared(construct: OmpConstruct, source: DeviceSource, assigned: set[str]) -> frozenset[str]:
+    """Names the region assigns that its threads share: declared outside it and in no data-sharing
+    clause that gives each thread its own copy. Empty when the front-end cannot tell declarations."""
+    assert construct.region is not None
+    declared = source.declared_in(construct.region)
+    if declared is None or construct.directive is None:
+        return frozenset()
+    private = {item.name for clause in _PRIVATE_CLAUSES for item in construct.directive.items(clause)}
+    return frozenset(assigned - declared - private)
+
+
+@dataclass(frozen=True)
+class _Publication:
+    """Whether a definition reaches a read only through a barrier that publishes it: a variable the
+    team shares, written (by any thread, under any condition) before a `#pragma omp barrier` that lies
+    on every path to the read, is read from the same memory by every thread, so the read is uniform.
+    The barrier must sit in no conditional or loop that does not also hold the write and the read."""
+
+    statements: list[RawAssign | RawBranch]
+    barriers: tuple[Span, ...]
+    shared: frozenset[str]
+
+    def __call__(self, definition: int, read: Span) -> bool:
+        written = self.statements[definition]
+        if not isinstance(written, RawAssign) or written.name not in self.shared:
+            return False
+        return any(
+            written.span.end_byte <= barrier.start_byte
+            and barrier.end_byte <= read.start_byte
+            and all(
+                s.span.contains(written.span) and s.span.contains(read)
+                for s in self.statements
+                if isinstance(s, RawBranch) and s.span.contains(barrier)
+            )
+            for barrier in self.barriers
+        )
 
 
 def _one_lane(construct: OmpConstruct, constructs: tuple[OmpConstruct, ...]) -> bool:
@@ -360,8 +415,15 @@ class _RegionFlow:
     a read outside the conditionals (or loops) that hold a definition also depends on their
     conditions (a variant of the definition, assigned with those guards)."""
 
-    def __init__(self, statements: list[RawAssign | RawBranch], tracked: set[str], fortran: bool) -> None:
+    def __init__(
+        self,
+        statements: list[RawAssign | RawBranch],
+        tracked: set[str],
+        fortran: bool,
+        published: Callable[[int, Span], bool] = lambda _definition, _read: False,
+    ) -> None:
         self.statements = statements
+        self._published = published
         self.tracked = tracked
         self.fortran = fortran
         self._flow = Flow()
@@ -448,7 +510,11 @@ class _RegionFlow:
             if key == ENTRY:
                 options.append(dep.Const())  # the value from before the region: the same for every work-item
                 continue
-            definition = self.statements[int(str(key).rsplit("@", 1)[1])]
+            position = int(str(key).rsplit("@", 1)[1])
+            if self._published(position, where):
+                options.append(dep.Uniform(name))  # a barrier published it: every thread reads the same memory
+                continue
+            definition = self.statements[position]
             guards = tuple(g for g in definition.guards if not g.contains(where))
             if not guards:
                 options.append(dep.Var(str(key)))
