@@ -318,8 +318,8 @@ class CppConstants:
             header = _load_header(resolved, self._include_dirs, self._visited)
             if header is None:
                 continue
-            self.dependencies.append(resolved)
-            self.dependencies.extend(d for d in header.dependencies if d not in self.dependencies)
+            # once each, in first-seen order (a header's own includes may already be listed)
+            self.dependencies.extend(d for d in (resolved, *header.dependencies) if d not in self.dependencies)
             for definition in header.file_scope_definitions():
                 if definition.kind == "macro" and definition.name in self._defines:
                     continue

@@ -355,7 +355,7 @@ class _Builder:
         by_loop = {loop.span: loop for loop in loops}
         uses = []
         for name in sorted(names):
-            mine = [a for a in accesses if a.name == name]
+            mine = sorted((a for a in accesses if a.name == name), key=lambda a: a.span.start_byte)  # source order
             item_map = next(m for m in mapped if fold_name(m.item.name, self.fortran) == name)
             uses.append(
                 OmpVariableUse(
