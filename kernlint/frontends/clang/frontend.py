@@ -43,6 +43,7 @@ from kernlint.frontends.common.nodes import span_of, text_of
 from kernlint.frontends.cpp.accessor_uses import analyse_accessor_uses
 from kernlint.frontends.cpp.constants import CppConstants
 from kernlint.frontends.cpp.frontend import facts_of_unit as tree_sitter_facts
+from kernlint.frontends.cpp.sycl_api import MODE_WORDS
 from kernlint.frontends.cpp.unit import CppUnit
 
 _IDENTIFIER = re.compile(r"(?<![\w:.>])(?<!::)([A-Za-z_]\w*)(?!\s*::)(?!\w)")
@@ -324,14 +325,6 @@ def _template_arguments(type_text: str, cls: str) -> list[str] | None:
     return [*parts, current.strip()] if current.strip() else parts
 
 
-_MODES: dict[str, AccessMode] = {
-    "read": "read",
-    "write": "write",
-    "read_write": "read_write",
-    "discard_write": "discard_write",
-    "discard_read_write": "discard_read_write",
-    "atomic": "atomic",
-}
 _MODE_VALUES = dict(
     zip(range(1024, 1030), ("read", "write", "read_write", "discard_write", "discard_read_write", "atomic"))
 )
@@ -350,7 +343,7 @@ def _accessor_mode(arguments: list[str]) -> tuple[AccessMode, AccessTarget] | No
     mode_text = arguments[2] if len(arguments) > 2 else "read_write"
     target_text = arguments[3] if len(arguments) > 3 else "device"
     value = re.fullmatch(r"\(.*\)\s*(\d+)", mode_text)
-    mode = _MODE_VALUES.get(int(value.group(1))) if value else _MODES.get(mode_text.rsplit("::", 1)[-1])
+    mode = _MODE_VALUES.get(int(value.group(1))) if value else MODE_WORDS.get(mode_text.rsplit("::", 1)[-1])
     target = _TARGETS.get(target_text.rsplit("::", 1)[-1])
     if mode is None or target is None:
         return None

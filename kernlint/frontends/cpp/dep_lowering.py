@@ -21,25 +21,13 @@ from kernlint.analysis.dependence import (
     Var,
 )
 from kernlint.frontends.cpp.dep_context import UnitContext
-from kernlint.frontends.cpp.dep_nodes import (  # noqa: F401  (call_parts … text_of: re-exported for cpp.device)
+from kernlint.frontends.cpp.dep_nodes import (
     Key,
     Node,
-    Owners,
-    Parents,
-    call_parts,
-    callee_name,
-    condition_of,
     declared_name,
-    identifier_nodes,
-    is_const,
     is_template_call,
     key_of,
     named,
-    node_key,
-    owner_of,
-    parameters_of,
-    scope_node,
-    target_name,
     text_of,
 )
 from kernlint.frontends.cpp.sycl_calls import (

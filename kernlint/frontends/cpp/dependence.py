@@ -23,18 +23,16 @@ from kernlint.analysis.dependence import (
 from kernlint.frontends.cpp.definitions import UnitFlow
 from kernlint.frontends.cpp.dep_context import UnitContext, UnitSource
 from kernlint.frontends.cpp.dep_lowering import ExpressionLowering
-from kernlint.frontends.cpp.dep_nodes import (  # noqa: F401  (call_parts … text_of: re-exported for cpp.device)
+from kernlint.frontends.cpp.dep_nodes import (
     Ancestry,
     Key,
     Node,
-    Owners,
     call_parts,
     callee_name,
     condition_of,
     declared_name,
     identifier_nodes,
     is_const,
-    is_template_call,
     key_of,
     named,
     node_key,

@@ -24,18 +24,11 @@ from kernlint.facts import Branch, KernelLaunch, Span, SubGroupBlockAccess
 from kernlint.facts.device import Reach
 from kernlint.facts.kinds import BlockDirection, BranchExit, BranchKind
 from kernlint.frontends.common import treesitter
-from kernlint.frontends.common.nodes import contains, node_at, span_of, text_of
+from kernlint.frontends.common.nodes import contains, node_at, span_between, span_of, text_of
 from kernlint.frontends.cpp.arms import ArmCounter, comparison_of, rewritable
-from kernlint.frontends.cpp.dependence import (
-    CppDependence,
-    Key,
-    Owners,
-    UnitSource,
-    call_parts,
-    callee_name,
-    condition_of,
-    key_of,
-)
+from kernlint.frontends.cpp.dep_context import UnitSource
+from kernlint.frontends.cpp.dep_nodes import Key, Owners, call_parts, callee_name, condition_of, key_of
+from kernlint.frontends.cpp.dependence import CppDependence
 from kernlint.frontends.cpp.syntax import function_declarator
 from kernlint.frontends.cpp.unit import CppUnit
 
@@ -364,28 +357,14 @@ def _early_exit(
             body = _body(owner) if owner is not None else None
             if body is None:
                 continue
-            rest = Span(
-                node.end_byte,
-                body.end_byte,
-                node.end_point[0] + 1,
-                node.end_point[1],
-                body.end_point[0] + 1,
-                body.end_point[1],
-            )
+            rest = span_between(node, body, after_first=True)
             return "return", (Reach(rest),) + tuple(graph.reach([rest]))
         target = _jump_target(jump)
         if target is not None and contains(target, node) and target != node:
             word: BranchExit = "break" if jump.type == "break_statement" else "continue"
             body = _body(target) if word == "continue" else None
             if body is not None:  # `continue` skips the rest of this iteration only
-                rest = Span(
-                    node.end_byte,
-                    body.end_byte,
-                    node.end_point[0] + 1,
-                    node.end_point[1],
-                    body.end_point[0] + 1,
-                    body.end_point[1],
-                )
+                rest = span_between(node, body, after_first=True)
                 return word, (Reach(rest),) + tuple(graph.reach([rest]))
             return word, (Reach(span_of(target)),) + tuple(graph.reach([span_of(target)]))
     return None, ()

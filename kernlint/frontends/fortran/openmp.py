@@ -21,7 +21,7 @@ from kernlint.frontends.common.nodes import text_of as _text
 from kernlint.frontends.fortran.arms import arm_costs
 from kernlint.frontends.fortran.constants import UNITS, FortranConstants
 from kernlint.frontends.fortran.openmp_uses import FortranUses
-from kernlint.frontends.fortran.source import LineMap, code_end
+from kernlint.frontends.fortran.source import LineMap
 from kernlint.frontends.openmp.dependence import BranchShape, RawAssign, RawBranch
 from kernlint.frontends.openmp.directives import parse_directive
 from kernlint.frontends.openmp.expr import Expr, Scope, linear_text, parse
@@ -35,6 +35,7 @@ from kernlint.frontends.openmp.facts import (
     is_loop_construct,
 )
 from kernlint.frontends.openmp.locate import TextLocator
+from kernlint.frontends.openmp.source import code_end
 
 Point = tuple[int, int]
 
@@ -304,16 +305,7 @@ class FortranOmpSource:
                     found.append(RawCondition(self.node_span(selector), f"select{_text(selector)}"))
             elif node.type == "do_loop":
                 statement = node.named_children[0] if node.named_children else None
-                loop_while = (
-                    next((c for c in statement.named_children if c.type == "while_statement"), None)
-                    if statement is not None
-                    else None
-                )
-                condition = (
-                    next((c for c in loop_while.named_children if c.type == "parenthesized_expression"), None)
-                    if loop_while is not None
-                    else None
-                )
+                condition = _while_condition(statement)
                 if condition is not None:
                     found.append(RawCondition(self.node_span(condition), _text(condition)))
             child = node
@@ -409,16 +401,7 @@ class FortranOmpSource:
                 )
                 text, condition = f"{raw.index} {raw.compare} ({raw.upper})", control
             else:
-                loop_while = (
-                    next((c for c in statement.named_children if c.type == "while_statement"), None)
-                    if statement is not None
-                    else None
-                )
-                condition = (
-                    next((c for c in loop_while.named_children if c.type == "parenthesized_expression"), None)
-                    if loop_while is not None
-                    else None
-                )
+                condition = _while_condition(statement)
                 text = _text(condition)
             if condition is not None and statement is not None:
                 branches.append((node, condition, "loop:" + text))
@@ -595,3 +578,13 @@ def _declarations(
 def _shape(node: tree_sitter.Node) -> BranchShape:
     """What a Fortran construct's arms cost (asked only of divergent ones)."""
     return BranchShape(arms=arm_costs(node))
+
+
+def _while_condition(statement: tree_sitter.Node | None) -> tree_sitter.Node | None:
+    """The parenthesised test of a `do while (…)` statement, None for any other `do`."""
+    if statement is None:
+        return None
+    loop_while = next((c for c in statement.named_children if c.type == "while_statement"), None)
+    if loop_while is None:
+        return None
+    return next((c for c in loop_while.named_children if c.type == "parenthesized_expression"), None)

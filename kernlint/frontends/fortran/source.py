@@ -14,24 +14,11 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
+from kernlint.frontends.openmp.source import code_end
+
 _COMMENT_MARKS = frozenset("cC*dD!")
 _SENTINELS = ("c$omp", "*$omp", "!$omp", "c$acc", "*$acc", "!$acc")
 _C_WORD_AT_1 = re.compile(r"(?i)(call|contains|character|close|common|complex|continue|cycle|case)\b[ \t(]")
-
-
-def code_end(line: str, start: int = 0) -> int:
-    """Where the code of a line ends: before a `!` comment outside character literals."""
-    quote = ""
-    for i in range(start, len(line)):
-        ch = line[i]
-        if quote:
-            if ch == quote:
-                quote = ""
-        elif ch in "'\"":
-            quote = ch
-        elif ch == "!":
-            return i
-    return len(line)
 
 
 def _is_fixed_comment(line: str) -> bool:

@@ -83,7 +83,7 @@ class RawBranch:
     head: Span | None = None
     select_like: bool = False
     # what the construct's arms cost and how it may be rewritten: asked only of the divergent ones
-    shape: Callable[[], BranchShape] = lambda: BranchShape()
+    shape: Callable[[], BranchShape] = BranchShape
 
 
 class DeviceSource(Protocol):
@@ -235,30 +235,32 @@ def _team_shared(construct: OmpConstruct, source: DeviceSource, assigned: set[st
     return frozenset(assigned - declared - private)
 
 
-@dataclass(frozen=True)
 class _Publication:
     """Whether a definition reaches a read only through a barrier that publishes it: a variable the
     team shares, written (by any thread, under any condition) before a `#pragma omp barrier` that lies
     on every path to the read, is read from the same memory by every thread, so the read is uniform.
     The barrier must sit in no conditional or loop that does not also hold the write and the read."""
 
-    statements: list[RawAssign | RawBranch]
-    barriers: tuple[Span, ...]
-    shared: frozenset[str]
+    def __init__(
+        self, statements: list[RawAssign | RawBranch], barriers: tuple[Span, ...], shared: frozenset[str]
+    ) -> None:
+        self._statements = statements
+        self._shared = shared
+        # each barrier with the conditionals and loops around it, found once per region
+        self._barriers = [
+            (barrier, [s.span for s in statements if isinstance(s, RawBranch) and s.span.contains(barrier)])
+            for barrier in barriers
+        ]
 
     def __call__(self, definition: int, read: Span) -> bool:
-        written = self.statements[definition]
-        if not isinstance(written, RawAssign) or written.name not in self.shared:
+        written = self._statements[definition]
+        if not isinstance(written, RawAssign) or written.name not in self._shared:
             return False
         return any(
             written.span.end_byte <= barrier.start_byte
             and barrier.end_byte <= read.start_byte
-            and all(
-                s.span.contains(written.span) and s.span.contains(read)
-                for s in self.statements
-                if isinstance(s, RawBranch) and s.span.contains(barrier)
-            )
-            for barrier in self.barriers
+            and all(around.contains(written.span) and around.contains(read) for around in arounds)
+            for barrier, arounds in self._barriers
         )
 
 

@@ -74,18 +74,24 @@ def join_c_pragma(raw: str) -> str:
 _FIXED_SENTINELS = ("!$omp", "c$omp", "*$omp")
 
 
-def _cut_comment(text: str) -> str:
-    """Drop a trailing `! comment` (outside quotes) from directive text."""
+def code_end(line: str, start: int = 0) -> int:
+    """Where the code of a Fortran line ends: before a `!` comment outside character literals."""
     quote = ""
-    for i, ch in enumerate(text):
+    for i in range(start, len(line)):
+        ch = line[i]
         if quote:
             if ch == quote:
                 quote = ""
         elif ch in "'\"":
             quote = ch
         elif ch == "!":
-            return text[:i]
-    return text
+            return i
+    return len(line)
+
+
+def _cut_comment(text: str) -> str:
+    """Drop a trailing `! comment` (outside quotes) from directive text."""
+    return text[: code_end(text)]
 
 
 def _free_body(line: str) -> str | None:
