@@ -12,9 +12,9 @@ from kernlint.facts.accessor_uses import ModeSyntax
 from kernlint.frontends.cpp.frontend import extract
 from kernlint.rule import RuleContext
 from kernlint.source import SourceFile
-from kernlint_rules.kl102_accessor_mode import AccessorMode
-from kernlint_rules.kl103_missing_no_init import MissingNoInit
-from kernlint_rules.kl104_legacy_access_mode import LegacyAccessMode
+from kernlint_rules.data.kl102_accessor_mode import AccessorMode
+from kernlint_rules.data.kl103_missing_no_init import MissingNoInit
+from kernlint_rules.data.kl104_legacy_access_mode import LegacyAccessMode
 
 PRELUDE = "#include <sycl/sycl.hpp>\nconstexpr size_t N = 1 << 20;\n"
 

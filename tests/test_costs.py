@@ -22,13 +22,10 @@ from kernlint.frontends.cpp.frontend import extract
 from kernlint.occupancy import DeviceError, compute, load_device
 from kernlint.occupancy.host import PCIE_GB_PER_S_PER_LANE
 from kernlint.session import make_setup
-from kernlint_rules.costs import (
-    buffer_in_loop_cost,
-    divergence_cost,
-    divergent_barrier_cost,
-    launch_cost,
-    transfer_cost,
-)
+from kernlint_rules.data.costs import transfer_cost
+from kernlint_rules.data.kl101_buffer_in_loop import buffer_in_loop_cost
+from kernlint_rules.divergence.costs import divergence_cost, divergent_barrier_cost
+from kernlint_rules.launch.costs import launch_cost
 
 # Guide chapter 05's per-lane table (GB/s, one direction) and the profiles' vendor figures.
 GEN4_LANE, GEN5_LANE = 1.969, 3.938

@@ -14,9 +14,9 @@ from kernlint.discovery import discover
 from kernlint.engine import analyse_file
 from kernlint.frontends.cpp.frontend import extract
 from kernlint.session import make_setup
-from kernlint_rules.kl301_block_load_sg32 import BlockLoadSubGroup32
-from kernlint_rules.kl501_divergent_branch import DivergentBranch
-from kernlint_rules.kl502_divergent_barrier import DivergentBarrier
+from kernlint_rules.divergence.kl501_divergent_branch import DivergentBranch
+from kernlint_rules.divergence.kl502_divergent_barrier import DivergentBarrier
+from kernlint_rules.launch.kl301_block_load_sg32 import BlockLoadSubGroup32
 
 
 def facts_of(code: str):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from conftest import run_rule
 from kernlint.diagnostics import Severity
-from kernlint_rules.kl501_divergent_branch import DivergentBranch
+from kernlint_rules.divergence.kl501_divergent_branch import DivergentBranch
 
 KERNEL = """
     #include <sycl/sycl.hpp>

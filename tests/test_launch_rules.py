@@ -16,16 +16,16 @@ from kernlint.engine import analyse_file
 from kernlint.frontends.cpp.frontend import extract
 from kernlint.occupancy import compute, load_device
 from kernlint.session import make_setup
-from kernlint_rules.kl101_buffer_in_loop import BufferInLoop
-from kernlint_rules.kl201_work_group_too_large import WorkGroupTooLarge
-from kernlint_rules.kl202_low_occupancy import LowOccupancy
-from kernlint_rules.kl203_partial_sub_group import PartialSubGroup
-from kernlint_rules.kl204_unsupported_sub_group_size import UnsupportedSubGroupSize
-from kernlint_rules.kl205_local_memory_too_large import LocalMemoryTooLarge
-from kernlint_rules.kl206_launch_too_small import LaunchTooSmall
-from kernlint_rules.kl207_queue_in_loop import QueueInLoop
-from kernlint_rules.kl208_nd_range_not_divisible import NdRangeNotDivisible
-from kernlint_rules.launch_checks import work_group_too_large
+from kernlint_rules.data.kl101_buffer_in_loop import BufferInLoop
+from kernlint_rules.data.kl207_queue_in_loop import QueueInLoop
+from kernlint_rules.launch.kl201_work_group_too_large import WorkGroupTooLarge
+from kernlint_rules.launch.kl202_low_occupancy import LowOccupancy
+from kernlint_rules.launch.kl203_partial_sub_group import PartialSubGroup
+from kernlint_rules.launch.kl204_unsupported_sub_group_size import UnsupportedSubGroupSize
+from kernlint_rules.launch.kl205_local_memory_too_large import LocalMemoryTooLarge
+from kernlint_rules.launch.kl206_launch_too_small import LaunchTooSmall
+from kernlint_rules.launch.kl208_nd_range_not_divisible import NdRangeNotDivisible
+from kernlint_rules.launch.limits import work_group_too_large
 
 ALL_RULES = (
     WorkGroupTooLarge,

@@ -87,7 +87,7 @@ def test_non_rule_and_duplicate_codes_are_rejected() -> None:
     class Plugin:
         @hookimpl
         def kernlint_rules(self):
-            from kernlint_rules.kl101_buffer_in_loop import BufferInLoop
+            from kernlint_rules.data.kl101_buffer_in_loop import BufferInLoop
 
             return [BufferInLoop, object]
 

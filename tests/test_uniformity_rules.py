@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from conftest import run_rule
 from kernlint.diagnostics import Severity
-from kernlint_rules.kl501_divergent_branch import DivergentBranch
-from kernlint_rules.kl502_divergent_barrier import DivergentBarrier
+from kernlint_rules.divergence.kl501_divergent_branch import DivergentBranch
+from kernlint_rules.divergence.kl502_divergent_barrier import DivergentBarrier
 
 
 def test_a_leader_value_published_by_a_barrier_is_uniform() -> None:
