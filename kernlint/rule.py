@@ -69,12 +69,12 @@ class Rule:
 def rules_markdown(infos: Iterable[RuleInfo]) -> str:
     """The rules as a Markdown table, one row each: the README's rules table is this, generated from
     the rules' own metadata so it cannot drift from them (tests/test_readme.py checks it)."""
-    rows = ["| code | name | severity | per device | what it flags |", "|---|---|---|---|---|"]
+    rows = ["| code | name | severity | per device | fix | what it flags |", "|---|---|---|---|---|---|"]
     for info in infos:
         summary = info.summary.replace("|", "\\|")
-        rows.append(
-            f"| {info.code} | {info.name} | {info.severity.value} | {'yes' if info.needs_device else ''} | {summary} |"
-        )
+        device = "yes" if info.needs_device else ""
+        fix = "" if info.fix_availability is FixAvailability.NEVER else info.fix_availability.value
+        rows.append(f"| {info.code} | {info.name} | {info.severity.value} | {device} | {fix} | {summary} |")
     return "\n".join(rows) + "\n"
 
 

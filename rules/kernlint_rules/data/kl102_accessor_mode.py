@@ -53,12 +53,18 @@ Fix
     sycl::accessor in(in_buf, h, sycl::read_only);
     sycl::accessor out(out_buf, h, sycl::write_only, sycl::no_init);
 
-    kernlint offers the change of the mode tag as a fix. Switching to `read_only` is marked safe: it
-    is only offered when the analysis saw every use, and a write it missed would be a compile error,
-    never a wrong result. Switching to `write_only, no_init` is marked unsafe: `no_init` discards the
-    old contents, so a write path the analysis misjudged would silently lose data. No fix is offered
-    when the accessor's type is spelled with its mode elsewhere (a functor member, a helper's
-    parameter), because changing only the creation would not compile.
+    For OpenMP, `map(to: x)` or `map(from: x)` instead of `map(tofrom: x)`. kernlint offers the new
+    mode or map type as a fix.
+
+Fix safety
+    Switching an accessor to `read_only` is marked safe: it is only offered when the analysis saw
+    every use, and a write it missed would be a compile error, never a wrong result. Switching to
+    `write_only, no_init` is marked unsafe: `no_init` discards the old contents, so a write path the
+    analysis misjudged would silently lose data. Narrowing an OpenMP map is marked unsafe too, though
+    it is only offered on the proof above: were the proof wrong, `to` would leave the region's writes
+    on the device and `from` would leave the host's values off it. No fix is offered when the
+    accessor's type is spelled with its mode elsewhere (a functor member, a helper's parameter),
+    because changing only the creation would not compile, nor for a `map` clause of several items.
 
 Occupancy basis
     None: the cost is data movement and dependency ordering, not occupancy. The finding does not
@@ -69,7 +75,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from kernlint.diagnostics import Diagnostic, Fix, Severity
+from kernlint.diagnostics import Diagnostic, Fix, FixAvailability, Severity
 from kernlint.facts import Accessor, FileFacts
 from kernlint.facts.accessor_uses import AccessorUses
 from kernlint.rule import Rule, RuleContext
@@ -89,6 +95,7 @@ class AccessorMode(Rule):
     code = "KL102"
     name = "accessor-mode"
     severity = Severity.WARNING
+    fix_availability = FixAvailability.SOMETIMES
     languages = frozenset({"sycl", "openmp-c", "openmp-fortran"})
 
     def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:

@@ -42,10 +42,13 @@ Fix
     sycl::accessor out(out_buf, h, sycl::write_only, sycl::no_init);
 
     kernlint offers adding `no_init` (or, for `get_access<access::mode::write>(h)`, rewriting it as
-    `get_access(h, sycl::write_only, sycl::no_init)`) as a fix marked unsafe: `no_init` discards the
-    old contents, so if a write path the analysis judged complete is not, data is lost silently. No fix
-    is offered when the accessor's type is spelled with its mode elsewhere (a functor member, a
-    helper's parameter) or when properties already follow the mode.
+    `get_access(h, sycl::write_only, sycl::no_init)`) as a fix.
+
+Fix safety
+    The fix is always marked unsafe: `no_init` discards the old contents, so if a write path the
+    analysis judged complete is not, the elements it misses are lost silently. No fix is offered when
+    the accessor's type is spelled with its mode elsewhere (a functor member, a helper's parameter:
+    changing only the creation would not compile) or when properties already follow the mode.
 
 Occupancy basis
     None: the cost is a host-to-device transfer, not occupancy. The finding does not depend on the
@@ -56,7 +59,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from kernlint.diagnostics import Diagnostic, Fix, Severity
+from kernlint.diagnostics import Diagnostic, Fix, FixAvailability, Severity
 from kernlint.facts import Accessor, FileFacts
 from kernlint.facts.accessor_uses import AccessorUses
 from kernlint.rule import Rule, RuleContext
@@ -68,6 +71,7 @@ class MissingNoInit(Rule):
     code = "KL103"
     name = "missing-no-init"
     severity = Severity.WARNING
+    fix_availability = FixAvailability.SOMETIMES
     languages = frozenset({"sycl"})
 
     def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:

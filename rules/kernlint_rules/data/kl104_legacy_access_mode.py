@@ -28,10 +28,17 @@ Example
 Fix
     auto out = out_buf.get_access(h, sycl::write_only, sycl::no_init);
 
-    kernlint offers the rename `access::mode::X` → `access_mode::X` (the same enumeration under its
-    SYCL 2020 name: always safe) and, for `get_access<access::mode::discard_write>(h)` and
-    `discard_read_write`, the rewrite into tags shown above (same semantics; offered only when the
-    accessor's type is not spelled elsewhere, so it is marked safe).
+    kernlint offers the rename `access::mode::X` → `access_mode::X` and, for
+    `get_access<access::mode::discard_write>(h)` and `discard_read_write`, the rewrite into tags shown
+    above, as fixes.
+
+Fix safety
+    Both fixes are marked safe: the rename names the same enumeration under its SYCL 2020 name, and
+    the tags say what the discard mode said (write access, `no_init` for "the old contents are not
+    needed"), so the program computes the same. The rewrite into tags is offered only when the
+    accessor's type is not spelled elsewhere and every use of it is seen, since changing only the
+    creation would not compile; `atomic` gets no fix, since its replacement changes the kernel's code.
+    Neither fix is unsafe; a compiler without the SYCL 2020 names would reject the result.
 
 Occupancy basis
     None. The finding does not depend on the device.
@@ -45,7 +52,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from kernlint.cost import Cost
-from kernlint.diagnostics import Diagnostic, Fix, Severity
+from kernlint.diagnostics import Diagnostic, Fix, FixAvailability, Severity
 from kernlint.facts import Accessor, FileFacts
 from kernlint.rule import Rule, RuleContext
 from kernlint_rules.data.accessors import tags_instead_of_template
@@ -68,6 +75,7 @@ class LegacyAccessMode(Rule):
     code = "KL104"
     name = "legacy-access-mode"
     severity = Severity.INFO
+    fix_availability = FixAvailability.SOMETIMES
     languages = frozenset({"sycl"})
 
     def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:

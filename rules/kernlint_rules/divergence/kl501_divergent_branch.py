@@ -82,6 +82,15 @@ Fix
     sub-group reduction. Options: `[tool.kernlint.rules.KL501] report-boundary = true` also reports
     boundary conditions (as info).
 
+Fix safety
+    For cheap arms that each assign one variable, kernlint offers a select (`x = (c) ? a : b;`) or, in
+    C++ with a strict comparison of the two values, `std::min` / `std::max`. It is marked safe only
+    where provably the same: `if (v > m) m = v;` as `m = std::max(m, v);` (std::max returns its second
+    argument only when the first is less, so ties and NaN pick as before), and a select between two
+    integer literals. Every other rewrite is marked unsafe: a literal or a value of another type may be
+    converted differently through `?:` or `std::min` / `std::max`. No fix in Fortran, nor for a branch
+    with a comment or a preprocessor line inside.
+
 Occupancy basis
     None directly: occupancy counts resident threads, divergence wastes lanes inside them. The message
     estimates lane utilisation from the condition (parity: both paths at half width; `lid == 0`: 1 of
@@ -94,7 +103,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
-from kernlint.diagnostics import Diagnostic, Fix, Severity
+from kernlint.diagnostics import Diagnostic, Fix, FixAvailability, Severity
 from kernlint.facts import Branch, FileFacts, KernelLaunch, Span
 from kernlint.rule import Rule, RuleContext
 from kernlint_rules.divergence.classes import COSTLY, classify, estimate, rewrite
@@ -198,6 +207,7 @@ class DivergentBranch(Rule):
     code = "KL501"
     name = "divergent-branch"
     severity = Severity.WARNING
+    fix_availability = FixAvailability.SOMETIMES
     languages = frozenset({"sycl", "openmp-c", "openmp-fortran"})
     options: ClassVar[dict[str, Any]] = {"report-boundary": False}
 

@@ -33,6 +33,12 @@ Fix
     the per-sub-group offset `sg.get_group_id() * 32`). Where 32 lanes are essential, use ordinary
     indexed loads (`in[base + lane]`) instead of block accesses.
 
+Fix safety
+    kernlint offers replacing a literal `32` in the attribute by `16` as a fix, always marked unsafe:
+    code written for 32 lanes (shuffle distances, per-sub-group offsets such as
+    `sg.get_group_id() * 32`, a reduction over the sub-group) computes something else with 16. Only a
+    literal 32 in an attribute on one line is rewritten, never a macro or a template argument.
+
 Occupancy basis
     Sub-group size sets how many work-items one hardware thread carries: halving it from 32 to 16
     doubles the threads a work-group needs (work-group size / sub-group size). When the local size is a
@@ -50,7 +56,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from kernlint.cost import Cost
-from kernlint.diagnostics import Diagnostic, Fix, Severity
+from kernlint.diagnostics import Diagnostic, Fix, FixAvailability, Severity
 from kernlint.facts import FileFacts, KernelLaunch
 from kernlint.facts.device import SubGroupBlockAccess
 from kernlint.occupancy import DeviceProfile, compute
@@ -64,6 +70,7 @@ class BlockLoadSubGroup32(Rule):
     code = "KL301"
     name = "block-load-sg32"
     severity = Severity.ERROR
+    fix_availability = FixAvailability.SOMETIMES
     languages = frozenset({"sycl"})
     needs_device = True
 

@@ -30,11 +30,17 @@ Example
       }
 
 Fix
-    Add the guard to the directive (kernlint offers this as an unsafe fix: check the bound is the
-    array's):
+    Add the guard to the directive (kernlint offers this as a fix):
 
     #pragma ompx prefetch data(4: b[next]) if (next < n2)
     !$omp prefetch data(4: b(next:next)) if (next <= n2-1)
+
+Fix safety
+    The fix is always marked unsafe. A prefetch changes no result, so the guard cannot change what the
+    program computes; but its bound is the array's last index only where a map clause or the
+    declaration gives it, else the loop's bound, which may not be the array's: check it. A bound too
+    tight drops useful prefetches, one too loose still faults. No fix is offered where the guard would
+    not fit on the directive's line (Fortran's 72 columns in fixed form, 132 in free form).
 
 Occupancy basis
     None: this is about correctness. The finding does not depend on the device model, but the
@@ -51,7 +57,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from kernlint.cost import Cost
-from kernlint.diagnostics import Diagnostic, Fix, Severity
+from kernlint.diagnostics import Diagnostic, Fix, FixAvailability, Severity
 from kernlint.facts import FileFacts
 from kernlint.facts.openmp import Linear, OmpCondition, OmpConstruct, OmpLoop, OmpPrefetchTarget
 from kernlint.rule import Rule, RuleContext
@@ -61,6 +67,7 @@ class UnguardedPrefetch(Rule):
     code = "KL401"
     name = "unguarded-prefetch"
     severity = Severity.WARNING
+    fix_availability = FixAvailability.SOMETIMES
     languages = frozenset({"openmp-c", "openmp-fortran", "sycl", "cpp"})  # `cpp`: a file with only `ompx` pragmas
 
     def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:

@@ -17,9 +17,16 @@ Example
     }
 
 Fix
-    Delete the comment. kernlint offers this as a safe fix for a `/* kernlint: … */` comment and for
-    a line comment that holds nothing else (a whole-line comment deletes the line); a comment that
-    goes on to say something else is only reported.
+    Delete the comment. kernlint offers this as a fix for a `/* kernlint: … */` comment and for a line
+    comment that holds nothing else (a whole-line comment deletes the line); a comment that goes on to
+    say something else is only reported.
+
+Fix safety
+    The fix is always marked safe: it deletes the comment and the blanks before it, and a comment is
+    not code, so the program compiles and computes the same. A comment that goes on to say something
+    else gets no fix: the words may be someone's documentation. One edge is left to the writer: a
+    `/* … */` directive between two tokens with no blank on either side (`a/* kernlint: ignore */b`)
+    would join them; no fix is unsafe otherwise.
 
 Occupancy basis
     None: this is about the suppression comments, not the kernels.
@@ -29,7 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from kernlint.diagnostics import Diagnostic, Edit, Fix, Severity
+from kernlint.diagnostics import Diagnostic, Edit, Fix, FixAvailability, Severity
 from kernlint.facts import FileFacts
 from kernlint.rule import Rule, RuleContext
 from kernlint.suppression import ALL, Directive
@@ -39,6 +46,7 @@ class UnusedSuppression(Rule):
     code = "KL001"
     name = "unused-suppression"
     severity = Severity.INFO
+    fix_availability = FixAvailability.SOMETIMES
     after_suppression = True
 
     def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
