@@ -27,10 +27,10 @@ What it does
     OpenMP offload (C, C++, Fortran): the same two cases for `map(tofrom: x)` and `map(x)` on `target`
     and `target data` constructs: a region that only reads `x` needs `map(to: x)`, one that overwrites
     the whole mapped section without reading it needs `map(from: x)`. That half is decided in
-    `kernlint_rules/data/openmp_maps.py` and is just as silent when a use is not fully known: a store to a member
-    (`a[i].x += …`, Fortran `a(i)%x = …`), code `#include`d into the region, a pointer into the array
-    (`T *p = a;`, `&a[k]`, Fortran `p => a`) used in the region, an element passed where C++ may take it
-    by reference, or a call that may reach a variable that is not local to the function.
+    `kernlint_rules/data/openmp_maps.py` and is just as silent when a use is not fully known: a store
+    to a member (`a[i].x += …`, Fortran `a(i)%x = …`), code `#include`d into the region, a pointer into
+    the array (`T *p = a;`, `&a[k]`, Fortran `p => a`) used in the region, an element passed where C++
+    may take it by reference, or a call that may reach a variable that is not local to the function.
 
 Why it matters
     The mode tells the runtime which copies it must make. A read_write accessor marks the buffer as

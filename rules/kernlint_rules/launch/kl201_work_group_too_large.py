@@ -11,8 +11,8 @@ What it does
     that fail). When one dimension is unknown but the known ones already exceed the maximum, the
     launch is still reported; a size that cannot be evaluated is not.
     OpenMP offload `thread_limit` clauses are checked against the same device limit
-    (`kernlint_rules.launch.limits.work_group_too_large`, used by `launch/openmp_thread_limit.py`); there the
-    runtime clamps the team size instead of failing, so those findings are warnings.
+    (`kernlint_rules.launch.limits.work_group_too_large`, used by `launch/openmp_thread_limit.py`);
+    there the runtime clamps the team size instead of failing, so those findings are warnings.
 
 Why it matters
     The maximum work-group size is a hard limit of the hardware and driver (it is what

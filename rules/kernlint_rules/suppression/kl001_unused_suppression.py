@@ -26,7 +26,7 @@ Fix safety
     not code, so the program compiles and computes the same. A comment that goes on to say something
     else gets no fix: the words may be someone's documentation. One edge is left to the writer: a
     `/* … */` directive between two tokens with no blank on either side (`a/* kernlint: ignore */b`)
-    would join them; no fix is unsafe otherwise.
+    would join them into one.
 
 Occupancy basis
     None: this is about the suppression comments, not the kernels.
