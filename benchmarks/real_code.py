@@ -2,7 +2,7 @@
 
 Run kernlint over the trees given on the command line (JSON output, one subprocess) and print the
 counts by rule, by severity and, for KL501 and KL502, by class (KL501: the cost class of
-`kernlint_rules.divergence_classes` with the dependence reason; KL502: how the barrier is reached).
+`kernlint_rules.divergence.classes` with the dependence reason; KL502: how the barrier is reached).
 Read the findings by hand too: counts only say what moved.
 
     python benchmarks/real_code.py HeCBench/src/*-sycl HeCBench/src/*-omp --save /tmp/after.json

@@ -535,12 +535,14 @@ def cmd_rule(args: argparse.Namespace) -> int:
     if not args.rule:
         width = max(len(i.name) for i in infos)
         for info in infos:
-            print(f"{info.code}  {info.name:<{width}}  {info.severity.value:<7}  {info.summary}")
+            fix = f"fix: {info.fix_availability.value}"
+            print(f"{info.code}  {info.name:<{width}}  {info.severity.value:<7}  {fix:<14}  {info.summary}")
         return EXIT_OK
     wanted = args.rule.strip()
     for info in infos:
         if wanted.upper() == info.code or wanted == info.name:
             print(f"{info.code} {info.name} ({info.severity.value})\n")
+            print(f"{info.fix_availability.sentence()}\n")
             print(info.doc or info.summary)
             return EXIT_OK
     print(f"kernlint: error: no rule {wanted!r}; `kernlint rule` lists them", file=sys.stderr)

@@ -116,6 +116,28 @@ class Cost:
         return lines
 
 
+# -- costs every family of rules writes the same way ---------------------------------------------------
+
+#: The assumption of a local waste whose share of the kernel is unknown (a divergent branch's idle
+#: lanes, wasted prefetches): such a cost has no score, so it ranks after the scored ones.
+UNKNOWN_SHARE = (
+    "ranked after findings with a score: the share of the kernel's time this code takes is not known statically"
+)
+
+
+def failure_cost(consequence: str, device: str | None = None) -> Cost:
+    """A finding whose code does not run (launch fails, deadlock, fault): all its work is lost."""
+    return Cost(
+        100.0,
+        "%",
+        f"of the kernel's work lost: {consequence}",
+        "100% when the code cannot run",
+        consequence,
+        score=1.0,
+        device=device,
+    )
+
+
 # -- numbers as prose ---------------------------------------------------------------------------------
 
 

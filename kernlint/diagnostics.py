@@ -25,6 +25,19 @@ class Severity(str, enum.Enum):
         return {"info": 0, "warning": 1, "error": 2}[self.value]
 
 
+class FixAvailability(str, enum.Enum):
+    """Whether a rule's findings come with a fix (as ruff's `FixAvailability`): `always`, `sometimes`
+    (only where the edit can be placed and, for a safe fix, proven), or `never`."""
+
+    ALWAYS = "always"
+    SOMETIMES = "sometimes"
+    NEVER = "never"
+
+    def sentence(self) -> str:
+        """ "Fix is sometimes available.", for `kernlint rule CODE`."""
+        return "No fix is available." if self is FixAvailability.NEVER else f"Fix is {self.value} available."
+
+
 @dataclass(frozen=True)
 class Edit:
     """Replace the text between two 1-based (line, column) positions; columns count characters."""
@@ -192,6 +205,7 @@ class RuleInfo:
     summary: str
     doc: str
     needs_device: bool = False  # runs once per target device
+    fix_availability: FixAvailability = FixAvailability.NEVER
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ the `kernlint` entry-point group:
     [project.entry-points.kernlint]
     my-rules = "my_package.kernlint_plugin"
 
-kernlint's own rules are registered exactly this way (`kernlint_rules`, from the `rules/` folder).
+kernlint's own rules are registered exactly this way (the `kernlint_rules` package, `rules/kernlint_rules/`).
 A plugin that fails to import, or whose hook raises or returns something that is not a rule, is
 reported and skipped; the other plugins still run.
 """

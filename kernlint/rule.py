@@ -12,28 +12,34 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from kernlint.diagnostics import Diagnostic, Edit, Fix, Related, RuleInfo, Severity
+from kernlint.diagnostics import Diagnostic, Edit, Fix, FixAvailability, Related, RuleInfo, Severity
 
-if TYPE_CHECKING:  # `kernlint rule` lists rules without loading the fact model
+if TYPE_CHECKING:  # `kernlint rule` lists rules without loading the fact model or the device profiles
     from kernlint.cost import Cost
     from kernlint.facts import FileFacts, Span
+    from kernlint.facts.kinds import Language
+    from kernlint.occupancy import DeviceProfile
     from kernlint.source import SourceFile
+    from kernlint.suppression import Suppressions
 
-ALL_LANGUAGES = frozenset({"sycl", "openmp-c", "cpp", "openmp-fortran"})
+ALL_LANGUAGES: frozenset[Language] = frozenset({"sycl", "openmp-c", "cpp", "openmp-fortran"})
 
 
 class Rule:
     """Base class of every rule, built-in or from a plugin.
 
     Subclasses set `code`, `name`, `severity`, optionally `languages`, `needs_device` (run once per
-    target device with `ctx.device` set) and `options` (defaults for `[tool.kernlint.rules.<CODE>]`).
+    target device with `ctx.device` set), `options` (defaults for `[tool.kernlint.rules.<CODE>]`) and
+    `fix_availability` (whether its findings come with a fix, shown by `kernlint rule` and in SARIF; a
+    rule that fixes says when its fix is safe in a "Fix safety" section of its documentation).
     """
 
     code: ClassVar[str]
     name: ClassVar[str]
     severity: ClassVar[Severity] = Severity.WARNING
-    languages: ClassVar[frozenset[str]] = ALL_LANGUAGES
+    languages: ClassVar[frozenset[Language]] = ALL_LANGUAGES
     needs_device: ClassVar[bool] = False
+    fix_availability: ClassVar[FixAvailability] = FixAvailability.NEVER
     enabled_by_default: ClassVar[bool] = True
     options: ClassVar[dict[str, Any]] = {}
     # Rules about the suppression comments themselves run after suppression, with `ctx.suppressions`.
@@ -55,18 +61,20 @@ class Rule:
 
     @classmethod
     def info(cls) -> RuleInfo:
-        return RuleInfo(cls.code, cls.name, cls.severity, cls.summary(), cls.documentation(), cls.needs_device)
+        return RuleInfo(
+            cls.code, cls.name, cls.severity, cls.summary(), cls.documentation(), cls.needs_device, cls.fix_availability
+        )
 
 
 def rules_markdown(infos: Iterable[RuleInfo]) -> str:
     """The rules as a Markdown table, one row each: the README's rules table is this, generated from
     the rules' own metadata so it cannot drift from them (tests/test_readme.py checks it)."""
-    rows = ["| code | name | severity | per device | what it flags |", "|---|---|---|---|---|"]
+    rows = ["| code | name | severity | per device | fix | what it flags |", "|---|---|---|---|---|---|"]
     for info in infos:
         summary = info.summary.replace("|", "\\|")
-        rows.append(
-            f"| {info.code} | {info.name} | {info.severity.value} | {'yes' if info.needs_device else ''} | {summary} |"
-        )
+        device = "yes" if info.needs_device else ""
+        fix = "" if info.fix_availability is FixAvailability.NEVER else info.fix_availability.value
+        rows.append(f"| {info.code} | {info.name} | {info.severity.value} | {device} | {fix} | {summary} |")
     return "\n".join(rows) + "\n"
 
 
@@ -76,14 +84,22 @@ class RuleContext:
 
     rule: type[Rule]
     source: SourceFile
-    language: str
-    device: Any = None  # kernlint.occupancy.DeviceProfile when rule.needs_device
+    language: Language
+    device: DeviceProfile | None = None  # the device this run of a `needs_device` rule is for
     options: dict[str, Any] = field(default_factory=dict)
-    suppressions: Any = None  # kernlint.suppression.Suppressions, for after_suppression rules
+    suppressions: Suppressions | None = None  # the file's directives, for after_suppression rules
     rules_run: frozenset[str] = frozenset()  # codes of the rules that ran on this file
-    # Every target device of the run (profiles), so a device-independent rule can still say what its
-    # finding costs on each (a copy's time depends on the device's host link).
-    devices: tuple[Any, ...] = ()
+    # Every target device of the run, so a device-independent rule can still say what its finding
+    # costs on each (a copy's time depends on the device's host link).
+    devices: tuple[DeviceProfile, ...] = ()
+
+    @property
+    def target_device(self) -> DeviceProfile:
+        """The device a `needs_device` rule runs for: the engine runs such a rule once per target
+        device, so it is never None there."""
+        if self.device is None:
+            raise ValueError(f"{self.rule.code} needs a device, and none was given")
+        return self.device
 
     def diagnostic(
         self,
@@ -111,7 +127,7 @@ class RuleContext:
             name=self.rule.name,
             severity=severity or self.rule.severity,
             message=f"{message} [{cost.phrase()}]" if cost is not None else message,
-            device=getattr(self.device, "id", None) if self.rule.needs_device else None,
+            device=self.device.id if self.device is not None and self.rule.needs_device else None,
             language=self.language,
             kernel=kernel,
             evidence=evidence or {},

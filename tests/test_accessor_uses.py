@@ -1,4 +1,5 @@
-"""Accessor-usage facts on tricky shapes, and the mode fixes of KL102/KL103/KL104 applied to source."""
+"""Accessor-usage facts on tricky shapes: kinds of use, escapes, helpers and functors, whole-buffer
+writes, extents, mode spellings. The accessor rules built on them are tested in tests/rules/data/."""
 
 from __future__ import annotations
 
@@ -6,64 +7,8 @@ import textwrap
 
 import pytest
 
-from kernlint.diagnostics import Edit, Fix, Severity
-from kernlint.facts import Accessor, AccessorUses
-from kernlint.facts.accessor_uses import ModeSyntax
+from accessor_kernels import PRELUDE, counts, facts_of, in_kernel, syntax_of, uses_by_name, uses_of
 from kernlint.frontends.cpp.frontend import extract
-from kernlint.rule import RuleContext
-from kernlint.source import SourceFile
-from kernlint_rules.kl102_accessor_mode import AccessorMode
-from kernlint_rules.kl103_missing_no_init import MissingNoInit
-from kernlint_rules.kl104_legacy_access_mode import LegacyAccessMode
-
-PRELUDE = "#include <sycl/sycl.hpp>\nconstexpr size_t N = 1 << 20;\n"
-
-
-def source(code: str) -> str:
-    return PRELUDE + textwrap.dedent(code)
-
-
-def facts_of(code: str):
-    return extract("t.cpp", source(code).encode())
-
-
-def uses_of(accessor: Accessor) -> AccessorUses:
-    """The uses of an accessor the analysis is expected to have judged."""
-    assert accessor.uses is not None, accessor.name
-    return accessor.uses
-
-
-def syntax_of(accessor: Accessor) -> ModeSyntax:
-    """How an analysed accessor's creation spells its mode."""
-    syntax = uses_of(accessor).syntax
-    assert syntax is not None, accessor.name
-    return syntax
-
-
-def uses_by_name(code: str) -> dict:
-    return {a.name: a.uses for a in facts_of(code).accessors}
-
-
-def in_kernel(
-    body: str,
-    accessors: str,
-    launch: str = "sycl::range<1>(N)",
-    param: str = "sycl::id<1> i",
-    before: str = "",
-    buffers: str = "",
-) -> str:
-    """A command group over buffers b0..b5 of N floats, with `accessors` and a lambda kernel `body`."""
-    declared = buffers or "".join(f"  sycl::buffer<float, 1> b{k}(v.data(), sycl::range<1>(N));\n" for k in range(6))
-    return (
-        f"{before}\nvoid f(sycl::queue &q, std::vector<float> &v, bool flag, int reps) {{\n{declared}"
-        f"  q.submit([&](sycl::handler &h) {{\n{accessors}\n"
-        f"    h.parallel_for({launch}, [=]({param}) {{\n{body}\n    }});\n  }});\n}}\n"
-    )
-
-
-def counts(u) -> tuple:
-    return (u.reads, u.writes, u.read_modify_writes, u.atomic, u.escapes)
-
 
 # -- kinds of use ----------------------------------------------------------------------------------
 
@@ -426,155 +371,6 @@ def test_broken_code_does_not_crash() -> None:
     assert by_name["b"] is None  # a creation the parser could not read is not judged
 
 
-# -- fixes, applied to the source --------------------------------------------------------------------
-
-
-def apply(text: str, edits: tuple[Edit, ...]) -> str:
-    """Apply edits (1-based lines, 1-based character columns, end exclusive) from the last to the first."""
-    lines = text.split("\n")
-    starts = [0]
-    for line in lines[:-1]:
-        starts.append(starts[-1] + len(line) + 1)
-    for edit in sorted(edits, key=lambda e: (e.line, e.column), reverse=True):
-        lo = starts[edit.line - 1] + edit.column - 1
-        hi = starts[edit.end_line - 1] + edit.end_column - 1
-        assert 0 <= lo <= hi <= len(text)
-        text = text[:lo] + edit.text + text[hi:]
-    return text
-
-
-def run_rule(rule_class, text: str) -> list:
-    facts = extract("t.cpp", text.encode())
-    ctx = RuleContext(rule_class, SourceFile("t.cpp", text.encode()), facts.language)
-    return list(rule_class().check(facts, ctx))
-
-
-def fixed_line(rule_class, text: str) -> tuple[str, Fix]:
-    """The one line the rule's only diagnostic's fix changes, after the change, and the fix."""
-    (diagnostic,) = run_rule(rule_class, text)
-    assert diagnostic.fix is not None, diagnostic.message
-    new = apply(text, diagnostic.fix.edits)
-    changed = [b for a, b in zip(text.splitlines(), new.splitlines()) if a != b]
-    assert len(changed) == 1 and len(text.splitlines()) == len(new.splitlines())
-    return changed[0].strip(), diagnostic.fix
-
-
-@pytest.mark.parametrize(
-    "declaration, expected",
-    [
-        ("sycl::accessor a(b0, h, sycl::read_write);", "sycl::accessor a(b0, h, sycl::read_only);"),
-        ("sycl::accessor a(b0, h, /* é */ read_write);", "sycl::accessor a(b0, h, /* é */ read_only);"),
-        ("sycl::accessor a(b0, h);", "sycl::accessor a(b0, h, sycl::read_only);"),
-        ("auto a = b0.get_access(h);", "auto a = b0.get_access(h, sycl::read_only);"),
-        (
-            "auto a = b0.get_access<sycl::access::mode::read_write>(h);",
-            "auto a = b0.get_access<sycl::access::mode::read>(h);",
-        ),
-        (
-            "sycl::accessor<float, 1, sycl::access_mode::read_write> a(b0, h);",
-            "sycl::accessor<float, 1, sycl::access_mode::read> a(b0, h);",
-        ),
-    ],
-)
-def test_read_only_fix(declaration: str, expected: str) -> None:
-    text = source(in_kernel("float s = a[i] * 2.0f; (void)s;", f"    {declaration}"))
-    line, fix = fixed_line(AccessorMode, text)
-    assert line == expected and fix.safe
-    assert run_rule(AccessorMode, apply(text, fix.edits)) == []  # the fixed accessor is read-only
-
-
-@pytest.mark.parametrize(
-    "declaration, expected",
-    [
-        ("sycl::accessor a(b0, h, sycl::read_write);", "sycl::accessor a(b0, h, sycl::write_only, sycl::no_init);"),
-        ("sycl::accessor a(b0, h);", "sycl::accessor a(b0, h, sycl::write_only, sycl::no_init);"),
-        (
-            "auto a = b0.get_access<sycl::access_mode::read_write>(h);",
-            "auto a = b0.get_access(h, sycl::write_only, sycl::no_init);",
-        ),
-    ],
-)
-def test_write_only_fix_is_unsafe_and_leaves_nothing_to_report(declaration: str, expected: str) -> None:
-    text = source(in_kernel("a[i] = 1.0f;", f"    {declaration}"))
-    line, fix = fixed_line(AccessorMode, text)
-    assert line == expected and not fix.safe
-    fixed = apply(text, fix.edits)
-    assert run_rule(AccessorMode, fixed) == [] and run_rule(MissingNoInit, fixed) == []
-
-
-def test_no_fix_when_the_type_spells_the_mode_elsewhere() -> None:
-    reader = "float reader(sycl::accessor<float, 1, sycl::access_mode::read_write> x, size_t k) { return x[k]; }"
-    text = source(
-        in_kernel(
-            "float s = reader(a, i[0]); (void)s;", "    sycl::accessor a(b0, h, sycl::read_write);", before=reader
-        )
-    )
-    (diagnostic,) = run_rule(AccessorMode, text)
-    assert diagnostic.fix is None and diagnostic.related
-
-
-@pytest.mark.parametrize(
-    "declaration, expected",
-    [
-        ("sycl::accessor a(b0, h, sycl::write_only);", "sycl::accessor a(b0, h, sycl::write_only, sycl::no_init);"),
-        ("sycl::accessor a{b0, h, write_only};", "sycl::accessor a{b0, h, write_only, no_init};"),
-        (
-            "auto a = b0.get_access<sycl::access_mode::write>(h);",
-            "auto a = b0.get_access(h, sycl::write_only, sycl::no_init);",
-        ),
-    ],
-)
-def test_no_init_fix(declaration: str, expected: str) -> None:
-    text = source(in_kernel("a[i] = 1.0f;", f"    {declaration}"))
-    line, fix = fixed_line(MissingNoInit, text)
-    assert line == expected and not fix.safe
-    assert run_rule(MissingNoInit, apply(text, fix.edits)) == []
-
-
-def test_no_init_not_fixed_when_properties_follow_the_mode() -> None:
-    text = source(in_kernel("a[i] = 1.0f;", "    sycl::accessor a(b0, h, sycl::write_only, sycl::property_list{});"))
-    (diagnostic,) = run_rule(MissingNoInit, text)
-    assert diagnostic.fix is None
-
-
-def test_kl103_severity_depends_on_host_data() -> None:
-    text = source(
-        in_kernel(
-            "a[i] = 1.0f;",
-            "    sycl::accessor a(b0, h, sycl::write_only);",
-            buffers="  sycl::buffer<float, 1> b0(sycl::range<1>(N));\n",
-        )
-    )
-    (diagnostic,) = run_rule(MissingNoInit, text)
-    assert diagnostic.severity.value == "info"
-    text = source(in_kernel("a[i] = 1.0f;", "    sycl::accessor a(b0, h, sycl::write_only);"))
-    (diagnostic,) = run_rule(MissingNoInit, text)
-    assert diagnostic.severity.value == "warning" and "4,194,304 bytes" in diagnostic.message
-
-
-@pytest.mark.parametrize(
-    "declaration, expected",
-    [
-        ("auto a = b0.get_access<sycl::access::mode::read>(h);", "auto a = b0.get_access<sycl::access_mode::read>(h);"),
-        (
-            "auto a = b0.get_access<sycl::access::mode::discard_write>(h);",
-            "auto a = b0.get_access(h, sycl::write_only, sycl::no_init);",
-        ),
-        (
-            "sycl::accessor<float, 1, cl::sycl::access :: mode::read> a(b0, h);",
-            "sycl::accessor<float, 1, cl::sycl::access_mode::read> a(b0, h);",
-        ),
-    ],
-)
-def test_legacy_mode_fix(declaration: str, expected: str) -> None:
-    text = source(
-        in_kernel("float s = a[i]; (void)s;" if "read>" in declaration else "a[i] = 0.0f;", f"    {declaration}")
-    )
-    line, fix = fixed_line(LegacyAccessMode, text)
-    assert line == expected and fix.safe
-    assert run_rule(LegacyAccessMode, apply(text, fix.edits)) == []
-
-
 def test_sub_buffers_and_iterator_ranges_have_no_known_extent() -> None:
     buffers = (
         "  sycl::buffer<float, 1> whole(v.data(), sycl::range<1>(2 * N));\n"
@@ -590,19 +386,6 @@ def test_sub_buffers_and_iterator_ranges_have_no_known_extent() -> None:
     )
     assert uses["a"].only_written and uses["a"].buffer_extent is None and uses["a"].covering_write is None
     assert uses["c"].only_written and uses["c"].covering_write is None
-
-
-def test_a_second_accessor_over_the_same_buffer_keeps_both_rules_quiet() -> None:
-    accessors = (
-        "    sycl::accessor in(b0, h, sycl::read_only);\n    sycl::accessor out(b0, h, sycl::write_only);\n"
-        "    sycl::accessor rw(b1, h, sycl::read_write);\n    sycl::accessor w(b1, h, sycl::write_only);"
-    )
-    text = source(in_kernel("out[i] = 2.0f * in[i]; w[i] = rw[i];", accessors))
-    uses = {a.name: uses_of(a) for a in extract("t.cpp", text.encode()).accessors}
-    assert uses["out"].only_written and uses["out"].same_buffer_modes == ("read",)
-    assert not uses["out"].overwrites_whole_buffer  # no_init would discard what `in` reads
-    assert uses["rw"].only_read and uses["rw"].same_buffer_modes == ("write",)
-    assert run_rule(MissingNoInit, text) == [] and run_rule(AccessorMode, text) == []
 
 
 # -- spellings of creation and of the buffer (issue 10, recall) -------------------------------------
@@ -639,28 +422,6 @@ def test_buffers_reached_through_pointers_and_members() -> None:
     assert accessors["a"].uses.overwrites_whole_buffer  # the member's extent is read from its initialiser
     assert accessors["a"].uses.buffer_has_host_data is False
     assert accessors["b"].uses.only_read and accessors["c"].uses.only_read
-
-
-def test_kl102_promises_no_copy_for_a_buffer_built_from_a_range() -> None:
-    """A buffer with no host memory has nothing to copy in on first use and nothing to write back at
-    destruction: the overwrite finding is info (as KL103's is), and neither message promises a copy
-    that does not happen."""
-    buffers = "  sycl::buffer<float, 1> b0{sycl::range<1>(N)};\n  sycl::buffer<float, 1> b1{sycl::range<1>(N)};\n"
-    text = source(
-        in_kernel(
-            "a[i] = c[i];",
-            "    sycl::accessor a(b0, h, sycl::read_write);\n    sycl::accessor c(b1, h, sycl::read_write);",
-            buffers=buffers,
-        )
-    )
-    found = {d.evidence["suggested"]: d for d in run_rule(AccessorMode, text)}
-    overwrite, read = found["write_only, no_init"], found["read_only"]
-    assert overwrite.severity is Severity.INFO and "whenever the host has accessed the buffer" in overwrite.message
-    assert read.severity is Severity.WARNING and "no copy back is saved" in read.message and "bytes" not in read.message
-    host_backed = text.replace("b0{sycl::range<1>(N)}", "b0(v.data(), sycl::range<1>(N))")
-    (again,) = [d for d in run_rule(AccessorMode, host_backed) if d.evidence["suggested"] != "read_only"]
-    assert again.severity is Severity.WARNING
-    assert "the old contents are copied to the device for nothing" in again.message
 
 
 def test_pointer_to_a_local_buffer_gives_its_extent() -> None:

@@ -194,9 +194,15 @@ def test_cache_follows_included_headers(tmp_path: Path) -> None:
 def test_rule_command(tmp_path: Path) -> None:
     listing = run_kernlint("rule").stdout.decode()
     assert "KL101" in listing and "buffer-in-loop" in listing
+    lines = {line.split()[0]: line for line in listing.splitlines()}
+    assert "  fix: never  " in lines["KL101"] and "  fix: sometimes  " in lines["KL102"]
     doc = run_kernlint("rule", "KL101").stdout.decode()
     for section in ("What it does", "Why it matters", "Example", "Fix", "Occupancy basis"):
         assert section in doc
+    assert doc.startswith("KL101 buffer-in-loop (warning)\n\nNo fix is available.\n\n")
+    fixing = run_kernlint("rule", "KL102").stdout.decode()
+    assert fixing.startswith("KL102 accessor-mode (warning)\n\nFix is sometimes available.\n\n")
+    assert "\nFix safety\n" in fixing
     assert run_kernlint("rule", "buffer-in-loop").stdout.decode() == doc
     assert run_kernlint("rule", "KL999").returncode == 2
 

@@ -52,14 +52,6 @@ def test_apply_edits_in_order_and_skips_overlaps() -> None:
     assert applied == [first, second, deleting] and skipped == [overlapping]
 
 
-def test_unused_suppressions_reported_with_safe_fixes(tmp_path: Path) -> None:
-    (tmp_path / "a.cpp").write_text(STALE)
-    report = json.loads(run_kernlint("a.cpp", "--format", "json", "--no-cache", cwd=tmp_path).stdout)
-    found = [(d["line"], d["code"], d["fix"] is not None) for d in report["diagnostics"]]
-    assert found == [(3, "KL001", True), (4, "KL001", True), (6, "KL001", True), (7, "KL001", False)]
-    assert all(d["severity"] == "info" for d in report["diagnostics"])
-
-
 def test_diff_changes_nothing_and_fix_rewrites_then_reports_the_rest(tmp_path: Path) -> None:
     source = tmp_path / "a.cpp"
     source.write_text(STALE)

@@ -190,6 +190,25 @@ def test_template_argument_sizes_from_instantiation() -> None:
     assert launch.global_range.dims == (8192,) and launch.local_range.dims == (256,)
 
 
+def test_launch_sizes_from_macros_and_templates_are_stable():
+    """Sizes behind a valueless `#define` and a once-instantiated template evaluate the same every time
+    (capture lists are not in document order, so names and values must not be paired by position)."""
+    code = textwrap.dedent("""
+        #define USE_SLM
+        #define WG 128
+        template <int G>
+        void k(sycl::queue &q, float *x) {
+          q.parallel_for(sycl::nd_range<2>({G * 64, 64}, {WG / 64, 64}), [=](sycl::nd_item<2> it) { x[0] = 0; });
+        }
+        template void k<3>(sycl::queue &, float *);
+        auto r = sycl::range<1>(7); auto s = sycl::nd_range<1>(8, 8); sycl::buffer<int, 2> b{sycl::range<2>(2, 3)};
+    """).encode()
+    for _ in range(5):
+        (launch,) = extract("t.cpp", code).launches
+        assert launch.global_range is not None and launch.global_range.dims == (192, 64)
+        assert launch.local_range is not None and launch.local_range.dims == (2, 64)
+
+
 def test_if0_blocks_are_dead_code_but_else_branches_live() -> None:
     facts = facts_of("""
         void f(float *p) {

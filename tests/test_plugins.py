@@ -5,10 +5,17 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 
 from conftest import run_kernlint
+from kernlint.cli import main
+from kernlint.config import Config
+from kernlint.diagnostics import FixAvailability
+from kernlint.discovery import SourceEntry
+from kernlint.engine import analyse_source
 from kernlint.plugins import load_plugins
+from kernlint.session import make_setup
 
 SAMPLE_PLUGIN = '''
 """A sample third-party rule: flags every single_task launch."""
@@ -87,7 +94,7 @@ def test_non_rule_and_duplicate_codes_are_rejected() -> None:
     class Plugin:
         @hookimpl
         def kernlint_rules(self):
-            from kernlint_rules.kl101_buffer_in_loop import BufferInLoop
+            from kernlint_rules.data.kl101_buffer_in_loop import BufferInLoop
 
             return [BufferInLoop, object]
 
@@ -95,3 +102,77 @@ def test_non_rule_and_duplicate_codes_are_rejected() -> None:
     assert any("already provided" in e for e in plugins.errors)
     assert any("is not a kernlint Rule class" in e for e in plugins.errors)
     assert "KL101" in plugins.rules
+
+
+PACKAGE_INIT = '''
+"""A third-party family of rules, laid out as the built-in families are: a package of rule modules."""
+from kernlint.hookspecs import hookimpl
+
+
+@hookimpl
+def kernlint_rules():
+    from kernlint_family_sample.kl950_single_task import SingleTaskComment
+
+    return [SingleTaskComment]
+'''
+
+PACKAGE_RULE = '''
+"""Marks every single_task launch with a comment (sample plugin).
+
+Fix safety
+    The fix is always marked safe: it adds a comment, which is not code.
+"""
+from kernlint.diagnostics import Fix, FixAvailability, Severity
+from kernlint.rule import Rule
+
+
+class SingleTaskComment(Rule):
+    code = "KL950"
+    name = "single-task-comment"
+    severity = Severity.INFO
+    languages = frozenset({"sycl"})
+    fix_availability = FixAvailability.ALWAYS
+
+    def check(self, facts, ctx):
+        for launch in facts.launches:
+            if launch.api == "single_task":
+                fix = Fix("mark it", (ctx.insert_after(launch.span, " /* one work-item */"),))
+                yield ctx.diagnostic(launch.span, f"single_task in {ctx.language}", fix=fix)
+'''
+
+
+def test_a_plugin_package_registers_its_rules_through_the_entry_point(tmp_path: Path, monkeypatch, capsys) -> None:
+    """A package (not a lone module) installed as a distribution with a `kernlint` entry point, found on
+    the import path: its rule is loaded, runs in the engine next to the built-in ones, offers its fix,
+    and `kernlint rule` shows its fix availability."""
+    site = tmp_path / "site"
+    package = site / "kernlint_family_sample"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(PACKAGE_INIT)
+    (package / "kl950_single_task.py").write_text(PACKAGE_RULE)
+    info = site / "kernlint_family_sample-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: kernlint-family-sample\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[kernlint]\nfamily-sample = kernlint_family_sample\n")
+    monkeypatch.syspath_prepend(str(site))
+    try:
+        plugins = load_plugins()
+        assert not plugins.errors
+        rule = plugins.rules["KL950"]
+        assert rule.__module__ == "kernlint_family_sample.kl950_single_task"
+        assert rule.info().fix_availability is FixAvailability.ALWAYS and "KL101" in plugins.rules
+        setup = make_setup(Config(), use_cache=False, plugins=plugins)
+        source = (
+            b"void f(sycl::queue &q) {\n  q.single_task([=]() {});\n"
+            b"  for (;;) { sycl::buffer<int> b(sycl::range<1>(4)); }\n}\n"
+        )
+        result = analyse_source(SourceEntry("k.cpp", "cpp", False), source, setup)
+        by_code = {d.code: d for d in result.diagnostics}
+        assert sorted(by_code) == ["KL101", "KL950"]  # built-in and third-party rules both ran
+        assert by_code["KL950"].message == "single_task in sycl" and by_code["KL950"].fix is not None
+        assert main(["rule", "KL950"]) == 0
+        shown = capsys.readouterr().out
+        assert shown.startswith("KL950 single-task-comment (info)\n\nFix is always available.\n")
+    finally:
+        for name in [m for m in sys.modules if m.startswith("kernlint_family_sample")]:
+            monkeypatch.delitem(sys.modules, name)

@@ -22,6 +22,7 @@ from kernlint.diagnostics import (
     FileResult,
     FileStatus,
     Fix,
+    FixAvailability,
     Related,
     RuleInfo,
     RunResult,
@@ -63,7 +64,12 @@ RULES = (
         "Low occupancy hides less latency.",
     ),
     RuleInfo(
-        "KL501", "divergent-branch", Severity.INFO, "A branch on the work-item id", "Lanes of a sub-group diverge."
+        "KL501",
+        "divergent-branch",
+        Severity.INFO,
+        "A branch on the work-item id",
+        "Lanes of a sub-group diverge.",
+        fix_availability=FixAvailability.SOMETIMES,
     ),
 )
 
@@ -361,6 +367,7 @@ def test_sarif_required_fields_rules_and_levels(project: Path) -> None:
     assert kl101["fullDescription"] == {"text": doc, "markdown": doc}
     assert kl101["help"] == {"text": doc, "markdown": doc}
     assert [r["defaultConfiguration"]["level"] for r in rules] == ["warning", "warning", "note", "error"]
+    assert [r["properties"]["fixAvailability"] for r in rules] == ["never", "never", "sometimes", "never"]
 
     results = run["results"]
     assert [r["ruleId"] for r in results] == ["KL202", "KL101", "KL501", "KL000"]

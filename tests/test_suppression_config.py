@@ -13,7 +13,7 @@ from kernlint.diagnostics import Diagnostic, FileResult, FileStatus, Severity
 from kernlint.engine import apply_kl000_selection
 from kernlint.projects import find_config
 from kernlint.suppression import apply_suppressions, parse_suppressions
-from kernlint_rules.kl101_buffer_in_loop import BufferInLoop
+from kernlint_rules.data.kl101_buffer_in_loop import BufferInLoop
 
 
 def diag(line: int, code: str) -> Diagnostic:

@@ -69,6 +69,8 @@ def _rule_descriptor(rule: RuleInfo) -> dict[str, Any]:
         "fullDescription": {"text": rule.doc, "markdown": rule.doc},
         "help": {"text": rule.doc, "markdown": rule.doc},
         "defaultConfiguration": {"level": level(rule.severity)},
+        # Whether the rule's findings come with a fix: `always`, `sometimes` or `never`.
+        "properties": {"fixAvailability": rule.fix_availability.value},
     }
 
 

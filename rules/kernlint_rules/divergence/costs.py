@@ -1,0 +1,111 @@
+"""What divergence costs (KL501, KL502): the share of a sub-group's lanes busy under a branch, from the
+divergence analysis's lane estimate, and the whole kernel when a barrier is at stake."""
+
+from __future__ import annotations
+
+import math
+
+from kernlint.cost import UNKNOWN_SHARE, Cost, failure_cost
+from kernlint.facts.device import LaneEstimate
+
+
+def divergence_cost(lanes: LaneEstimate | None, sub_group_size: int | None, device: str | None = None) -> Cost:
+    """KL501: the lane-utilisation estimate of the divergence analysis, as the share of a sub-group's
+    lanes busy while the branch's code runs. No score: the idle share is of the branch's code, whose
+    share of the kernel's time is not known (`figures["idle_share"]` keeps it)."""
+    n = sub_group_size
+    formula, basis, use, missing = _utilisation(lanes, n)
+    if use is None:
+        return Cost(
+            None,
+            "%",
+            "of a sub-group's lanes busy under the branch",
+            formula,
+            basis,
+            (),
+            missing,
+            None,
+            None,
+            device,
+            {"sub_group_size": n},
+        )
+    assumptions = (("both paths take equal time",) if lanes is not None and lanes.kind == "split" else ()) + (
+        UNKNOWN_SHARE,
+    )
+    return Cost(
+        100 * use,
+        "%",
+        "of a sub-group's lanes busy under the branch",
+        formula,
+        basis,
+        assumptions,
+        (),
+        None,
+        None,
+        device,
+        {"sub_group_size": n, "lane_kind": lanes.kind if lanes else None, "idle_share": 1 - use},
+    )
+
+
+def _utilisation(lanes: LaneEstimate | None, n: int | None) -> tuple[str, str, float | None, tuple[str, ...]]:
+    """(formula, basis, utilisation or None, missing) for one lane estimate."""
+    if lanes is None:
+        return "busy lanes ÷ sub-group size", "the analysis gives no lane estimate", None, ("the lane estimate",)
+    need_n = ("the sub-group size",)
+    if lanes.kind == "split":
+        return (
+            "(taken + not taken) ÷ (2 × sub-group size): both paths run in turn",
+            "each path runs with its own lanes while the others idle: 1 ÷ 2 = 50%",
+            0.5,
+            (),
+        )
+    if lanes.kind == "fraction":
+        if lanes.taken is None:
+            return (
+                "taken lanes ÷ sub-group size",
+                "the share of lanes taking it is unknown",
+                None,
+                ("the share of lanes that take the branch",),
+            )
+        return (
+            "taken lanes ÷ sub-group size",
+            f"{lanes.taken:.3g} of the lanes = {100 * lanes.taken:.3g}%",
+            lanes.taken,
+            (),
+        )
+    if lanes.kind == "single":
+        if not n:
+            return "1 ÷ sub-group size", "one lane runs it", None, need_n
+        return "1 ÷ sub-group size", f"1 ÷ {n} = {100 / n:.3g}%", 1 / n, ()
+    if lanes.kind == "all-but-one":
+        if not n:
+            return "(sub-group size − 1) ÷ sub-group size", "all lanes but one run it", None, need_n
+        return "(sub-group size − 1) ÷ sub-group size", f"{n - 1} ÷ {n} = {100 * (n - 1) / n:.3g}%", (n - 1) / n, ()
+    if lanes.kind == "shrinking":
+        formula = "(n − 1) ÷ (n × log2 n) over the last log2 n steps (n = sub-group size)"
+        if not n or n & (n - 1):
+            return formula, "the active lanes halve each step", None, need_n
+        steps = int(math.log2(n))
+        use = (n - 1) / (n * steps)
+        return formula, f"({n} − 1) ÷ ({n} × {steps}) = {100 * use:.3g}% in the last {steps} steps", use, ()
+    return (
+        "1 for every sub-group but the one that straddles the bound",
+        "only the sub-group that straddles the bound runs partly filled: at most one per launch",
+        None,
+        ("the global size (the straddling sub-group's share of the launch)",),
+    )
+
+
+def divergent_barrier_cost(lanes: LaneEstimate | None, sub_group_size: int | None, device: str | None = None) -> Cost:
+    """KL502: a barrier not every work-item reaches deadlocks or is undefined: all the kernel's work is
+    at stake; the lane estimate of the condition is kept among the figures."""
+    cost = failure_cost("a barrier under a work-item-dependent condition: deadlock or undefined behaviour", device)
+    _formula, basis, use, _missing = _utilisation(lanes, sub_group_size)
+    figures = {
+        "lane_kind": lanes.kind if lanes else None,
+        "lanes_busy_pct": None if use is None else 100 * use,
+        "lanes_basis": basis,
+    }
+    return Cost(
+        cost.value, cost.unit, cost.quantity, cost.formula, cost.basis, score=1.0, device=device, figures=figures
+    )

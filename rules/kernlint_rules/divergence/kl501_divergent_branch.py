@@ -1,0 +1,335 @@
+"""A branch in device code depends on the work-item id, so the lanes of a sub-group diverge.
+
+What it does
+    Flags `if` / `else if`, `switch`, `?:` and loops in device code (a kernel body and the device
+    functions and lambdas it calls in the same file) whose condition depends on the work-item id in a
+    way that splits sub-groups throughout the launch:
+
+    * parity and modulo tests (`lid % 2 == 0`, `gid % 4 == 1`) and bit tests (`lid & 1`);
+    * comparisons of the id with a bound that changes every iteration of an enclosing loop — the
+      tree-reduction step `if (lid < s)` with `s` halved each time, or a loop `for (k = 0; k < i; ++k)`
+      whose trip count grows with the id;
+    * tests on data loaded with an id-derived index (`if (data[i] > 0)`, a CSR row loop running from
+      `row_ptr[row]` to `row_ptr[row + 1]`);
+    * other non-monotone arithmetic of the id.
+
+    Dependence is followed through assignments, arithmetic, id-indexed loads, arguments of device
+    functions, and `bool` flags. Conditions on group or sub-group ids, ranges, kernel arguments,
+    constants and results of group collectives (`reduce_over_group`, `group_broadcast`) are uniform and
+    never flagged, and so are values that are the same in every lane of a sub-group: sub-group ids,
+    `lid / 32` or `lid >> 5` (sub-groups are at most 32 wide), sub-group broadcasts
+    (`select_from_group(sg, x, 0)`), votes and reductions. Dependence follows each definition of a
+    variable (a variable reassigned after a divergent assignment is uniform again) and each call of a
+    device function with its own arguments. A `?:` whose arms are plain values is compiled to a select
+    and is not flagged.
+
+    OpenMP offload code (C, C++ and Fortran) is covered the same way: the OpenMP front-end treats
+    the index of a loop shared out by `parallel for` / `parallel do` / `loop` (and
+    `omp_get_thread_num()`) as the work-item id, and an inner sequential loop's index as uniform. A
+    region limited to one thread per team (`thread_limit(1)`) has nothing to diverge. Neither has code
+    that only one lane runs: a branch inside the guarded arm of a leader test (`if (lid == 0)`) is not
+    reported (the leader test itself is, as serial work when it holds a loop).
+
+    Each finding is classed by what it costs and whether it can be changed (statement counts of each
+    arm, counted on the tree; a loop with a small constant trip count counts as its body that many
+    times; calls count when they reach a function of the same file):
+
+    * divergent loop (warning): the trip count varies across the lanes of a sub-group;
+    * serial work by one lane (warning): a loop or ten statements or more under a leader test;
+    * heavy divergent arms (warning): an arm of six statements or more, a loop, or both arms together
+      from ten statements: they run one after the other;
+    * cheap divergent arms (info): short arms the compiler predicates. When the branch is an `if`
+      whose arms each assign one variable, a fix rewrites it: `if (v > m) m = v;` becomes
+      `m = std::max(m, v);` (safe: std::max returns its second argument only when the first is
+      less), other shapes become `x = (c) ? a : b;` (unsafe unless both values are integer literals:
+      the values may have different types). A `?:` is never told to become one;
+    * data-dependent search (info): a branch or loop on data loaded at the lane's index that steers
+      a loop (exits it, or sets what it tests: bisection, tree walks, compare-and-swap retries);
+      inherent to the algorithm unless its body is heavy;
+    * boundary (info, off by default): tail guards `i < n`, leaders with trivial work, halo checks
+      `i > 0 && i < n - 1`, grid-stride loops — they diverge in at most one sub-group per bound, or
+      idle lanes only briefly. Reported only when the option `report-boundary = true` is set.
+
+    The first line of the message names the class and the estimate ("about 14 statements with 1 loop
+    run by 1 of 32 lanes", "both arms, 12 and 9 statements, run one after the other"); the second
+    says why the lanes disagree and what to do. The evidence holds `class`, `estimate` and `arms`.
+
+Why it matters
+    A sub-group is one hardware thread executing its work-items as SIMD lanes. When lanes of the same
+    sub-group disagree on a condition, the thread runs both paths one after the other with the
+    non-participating lanes masked off, so the dynamic instruction count grows and part of the SIMD
+    width does no useful work until the paths merge. The guide names this SIMD divergence as a direct
+    performance loss and recommends removing conditional checks: padding buffers so tail checks
+    disappear, and replacing branches by relational functions such as `select`, `min` and `max`.
+    A test that alternates between neighbouring lanes (parity) costs every sub-group of the launch,
+    whereas a tail guard costs only the one sub-group that straddles the bound, which is why only the
+    first kind is a warning.
+
+Example
+    for (int s = wg / 2; s > 0; s >>= 1) {
+      if (lid < s)                        // KL501: active lanes halve every step
+        slm[lid] += slm[lid + s];
+      sycl::group_barrier(it.get_group());
+    }
+    if (gid % 2 == 0) out[gid] = f(x);     // KL501: both paths at half width
+    else              out[gid] = g(x);
+
+Fix
+    Give neighbouring lanes the same path: map even and odd work to different halves of the range
+    instead of alternating lanes, or compute both values and choose with `sycl::select`, `min` or `max`.
+    For reductions, let the group algorithms do the last steps: `sycl::reduce_over_group(it.get_group(),
+    x, sycl::plus<>())`, or a shared-memory tree that stops at the sub-group size followed by a
+    sub-group reduction. Options: `[tool.kernlint.rules.KL501] report-boundary = true` also reports
+    boundary conditions (as info).
+
+Fix safety
+    For cheap arms that each assign one variable, kernlint offers a select (`x = (c) ? a : b;`) or, in
+    C++ with a strict comparison of the two values, `std::min` / `std::max`. It is marked safe only
+    where provably the same: `if (v > m) m = v;` as `m = std::max(m, v);` (std::max returns its second
+    argument only when the first is less, so ties and NaN pick as before), and a select between two
+    integer literals. Every other rewrite is marked unsafe: a literal or a value of another type may be
+    converted differently through `?:` or `std::min` / `std::max`. No fix in Fortran, nor for a branch
+    with a comment or a preprocessor line inside.
+
+Occupancy basis
+    None directly: occupancy counts resident threads, divergence wastes lanes inside them. The message
+    estimates lane utilisation from the condition (parity: both paths at half width; `lid == 0`: 1 of
+    the sub-group's lanes; `lid < s`: shrinking each step), using the kernel's required sub-group size
+    when it is known.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, ClassVar
+
+from kernlint.diagnostics import Diagnostic, Fix, FixAvailability, Severity
+from kernlint.facts import Branch, FileFacts, KernelLaunch, Span
+from kernlint.rule import Rule, RuleContext
+from kernlint_rules.divergence.classes import COSTLY, classify, estimate, rewrite
+from kernlint_rules.divergence.costs import divergence_cost
+
+_REASONS = {
+    "parity": "it tests the parity of the work-item id, so neighbouring lanes always disagree",
+    "modulo": "it takes the work-item id modulo a small value, so lanes of every sub-group disagree",
+    "bit-test": "it tests bits of the work-item id, so lanes of every sub-group disagree",
+    "loop-bound": "it compares the work-item id with a bound that changes every iteration of the enclosing loop",
+    "data": "it tests data loaded with an index derived from the work-item id",
+    "arithmetic": "it depends on non-monotone arithmetic of the work-item id",
+    "lane-range": "it compares the sub-group lane id with a bound inside the sub-group, so every sub-group splits",
+    "leader": "it selects a single work-item",
+    "all-but-one": "it excludes a single work-item",
+    "tail-guard": "it bounds the work-item id",
+    "range": "it checks the work-item id against a range",
+    "sub-group-aligned": "it compares the work-item id with a shrinking bound that stays a multiple of the sub-group "
+    "size, so whole sub-groups drop out together",
+}
+_LOOP_REASONS = {
+    "loop-bound": "its trip count grows with the work-item id, so lanes drop out one iteration at a time",
+    "data": "its trip count comes from data indexed by the work-item id",
+    "tail-guard": "its start depends on the work-item id, so trip counts differ by about one iteration",
+}
+_HINTS = {
+    "parity": "map the two kinds of work to different halves of the range instead of alternating lanes, "
+    "or compute both values and choose with sycl::select",
+    "modulo": "group the lanes that take the same path into whole sub-groups, or compute both values and "
+    "choose with sycl::select",
+    "bit-test": "group the lanes that take the same path into whole sub-groups, or compute both values and "
+    "choose with sycl::select",
+    "loop-bound": "stop the tree at the sub-group size and finish with a sub-group collective, or use the "
+    "group algorithms (reduce_over_group, inclusive_scan_over_group) outright",
+    "lane-range": "give the two kinds of work to whole sub-groups (test the sub-group id instead of the lane), "
+    "or compute both values and choose with sycl::select",
+}
+_LOOP_HINTS = {
+    "loop-bound": "even out the trip counts (pair a short and a long row in one work-item), or let a whole "
+    "sub-group share one row so its lanes agree on the count",
+    "data": "let a sub-group cooperate on one item so its lanes share the trip count, or group items of "
+    "similar length together",
+    "arithmetic": "group work items that need similar iteration counts together, or cap the iterations per "
+    "pass and requeue the unfinished ones",
+}
+_BOUNDARY_HINT = "padding the data to a multiple of the work-group size removes the check"
+_HEAVY_HINT = (
+    "group the work so neighbouring lanes take the same path (sort or bin the items by the condition), "
+    "or run the heavy path as a separate pass over the items that need it"
+)
+_SERIAL_HINT = (
+    "share the work among the work-group (a group algorithm such as reduce_over_group, or a strided "
+    "loop over all lanes) and let one lane publish the result"
+)
+_SEARCH_HINT = (
+    "inherent to the algorithm; sorting or grouping the queries so neighbouring lanes search alike is the only remedy"
+)
+_CLASS_WORDS = {
+    "divergent-loop": "divergent loop",
+    "serial-leader": "serial work by one lane",
+    "heavy-arms": "heavy divergent arms",
+    "cheap-arms": "cheap divergent arms",
+    "data-search": "data-dependent search",
+    "boundary": "boundary divergence",
+}
+_KIND_WORDS = {
+    "if": "branch",
+    "else-if": "`else if` branch",
+    "ternary": "`?:` expression",
+    "switch": "`switch`",
+    "loop": "loop condition",
+}
+
+
+def _single_lane_code(facts: FileFacts) -> list[Span]:
+    """The guarded arms of leader tests (`if (lid == 0) { … }`) that one lane runs: one lane cannot
+    diverge from itself. Only where the ids are one-dimensional (OpenMP thread numbers, a 1-D SYCL
+    launch): `get_local_id(2) == 0` in a 3-D work-group picks one lane per row, and a sub-group may
+    hold several rows. Not Fortran, where an `if`'s one region spans its `else` too."""
+    if facts.language == "openmp-fortran":
+        return []
+    return [
+        b.regions[0]
+        for b in facts.branches
+        if b.reason == "leader"
+        and b.lanes is not None
+        and b.lanes.kind == "single"
+        and b.kind in ("if", "else-if")
+        and b.regions
+        and (facts.language != "sycl" or _one_dimensional(facts.launch_for(b.condition)))
+    ]
+
+
+def _one_dimensional(launch: KernelLaunch | None) -> bool:
+    if launch is None:
+        return False
+    return launch.range_kind == "scalar" or (launch.global_range is not None and len(launch.global_range.dims) == 1)
+
+
+class DivergentBranch(Rule):
+    code = "KL501"
+    name = "divergent-branch"
+    severity = Severity.WARNING
+    fix_availability = FixAvailability.SOMETIMES
+    languages = frozenset({"sycl", "openmp-c", "openmp-fortran"})
+    options: ClassVar[dict[str, Any]] = {"report-boundary": False}
+
+    def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
+        report_boundary = bool(ctx.options.get("report-boundary", False))
+        lone = _single_lane_code(facts)
+        classes = {
+            b.span: classify(b)
+            for b in facts.branches
+            if not b.select_like and b.dependence != "sub-group" and not any(r.contains(b.span) for r in lone)
+        }
+        reported = {span for span, klass in classes.items() if klass != "boundary" or report_boundary}
+        for branch in facts.branches:
+            if branch.span not in reported:
+                continue
+            if branch.head is not None and self._chain_reported(facts, branch, reported):
+                continue  # one finding per if / else-if chain
+            yield self._diagnostic(facts, branch, classes[branch.span], ctx)
+
+    @staticmethod
+    def _chain_reported(facts: FileFacts, branch: Branch, reported: set) -> bool:
+        """Whether an earlier link of the same if / else-if chain is already reported."""
+        return any(
+            other.span in reported
+            and other.span != branch.span
+            and other.span.contains(branch.span)
+            and (other.span == branch.head or other.head == branch.head)
+            for other in facts.branches
+        )
+
+    def _diagnostic(self, facts: FileFacts, branch: Branch, klass: str, ctx: RuleContext) -> Diagnostic:
+        launch = facts.launch_for(branch.condition)
+        sub_group = launch.attributes.reqd_sub_group_size if launch is not None else None
+        written = ctx.source.data[branch.condition.start_byte : branch.condition.end_byte].decode(
+            "utf-8", errors="replace"
+        )
+        written = " ".join(written.split())
+        condition = written if len(written) <= 40 else written[:37] + "…"
+        reasons = _LOOP_REASONS if branch.kind == "loop" else {}
+        why = reasons.get(branch.reason) or _REASONS.get(branch.reason, "it depends on the work-item id")
+        hint = self._hint(branch, klass, ctx.language)
+        fix = self._fix(branch, klass, written, ctx) if klass == "cheap-arms" else None
+        if fix is not None:
+            hint = f"{fix.description} (`{fix.edits[0].text}`)"
+        where = f" in `{branch.function}`" if branch.function else ""
+        message = f"{_CLASS_WORDS[klass]} at {_KIND_WORDS.get(branch.kind, 'branch')} `{condition}`{where}"
+        evidence = {
+            "class": klass,
+            "estimate": estimate(branch, klass, sub_group),
+            "why": why,
+            "hint": hint,
+            "dependence": branch.dependence,
+            "reason": branch.reason,
+            "kind": branch.kind,
+            "origin": branch.origin,
+            "lanes": branch.lanes.kind if branch.lanes is not None else None,
+            "active_fraction": branch.lanes.taken if branch.lanes is not None else None,
+            "arms": [{"statements": a.statements, "loops": a.loops, "calls": a.calls} for a in branch.arms],
+            "sub_group_size": sub_group,
+            "function": branch.function,
+        }
+        message += f": {evidence['estimate']}\n{why}; {hint}"
+        return ctx.diagnostic(
+            branch.condition,
+            message,
+            evidence=evidence,
+            fix=fix,
+            kernel=launch.name if launch is not None else None,
+            severity=None if klass in COSTLY else Severity.INFO,
+            cost=divergence_cost(branch.lanes, sub_group),
+        )
+
+    @staticmethod
+    def _hint(branch: Branch, klass: str, language: str) -> str:
+        if klass == "boundary":
+            return _BOUNDARY_HINT
+        if klass == "serial-leader":
+            hint = _SERIAL_HINT
+        elif klass == "data-search":
+            hint = _SEARCH_HINT
+        elif klass == "cheap-arms" and branch.kind == "ternary":
+            return "already a `?:`; its arms are cheap, so leave it unless it sits in a hot loop"
+        elif klass == "cheap-arms" and any(a.statements > 1 for a in branch.arms):
+            return "the compiler predicates arms this short; change it only if it sits in the innermost hot loop"
+        elif klass == "cheap-arms":
+            hint = _HINTS.get(branch.reason, "compute both values and choose with sycl::select, min or max")
+        elif branch.kind == "loop":
+            hint = {**_HINTS, **_LOOP_HINTS}.get(branch.reason, _LOOP_HINTS["data"])
+        else:
+            hint = (
+                _HINTS.get(branch.reason, _HEAVY_HINT) if branch.reason not in ("data", "arithmetic") else _HEAVY_HINT
+            )
+        if language != "sycl":  # OpenMP: the same advice in its own terms
+            chooser = "`merge`" if language == "openmp-fortran" else "a conditional expression (`?:`)"
+            hint = (
+                hint.replace("sycl::select", chooser)
+                .replace("a sub-group collective", "a reduction clause")
+                .replace(
+                    "the group algorithms (reduce_over_group, inclusive_scan_over_group)", "reduction and scan clauses"
+                )
+            )
+        return hint
+
+    @staticmethod
+    def _fix(branch: Branch, klass: str, condition: str, ctx: RuleContext) -> Fix | None:
+        if ctx.language == "openmp-fortran":
+            return None
+        inner = condition.strip()
+        while inner.startswith("(") and inner.endswith(")") and _balanced(inner[1:-1]):
+            inner = inner[1:-1].strip()
+        chooser = "ternary" if ctx.language == "openmp-c" and str(ctx.source.path).endswith(".c") else "std"
+        found = rewrite(branch, inner, chooser)
+        if found is None:
+            return None
+        return Fix(found.description, (ctx.replace(branch.span, found.text),), found.safe)
+
+
+def _balanced(text: str) -> bool:
+    """Whether the parentheses of `text` pair up (so `(a) && (b)` keeps its outer ones)."""
+    depth = 0
+    for char in text:
+        depth += (char == "(") - (char == ")")
+        if depth < 0:
+            return False
+    return depth == 0

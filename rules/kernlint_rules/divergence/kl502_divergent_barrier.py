@@ -1,0 +1,223 @@
+"""A barrier is reached under a work-item-dependent condition: deadlock or undefined behaviour.
+
+What it does
+    Flags a work-group barrier (`it.barrier()`, `sycl::group_barrier(it.get_group())`) or sub-group
+    barrier (`sycl::group_barrier(sg)`, `sg.barrier()`) in device code that only some work-items of the
+    group reach, because it sits
+
+    * inside an `if` / `else` / `switch` / `?:` arm whose condition depends on the work-item id
+      (`if (lid < s) { …; barrier; }`, `if (gid < n) { …; barrier; }`);
+    * inside a loop whose trip count depends on the id (a grid-stride loop with a barrier in its body);
+    * in a device function of the same file that is called under such a condition (reported at the
+      call); or
+    * after an early exit under such a condition: `if (gid >= n) return;` before a barrier, or a
+      `break` / `continue` under one inside a loop that holds a barrier.
+
+    Conditions on group ids, ranges, kernel arguments and constants are uniform across the group and
+    are never flagged, and neither is a barrier that follows a divergent `if` once its paths have merged
+    (the classic tree reduction `if (lid < s) …; barrier;` is correct). Also uniform: a value one
+    work-item stores in shared memory and all read after a barrier (`if (lid == 0) next = …; barrier;
+    while (next < n)`), work-group collectives, and a strided loop over a bound padded to a multiple of
+    its stride (`for (i = gid; i < padded; i += grid)`); a `continue` after the loop body's last
+    barrier skips no barrier. A condition that differs only between sub-groups (a sub-group vote or
+    broadcast, `lid / 32`) makes a work-group barrier divergent, but not a sub-group barrier.
+
+Why it matters
+    A barrier blocks every work-item of the work-group (or sub-group) until all of them have reached
+    it; the guide describes it as exactly that. Work-items that skip the branch, leave the kernel early
+    or run fewer loop iterations never arrive, so the others wait forever. SYCL requires a group barrier
+    to be reached by every work-item of the group in converged control flow, and leaves anything else
+    undefined: hangs, wrong results, or results that change with the device, the driver and the
+    work-group size. A tail guard `if (gid < n)` around a barrier works only as long as the global size
+    happens to be a multiple of the work-group size.
+
+Example
+    if (gid >= n) return;                       // some work-items leave …
+    slm[lid] = in[gid];
+    sycl::group_barrier(it.get_group());        // KL502: … and never arrive here
+
+    Findings are errors, except behind a tail-guard `return` (`if (gid >= n) return;`) or in a loop
+    whose trip count only differs at a bound (a grid-stride loop): those are warnings, since the
+    work-items of each group agree when the bound happens to be a multiple of the group size (or of
+    the loop's stride), which the code does not say.
+
+Fix
+    Keep every barrier on a path that all work-items of the group take. Guard the work, not the
+    barrier: `if (gid < n) slm[lid] = in[gid]; else slm[lid] = 0; group_barrier(g);`. In loops, run the
+    same number of iterations in every work-item (round the bound up to the work-group size and guard
+    the body's memory accesses instead).
+
+Occupancy basis
+    None: this is a correctness error, independent of the device.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from kernlint.diagnostics import Diagnostic, Severity
+from kernlint.facts import Barrier, Branch, FileFacts, KernelLaunch, Span
+from kernlint.facts.device import Reach
+from kernlint.rule import Rule, RuleContext
+from kernlint_rules.divergence.costs import divergence_cost, divergent_barrier_cost
+
+
+class DivergentBarrier(Rule):
+    code = "KL502"
+    name = "divergent-barrier"
+    severity = Severity.ERROR
+    languages = frozenset({"sycl"})
+
+    def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
+        reported: set[tuple[int, int]] = set()
+        for barrier in facts.barriers:
+            for at, (branch, reach, how) in self._causes(facts, barrier).items():
+                if at in reported:
+                    continue  # a call site that reaches several barriers: reported once
+                reported.add(at)
+                location = reach.calls[0] if reach.calls else barrier.span
+                yield self._diagnostic(facts, ctx, barrier, branch, reach, how, location)
+
+    @staticmethod
+    def _causes(facts: FileFacts, barrier: Barrier) -> dict[tuple[int, int], tuple[Branch, Reach, str]]:
+        """For each place that leads to the barrier (the barrier itself, or a call in a branch), the
+        innermost dependent branch that guards it; else an early exit that skips the barrier."""
+        guarded: dict[tuple[int, int], tuple[Branch, Reach, str]] = {}
+        exits: dict[tuple[int, int], tuple[Branch, Reach, str]] = {}
+        for branch in facts.branches:
+            if branch.dependence == "sub-group" and barrier.scope == "sub-group":
+                continue  # the same in every lane of a sub-group: all of them reach the barrier
+            for reach in branch.reaches:
+                if reach.region.contains(barrier.span):
+                    _keep_innermost(guarded, branch, reach, "under", barrier)
+            if branch.exit:
+                for reach in branch.skipped:
+                    if reach.region.contains(barrier.span):
+                        _keep_innermost(exits, branch, reach, "exit", barrier)
+        if guarded:
+            return guarded
+        return exits
+
+    def _diagnostic(
+        self, facts: FileFacts, ctx: RuleContext, barrier: Barrier, branch: Branch, reach: Reach, how: str, at: Span
+    ) -> Diagnostic:
+        condition = " ".join(
+            ctx.source.data[branch.condition.start_byte : branch.condition.end_byte]
+            .decode("utf-8", errors="replace")
+            .split()
+        )
+        if len(condition) > 60:
+            condition = condition[:57] + "…"
+        scope = "sub-group" if barrier.scope == "sub-group" else "work-group"
+        what = f"{scope} barrier `{barrier.form}`"
+        source = f", from `{branch.origin}`" if branch.origin else ""  # an id, or a per-item value (an atomic)
+        where = f"`{condition}`, line {branch.condition.line}{source}"
+        if reach.calls:
+            subject = (
+                f"this call reaches a {what} in `{reach.function or 'a device function'}` "
+                f"(line {barrier.span.line}), and"
+            )
+            reached = "is made"
+        else:
+            subject, reached = what, "is reached"
+        dependent = "sub-group-dependent" if branch.dependence == "sub-group" else "work-item-dependent"
+        if how == "exit":
+            cause = (
+                f"is skipped by the work-items that take the early `{branch.exit}` under a {dependent} "
+                f"condition ({where})"
+            )
+            fix = "guard the work instead of leaving early, so every work-item reaches the barrier"
+        elif branch.kind == "loop":
+            cause = (
+                f"runs inside a loop whose trip count differs between work-items ({where}), so work-items "
+                f"reach the barrier a different number of times"
+            )
+            fix = "give every work-item the same trip count and guard the body's memory accesses instead"
+        elif branch.kind == "switch":
+            cause = f"{reached} only by the work-items whose {dependent} value selects that case ({where})"
+            fix = "move the barrier out of the switch so that every work-item reaches it"
+        else:
+            side = "holds" if _in_first_arm(branch, reach) else "fails"
+            cause = f"{reached} only by the work-items for which a {dependent} condition {side} ({where})"
+            fix = "move the barrier out of the branch so that every work-item reaches it"
+        message = f"{subject} {cause}: the others never arrive, so the {scope} deadlocks or behaves undefined; {fix}"
+        severity = None
+        if (
+            branch.dependence == "boundary"
+            and branch.reason in ("tail-guard", "range")
+            and ((branch.kind == "loop" and how != "exit") or (how == "exit" and branch.exit == "return"))
+        ):
+            # a bound on the id splits a group only when it falls inside one: not proven from the code
+            looping = branch.kind == "loop" and how != "exit"
+            unit = "the loop's stride" if looping else f"the {scope} size"
+            size = None if looping else _group_size(facts.launch_for(at), scope)
+            message += (
+                f" (harmless only while the bound is a multiple of {unit}"
+                f"{f', {size} here' if size else ''}, so that whole groups "
+                f"{'run the same number of iterations' if looping else 'fall on one side'};"
+                f" kernlint cannot tell {'the bound' if size else 'the sizes'} from the code)"
+            )
+            severity = Severity.WARNING
+        launch = facts.launch_for(at)
+        related = [(branch.condition, f"the {dependent} condition")]
+        if reach.calls:
+            related.append((barrier.span, "the barrier"))
+            related += [(call, "called from here") for call in reach.calls[1:]]
+        evidence = {
+            "barrier_line": barrier.span.line,
+            "barrier": barrier.form,
+            "scope": barrier.scope,
+            "condition_line": branch.condition.line,
+            "dependence": branch.dependence,
+            "reason": branch.reason,
+            "branch_kind": branch.kind,
+            "via": "early-" + branch.exit if how == "exit" and branch.exit else how,
+            "call_lines": [c.line for c in reach.calls],
+            "function": reach.function,
+        }
+        sub_group = launch.attributes.reqd_sub_group_size if launch is not None else None
+        # An error is a failure of the whole kernel; a warning (harmless while the sizes divide) costs
+        # only the lanes that idle under the condition.
+        cost = (
+            divergence_cost(branch.lanes, sub_group)
+            if severity is Severity.WARNING
+            else divergent_barrier_cost(branch.lanes, sub_group)
+        )
+        return ctx.diagnostic(
+            at,
+            message,
+            evidence=evidence,
+            kernel=launch.name if launch is not None else None,
+            related=related,
+            severity=severity,
+            cost=cost,
+        )
+
+
+def _group_size(launch: KernelLaunch | None, scope: str) -> int | None:
+    """The size of the group a barrier waits for, when the launch fixes it: a 1-D work-group's local
+    range (in more dimensions the bound's dimension is not known), or the required sub-group size."""
+    if launch is None:
+        return None
+    if scope == "sub-group":
+        return launch.attributes.reqd_sub_group_size
+    local = launch.local_range
+    return local.total if local is not None and local.known and len(local.dims) == 1 else None
+
+
+def _keep_innermost(causes: dict, branch: Branch, reach: Reach, how: str, barrier: Barrier) -> None:
+    location = reach.calls[0] if reach.calls else barrier.span
+    key = (location.start_byte, location.end_byte)
+    size = branch.span.end_byte - branch.span.start_byte
+    current = causes.get(key)
+    if current is None or size < current[0].span.end_byte - current[0].span.start_byte:
+        causes[key] = (branch, reach, how)
+
+
+def _in_first_arm(branch: Branch, reach: Reach) -> bool:
+    """Whether the barrier is in the branch's first region (the `if` arm) rather than the `else`."""
+    if not branch.regions or branch.kind not in ("if", "else-if", "ternary"):
+        return True
+    first = branch.regions[0]
+    target = reach.region if not reach.calls else reach.calls[0]
+    return first.contains(target)

@@ -1,0 +1,1 @@
+"""Rules about kernlint's own suppression comments (KL001), run after suppression is applied."""

@@ -1,0 +1,43 @@
+"""The divergence family's cost builders: lane utilisation per lane estimate, what is missing, and
+corpus branches by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import CORPUS
+from kernlint.facts.device import LaneEstimate
+from kernlint.frontends.cpp.frontend import extract
+from kernlint_rules.divergence.costs import divergence_cost, divergent_barrier_cost
+
+
+@pytest.mark.parametrize(
+    ("lanes", "n", "busy"),
+    [
+        (LaneEstimate("split", 0.5), 16, 50.0),  # both paths in turn: 1/2
+        (LaneEstimate("fraction", 0.25), 16, 25.0),  # `i % 4 == 0`
+        (LaneEstimate("single"), 16, 100 / 16),  # `lid == 0`: 1 of 16 lanes
+        (LaneEstimate("all-but-one"), 32, 100 * 31 / 32),
+        (LaneEstimate("shrinking"), 16, 100 * 15 / (16 * 4)),  # (16 − 1) ÷ (16 × log2 16) = 23.4 %
+    ],
+)
+def test_divergence_cost_lane_utilisation(lanes: LaneEstimate, n: int, busy: float) -> None:
+    cost = divergence_cost(lanes, n)
+    assert cost.value == pytest.approx(busy) and cost.figures["idle_share"] == pytest.approx(1 - busy / 100)
+    assert cost.score is None  # the branch's share of the kernel is unknown: ranked after scored findings
+
+
+def test_divergence_cost_names_what_is_missing() -> None:
+    assert divergence_cost(LaneEstimate("single"), None).missing == ("the sub-group size",)
+    assert divergence_cost(None, 16).missing == ("the lane estimate",)
+    edge = divergence_cost(LaneEstimate("edge"), 16)
+    assert edge.value is None and "straddles" in edge.basis
+
+
+def test_kl501_kl502_costs_from_corpus_branches() -> None:
+    path = CORPUS / "sycl" / "kl501_branches.cpp"
+    facts = extract(str(path), path.read_bytes())
+    quarter = next(b for b in facts.branches if b.span.line == 61)  # a condition one lane in four takes
+    assert divergence_cost(quarter.lanes, 32).value == pytest.approx(25.0)
+    barrier = divergent_barrier_cost(LaneEstimate("single"), 16, "xe-hpc")
+    assert barrier.score == 1.0 and barrier.figures["lanes_busy_pct"] == pytest.approx(6.25)
