@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from kernlint.analysis.reaching import ENTRY, Flow
-from kernlint.frontends.cpp.dep_nodes import Node, declared_name, key_of, named, text_of
+from kernlint.frontends.cpp.dependence.nodes import Node, declared_name, key_of, named, text_of
 
 DefKey = str
 _LOOP_TYPES = frozenset({"for_statement", "while_statement", "do_statement", "for_range_loop"})

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kernlint.frontends.cpp.definitions import UnitFlow
-from kernlint.frontends.cpp.dep_nodes import Key, Node
+from kernlint.frontends.cpp.dependence.definitions import UnitFlow
+from kernlint.frontends.cpp.dependence.nodes import Key, Node
 
 
 @dataclass

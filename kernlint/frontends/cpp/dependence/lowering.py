@@ -20,8 +20,8 @@ from kernlint.analysis.dependence import (
     Uniform,
     Var,
 )
-from kernlint.frontends.cpp.dep_context import UnitContext
-from kernlint.frontends.cpp.dep_nodes import (
+from kernlint.frontends.cpp.dependence.context import UnitContext
+from kernlint.frontends.cpp.dependence.nodes import (
     Key,
     Node,
     declared_name,
@@ -30,7 +30,7 @@ from kernlint.frontends.cpp.dep_nodes import (
     named,
     text_of,
 )
-from kernlint.frontends.cpp.sycl_calls import (
+from kernlint.frontends.cpp.dependence.sycl_calls import (
     BINARY_OPS,
     UNARY_OPS,
     lower_call,

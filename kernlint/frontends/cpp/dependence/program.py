@@ -20,10 +20,10 @@ from kernlint.analysis.dependence import (
     Program,
     Varying,
 )
-from kernlint.frontends.cpp.definitions import UnitFlow
-from kernlint.frontends.cpp.dep_context import UnitContext, UnitSource
-from kernlint.frontends.cpp.dep_lowering import ExpressionLowering
-from kernlint.frontends.cpp.dep_nodes import (
+from kernlint.frontends.cpp.dependence.context import UnitContext, UnitSource
+from kernlint.frontends.cpp.dependence.definitions import UnitFlow
+from kernlint.frontends.cpp.dependence.lowering import ExpressionLowering
+from kernlint.frontends.cpp.dependence.nodes import (
     Ancestry,
     Key,
     Node,
@@ -42,7 +42,7 @@ from kernlint.frontends.cpp.dep_nodes import (
     target_name,
     text_of,
 )
-from kernlint.frontends.cpp.sycl_calls import (
+from kernlint.frontends.cpp.dependence.sycl_calls import (
     ARRAY_TYPES,
     BARRIERS,
     HANDLE_FREE_CALLS,

@@ -1,6 +1,6 @@
 """Reads of a C++ device unit's own variables through the definitions that reach them.
 
-`UnitFlow` runs the reaching-definitions walk (`kernlint.frontends.cpp.flow`) over one unit and
+`UnitFlow` runs the reaching-definitions walk (`kernlint.frontends.cpp.dependence.flow`) over one unit and
 turns each read into the `Phi` of the definitions that reach it. Each definition is a variable of
 the dependence program of its own (its key), and a read outside a branch (or loop) that holds the
 definition also depends on that branch's condition: inside the branch every active lane took the
@@ -19,8 +19,8 @@ from collections.abc import Callable, Sequence
 
 from kernlint.analysis.dependence import Binary, Const, Expr, Phi, Uniform, Unit, Var, names_in
 from kernlint.analysis.reaching import BARRIER, ENTRY
-from kernlint.frontends.cpp.dep_nodes import LOOPS, UNIT_TYPES, Node, key_of, node_key, text_of
-from kernlint.frontends.cpp.flow import Definition, Hooks, Walk
+from kernlint.frontends.cpp.dependence.flow import Definition, Hooks, Walk
+from kernlint.frontends.cpp.dependence.nodes import LOOPS, UNIT_TYPES, Node, key_of, node_key, text_of
 
 _ARMS = {
     "if_statement": ("consequence", "alternative"),
