@@ -1,6 +1,6 @@
 """What SYCL calls mean to the work-item dependence analysis: id sources, handles, group and sub-group
 collectives, atomics, casts. `lower_call` lowers one call; the rest of device code is lowered
-structurally by `kernlint.frontends.cpp.dependence.program`."""
+structurally by `kernlint.frontends.cpp.dependence.lowering`."""
 
 from __future__ import annotations
 

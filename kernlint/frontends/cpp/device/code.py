@@ -419,7 +419,7 @@ def _block_access(call: Node, dependence: CppDependence) -> SubGroupBlockAccess 
         left = call.child_by_field_name("left")
         if left is None or left.type != "binary_expression":
             return None
-    receiver, name, args = dependence.parts(call)
+    receiver, name, args = dependence.scopes.parts(call)
     builtin = _BLOCK_BUILTIN.match(name)
     if builtin:
         direction: BlockDirection = (
