@@ -41,15 +41,44 @@ def register(subparsers: Any) -> None:
 def cmd_facts(args: argparse.Namespace) -> int:
     # Imported here: `kernlint --version` and every other command build this parser, not this command.
     from kernlint import __version__
-    from kernlint.config import ConfigError
-    from kernlint.discovery import SourceEntry, family_of
+    from kernlint.discovery import SourceEntry
     from kernlint.facts.dump import as_json, as_text
     from kernlint.frontends import clang_unavailable, extract_facts
     from kernlint.overrides import reading_overrides
     from kernlint.projects import ConfigResolver
-    from kernlint.reading import ReadProblem, read_regular
     from kernlint.source import SourceFile
     from kernlint.undecodable import decodable
+
+    name, family, data = _read(args)
+    notes: list[str] = []
+    if args.frontend == "clang":
+        unavailable = clang_unavailable()
+        if unavailable is not None:
+            notes.append(unavailable)
+            args.frontend = "tree-sitter"
+    config = ConfigResolver(Path(args.config) if args.config else None, reading_overrides(args)).for_file(name)
+    source = SourceFile(name, data)
+    if source.decode_problem is not None:
+        notes.append(f"invalid UTF-8 at line {source.decode_problem.line}: read as `?`, as `check` does")
+        source = SourceFile(name, decodable(source.data))
+    facts = extract_facts(SourceEntry(name, *family), source, config, notes=notes)
+    frontend = config.frontend if family[0] != "fortran" else "tree-sitter"
+    if args.format == "json":
+        header = {"kernlint": __version__, "path": name, "frontend": frontend, "notes": notes}
+        sys.stdout.write(as_json(facts, header))
+    else:
+        described = [f"note: {note}" for note in notes]
+        described.append(f"kernlint {__version__}, {frontend} front-end, config {config.path or 'defaults'}")
+        sys.stdout.write(as_text(facts, described))
+    return EXIT_OK
+
+
+def _read(args: argparse.Namespace) -> tuple[str, tuple[str, bool], bytes]:
+    """(the name the file goes by, its front-end family, its bytes): from stdin with `-` or
+    `--stdin-filename` (C++ unless the name says otherwise, as for `check`), else from FILE."""
+    from kernlint.config import ConfigError
+    from kernlint.discovery import family_of
+    from kernlint.reading import ReadProblem, read_regular
 
     stdin = args.path == "-" or args.stdin_filename is not None
     name = (args.stdin_filename or "-") if stdin else args.path
@@ -65,26 +94,4 @@ def cmd_facts(args: argparse.Namespace) -> int:
             raise ConfigError(f"{name}: {problem}") from None
     if b"\0" in data[:8192]:
         raise ConfigError(f"{name}: binary file (NUL byte at offset {data.index(0)}); not analysed")
-    notes: list[str] = []
-    if args.frontend == "clang":
-        unavailable = clang_unavailable()
-        if unavailable is not None:
-            notes.append(unavailable)
-            args.frontend = "tree-sitter"
-    resolver = ConfigResolver(Path(args.config) if args.config else None, reading_overrides(args))
-    config = resolver.for_file(name)
-    source = SourceFile(name, data)
-    if source.decode_problem is not None:
-        notes.append(f"invalid UTF-8 at line {source.decode_problem.line}: read as `?`, as `check` does")
-        source = SourceFile(name, decodable(source.data))
-    entry = SourceEntry(name, *(family or ("cpp", False)))
-    facts = extract_facts(entry, source, config, notes=notes)
-    frontend = config.frontend if entry.family != "fortran" else "tree-sitter"
-    if args.format == "json":
-        header = {"kernlint": __version__, "path": name, "frontend": frontend, "notes": notes}
-        sys.stdout.write(as_json(facts, header))
-    else:
-        described = [f"note: {note}" for note in notes]
-        described.append(f"kernlint {__version__}, {frontend} front-end, config {config.path or 'defaults'}")
-        sys.stdout.write(as_text(facts, described))
-    return EXIT_OK
+    return name, family or ("cpp", False), data
