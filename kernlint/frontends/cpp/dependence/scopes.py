@@ -32,11 +32,6 @@ class Scopes:
         self._constants: dict[tuple[str, Key], int | None] = {}
         self._call_parts: dict[int, tuple[Node | None, str, list[Node]]] = {}
 
-    def parent(self, context: UnitContext) -> UnitContext | None:
-        """The unit around `context` (a lambda's enclosing code), if it is one of the file's."""
-        parent = context.source.parent
-        return self.contexts.get(parent) if parent is not None else None
-
     def constant(self, name: str, at_byte: int, unit: Key | None = None) -> int | None:
         """A file-level constant's value; names not declared in a unit resolve the same anywhere in it."""
         if unit is None:
@@ -70,7 +65,8 @@ class Scopes:
                 return best[2]
             if any(p[0] == name for p in current.params):
                 return name
-            current = self.parent(current)
+            parent = current.source.parent  # the unit around it (a lambda's enclosing code)
+            current = self.contexts.get(parent) if parent is not None else None
         return name
 
     def keys_in(self, node: Node, context: UnitContext) -> set[Variable]:
@@ -93,7 +89,8 @@ class Scopes:
                 return context.handles[name]
             if name in context.assigned or any(p[0] == name for p in context.params):
                 return None
-            context = self.parent(context)
+            parent = context.source.parent
+            context = self.contexts.get(parent) if parent is not None else None
             depth += 1
         return None
 
@@ -103,7 +100,8 @@ class Scopes:
         while context is not None and depth < _MAX_NESTING:
             if name in context.handles:
                 return context.dims.get(name)
-            context = self.parent(context)
+            parent = context.source.parent
+            context = self.contexts.get(parent) if parent is not None else None
             depth += 1
         return None
 
