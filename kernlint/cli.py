@@ -18,17 +18,18 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from kernlint import __version__
-from kernlint.config import Config, ConfigError, parse_codes, parse_defines, parse_severity, validate_codes
+from kernlint.config import ConfigError
 from kernlint.diagnostics import Diagnostic, FileResult, FileStatus, RunResult, Severity
 from kernlint.discovery import DiscoveryProblem, SourceEntry, discover, family_of
 from kernlint.engine import EngineSetup, analyse_source, apply_kl000_selection
 from kernlint.limits import DEFAULT_TIMEOUT_S, worker_count
 from kernlint.output import WriteError, check_writable, reader_may_leave, write_atomically
+from kernlint.overrides import command_line_overrides
 from kernlint.plugins import PluginSet, load_plugins
 from kernlint.projects import ConfigResolver
 from kernlint.session import ProjectSetups, check_devices, known_codes, run_projects
 
-SUBCOMMANDS = ("check", "explain", "rule", "occupancy", "devices", "lsp")
+SUBCOMMANDS = ("check", "explain", "rule", "occupancy", "devices", "debug", "lsp")
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
@@ -128,6 +129,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     register_occupancy(sub)
 
+    from kernlint.debug import register as register_debug
+
+    register_debug(sub)
+
     lsp = sub.add_parser("lsp", help="run the language server on stdio")
     lsp.set_defaults(func=cmd_lsp)
     return parser
@@ -195,47 +200,6 @@ def _run(argv: Sequence[str] | None) -> int:
 
 
 # -- check -------------------------------------------------------------------------------------
-
-
-def command_line_overrides(args: argparse.Namespace, known: frozenset[str]) -> Callable[[Config], Config]:
-    """What the command line changes in every config file's settings. The command line's own codes are
-    checked now; each file's codes are checked as it loads, before the command line can replace them,
-    since a typo in a file is still one."""
-    updates: dict[str, Any] = {}
-    if args.device:
-        updates["devices"] = tuple(args.device)
-    if args.select:
-        # A command-line selection replaces the file's whole selection (its ignores included),
-        # as in ruff: what the user just typed is what runs.
-        updates["select"] = parse_codes(args.select, "--select", known)
-        updates["ignore"] = ()
-        updates["extend_select"] = ()
-    extend_select = parse_codes(args.extend_select, "--extend-select", known) if args.extend_select else ()
-    ignore = parse_codes(args.ignore, "--ignore", known) if args.ignore else ()
-    if args.fail_on:
-        updates["fail_on"] = parse_severity(args.fail_on, "--fail-on")
-    defines = parse_defines(args.define, "--define") if args.define else ()
-    include_dirs = tuple(os.path.abspath(d) for d in args.include_dir or ())
-    if getattr(args, "frontend", None):
-        updates["frontend"] = args.frontend
-    if getattr(args, "compile_db", None):
-        from kernlint.frontends.clang.flags import compile_database
-
-        updates["compile_db"] = compile_database(args.compile_db)
-    clang_args = tuple(getattr(args, "clang_args", ()))
-
-    def apply(config: Config) -> Config:
-        validate_codes(config, known)
-        extended = {
-            "extend_select": updates.get("extend_select", config.extend_select) + extend_select,
-            "ignore": updates.get("ignore", config.ignore) + ignore,
-            "defines": config.defines + defines,
-            "include_dirs": config.include_dirs + include_dirs,
-            "clang_args": config.clang_args + clang_args,
-        }
-        return replace(config, **{**updates, **extended})
-
-    return apply
 
 
 def project_setups(args: argparse.Namespace, known: frozenset[str], plugins: PluginSet | None = None) -> ProjectSetups:

@@ -56,3 +56,18 @@ def test_headers_included_twice_and_escaping_pointers(tmp_path: Path) -> None:
 def test_corpus_facts_are_the_same_the_second_time(path: str) -> None:
     first, second = facts_twice(path, Config(root=str(CORPUS)))
     assert first == second
+
+
+def test_query_captures_come_in_document_order() -> None:
+    """py-tree-sitter returns a query's captures in an order that changes with the process (its hash
+    seed): facts read from them, such as which use of a mapped variable a fact points at, did too."""
+    from kernlint.frontends.common import treesitter
+
+    source = "void f(float *a) {\n" + "".join(f"  a[{i}] = v{i} + w{i};\n" for i in range(200)) + "}\n"
+    root = treesitter.parser("cpp").parse(source.encode()).root_node
+    for query in ("cpp_openmp_uses", "cpp_device", "cpp_symbols"):
+        for name, nodes in treesitter.captures("cpp", query, root).items():
+            starts = [(n.start_byte, -n.end_byte) for n in nodes]
+            assert starts == sorted(starts), f"{query} @{name}"
+    uses = treesitter.captures("cpp", "cpp_openmp_uses", root)["use"]
+    assert len(uses) == 602 and uses[0].start_byte < uses[-1].start_byte

@@ -7,7 +7,7 @@ from __future__ import annotations
 import tree_sitter
 
 from kernlint.frontends.common import treesitter
-from kernlint.frontends.cpp.dep_nodes import _GUARDING, LOOPS, UNIT_TYPES, Ancestry, Owners, node_key, owner_of
+from kernlint.frontends.cpp.dependence.nodes import _GUARDING, LOOPS, UNIT_TYPES, Ancestry, Owners, node_key, owner_of
 
 SOURCE = b"""
 #include <sycl/sycl.hpp>

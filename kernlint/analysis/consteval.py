@@ -13,6 +13,8 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 
+from kernlint.analysis.precedence import PrecedenceParser
+
 Resolver = Callable[[str], "int | None"]
 
 # sizeof() of arithmetic types on the LP64 targets SYCL and OpenMP offload compile for, by the name
@@ -78,29 +80,6 @@ _TOKEN = re.compile(
     re.VERBOSE | re.DOTALL,
 )
 
-#: C binary operators by precedence (higher binds tighter), plus Fortran's `**`; shared with the
-#: OpenMP expression parser.
-BINARY_PRECEDENCE: dict[str, int] = {
-    "||": 1,
-    "&&": 2,
-    "|": 3,
-    "^": 4,
-    "&": 5,
-    "==": 6,
-    "!=": 6,
-    "<": 7,
-    ">": 7,
-    "<=": 7,
-    ">=": 7,
-    "<<": 8,
-    ">>": 8,
-    "+": 9,
-    "-": 9,
-    "*": 10,
-    "/": 10,
-    "%": 10,
-    "**": 11,
-}
 _INTEGRAL_TYPE_WORDS = {
     "int",
     "unsigned",
@@ -166,51 +145,53 @@ def parse_int_literal(text: str) -> int | None:
         return None
 
 
-class _Parser:
-    """A Pratt parser over tokens that computes the value as it parses."""
+def _apply(op: str, left: int, right: int) -> int:
+    if op in ("/", "%") and right == 0:
+        raise _Unknown("division by zero")
+    if op in ("<<", ">>") and (right < 0 or right > 256):
+        raise _Unknown("shift out of range")
+    if op == "**" and (right < 0 or right > 256):
+        raise _Unknown("power out of range")
+    if op == "/":
+        quotient = abs(left) // abs(right)  # C truncates toward zero
+        return quotient if (left >= 0) == (right >= 0) else -quotient
+    if op == "%":
+        return left - right * _apply("/", left, right)
+    return {
+        "+": lambda: left + right,
+        "-": lambda: left - right,
+        "*": lambda: left * right,
+        "<<": lambda: left << right,
+        ">>": lambda: left >> right,
+        "&": lambda: left & right,
+        "|": lambda: left | right,
+        "^": lambda: left ^ right,
+        "**": lambda: left**right,
+        "&&": lambda: int(bool(left) and bool(right)),
+        "||": lambda: int(bool(left) or bool(right)),
+        "==": lambda: int(left == right),
+        "!=": lambda: int(left != right),
+        "<": lambda: int(left < right),
+        ">": lambda: int(left > right),
+        "<=": lambda: int(left <= right),
+        ">=": lambda: int(left >= right),
+    }[op]()
+
+
+class _Parser(PrecedenceParser[int]):
+    """Computes the value as it parses (the shared operator grammar is `kernlint.analysis.precedence`,
+    which says why this reader is not the OpenMP layer's)."""
 
     def __init__(self, tokens: tuple[tuple[str, str], ...], resolve: Resolver) -> None:
-        self.tokens = tokens
-        self.pos = 0
+        super().__init__(tokens, _Unknown, conditional=True)
         self.resolve = resolve
 
-    def peek(self, offset: int = 0) -> tuple[str, str] | None:
-        i = self.pos + offset
-        return self.tokens[i] if i < len(self.tokens) else None
+    binary = staticmethod(_apply)
 
-    def take(self) -> tuple[str, str]:
-        tok = self.peek()
-        if tok is None:
-            raise _Unknown("unexpected end")
-        self.pos += 1
-        return tok
+    def conditional(self, condition: int, then: int, other: int) -> int:
+        return then if condition else other
 
-    def expect(self, op: str) -> None:
-        if self.take() != ("op", op):
-            raise _Unknown(f"expected {op}")
-
-    def expression(self, min_prec: int = 0) -> int:
-        left = self.unary()
-        while True:
-            tok = self.peek()
-            if tok is None or tok[0] != "op":
-                return left
-            op = tok[1]
-            if op == "?" and min_prec == 0:
-                self.take()
-                then = self.expression()
-                self.expect(":")
-                other = self.expression()
-                left = then if left else other
-                continue
-            prec = BINARY_PRECEDENCE.get(op)
-            if prec is None or (prec <= min_prec and not (op == "**" and prec == min_prec)):
-                return left
-            self.take()
-            right = self.expression(prec if op != "**" else prec - 1)
-            left = _apply(op, left, right)
-
-    def unary(self) -> int:
+    def operand(self) -> int:
         kind, value = self.take()
         if kind == "num":
             number = parse_int_literal(value)
@@ -221,18 +202,18 @@ class _Parser:
             if value == "(":
                 if self._looks_like_cast():
                     self._skip_type_until(")")
-                    return self.unary()
+                    return self.operand()
                 inner = self.expression()
                 self.expect(")")
                 return inner
             if value == "-":
-                return -self.unary()
+                return -self.operand()
             if value == "+":
-                return self.unary()
+                return self.operand()
             if value == "~":
-                return ~self.unary()
+                return ~self.operand()
             if value == "!":
-                return int(not self.unary())
+                return int(not self.operand())
             raise _Unknown(f"unexpected {value}")
         return self.named(value)
 
@@ -304,39 +285,6 @@ class _Parser:
                 return
             elif value == ">":
                 depth -= 1
-
-
-def _apply(op: str, left: int, right: int) -> int:
-    if op in ("/", "%") and right == 0:
-        raise _Unknown("division by zero")
-    if op in ("<<", ">>") and (right < 0 or right > 256):
-        raise _Unknown("shift out of range")
-    if op == "**" and (right < 0 or right > 256):
-        raise _Unknown("power out of range")
-    if op == "/":
-        quotient = abs(left) // abs(right)  # C truncates toward zero
-        return quotient if (left >= 0) == (right >= 0) else -quotient
-    if op == "%":
-        return left - right * _apply("/", left, right)
-    return {
-        "+": lambda: left + right,
-        "-": lambda: left - right,
-        "*": lambda: left * right,
-        "<<": lambda: left << right,
-        ">>": lambda: left >> right,
-        "&": lambda: left & right,
-        "|": lambda: left | right,
-        "^": lambda: left ^ right,
-        "**": lambda: left**right,
-        "&&": lambda: int(bool(left) and bool(right)),
-        "||": lambda: int(bool(left) or bool(right)),
-        "==": lambda: int(left == right),
-        "!=": lambda: int(left != right),
-        "<": lambda: int(left < right),
-        ">": lambda: int(left > right),
-        "<=": lambda: int(left <= right),
-        ">=": lambda: int(left >= right),
-    }[op]()
 
 
 def evaluate(text: str, resolve: Resolver | None = None) -> int | None:

@@ -31,9 +31,10 @@ of shared memory a barrier separates from every store), which are the same withi
 (`Varying`: atomic fetch results), which names vary from one iteration of an enclosing loop to the
 next (`loop_varying`), which conditions an assignment is control dependent on where it is read
 (`guards`), which calls reach other units (`Call(unit=…)` for the value, `Unit.bind_call` for the
-arguments). Names are the front-end's too: with reaching definitions it names every definition of a
-variable apart and reads a variable as the `Phi` of the definitions that reach the read, so a name
-reassigned under a divergent branch does not taint reads the reassignment never reaches. Operators
+arguments). Names are the front-end's too (`kernlint.analysis.names`): with reaching definitions it
+names every definition of a variable apart and reads a variable as the `Phi` of the definitions that
+reach the read, so a name reassigned under a divergent branch does not taint reads the reassignment
+never reaches. Operators
 are C's spelling (`<`, `==`, `&&`, `!`, `%`, `&`, `<<`, …); a Fortran front-end maps `.lt.`/`mod`/
 `iand`/`btest` onto them.
 
@@ -80,6 +81,7 @@ from kernlint.analysis.expressions import (  # noqa: F401  (re-exported: the fro
     sub_expressions,
 )
 from kernlint.analysis.grading import Evaluator
+from kernlint.analysis.names import Name
 from kernlint.analysis.trips import uniform_trip_count
 
 _MAX_INSTANCES = 8  # contexts per unit; further call contexts share one widened instance
@@ -90,9 +92,9 @@ _WIDENED = "widened"
 class _Condition:
     expr: Expr
     guards: tuple[Hashable, ...]
-    loop_varying: frozenset[str]
+    loop_varying: frozenset[Name]
     kind: str
-    floors: dict[str, int]
+    floors: dict[Name, int]
 
 
 @dataclass
@@ -100,7 +102,7 @@ class _Binding:
     callee: Hashable
     args: tuple[Expr | None, ...]
     guards: tuple[Hashable, ...]
-    outputs: tuple[tuple[int, str], ...]  # (parameter index, caller variable) for reference parameters
+    outputs: tuple[tuple[int, Name], ...]  # (parameter index, caller variable) for reference parameters
 
 
 @dataclass
@@ -112,18 +114,18 @@ class Unit:
     key: Hashable
     params: tuple[str, ...] = ()
     parent: Hashable | None = None
-    _assignments: list[tuple[str, Expr, tuple[Hashable, ...], bool, Hashable | None]] = field(default_factory=list)
+    _assignments: list[tuple[Name, Expr, tuple[Hashable, ...], bool, Hashable | None]] = field(default_factory=list)
     _returns: list[tuple[Expr, tuple[Hashable, ...]]] = field(default_factory=list)
     _bindings: list[_Binding] = field(default_factory=list)
     conditions: dict[Hashable, _Condition] = field(default_factory=dict)
-    env: dict[str, Taint] = field(default_factory=dict)
-    external: dict[str, Taint] = field(default_factory=dict)  # written by nested lambdas (`into`)
+    env: dict[Name, Taint] = field(default_factory=dict)
+    external: dict[Name, Taint] = field(default_factory=dict)  # written by nested lambdas (`into`)
     result: Taint | None = None
-    names: set[str] = field(default_factory=set)
+    names: set[Name] = field(default_factory=set)
 
     def assign(
         self,
-        name: str,
+        name: Name,
         expr: Expr,
         guards: Sequence[Hashable] = (),
         compound: bool = False,
@@ -144,7 +146,7 @@ class Unit:
         callee: Hashable,
         args: Sequence[Expr | None],
         guards: Sequence[Hashable] = (),
-        outputs: Sequence[tuple[int, str]] = (),
+        outputs: Sequence[tuple[int, Name]] = (),
     ) -> None:
         """A call site: argument i flows into the callee's parameter i (None: not analysable);
         `outputs` (parameter index, caller variable) flow back for reference parameters."""
@@ -156,9 +158,9 @@ class Unit:
         key: Hashable,
         expr: Expr,
         guards: Sequence[Hashable] = (),
-        loop_varying: Iterable[str] = (),
+        loop_varying: Iterable[Name] = (),
         kind: str = "if",
-        floors: Mapping[str, int] | None = None,
+        floors: Mapping[Name, int] | None = None,
     ) -> None:
         """A condition to grade. `loop_varying`: names that change between iterations of the loops
         around it (for a loop's own condition, that loop included); `floors`: for some of them, a
@@ -173,7 +175,7 @@ class _Instance:
 
     unit: Unit
     context: tuple[Taint | None, ...]
-    env: dict[str, Taint] = field(default_factory=dict)
+    env: dict[Name, Taint] = field(default_factory=dict)
     result: Taint | None = None
 
 
@@ -189,7 +191,7 @@ class Program:
         # grades of conditions per instance, valid while nothing grows (see `_grew`)
         self._grades: dict[tuple[int, Hashable], tuple[_Instance, Grade | None]] = {}
         self._generation = 0  # how many times something grew
-        self._single: dict[Hashable, dict[str, Expr | None]] = {}  # unit -> its singly assigned names
+        self._single: dict[Hashable, dict[Name, Expr | None]] = {}  # unit -> its singly assigned names
 
     def unit(self, key: Hashable, params: Sequence[str] = (), parent: Hashable | None = None) -> Unit:
         if key not in self.units:
@@ -287,7 +289,7 @@ class Program:
                 if index < len(callee.params):
                     self._update(instance, variable, called.env.get(callee.params[index]))
 
-    def _update(self, instance: _Instance, name: str, value: Taint | None) -> None:
+    def _update(self, instance: _Instance, name: Name, value: Taint | None) -> None:
         merged = join(instance.env.get(name), value)
         if merged is None or merged == instance.env.get(name):
             return
@@ -297,7 +299,7 @@ class Program:
         instance.unit.env[name] = widened
         self._grew()
 
-    def _lookup(self, instance: _Instance, name: str) -> Taint | None:
+    def _lookup(self, instance: _Instance, name: Name) -> Taint | None:
         unit = instance.unit
         if name in unit.names or name in unit.params:
             return join(instance.env.get(name), unit.external.get(name))
@@ -328,7 +330,7 @@ class Program:
         return Taint("flag", grade.origin, grade)
 
     def _evaluator(
-        self, instance: _Instance, loop_varying: frozenset[str] = frozenset(), floors: Mapping[str, int] | None = None
+        self, instance: _Instance, loop_varying: frozenset[Name] = frozenset(), floors: Mapping[Name, int] | None = None
     ) -> Evaluator:
         return Evaluator(
             lambda name: self._lookup(instance, name),
@@ -369,11 +371,11 @@ class Program:
             return None
         return evaluator.grade(condition.expr)
 
-    def _definition(self, unit: Unit, name: str) -> Expr | None:
+    def _definition(self, unit: Unit, name: Name) -> Expr | None:
         """The value of `name` when the unit assigns it exactly once (plainly)."""
         single = self._single.get(unit.key)
         if single is None:
-            counts: dict[str, int] = {}
+            counts: dict[Name, int] = {}
             single = self._single[unit.key] = {}
             for n, e, _g, compound, into in unit._assignments:
                 if into is None:
@@ -403,7 +405,11 @@ class Program:
         return strongest(*(self._grade_in(i, condition_key) for i in self._instances_of(unit_key)))
 
     def grade_expr(
-        self, unit_key: Hashable, expr: Expr, loop_varying: Iterable[str] = (), floors: Mapping[str, int] | None = None
+        self,
+        unit_key: Hashable,
+        expr: Expr,
+        loop_varying: Iterable[Name] = (),
+        floors: Mapping[Name, int] | None = None,
     ) -> Grade | None:
         """The grade of an ad-hoc condition evaluated in `unit_key`."""
         return strongest(

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass
 
+from kernlint.analysis.names import Name
 from kernlint.facts.device import LaneEstimate
 from kernlint.facts.kinds import BranchReason, Dependence
 
@@ -29,7 +30,7 @@ class Const:
 class Var:
     """A read of a named variable or parameter (a name no unit assigns is uniform)."""
 
-    name: str
+    name: Name
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,7 +181,7 @@ def sub_expressions(expressions: Iterable[Expr | None]) -> Iterator[Expr]:
             stack += [node.value, node.index]
 
 
-def names_in(expr: Expr | None) -> set[str]:
+def names_in(expr: Expr | None) -> set[Name]:
     """Every variable name an expression reads."""
     return {node.name for node in sub_expressions((expr,)) if isinstance(node, Var)}
 

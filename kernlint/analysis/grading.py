@@ -45,11 +45,12 @@ from kernlint.analysis.expressions import (
     names_in,
     strongest,
 )
+from kernlint.analysis.names import Name
 from kernlint.analysis.trips import Resolve, uniform_quotient
 from kernlint.facts.device import LaneEstimate
 from kernlint.facts.kinds import BranchReason
 
-Lookup = Callable[[str], "Taint | None"]
+Lookup = Callable[[Name], "Taint | None"]
 CallResult = Callable[[Call, "tuple[Taint | None, ...]"], "Taint | None"]
 
 
@@ -78,8 +79,8 @@ class Evaluator:
         self,
         lookup: Lookup,
         call: CallResult,
-        loop_varying: frozenset[str] = frozenset(),
-        floors: Mapping[str, int] | None = None,
+        loop_varying: frozenset[Name] = frozenset(),
+        floors: Mapping[Name, int] | None = None,
         resolve: Resolve | None = None,
     ) -> None:
         self.lookup = lookup

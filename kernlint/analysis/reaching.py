@@ -14,10 +14,13 @@ local); `BARRIER` for the value of shared memory right after a work-group barrie
 before it is complete and visible to the whole group).
 
     flow = Flow(shared={"next"})
-    flow.define("i", "i@1")                      # int i = lid;
+    first, step = DefinitionKey("i", 1), DefinitionKey("i", 3)
+    flow.define("i", first)                      # int i = lid;
     flow.loop(lambda: (flow.use("i", "use@2"),   # while (i < n) { … i += wg; }
-                       flow.define("i", "i@3")))
-    flow.uses["use@2"]                           # {"i@1", "i@3"}
+                       flow.define("i", step)))
+    flow.uses["use@2"]                           # {first, step}
+
+Variables and definitions are whatever the front-end names them with (`kernlint.analysis.names`).
 """
 
 from __future__ import annotations
@@ -25,11 +28,22 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 
+from kernlint.analysis.names import DefinitionKey
+
 ENTRY = "<entry>"
 BARRIER = "<barrier>"
 _MAX_ITERATIONS = 8
 
-State = dict[str, frozenset[Hashable]]
+State = dict[Hashable, frozenset[Hashable]]  # variable -> the definitions that may reach here
+
+
+def source_order(definition: Hashable) -> tuple[int, int, str]:
+    """Sort key of the definitions reaching a read: shared memory after a barrier, the value on entry,
+    then each `DefinitionKey` where it is made. The read's `Phi` lists them so, and of equally
+    dependent options the first names the origin."""
+    if isinstance(definition, DefinitionKey):
+        return (2, definition.at, definition.how)
+    return (0 if definition == BARRIER else 1, 0, "")
 
 
 def _merge(a: State | None, b: State | None) -> State | None:
@@ -55,7 +69,7 @@ class _Loop:
 class Flow:
     """The definitions reaching the current point of a walk, and those that reached each use."""
 
-    shared: set[str] = field(default_factory=set)  # variables that name shared (work-group) memory
+    shared: set[Hashable] = field(default_factory=set)  # variables that name shared (work-group) memory
     state: State | None = field(default_factory=dict)
     uses: dict[Hashable, frozenset[Hashable]] = field(default_factory=dict)
     _loops: list[_Loop] = field(default_factory=list)
@@ -63,14 +77,14 @@ class Flow:
 
     # -- straight-line code ---------------------------------------------------------------------
 
-    def define(self, name: str, definition: Hashable, strong: bool = True) -> None:
+    def define(self, name: Hashable, definition: Hashable, strong: bool = True) -> None:
         """`name` gets a new value here (`strong` False: it may, as through a reference argument)."""
         if self.state is None:
             return
         old = self.state.get(name, frozenset({ENTRY})) if not strong else frozenset()
         self.state[name] = old | {definition}
 
-    def use(self, name: str, at: Hashable) -> frozenset[Hashable]:
+    def use(self, name: Hashable, at: Hashable) -> frozenset[Hashable]:
         """`name` is read at `at`: record (and return) the definitions that may reach it."""
         reaching = frozenset({ENTRY}) if self.state is None else self.state.get(name, frozenset({ENTRY}))
         self.uses[at] = self.uses.get(at, frozenset()) | reaching

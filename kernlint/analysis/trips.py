@@ -15,8 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from kernlint.analysis.expressions import Binary, Const, Expr, Phi, Seed, Uniform, Var
+from kernlint.analysis.names import Name
 
-Resolve = Callable[[str], "Expr | None"]
+Resolve = Callable[[Name], "Expr | None"]
 _RANGES = (
     ("get_local_range", "local"),
     ("get_max_local_range", "local"),

@@ -25,12 +25,12 @@ Where this model departs from the page, on purpose:
 
 from __future__ import annotations
 
-from fractions import Fraction
+from dataclasses import replace
 
 from kernlint.occupancy.launch import LaunchInputs, indivisible
 from kernlint.occupancy.profiles import KB, IntelProfile
-from kernlint.occupancy.report import OccupancyReport, refused
-from kernlint.occupancy.waves import calculator_waves, wave_figures
+from kernlint.occupancy.report import OccupancyReport, refused, resident
+from kernlint.occupancy.waves import calculator_waves
 
 
 def rounded_slm_kb(dev: IntelProfile, requested_bytes: int) -> int | None:
@@ -97,37 +97,11 @@ def compute_intel(dev: IntelProfile, inp: LaunchInputs) -> OccupancyReport:
     total = global_size // wg if global_size is not None else None
     if total is not None:
         bounds.append(("too-few-work-groups", total))
-    n = min(b for _, b in bounds)
-    limiters = tuple(name for name, b in bounds if b == n)
-
-    occupancy = Fraction(100 * threads * n, dev.threads_per_xe_core)
-    peak = average = waves = calc_waves = calc_average = None
-    if global_size is not None:
-        per_wave = dev.unit_count * n * wg
-        fig = wave_figures(global_size, per_wave, occupancy)
-        peak, average, waves = float(fig.peak_pct), float(fig.average_pct), float(fig.waves)
-        calc_occupancy = 100 * threads * n / dev.threads_per_xe_core
-        calc_waves, calc_average = calculator_waves(
-            global_size, dev.xve_count / dev.xves_per_xe_core * n * wg, calc_occupancy
-        )
-    return OccupancyReport(
-        device=dev.id,
-        vendor=dev.vendor,
-        unit=dev.unit,
-        inputs=inp,
-        valid=True,
-        error=None,
-        limiter=limiters[0],
-        limiters=limiters,
-        threads_per_work_group=threads,
-        work_groups_per_unit=n,
-        occupancy_pct=float(occupancy),
-        slm_bytes_used=slm_kb * KB,
-        total_work_groups=total,
-        peak_occupancy_pct=peak,
-        average_occupancy_pct=average,
-        waves=waves,
-        calculator_waves=calc_waves,
-        calculator_average_occupancy_pct=calc_average,
-        bounds=tuple(bounds),
+    report = resident(dev, inp, bounds, threads, (threads, dev.threads_per_xe_core), slm_kb * KB)
+    if global_size is None:
+        return report
+    n = report.work_groups_per_unit
+    calc_waves, calc_average = calculator_waves(
+        global_size, dev.xve_count / dev.xves_per_xe_core * n * wg, 100 * threads * n / dev.threads_per_xe_core
     )
+    return replace(report, calculator_waves=calc_waves, calculator_average_occupancy_pct=calc_average)

@@ -18,12 +18,10 @@ the kernel did not opt in). ``compute_nvidia`` turns launches the runtime would 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 
 from kernlint.occupancy.launch import LaunchInputs, indivisible
 from kernlint.occupancy.profiles import KB, NvidiaProfile
-from kernlint.occupancy.report import OccupancyReport, refused
-from kernlint.occupancy.waves import wave_figures
+from kernlint.occupancy.report import OccupancyReport, refused, resident
 
 
 def _round_up(value: int, unit: int) -> int:
@@ -178,32 +176,5 @@ def compute_nvidia(dev: NvidiaProfile, inp: LaunchInputs) -> OccupancyReport:
     if limits.registers is not None:
         bounds.append(("registers", limits.registers))
     bounds += [("slm", limits.shared_memory), ("work-group-cap", limits.blocks)]
-    n = limits.active_blocks
-    limiters = tuple(name for name, b in bounds if b == n)
-    occupancy = Fraction(100 * n * warps, dev.max_warps_per_sm)
-
-    global_size = inp.global_size
-    total = peak = average = waves = None
-    if global_size is not None:
-        total = global_size // block
-        fig = wave_figures(global_size, dev.unit_count * n * block, occupancy)
-        peak, average, waves = float(fig.peak_pct), float(fig.average_pct), float(fig.waves)
-    return OccupancyReport(
-        device=dev.id,
-        vendor=dev.vendor,
-        unit=dev.unit,
-        inputs=inp,
-        valid=True,
-        error=None,
-        limiter=limiters[0],
-        limiters=limiters,
-        threads_per_work_group=threads,
-        work_groups_per_unit=n,
-        occupancy_pct=float(occupancy),
-        slm_bytes_used=used,
-        total_work_groups=total,
-        peak_occupancy_pct=peak,
-        average_occupancy_pct=average,
-        waves=waves,
-        bounds=tuple(bounds),
-    )
+    # The runtime's answer (`limits.active_blocks`) is the tightest of these bounds.
+    return resident(dev, inp, bounds, threads, (warps, dev.max_warps_per_sm), used)

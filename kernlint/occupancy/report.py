@@ -6,10 +6,13 @@ knowing which model answered. ``to_json`` is the SPEC.md section 4 ``kernlint oc
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from kernlint.occupancy.launch import LaunchInputs
+from kernlint.occupancy.waves import wave_figures
 
 if TYPE_CHECKING:
     from kernlint.occupancy.profiles import DeviceProfile
@@ -123,6 +126,48 @@ class OccupancyReport:
                 f"; the {self.total_work_groups} {groups} fill only {format_pct(self.peak_occupancy_pct)} of the GPU"
             )
         return text
+
+
+def resident(
+    dev: DeviceProfile,
+    inp: LaunchInputs,
+    bounds: Sequence[tuple[str, int]],
+    threads: int,
+    slots: tuple[int, int],
+    slm_bytes_used: int,
+) -> OccupancyReport:
+    """The report for a launch the device runs, either vendor's: as many work-groups are resident per
+    Xe-core/SM as the tightest of `bounds` (resource, work-groups it alone allows) admits; each takes
+    `slots[0]` of the unit's `slots[1]` thread (warp) slots. The whole-GPU figures follow from the
+    launch's global size, when it is known."""
+    n = min(b for _, b in bounds)
+    limiters = tuple(name for name, b in bounds if b == n)
+    per_group, per_unit = slots
+    occupancy = Fraction(100 * per_group * n, per_unit)
+    total = peak = average = waves = None
+    if inp.global_size is not None:
+        total = inp.global_size // inp.wg
+        fig = wave_figures(inp.global_size, dev.unit_count * n * inp.wg, occupancy)
+        peak, average, waves = float(fig.peak_pct), float(fig.average_pct), float(fig.waves)
+    return OccupancyReport(
+        device=dev.id,
+        vendor=dev.vendor,
+        unit=dev.unit,
+        inputs=inp,
+        valid=True,
+        error=None,
+        limiter=limiters[0],
+        limiters=limiters,
+        threads_per_work_group=threads,
+        work_groups_per_unit=n,
+        occupancy_pct=float(occupancy),
+        slm_bytes_used=slm_bytes_used,
+        total_work_groups=total,
+        peak_occupancy_pct=peak,
+        average_occupancy_pct=average,
+        waves=waves,
+        bounds=tuple(bounds),
+    )
 
 
 def refused(

@@ -40,10 +40,10 @@ from kernlint.frontends.clang.openmp import directive_macros
 from kernlint.frontends.clang.templates import instantiate_launches
 from kernlint.frontends.clang.unit import DEFAULT_PARSE_TIMEOUT_S, ClangUnit, Declaration, ParseTimeout
 from kernlint.frontends.common.nodes import span_of, text_of
-from kernlint.frontends.cpp.accessor_uses import analyse_accessor_uses
+from kernlint.frontends.cpp.accessors.uses import analyse_accessor_uses
 from kernlint.frontends.cpp.constants import CppConstants
 from kernlint.frontends.cpp.frontend import facts_of_unit as tree_sitter_facts
-from kernlint.frontends.cpp.sycl_api import MODE_WORDS
+from kernlint.frontends.cpp.sycl.api import MODE_WORDS
 from kernlint.frontends.cpp.unit import CppUnit
 
 _IDENTIFIER = re.compile(r"(?<![\w:.>])(?<!::)([A-Za-z_]\w*)(?!\s*::)(?!\w)")

@@ -33,7 +33,7 @@ from kernlint.frontends.clang.native import in_main_file
 from kernlint.frontends.clang.unit import ClangUnit
 from kernlint.frontends.common.nodes import text_of
 from kernlint.frontends.cpp.constants import CppConstants
-from kernlint.frontends.cpp.launches import LaunchReader
+from kernlint.frontends.cpp.sycl.launches import LaunchReader
 from kernlint.frontends.cpp.unit import CppUnit
 
 _KIND = cindex.CursorKind

@@ -77,7 +77,17 @@ def matches(grammar: str, query_file: str, node: tree_sitter.Node) -> list[Match
 
 
 def captures(grammar: str, query_file: str, node: tree_sitter.Node) -> dict[str, list[tree_sitter.Node]]:
-    return tree_sitter.QueryCursor(query(grammar, query_file)).captures(node)
+    """Capture name -> the nodes captured under it, in document order (an enclosing node before what
+    it holds). py-tree-sitter gives them in an order that changes from one process to the next, and
+    facts built from them (which of several uses a fact points at) must not."""
+    found = tree_sitter.QueryCursor(query(grammar, query_file)).captures(node)
+    for nodes in found.values():
+        nodes.sort(key=_document_order)
+    return found
+
+
+def _document_order(node: tree_sitter.Node) -> tuple[int, int, str]:
+    return (node.start_byte, -node.end_byte, node.type)
 
 
 def matches_by_file(grammar: str, names: tuple[str, ...], node: tree_sitter.Node) -> dict[str, list[Match]]:

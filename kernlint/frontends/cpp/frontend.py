@@ -20,8 +20,12 @@ from kernlint.facts import Barrier, Buffer, FileFacts, KernelLaunch, Pragma, Que
 from kernlint.facts.kinds import BarrierScope, Language, LoopKind, Side
 from kernlint.frontends.common.nodes import arguments_of, inside_any, span_of, text_of
 from kernlint.frontends.common.preprocess import ConditionalArm, counterparts
-from kernlint.frontends.cpp.accessor_uses import analyse_accessor_uses
-from kernlint.frontends.cpp.constructions import (
+from kernlint.frontends.cpp.accessors.uses import analyse_accessor_uses
+from kernlint.frontends.cpp.device.code import analyse_device_code
+from kernlint.frontends.cpp.host import calls_in_loops, defining_function, element_of, loop_fact
+from kernlint.frontends.cpp.openmp.macros import openmp_facts
+from kernlint.frontends.cpp.sycl.api import LAUNCH_METHODS
+from kernlint.frontends.cpp.sycl.constructions import (
     accessor_of,
     buffer_of,
     construction_from_call,
@@ -30,11 +34,7 @@ from kernlint.frontends.cpp.constructions import (
     local_allocation,
     queue_of,
 )
-from kernlint.frontends.cpp.device import analyse_device_code
-from kernlint.frontends.cpp.host import calls_in_loops, defining_function, element_of, loop_fact
-from kernlint.frontends.cpp.launches import LaunchReader
-from kernlint.frontends.cpp.macro_directives import openmp_facts
-from kernlint.frontends.cpp.sycl_api import LAUNCH_METHODS
+from kernlint.frontends.cpp.sycl.launches import LaunchReader
 from kernlint.frontends.cpp.syntax import base_type, last_word
 from kernlint.frontends.cpp.unit import CppUnit
 

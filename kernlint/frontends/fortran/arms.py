@@ -1,6 +1,6 @@
 """What the arms of a divergent Fortran construct cost, counted on the tree (KL501 ranks by it).
 
-The Fortran counterpart of `frontends.cpp.arms`: one `ArmCost` per path of an `if` / `else if` /
+The Fortran counterpart of `frontends.cpp.device.arms`: one `ArmCost` per path of an `if` / `else if` /
 `else` block or `select case`, or the body of a `do` loop.
 """
 

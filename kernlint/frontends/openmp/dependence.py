@@ -23,7 +23,8 @@ from functools import partial
 from typing import Protocol
 
 from kernlint.analysis import dependence as dep
-from kernlint.analysis.reaching import ENTRY, Flow
+from kernlint.analysis.names import DefinitionKey, Name, VariantKey, definition_of
+from kernlint.analysis.reaching import Flow, source_order
 from kernlint.facts import Span
 from kernlint.facts.device import ArmCost, Branch, Reach
 from kernlint.facts.kinds import BranchKind
@@ -429,12 +430,13 @@ class _RegionFlow:
         self.tracked = tracked
         self.fortran = fortran
         self._flow = Flow()
-        self._variants: dict[str, tuple[str, tuple[Span, ...]]] = {}
+        self._variants: dict[VariantKey, tuple[Span, ...]] = {}  # -> the guards the read depends on
         if tracked:
             self._walk(self._tree(list(range(len(statements)))), conditional=False)
 
-    def key(self, index: int) -> str:
-        return f"{self.statements[index].name}@{index}"  # type: ignore[union-attr]
+    def key(self, index: int) -> DefinitionKey:
+        """The program variable of the definition statement `index` makes."""
+        return DefinitionKey(self.statements[index].name, index)  # type: ignore[union-attr]
 
     # -- the walk ---------------------------------------------------------------------------------
 
@@ -508,29 +510,29 @@ class _RegionFlow:
         if reaching is None:  # not reached by the walk: every definition of the name
             return dep.Var(name)
         options: list[dep.Expr] = []
-        for key in sorted(reaching):  # type: ignore[type-var]
-            if key == ENTRY:
+        for key in sorted(reaching, key=source_order):
+            if not isinstance(key, DefinitionKey):  # ENTRY
                 options.append(dep.Const())  # the value from before the region: the same for every work-item
                 continue
-            position = int(str(key).rsplit("@", 1)[1])
+            position = key.at
             if self._published(position, where):
                 options.append(dep.Uniform(name))  # a barrier published it: every thread reads the same memory
                 continue
             definition = self.statements[position]
             guards = tuple(g for g in definition.guards if not g.contains(where))
             if not guards:
-                options.append(dep.Var(str(key)))
+                options.append(dep.Var(key))
                 continue
-            variant = f"{key}|{len(self._variants)}"
-            self._variants[variant] = (str(key), guards)
+            variant = VariantKey(key, (len(self._variants),))  # each read a variant of its own
+            self._variants[variant] = guards
             options.append(dep.Var(variant))
         return options[0] if len(options) == 1 else dep.Phi(tuple(options))
 
     def lower_variants(self, unit: dep.Unit) -> None:
-        for name, (key, guards) in self._variants.items():
-            unit.assign(name, dep.Var(key), guards)
+        for variant, guards in self._variants.items():
+            unit.assign(variant, dep.Var(variant.definition), guards)
 
-    def varying(self, index: int, expr: dep.Expr) -> tuple[str, ...]:
+    def varying(self, index: int, expr: dep.Expr) -> frozenset[Name]:
         """The statement's loop-varying names, and the definitions it reads that loops around it (or
         the loop itself) repeat."""
         statement = self.statements[index]
@@ -540,16 +542,16 @@ class _RegionFlow:
             for s in self.statements
             if isinstance(s, RawBranch) and s.kind == "loop" and s.span.contains(statement.span)
         ]
-        found = set(statement.varying)
+        found: set[Name] = set(statement.varying)
         if statement.kind == "loop":  # its trip count is fixed on entry unless the loop itself moves the bound
             loops = [statement.span]
             moved = {s.name for s in self.statements if isinstance(s, RawAssign) and statement.span.contains(s.span)}
             found = {name for name in found if name in moved or name not in self.tracked}
         for name in dep.names_in(expr):
-            key = name.split("|", 1)[0]
-            if "@" not in key:
+            key = definition_of(name)
+            if key is None:
                 continue
-            definition = self.statements[int(key.rsplit("@", 1)[1])]
+            definition = self.statements[key.at]
             if any(loop.contains(definition.span) for loop in loops):
                 found.add(name)
-        return tuple(sorted(found))
+        return frozenset(found)

@@ -14,7 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from kernlint.analysis.consteval import BINARY_PRECEDENCE, parse_int_literal
+from kernlint.analysis.consteval import parse_int_literal
+from kernlint.analysis.precedence import BINARY_PRECEDENCE, PrecedenceParser
 from kernlint.facts.kinds import Comparison
 from kernlint.facts.openmp import Linear, OmpBound
 
@@ -146,48 +147,20 @@ def _number(text: str, fortran: bool) -> int | None:
     return None
 
 
-class _Parser:
+class _Parser(PrecedenceParser[Expr]):
+    """Builds the tree (the shared operator grammar is `kernlint.analysis.precedence`, which says why
+    this reader is not `consteval`'s)."""
+
     def __init__(self, tokens: list[tuple[str, str]], fortran: bool) -> None:
-        self.tokens = tokens
-        self.pos = 0
+        super().__init__(tokens, _Fail, conditional=not fortran)
         self.fortran = fortran
 
-    def peek(self) -> tuple[str, str] | None:
-        return self.tokens[self.pos] if self.pos < len(self.tokens) else None
+    binary = staticmethod(Binary)
 
-    def take(self) -> tuple[str, str]:
-        token = self.peek()
-        if token is None:
-            raise _Fail("end")
-        self.pos += 1
-        return token
+    def conditional(self, condition: Expr, then: Expr, other: Expr) -> Expr:
+        return Opaque("?:")
 
-    def expect(self, op: str) -> None:
-        if self.take() != ("op", op):
-            raise _Fail(op)
-
-    def expression(self, min_prec: int = 0) -> Expr:
-        left = self.unary()
-        while True:
-            token = self.peek()
-            if token is None or token[0] != "op":
-                return left
-            op = token[1]
-            if op == "?" and min_prec == 0 and not self.fortran:
-                self.take()
-                self.expression()
-                self.expect(":")
-                self.expression()
-                left = Opaque("?:")
-                continue
-            prec = BINARY_PRECEDENCE.get(op)
-            if prec is None or (prec <= min_prec and op != "**"):
-                return left
-            self.take()
-            right = self.expression(prec - 1 if op == "**" else prec)
-            left = Binary(op, left, right)
-
-    def unary(self) -> Expr:
+    def operand(self) -> Expr:
         kind, value = self.take()
         if kind == "num":
             return self.postfix(Num(_number(value, self.fortran)))
@@ -197,7 +170,7 @@ class _Parser:
             if not self.fortran and self._cast_ahead():
                 while self.take() != ("op", ")"):
                     pass
-                return self.unary()
+                return self.operand()
             inner = self.expression()
             self.expect(")")
             return self.postfix(inner)
@@ -207,7 +180,7 @@ class _Parser:
             )
             return Unary(value, operand) if value != "+" else operand
         if value in ("*", "&", "++", "--") and not self.fortran:
-            return Unary(value, self.unary())
+            return Unary(value, self.operand())
         raise _Fail(value)
 
     def _cast_ahead(self) -> bool:

@@ -1,6 +1,6 @@
 """The language-neutral half of the OpenMP facts: from what a front-end found to `OmpConstruct`s.
 
-Each front-end (`kernlint.frontends.cpp.openmp`, `kernlint.frontends.fortran.openmp`) implements
+Each front-end (`kernlint.frontends.cpp.openmp.constructs`, `kernlint.frontends.fortran.openmp`) implements
 `OmpSource`: it knows its tree and answers small questions (the loop after a directive, the loops and conditions
 around a point, how names are used in a region, what a name means at a point). Everything else —
 loop bounds as linear ranges, loop roles, map coverage, prefetch targets, clause values — is decided

@@ -4,8 +4,8 @@ tree-sitter-cpp gives a `#pragma` as a `preproc_call` sibling *before* the state
 the association is "the next statement, skipping comments and other pragmas (and stepping out of an
 `#ifdef` that holds only the pragma)". Everything language-neutral is decided by `openmp.facts`; this
 module only answers its questions from the tree, with the `cpp_openmp_*.scm` queries run on one
-region or function node at a time (how a region uses a variable: `openmp_uses`; its device code for
-the dependence analysis: `openmp_device`).
+region or function node at a time (how a region uses a variable: `uses`; its device code for
+the dependence analysis: `device`).
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from kernlint.facts.openmp_directive import OmpDirective
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import span_of, text_of
 from kernlint.frontends.cpp.callees import Callees, file_functions, file_macros
-from kernlint.frontends.cpp.openmp_device import declared_names, device_code
-from kernlint.frontends.cpp.openmp_nodes import FUNCTION_TYPES, LOOP_TYPES
-from kernlint.frontends.cpp.openmp_syntax import (
+from kernlint.frontends.cpp.openmp.device import declared_names, device_code
+from kernlint.frontends.cpp.openmp.nodes import FUNCTION_TYPES, LOOP_TYPES
+from kernlint.frontends.cpp.openmp.syntax import (
     associated_loops,
     collapse_depth,
     declarator_name,
@@ -34,7 +34,7 @@ from kernlint.frontends.cpp.openmp_syntax import (
     for_init,
     for_step,
 )
-from kernlint.frontends.cpp.openmp_uses import alias_source, alias_target, classify_use, quiet_call
+from kernlint.frontends.cpp.openmp.uses import alias_source, alias_target, classify_use, quiet_call
 from kernlint.frontends.cpp.syntax import last_name
 from kernlint.frontends.openmp.dependence import RawAssign, RawBranch, openmp_branches
 from kernlint.frontends.openmp.directives import join_c_pragma, parse_directive

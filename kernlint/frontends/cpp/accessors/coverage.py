@@ -16,10 +16,10 @@ import tree_sitter
 from kernlint.analysis.consteval import type_size
 from kernlint.facts import Accessor, Buffer, Extent, KernelLaunch, Span
 from kernlint.frontends.common.nodes import arguments_of, node_at, span_of, text_of
-from kernlint.frontends.cpp.accessor_index import Index, Write, is_own
-from kernlint.frontends.cpp.accessor_syntax import is_property, template_args
-from kernlint.frontends.cpp.constructions import buffer_of, construction_from_call, construction_from_decl
-from kernlint.frontends.cpp.ranges import evaluate_range
+from kernlint.frontends.cpp.accessors.index import Index, Write, is_own
+from kernlint.frontends.cpp.accessors.mode_syntax import is_property, template_args
+from kernlint.frontends.cpp.sycl.constructions import buffer_of, construction_from_call, construction_from_decl
+from kernlint.frontends.cpp.sycl.ranges import evaluate_range
 from kernlint.frontends.cpp.syntax import no_spaces
 from kernlint.frontends.cpp.unit import CppUnit
 

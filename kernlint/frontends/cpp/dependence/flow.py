@@ -14,13 +14,14 @@ to the definitions that reach it; `Walk.defs` describes each definition.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from kernlint.analysis.names import DefinitionKey, Variable
 from kernlint.analysis.reaching import ENTRY, Flow
-from kernlint.frontends.cpp.dep_nodes import Node, declared_name, key_of, named, text_of
+from kernlint.frontends.cpp.dependence.nodes import Node, declared_name, key_of, named, text_of
 
-DefKey = str
 _LOOP_TYPES = frozenset({"for_statement", "while_statement", "do_statement", "for_range_loop"})
 
 
@@ -29,17 +30,17 @@ class Definition:
     """One definition: the variable, the node that makes it (declarator, assignment, update or call
     argument) and how (`init`, `assign`, `update`, `element`, `reference`)."""
 
-    key: DefKey
-    variable: str
+    key: DefinitionKey
+    variable: Variable
     node: Node
     how: str
 
 
 class Hooks(Protocol):
-    def variable(self, name: str, at_byte: int) -> str | None:
+    def variable(self, name: str, at_byte: int) -> Variable | None:
         """The key of the unit's own variable `name` denotes at `at_byte` (None: not one of its own)."""
 
-    def element_target(self, left: Node) -> str | None:
+    def element_target(self, left: Node) -> Variable | None:
         """For `a[k] = …` / `s.x = …` on a private aggregate of the unit, its variable key."""
 
     def is_barrier(self, call: Node) -> bool:
@@ -57,24 +58,25 @@ class Walk:
     """The reaching definitions of one unit."""
 
     hooks: Hooks
-    shared: set[str] = field(default_factory=set)
-    defs: dict[DefKey, Definition] = field(default_factory=dict)
-    uses: dict[tuple[int, int], frozenset[DefKey]] = field(default_factory=dict)
+    shared: set[Variable] = field(default_factory=set)
+    defs: dict[DefinitionKey, Definition] = field(default_factory=dict)
+    # an identifier read -> the definitions that reach it (`DefinitionKey`s, `ENTRY`, `BARRIER`)
+    uses: dict[tuple[int, int], frozenset[Hashable]] = field(default_factory=dict)
 
     def run(self, body: Node) -> None:
         self._flow = Flow(shared=set(self.shared))
         self._statement(body)
         self._flow.finish()
-        self.uses = {at: frozenset(str(d) for d in defs) for at, defs in self._flow.uses.items()}  # type: ignore[misc]
+        self.uses = dict(self._flow.uses)  # type: ignore[arg-type]
 
     # -- definitions and uses -------------------------------------------------------------------
 
-    def _define(self, variable: str, node: Node, how: str, strong: bool = True) -> None:
-        key = f"{variable}:{node.start_byte}:{how}"
+    def _define(self, variable: Variable, node: Node, how: str, strong: bool = True) -> None:
+        key = DefinitionKey(variable, node.start_byte, how)
         self.defs[key] = Definition(key, variable, node, how)
         self._flow.define(variable, key, strong)
 
-    def _use(self, node: Node) -> str | None:
+    def _use(self, node: Node) -> Variable | None:
         variable = self.hooks.variable(text_of(node), node.start_byte) if node.text is not None else None
         if variable is not None:
             self._flow.use(variable, key_of(node))

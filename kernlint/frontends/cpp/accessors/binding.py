@@ -9,7 +9,7 @@ import tree_sitter
 
 from kernlint.facts import KernelLaunch
 from kernlint.frontends.common.nodes import arguments_of, node_at, text_of
-from kernlint.frontends.cpp.accessor_index import Captures
+from kernlint.frontends.cpp.accessors.index import Captures
 from kernlint.frontends.cpp.callees import parameters
 from kernlint.frontends.cpp.syntax import last_name
 

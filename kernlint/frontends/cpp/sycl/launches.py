@@ -14,7 +14,7 @@ from kernlint.facts.kinds import IndexType, KernelBodyKind, LaunchApi, RangeKind
 from kernlint.frontends.common.nodes import arguments_of, span_of, text_of
 from kernlint.frontends.cpp.constants import Definition
 from kernlint.frontends.cpp.host import defining_function
-from kernlint.frontends.cpp.ranges import evaluate_nd_range, evaluate_range
+from kernlint.frontends.cpp.sycl.ranges import evaluate_nd_range, evaluate_range
 from kernlint.frontends.cpp.syntax import base_type, command_group, last_word, method_field
 from kernlint.frontends.cpp.unit import CppUnit
 

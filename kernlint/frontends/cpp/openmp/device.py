@@ -15,8 +15,8 @@ from kernlint.facts import Span
 from kernlint.facts.kinds import BranchKind
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import span_of, text_of
-from kernlint.frontends.cpp.arms import ArmCounter, calls_one_of, comparison_of, rewritable
-from kernlint.frontends.cpp.openmp_nodes import LOOP_TYPES
+from kernlint.frontends.cpp.device.arms import ArmCounter, calls_one_of, comparison_of, rewritable
+from kernlint.frontends.cpp.openmp.nodes import LOOP_TYPES
 from kernlint.frontends.openmp.dependence import BranchShape, RawAssign, RawBranch
 
 Node = tree_sitter.Node

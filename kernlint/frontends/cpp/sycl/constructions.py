@@ -18,10 +18,10 @@ from kernlint.analysis.consteval import type_size
 from kernlint.facts import Accessor, Buffer, Extent, LocalAllocation, QueueConstruction
 from kernlint.facts.kinds import AccessMode, AccessorForm, AccessTarget, BufferForm
 from kernlint.frontends.common.nodes import arguments_of, span_of, text_of
-from kernlint.frontends.cpp.mode_spelling import enumeration_span, tag_namespace
-from kernlint.frontends.cpp.queue_arguments import argument_kind
-from kernlint.frontends.cpp.ranges import evaluate_range
-from kernlint.frontends.cpp.sycl_api import MODE_WORDS, SYCL_CLASSES, TARGET_WORDS
+from kernlint.frontends.cpp.sycl.api import MODE_WORDS, SYCL_CLASSES, TARGET_WORDS
+from kernlint.frontends.cpp.sycl.mode_spelling import enumeration_span, tag_namespace
+from kernlint.frontends.cpp.sycl.queue_arguments import argument_kind
+from kernlint.frontends.cpp.sycl.ranges import evaluate_range
 from kernlint.frontends.cpp.syntax import base_type, command_group, method_field
 from kernlint.frontends.cpp.unit import CppUnit
 

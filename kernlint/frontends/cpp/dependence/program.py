@@ -8,6 +8,10 @@ calls are id sources (`get_global_id`, `get_local_id`, `…_linear_id`, `get_id`
 `get_local_id`), which are uniform (group ids, ranges, group collectives such as `reduce_over_group`)
 and which vary without being ids (atomic fetches, sub-group block loads). Everything else is lowered
 structurally. Each kernel body, device function and nested lambda is one `Unit`.
+
+This module builds the program: declarations and handles, loop-carried variables, shared memory, and
+each unit's assignments, calls and conditions. What a name means is `scopes`'s to say; expressions
+are lowered by `lowering`; reads go through the reaching definitions of `definitions`.
 """
 
 from __future__ import annotations
@@ -20,18 +24,17 @@ from kernlint.analysis.dependence import (
     Program,
     Varying,
 )
-from kernlint.frontends.cpp.definitions import UnitFlow
-from kernlint.frontends.cpp.dep_context import UnitContext, UnitSource
-from kernlint.frontends.cpp.dep_lowering import ExpressionLowering
-from kernlint.frontends.cpp.dep_nodes import (
+from kernlint.analysis.names import Local, Name, Variable, plain_name
+from kernlint.frontends.cpp.dependence.context import UnitContext, UnitSource
+from kernlint.frontends.cpp.dependence.definitions import UnitFlow
+from kernlint.frontends.cpp.dependence.lowering import ExpressionLowering
+from kernlint.frontends.cpp.dependence.nodes import (
     Ancestry,
     Key,
     Node,
-    call_parts,
     callee_name,
     condition_of,
     declared_name,
-    identifier_nodes,
     is_const,
     key_of,
     named,
@@ -42,29 +45,22 @@ from kernlint.frontends.cpp.dep_nodes import (
     target_name,
     text_of,
 )
-from kernlint.frontends.cpp.sycl_calls import (
-    ARRAY_TYPES,
-    BARRIERS,
-    HANDLE_FREE_CALLS,
-    HANDLE_TYPES,
-    ID_TYPES,
-)
+from kernlint.frontends.cpp.dependence.scopes import Scopes
+from kernlint.frontends.cpp.dependence.sycl_calls import ARRAY_TYPES, BARRIERS, HANDLE_TYPES, ID_TYPES
 
 _DIMS = re.compile(r"<\s*([1-3])\s*>")  # the dimensions of an `nd_item<2>` handle
 
 
-class CppDependence(ExpressionLowering):
+class CppDependence:
     """Builds and solves the dependence program of a file's device code."""
 
     def __init__(
         self, units: list[UnitSource], resolve: Callable[[Node], list[Key]], constant: Callable[[str, int], int | None]
     ) -> None:
         self._resolve = resolve
-        self._constant_at = constant
-        self._constants: dict[tuple[str, Key], int | None] = {}
-        self._owners: dict[str, Key] = {}  # variable key -> the unit that declares it
         self._contexts: dict[Key, UnitContext] = {u.key: UnitContext(u) for u in units}
-        self._call_parts: dict[int, tuple[Node | None, str, list[Node]]] = {}
+        self.scopes = Scopes(self._contexts, resolve, constant)
+        self._lowering = ExpressionLowering(self.scopes)
         self._ancestry = Ancestry()
         self.program = Program()
         for context in self._contexts.values():
@@ -88,22 +84,7 @@ class CppDependence(ExpressionLowering):
             self._lower_unit(context)
         self.program.solve()
 
-    def _constant(self, name: str, at_byte: int, unit: Key | None = None) -> int | None:
-        """A file-level constant's value; names not declared in a unit resolve the same anywhere in it."""
-        if unit is None:
-            return self._constant_at(name, at_byte)
-        if (name, unit) not in self._constants:
-            self._constants[(name, unit)] = self._constant_at(name, at_byte)
-        return self._constants[(name, unit)]
-
     # -- queries ------------------------------------------------------------------------------
-
-    def parts(self, call: Node) -> tuple[Node | None, str, list[Node]]:
-        """`call_parts(call)`, read once per call: every pass over the units asks again."""
-        found = self._call_parts.get(call.id)
-        if found is None:
-            found = self._call_parts[call.id] = call_parts(call)
-        return found
 
     def grade(self, node: Node) -> Grade | None:
         """The grade of a condition statement/expression registered by `_lower_unit`."""
@@ -118,7 +99,7 @@ class CppDependence(ExpressionLowering):
             return None
         owner = owner_of(node, self._ancestry.parent_of)
         context = self._contexts.get(key_of(owner)) if owner is not None else None
-        return self._handle(node, context) if context is not None else None
+        return self.scopes.handle(node, context) if context is not None else None
 
     # -- declarations and handles ---------------------------------------------------------------
 
@@ -148,14 +129,14 @@ class CppDependence(ExpressionLowering):
                     continue
                 context.assigned.add(name)
                 context.scopes.setdefault(name, []).append(
-                    (scope.start_byte, scope.end_byte, decl.start_byte, f"{name}@{decl.start_byte}")
+                    (scope.start_byte, scope.end_byte, decl.start_byte, Local(name, decl.start_byte))
                 )
                 if declarator.type != "init_declarator":
-                    context.uninitialized.add(f"{name}@{decl.start_byte}")
+                    context.uninitialized.add(Local(name, decl.start_byte))
                 self._typed(context, name, type_text, array)
                 value = declarator.child_by_field_name("value") if declarator.type == "init_declarator" else None
                 if value is not None and type_text.strip() == "auto":
-                    handle = self._handle(value, context)
+                    handle = self.scopes.handle(value, context)
                     if handle is not None:
                         context.handles[name] = handle
                     elif (
@@ -183,72 +164,19 @@ class CppDependence(ExpressionLowering):
         if array or ARRAY_TYPES.search(type_text):
             context.arrays.add(name)
 
-    def _variable(self, context: UnitContext, name: str, at_byte: int) -> str:
-        """The key of the variable `name` denotes at `at_byte`: the innermost visible local, a
-        parameter, a variable of an enclosing unit (a lambda's capture), else the bare name."""
-        current: UnitContext | None = context
-        for _ in range(16):
-            if current is None:
-                break
-            best = None
-            for lo, hi, declared, key in current.scopes.get(name, ()):
-                if lo <= at_byte < hi and declared <= at_byte and (best is None or hi - lo < best[1] - best[0]):
-                    best = (lo, hi, key)
-            if best is not None:
-                self._owners[best[2]] = current.source.key
-                return best[2]
-            if any(p[0] == name for p in current.params):
-                return name
-            parent = current.source.parent
-            current = self._contexts.get(parent) if parent is not None else None
-        return name
-
-    def _keys_in(self, node: Node, context: UnitContext) -> set[str]:
-        return {self._variable(context, text_of(n), n.start_byte) for n in identifier_nodes(node)}
-
-    def _lookup_handle(self, context: UnitContext | None, name: str) -> str | None:
-        depth = 0
-        while context is not None and depth < 16:
-            if name in context.handles:
-                return context.handles[name]
-            if name in context.assigned or any(p[0] == name for p in context.params):
-                return None
-            parent = context.source.parent
-            context = self._contexts.get(parent) if parent is not None else None
-            depth += 1
-        return None
-
-    def _handle(self, node: Node, context: UnitContext | None) -> str | None:
-        if node.type == "parenthesized_expression":
-            inner = next(iter(named(node)), None)
-            return self._handle(inner, context) if inner is not None else None
-        if node.type == "identifier":
-            return self._lookup_handle(context, text_of(node))
-        if node.type != "call_expression":
-            return None
-        receiver, name, args = self.parts(node)
-        if receiver is not None:
-            kind = self._handle(receiver, context)
-            if kind in ("item", "group") and name == "get_sub_group":
-                return "sub-group"
-            if kind == "item" and name == "get_group" and not args:
-                return "group"
-            return None
-        return HANDLE_FREE_CALLS.get(name)
-
     def _propagate_handles(self) -> None:
         """Handles passed into device functions make their parameters handles (templates, `auto`)."""
         for _ in range(8):
             changed = False
             for context in self._contexts.values():
                 for call in context.source.nodes.get("call", []):
-                    _receiver, _name, args = self.parts(call)
+                    _receiver, _name, args = self.scopes.parts(call)
                     for callee in self._resolve(call):
                         target = self._contexts.get(callee)
                         if target is None:
                             continue
                         for index, arg in enumerate(args[: len(target.params)]):
-                            kind = self._handle(arg, context)
+                            kind = self.scopes.handle(arg, context)
                             param = target.params[index][0]
                             if kind is not None and param and target.handles.get(param) != kind:
                                 target.handles[param] = kind
@@ -267,19 +195,19 @@ class CppDependence(ExpressionLowering):
                 target = node.child_by_field_name("left" if kind == "assign" else "argument")
                 if target is None or target.type != "identifier":
                     continue
-                key = self._variable(context, text_of(target), target.start_byte)
+                key = self.scopes.variable(context, text_of(target), target.start_byte)
                 for loop in self._ancestry.loops(node, root):
                     context.loop_sets.setdefault(key_of(loop), set()).add(key)
 
-    def _varying_at(self, node: Node, context: UnitContext) -> set[str]:
-        names = set(context.inherited_varying)
+    def _varying_at(self, node: Node, context: UnitContext) -> set[Variable]:
+        names: set[Variable] = set(context.inherited_varying)
         for loop in self._ancestry.loops(node, context.source.root):
             names |= context.loop_sets.get(key_of(loop), set())
         return names
 
-    def _floors_at(self, node: Node, context: UnitContext) -> dict[str, int]:
+    def _floors_at(self, node: Node, context: UnitContext) -> dict[Name, int]:
         """Lower bounds that enclosing `for` loops keep their counters at: `s > 16` → 17."""
-        floors: dict[str, int] = {}
+        floors: dict[Name, int] = {}
         for loop in self._ancestry.loops(node, context.source.root):
             test = loop.child_by_field_name("condition") if loop.type == "for_statement" else None
             if test is None or test.type != "binary_expression":
@@ -291,8 +219,8 @@ class CppDependence(ExpressionLowering):
                 left, right, op = right, left, {"<": ">", "<=": ">="}[op]
             if left is None or right is None or left.type != "identifier" or op not in (">", ">="):
                 continue
-            bound = self._constant(text_of(right), right.start_byte)
-            key = self._variable(context, text_of(left), left.start_byte)
+            bound = self.scopes.constant(text_of(right), right.start_byte)
+            key = self.scopes.variable(context, text_of(left), left.start_byte)
             if bound is not None and key in context.loop_sets.get(key_of(loop), set()):
                 floors[key] = bound + 1 if op == ">" else bound
         return floors
@@ -310,14 +238,14 @@ class CppDependence(ExpressionLowering):
                     varying = self._varying_at(call, context)
                     if not varying:
                         continue
-                    _receiver, _name, args = self.parts(call)
+                    _receiver, _name, args = self.scopes.parts(call)
                     for target in targets:
                         for index, arg in enumerate(args[: len(target.params)]):
                             param = target.params[index][0]
                             if (
                                 param
                                 and param not in target.inherited_varying
-                                and self._keys_in(arg, context) & varying
+                                and self.scopes.keys_in(arg, context) & varying
                             ):
                                 target.inherited_varying.add(param)
                                 changed = True
@@ -325,12 +253,6 @@ class CppDependence(ExpressionLowering):
                 return
 
     # -- shared memory and own variables -------------------------------------------------------
-
-    def _own(self, context: UnitContext, key: str) -> bool:
-        """Whether `key` is a local or parameter of this unit (not a capture or a global)."""
-        if "@" in key:
-            return self._owners.get(key) == context.source.key
-        return any(p[0] == key for p in context.params)
 
     def _sharing(self) -> None:
         """Which references name shared memory: locals bound to an element of memory that is not a
@@ -342,18 +264,18 @@ class CppDependence(ExpressionLowering):
                     name, reference, _array = declared_name(declarator)
                     value = declarator.child_by_field_name("value") if declarator.type == "init_declarator" else None
                     if name and reference and value is not None and self._shared_memory(value, context):
-                        context.shared.add(self._variable(context, name, declarator.start_byte))
+                        context.shared.add(self.scopes.variable(context, name, declarator.start_byte))
             for node in context.source.nodes.get("assign", []):
                 target = target_name(node.child_by_field_name("left"))
-                key = self._variable(context, target, node.start_byte) if target else None
-                owner = self._contexts.get(self._owners.get(key)) if key else None  # type: ignore[arg-type]
+                key = self.scopes.variable(context, target, node.start_byte) if target else None
+                owner = self._contexts.get(self.scopes.owners.get(key)) if key else None  # type: ignore[arg-type]
                 if key and owner is not None and owner is not context:
                     owner.escaped.add(key)
                 elif (
                     key
                     and key == target
                     and context.source.parent is None
-                    and not self._own(context, key)
+                    and not self.scopes.own(context, key)
                     and target not in context.handles
                 ):
                     context.stores.add(key)  # `flag = 1` on a captured 0-dim accessor: a store to memory
@@ -363,13 +285,17 @@ class CppDependence(ExpressionLowering):
             for context in self._contexts.values():
                 for call in context.source.nodes.get("call", []):
                     for callee, index, arg in self._reference_bindings(call):
-                        key = self._variable(context, text_of(arg), arg.start_byte) if arg.type == "identifier" else ""
+                        key = (
+                            self.scopes.variable(context, text_of(arg), arg.start_byte)
+                            if arg.type == "identifier"
+                            else ""
+                        )
                         if arg.type != "identifier" and self._shared_memory(arg, context):
                             continue
                         reference = any(p == (key, True) for p in context.params)
                         if (
                             not key
-                            or (self._own(context, key) and key not in context.shared and not reference)
+                            or (self.scopes.own(context, key) and key not in context.shared and not reference)
                             or (context.source.key, key) in private
                         ):
                             private.add((callee, self._contexts[callee].params[index][0]))
@@ -397,20 +323,20 @@ class CppDependence(ExpressionLowering):
             base = base.child_by_field_name("argument") or next(iter(named(base)), None)
         if base is None or base.type != "identifier":
             return False
-        key = self._variable(context, text_of(base), base.start_byte)
-        return not (text_of(base) in context.arrays and self._own(context, key))
+        key = self.scopes.variable(context, text_of(base), base.start_byte)
+        return not (text_of(base) in context.arrays and self.scopes.own(context, key))
 
     def _unknown_outputs(self, call: Node, context: UnitContext) -> list[Node]:
         """Own variables declared without a value and handed to a call of a function the file does not
         define, made for its effects (`T out; transform(p, out);`): it writes them through references."""
         if call.parent is None or call.parent.type != "expression_statement" or call.type != "call_expression":
             return []
-        receiver, name, args = self.parts(call)
+        receiver, name, args = self.scopes.parts(call)
         if (
             receiver is not None
             or name in BARRIERS
             or self._resolve(call)
-            or any(self._handle(arg, context) is not None for arg in args[:1])
+            or any(self.scopes.handle(arg, context) is not None for arg in args[:1])
         ):
             return []
         return [
@@ -418,13 +344,13 @@ class CppDependence(ExpressionLowering):
             for arg in args
             if arg.type == "identifier"
             and text_of(arg) not in context.handles
-            and self._variable(context, text_of(arg), arg.start_byte) in context.uninitialized
+            and self.scopes.variable(context, text_of(arg), arg.start_byte) in context.uninitialized
         ]
 
     def _reference_bindings(self, call: Node) -> list[tuple[Key, int, Node]]:
         """(callee, parameter index, argument) for the non-const reference parameters a call binds."""
         found = []
-        _receiver, _name, args = self.parts(call)
+        _receiver, _name, args = self.scopes.parts(call)
         for callee in self._resolve(call):
             target = self._contexts.get(callee)
             if target is not None:
@@ -446,8 +372,8 @@ class CppDependence(ExpressionLowering):
                     unit.assign(name, Varying(name))
         flow.lower_definitions(
             unit,
-            lambda n: self._lower(n, context),
-            lambda d: d.variable.split("@")[0] in context.handles,
+            lambda n: self._lowering.lower(n, context),
+            lambda d: plain_name(d.variable) in context.handles,
             lambda n: self._ancestry.guards(n, root),
         )
         covered = flow.defined_nodes()
@@ -464,18 +390,18 @@ class CppDependence(ExpressionLowering):
                     or key_of(declarator) in covered
                 ):
                     continue
-                unit.assign(f"{declared}@{decl.start_byte}", self._lower(value, context), guards)
+                unit.assign(Local(declared, decl.start_byte), self._lowering.lower(value, context), guards)
         for node in source.nodes.get("assign", []):
             target = target_name(node.child_by_field_name("left"), context.arrays)
             right = node.child_by_field_name("right")
             if target is None or right is None or target in context.handles or key_of(node) in covered:
                 continue
             operator = node.child_by_field_name("operator")
-            key = self._variable(context, target, node.start_byte)
-            owner = self._owners.get(key)
+            key = self.scopes.variable(context, target, node.start_byte)
+            owner = self.scopes.owners.get(key)
             unit.assign(
                 key,
-                self._lower(right, context),
+                self._lowering.lower(right, context),
                 self._ancestry.guards(node, root),
                 compound=operator is not None and operator.type != "=",
                 into=owner if owner != source.key else None,
@@ -483,20 +409,23 @@ class CppDependence(ExpressionLowering):
         for node in source.nodes.get("return", []):
             value = next(iter(named(node)), None)
             if value is not None:
-                unit.give_return(self._lower(value, context), self._ancestry.guards(node, root))
+                unit.give_return(self._lowering.lower(value, context), self._ancestry.guards(node, root))
         for call in source.nodes.get("call", []) + source.nodes.get("tcall", []):
             callees = [k for k in self._resolve(call) if k in self._contexts]
             if not callees:
                 for arg in self._unknown_outputs(call, context):  # `T out; transform(p, out);` sets `out`
                     if key_of(arg) in covered:
-                        unit.assign(self._variable(context, text_of(arg), arg.start_byte), self._lower(call, context))
+                        unit.assign(
+                            self.scopes.variable(context, text_of(arg), arg.start_byte),
+                            self._lowering.lower(call, context),
+                        )
                 continue
-            _receiver, _name, args = self.parts(call)
-            lowered = [self._lower(arg, context) for arg in args]
+            _receiver, _name, args = self.scopes.parts(call)
+            lowered = [self._lowering.lower(arg, context) for arg in args]
             for callee in callees:
                 callee_context = self._contexts[callee]
                 outputs = [
-                    (i, self._variable(context, text_of(arg), arg.start_byte))
+                    (i, self.scopes.variable(context, text_of(arg), arg.start_byte))
                     for i, arg in enumerate(args[: len(callee_context.params)])
                     if callee_context.params[i][1] and arg.type == "identifier"
                 ]
@@ -506,7 +435,7 @@ class CppDependence(ExpressionLowering):
                 condition = condition_of(node)
                 if condition is None:
                     continue
-                expr = self._lower(condition, context)
+                expr = self._lowering.lower(condition, context)
                 floors = self._floors_at(condition, context)
                 if kind == "loop":  # its trip count is fixed on entry unless the loop itself moves the bound
                     varying = context.loop_sets.get(key_of(node), set()) | flow.varying(expr, condition, [node])
@@ -532,23 +461,23 @@ class _Hooks:
         self._owner = owner
         self._context = context
 
-    def variable(self, name: str, at_byte: int) -> str | None:
+    def variable(self, name: str, at_byte: int) -> Variable | None:
         if name in self._context.handles:
             return None
-        key = self._owner._variable(self._context, name, at_byte)
-        return key if self._owner._own(self._context, key) or key in self._context.stores else None
+        key = self._owner.scopes.variable(self._context, name, at_byte)
+        return key if self._owner.scopes.own(self._context, key) or key in self._context.stores else None
 
-    def element_target(self, left: Node) -> str | None:
+    def element_target(self, left: Node) -> Variable | None:
         name = target_name(left, self._context.arrays)
         return self.variable(name, left.start_byte) if name and left.type != "identifier" else None
 
     def is_barrier(self, call: Node) -> bool:
-        receiver, name, args = self._owner.parts(call)
+        receiver, name, args = self._owner.scopes.parts(call)
         if name not in BARRIERS:
             return False
         if receiver is not None:
-            return self._owner._handle(receiver, self._context) in ("item", "group")
-        return not args or self._owner._handle(args[0], self._context) != "sub-group"
+            return self._owner.scopes.handle(receiver, self._context) in ("item", "group")
+        return not args or self._owner.scopes.handle(args[0], self._context) != "sub-group"
 
     def reference_arguments(self, call: Node) -> list[Node]:
         return [arg for _callee, _index, arg in self._owner._reference_bindings(call) if arg.type == "identifier"]

@@ -1,6 +1,6 @@
 """What SYCL calls mean to the work-item dependence analysis: id sources, handles, group and sub-group
 collectives, atomics, casts. `lower_call` lowers one call; the rest of device code is lowered
-structurally by `kernlint.frontends.cpp.dependence`."""
+structurally by `kernlint.frontends.cpp.dependence.lowering`."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import re
 from collections.abc import Callable, Hashable, Sequence
 
 from kernlint.analysis.dependence import Broadcast, Call, Const, Expr, Seed, SubGroupUniform, Uniform, Varying
-from kernlint.frontends.cpp.dep_nodes import Node, text_of
-from kernlint.frontends.cpp.sycl_api import ATOMIC_RMW_METHODS
+from kernlint.frontends.cpp.dependence.nodes import Node, text_of
+from kernlint.frontends.cpp.sycl.api import ATOMIC_RMW_METHODS
 
 HANDLE_TYPES = (
     (re.compile(r"\bsub_group\b"), "sub-group"),

@@ -25,10 +25,10 @@ from kernlint.facts.device import Reach
 from kernlint.facts.kinds import BlockDirection, BranchExit, BranchKind
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import contains, node_at, span_between, span_of, text_of
-from kernlint.frontends.cpp.arms import ArmCounter, comparison_of, rewritable
-from kernlint.frontends.cpp.dep_context import UnitSource
-from kernlint.frontends.cpp.dep_nodes import Key, Owners, call_parts, callee_name, condition_of, key_of
-from kernlint.frontends.cpp.dependence import CppDependence
+from kernlint.frontends.cpp.dependence.context import UnitSource
+from kernlint.frontends.cpp.dependence.nodes import Key, Owners, call_parts, callee_name, condition_of, key_of
+from kernlint.frontends.cpp.dependence.program import CppDependence
+from kernlint.frontends.cpp.device.arms import ArmCounter, comparison_of, rewritable
 from kernlint.frontends.cpp.syntax import function_declarator
 from kernlint.frontends.cpp.unit import CppUnit
 
@@ -419,7 +419,7 @@ def _block_access(call: Node, dependence: CppDependence) -> SubGroupBlockAccess 
         left = call.child_by_field_name("left")
         if left is None or left.type != "binary_expression":
             return None
-    receiver, name, args = dependence.parts(call)
+    receiver, name, args = dependence.scopes.parts(call)
     builtin = _BLOCK_BUILTIN.match(name)
     if builtin:
         direction: BlockDirection = (

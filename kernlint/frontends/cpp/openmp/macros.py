@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 from kernlint.facts import Branch, OmpConstruct, Pragma
 from kernlint.facts.openmp_directive import OmpDirective, OmpParseError
 from kernlint.frontends.common.nodes import span_of
-from kernlint.frontends.cpp.openmp import CppOmpSource
-from kernlint.frontends.cpp.openmp_syntax import associated_loops, collapse_depth, following_statement
+from kernlint.frontends.cpp.openmp.constructs import CppOmpSource
+from kernlint.frontends.cpp.openmp.syntax import associated_loops, collapse_depth, following_statement
 from kernlint.frontends.cpp.pragma_operators import expanded_clauses
 from kernlint.frontends.openmp.dependence import openmp_branches
 from kernlint.frontends.openmp.directives import is_macro_name, parse_directive

@@ -16,7 +16,7 @@ import tree_sitter
 from kernlint.facts import Span
 from kernlint.frontends.common.nodes import span_of, text_of
 from kernlint.frontends.cpp.callees import VALUE_FUNCTIONS, Callees, element_argument_effect
-from kernlint.frontends.cpp.openmp_nodes import CONDITIONAL_TYPES, FUNCTION_TYPES, LOOP_TYPES
+from kernlint.frontends.cpp.openmp.nodes import CONDITIONAL_TYPES, FUNCTION_TYPES, LOOP_TYPES
 from kernlint.frontends.cpp.syntax import element_context, last_name
 from kernlint.frontends.openmp.facts import Access
 

@@ -1,6 +1,6 @@
 """Reads of a C++ device unit's own variables through the definitions that reach them.
 
-`UnitFlow` runs the reaching-definitions walk (`kernlint.frontends.cpp.flow`) over one unit and
+`UnitFlow` runs the reaching-definitions walk (`kernlint.frontends.cpp.dependence.flow`) over one unit and
 turns each read into the `Phi` of the definitions that reach it. Each definition is a variable of
 the dependence program of its own (its key), and a read outside a branch (or loop) that holds the
 definition also depends on that branch's condition: inside the branch every active lane took the
@@ -15,12 +15,13 @@ flow-insensitive value (which the call's outputs feed).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from kernlint.analysis.dependence import Binary, Const, Expr, Phi, Uniform, Unit, Var, names_in
-from kernlint.analysis.reaching import BARRIER, ENTRY
-from kernlint.frontends.cpp.dep_nodes import LOOPS, UNIT_TYPES, Node, key_of, node_key, text_of
-from kernlint.frontends.cpp.flow import Definition, Hooks, Walk
+from kernlint.analysis.names import DefinitionKey, Name, Variable, VariantKey, definition_of
+from kernlint.analysis.reaching import BARRIER, source_order
+from kernlint.frontends.cpp.dependence.flow import Definition, Hooks, Walk
+from kernlint.frontends.cpp.dependence.nodes import LOOPS, UNIT_TYPES, Node, key_of, node_key, text_of
 
 _ARMS = {
     "if_statement": ("consequence", "alternative"),
@@ -57,7 +58,13 @@ class UnitFlow:
     """The reaching definitions of one unit and the program variables that stand for them."""
 
     def __init__(
-        self, root: Node, body: Node | None, hooks: Hooks, shared: set[str], params: set[str], escaped: set[str]
+        self,
+        root: Node,
+        body: Node | None,
+        hooks: Hooks,
+        shared: set[Variable],
+        params: set[str],
+        escaped: set[Variable],
     ) -> None:
         self.root = root
         self.params = params
@@ -65,24 +72,24 @@ class UnitFlow:
         self.walk = Walk(hooks, set(shared))
         if body is not None:
             self.walk.run(body)
-        self._variants: dict[str, tuple[str, tuple]] = {}
-        self._arms: dict[str, list[tuple[Node, Node]]] = {}
+        self._variants: dict[VariantKey, None] = {}  # those the reads asked for, in the order they did
+        self._arms: dict[DefinitionKey, list[tuple[Node, Node]]] = {}
 
     def covers(self, node: Node) -> bool:
         """Whether the walk saw a read at `node` (otherwise read the variable flow-insensitively)."""
         return key_of(node) in self.walk.uses
 
-    def read(self, node: Node, variable: str) -> Expr:
+    def read(self, node: Node, variable: Variable) -> Expr:
         """The value of `variable` read at the identifier `node`."""
         options: list[Expr] = []
-        for key in sorted(self.walk.uses.get(key_of(node), ())):
-            if key == ENTRY:
-                options.append(Var(variable) if variable in self.params else Const(None))
-            elif key == BARRIER:
-                options.append(Uniform("shared memory after a barrier"))
-            else:
+        for key in sorted(self.walk.uses.get(key_of(node), ()), key=source_order):
+            if isinstance(key, DefinitionKey):
                 definition = self.walk.defs[key]
                 options.append(Var(variable) if definition.how == "reference" else self._variant(definition, node))
+            elif key == BARRIER:
+                options.append(Uniform("shared memory after a barrier"))
+            else:  # ENTRY
+                options.append(Var(variable) if variable in self.params else Const(None))
         if variable in self.escaped:
             options.append(Var(variable))
         unique = list(dict.fromkeys(options))
@@ -95,9 +102,9 @@ class UnitFlow:
         guards = tuple(node_key(guard) for guard, arm in arms if not _contains(arm, use))
         if not guards:
             return Var(definition.key)
-        name = f"{definition.key}|{'|'.join(f'{a}-{b}' for a, b, _t in guards)}"
-        self._variants[name] = (definition.key, guards)
-        return Var(name)
+        variant = VariantKey(definition.key, guards)
+        self._variants[variant] = None
+        return Var(variant)
 
     def lower_definitions(
         self,
@@ -117,21 +124,26 @@ class UnitFlow:
             unit.assign(definition.key, value)
             unit.assign(definition.variable, Var(definition.key), guards(definition.node))
 
+    def _definition(self, name: Name) -> Definition | None:
+        """The definition of this unit a program variable stands for, if it stands for one."""
+        key = definition_of(name)
+        return self.walk.defs.get(key) if key is not None else None
+
     def lower_variants(self, unit: Unit) -> None:
         """The variants the reads asked for (call after every read is lowered)."""
-        for name, (key, guards) in self._variants.items():
-            unit.assign(name, Var(key), guards)
+        for variant in self._variants:
+            unit.assign(variant, Var(variant.definition), variant.apart)
 
     def defined_nodes(self) -> set[tuple[int, int]]:
         return {key_of(d.node) for d in self.walk.defs.values()}
 
-    def varying(self, expr: Expr, node: Node, loops: Sequence[Node]) -> set[str]:
+    def varying(self, expr: Expr, node: Node, loops: Sequence[Node]) -> set[Name]:
         """Program variables read by `expr` whose definitions the loops around `node` repeat: an
         assignment or update in a loop's body or increment. (A declaration in the body is computed
         afresh from the others each time, and is not counted.)"""
-        found = set()
+        found: set[Name] = set()
         for name in names_in(expr):
-            definition = self.walk.defs.get(name.split("|", 1)[0])
+            definition = self._definition(name)
             if definition is None or definition.how == "init":
                 continue
             for loop in loops:
@@ -144,11 +156,11 @@ class UnitFlow:
                     found.add(name)
         return found
 
-    def floors(self, expr: Expr, by_variable: dict[str, int]) -> dict[str, int]:
+    def floors(self, expr: Expr, by_variable: Mapping[Name, int]) -> dict[Name, int]:
         """`by_variable` floors carried over to the definitions of those variables that `expr` reads."""
-        found = {}
+        found: dict[Name, int] = {}
         for name in names_in(expr):
-            definition = self.walk.defs.get(name.split("|", 1)[0])
+            definition = self._definition(name)
             if definition is not None and definition.variable in by_variable:
                 found[name] = by_variable[definition.variable]
         return found

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kernlint.frontends.cpp.definitions import UnitFlow
-from kernlint.frontends.cpp.dep_nodes import Key, Node
+from kernlint.analysis.names import Local, Variable
+from kernlint.frontends.cpp.dependence.definitions import UnitFlow
+from kernlint.frontends.cpp.dependence.nodes import Key, Node
 
 
 @dataclass
@@ -32,12 +33,12 @@ class UnitContext:
     assigned: set[str] = field(default_factory=set)
     params: list[tuple[str, bool]] = field(default_factory=list)  # (name, passed by non-const reference)
     inherited_varying: set[str] = field(default_factory=set)
-    loop_sets: dict[Key, set[str]] = field(default_factory=dict)
+    loop_sets: dict[Key, set[Variable]] = field(default_factory=dict)
     # name -> [(scope start, scope end, declared at, variable key)]: C++ scoping, so a shadowing
     # `for (int i …)` is a different variable from the kernel's `i`.
-    scopes: dict[str, list[tuple[int, int, int, str]]] = field(default_factory=dict)
-    shared: set[str] = field(default_factory=set)  # references to shared memory (`int& n = slm[0]`)
-    escaped: set[str] = field(default_factory=set)  # own variables nested lambdas or calls write too
-    stores: set[str] = field(default_factory=set)  # captured names the unit assigns (accessors: memory)
-    uninitialized: set[str] = field(default_factory=set)  # own variables declared without a value
+    scopes: dict[str, list[tuple[int, int, int, Local]]] = field(default_factory=dict)
+    shared: set[Variable] = field(default_factory=set)  # references to shared memory (`int& n = slm[0]`)
+    escaped: set[Variable] = field(default_factory=set)  # own variables nested lambdas or calls write too
+    stores: set[Variable] = field(default_factory=set)  # captured names the unit assigns (accessors: memory)
+    uninitialized: set[Variable] = field(default_factory=set)  # own variables declared without a value
     flow: UnitFlow | None = None

@@ -15,7 +15,7 @@ import tree_sitter
 
 from kernlint.facts.device import ArmCost
 from kernlint.frontends.common.nodes import text_of
-from kernlint.frontends.cpp.dep_nodes import Parents
+from kernlint.frontends.cpp.dependence.nodes import Parents
 
 Node = tree_sitter.Node
 IsWork = Callable[[Node], bool]  # whether a call runs real work (a device function, unknown code)

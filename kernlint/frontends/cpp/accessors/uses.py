@@ -8,8 +8,8 @@ from its syntactic context. Whatever the analysis cannot follow (an unknown func
 alias taken, a shadowing declaration, a use outside the kernel) is an escape, which rules treat as "may
 read and write": unknown never turns into a finding.
 
-Where the writes are (`accessor_index`), whether one covers the whole buffer (`accessor_coverage`) and
-how the mode is spelled (`accessor_syntax`) are worked out by the modules named; this one collects the
+Where the writes are (`index`), whether one covers the whole buffer (`coverage`) and
+how the mode is spelled (`mode_syntax`) are worked out by the modules named; this one collects the
 uses and puts the summary together.
 """
 
@@ -24,18 +24,18 @@ from kernlint.facts import Accessor, KernelLaunch, Span
 from kernlint.facts.accessor_uses import AccessorUse, AccessorUses
 from kernlint.facts.kinds import AccessorUseKind
 from kernlint.frontends.common.nodes import arguments_of, contains, node_at, span_of, text_of
-from kernlint.frontends.cpp.accessor_binding import (
+from kernlint.frontends.cpp.accessors.binding import (
     functor_arguments,
     is_constructor,
     member_for_argument,
     member_type,
     parameter_name,
 )
-from kernlint.frontends.cpp.accessor_coverage import CoverageReader
-from kernlint.frontends.cpp.accessor_index import Captures, Index, IndexReader, Scope, Write, is_own
-from kernlint.frontends.cpp.accessor_syntax import mode_syntax
+from kernlint.frontends.cpp.accessors.coverage import CoverageReader
+from kernlint.frontends.cpp.accessors.index import Captures, Index, IndexReader, Scope, Write, is_own
+from kernlint.frontends.cpp.accessors.mode_syntax import mode_syntax
 from kernlint.frontends.cpp.callees import Callees, element_argument_effect, file_functions, file_macros, parameters
-from kernlint.frontends.cpp.sycl_api import ATOMIC_METHODS, MODE_WORD, NEUTRAL_METHODS
+from kernlint.frontends.cpp.sycl.api import ATOMIC_METHODS, MODE_WORD, NEUTRAL_METHODS
 from kernlint.frontends.cpp.syntax import element_context, last_name, no_spaces, unwrap_value
 from kernlint.frontends.cpp.unit import CppUnit
 
