@@ -86,7 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"time limit per file (default {DEFAULT_TIMEOUT_S:g}; 0: none); "
         "a file over it is a KL000 and the run goes on; --frontend clang gives libclang half of it",
     )
-    check.add_argument("--no-cache", action="store_true", help="do not read or write .kernlint_cache/")
+    check.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     check.add_argument("--fail-on", choices=("error", "warning", "info"), help="lowest severity that fails")
     check.add_argument("--statistics", action="store_true", help="print a count per rule instead of the findings")
