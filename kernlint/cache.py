@@ -102,10 +102,13 @@ class CacheIndex:
     def __init__(self, root: str, context: str, directory: Path | None = None) -> None:
         name = hashlib.sha256(f"{__version__}\0{context}".encode()).hexdigest()[:20]
         home = cache_home()
-        self.path = (directory or project_dir(root, home)) / __version__ / f"index-{name}.json"
+        if directory is None and home is not None:
+            directory = project_dir(root, home)
+        # None (no home, hence no key, or no folder): nothing is read or written
+        self.path = None if directory is None else directory / __version__ / f"index-{name}.json"
         self.root = os.path.realpath(root)
         self.context = context
-        self._signer = signer(home)
+        self._signer = signer(home) if home is not None else None
         self._entries: dict[str, dict[str, Any]] = {}
         self._written_ns = 0
         self._dirty = False
@@ -116,7 +119,7 @@ class CacheIndex:
     def _load(self) -> None:
         """Read the index if this user's key signed it; a missing, foreign, forged or damaged index is
         an empty one."""
-        if self._signer is None:
+        if self._signer is None or self.path is None:
             return
         try:
             document = _verified(self.path.read_bytes(), self._signer)
@@ -200,7 +203,7 @@ class CacheIndex:
     def save(self) -> None:
         """Write the index, signed, atomically when it changed, without the files that no longer exist;
         a cache that cannot be written is silently skipped."""
-        if not self._dirty or self._signer is None:
+        if not self._dirty or self._signer is None or self.path is None:
             return
         import tempfile  # only a run that analysed something writes
 

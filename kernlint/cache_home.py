@@ -27,20 +27,21 @@ _KEY_BYTES = 32
 _PRIVATE_DIRECTORY = 0o700
 
 
-def cache_home() -> Path:
-    """The user's kernlint cache directory (not created here)."""
+def cache_home() -> Path | None:
+    """The user's kernlint cache directory (not created here); None when the user has no home."""
     configured = os.environ.get("XDG_CACHE_HOME", "")
     if os.path.isabs(configured):  # the XDG spec: a relative value is to be ignored
         return Path(configured) / "kernlint"
     if os.name == "nt" and os.environ.get("LOCALAPPDATA"):
         return Path(os.environ["LOCALAPPDATA"]) / "kernlint" / "cache"
-    return Path.home() / ".cache" / "kernlint"
+    home = os.path.expanduser("~")
+    return Path(home) / ".cache" / "kernlint" if os.path.isabs(home) else None
 
 
-def project_dir(root: str, home: Path | None = None) -> Path:
-    """The folder of one project's indexes, named by a digest of the project root's real path."""
+def project_dir(root: str, home: Path) -> Path:
+    """The folder of one project's indexes in `home`, named by a digest of the project root's real path."""
     name = hashlib.sha256(os.path.realpath(root).encode("utf-8", "surrogateescape")).hexdigest()[:20]
-    return (home or cache_home()) / "projects" / name
+    return home / "projects" / name
 
 
 class Signer:

@@ -77,8 +77,9 @@ class FixScope:
         target = os.path.realpath(path)
         if any(os.path.commonpath((target, folder)) == folder for folder in self.folders):
             return None
+        what = "is a link to" if os.path.islink(path) else "resolves to"
         return (
-            f"not fixed: it is a link to {target}, outside the folders given; its findings are reported "
+            f"not fixed: it {what} {target}, outside the folders given; its findings are reported "
             "(name it on the command line to fix it)"
         )
 

@@ -31,6 +31,15 @@ def private_cache_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pat
         os.environ["XDG_CACHE_HOME"] = previous
 
 
+def cache_folder(root: Path) -> Path:
+    """Where kernlint keeps the cache indexes of the project at `root` (in the suite's cache home)."""
+    from kernlint.cache_home import cache_home, project_dir
+
+    home = cache_home()
+    assert home is not None
+    return project_dir(str(root), home)
+
+
 def run_kernlint(
     *args: str, cwd: Path | None = None, stdin: bytes | None = None, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess:

@@ -13,7 +13,7 @@ import pytest
 
 import kernlint.cache
 import kernlint.engine
-from kernlint.cache_home import project_dir
+from conftest import cache_folder
 from kernlint.config import Config
 from kernlint.diagnostics import FileResult
 from kernlint.discovery import SourceEntry, discover
@@ -89,7 +89,7 @@ def _run(root: Path, setup: EngineSetup | None = None, jobs: int = 1) -> list[Fi
 
 def _indexes(root: Path) -> list[Path]:
     """The index files of the project at `root`, in its folder of the user's cache directory."""
-    return sorted(project_dir(str(root)).rglob("index-*.json"))
+    return sorted(cache_folder(root).rglob("index-*.json"))
 
 
 def _index_body(path: Path) -> dict:

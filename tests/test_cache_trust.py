@@ -14,7 +14,12 @@ from pathlib import Path
 import pytest
 
 from conftest import run_kernlint
-from kernlint.cache_home import KEY_NAME, Signer, project_dir, user_key
+from kernlint.cache import CacheIndex
+from kernlint.cache_home import KEY_NAME, Signer, cache_home, project_dir, user_key
+from kernlint.config import Config
+from kernlint.discovery import SourceEntry
+from kernlint.engine import analyse_files
+from kernlint.session import make_setup
 
 KERNEL = b"""#include <sycl/sycl.hpp>
 void f(sycl::queue &q, float *x, int n) {
@@ -146,4 +151,18 @@ def test_without_a_private_key_nothing_is_cached(project: Path, tmp_path: Path) 
     first = _check(project, blocked)
     assert first[0] == 1 and "KL101" in first[1]
     assert _check(project, blocked) == first
+    assert list(project.iterdir()) == [project / "k.cpp"]
+
+
+def test_without_a_home_nothing_is_cached(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No XDG_CACHE_HOME and no home directory (a container's anonymous user): the cache is off."""
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setattr(os.path, "expanduser", lambda path: path)
+    assert cache_home() is None
+    setup = make_setup(Config(root=str(project)), use_cache=True)
+    assert CacheIndex(str(project), setup.context_key()).path is None
+    entries = [SourceEntry(str(project / "k.cpp"), "cpp")]
+    first = analyse_files(entries, setup, jobs=1)
+    assert [d.code for d in first[0].diagnostics] == ["KL101"]
+    assert analyse_files(entries, setup, jobs=1) == first
     assert list(project.iterdir()) == [project / "k.cpp"]
