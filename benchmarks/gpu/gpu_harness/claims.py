@@ -141,8 +141,8 @@ EXPLANATIONS: dict[str, str] = {
         "= 89.2 % per source iteration. The SASS measures 77.8 %, lower because nvcc unrolls the loop by 16, 8 and "
         "4, so a lane idles for whole unrolled blocks. Suggested estimate: a `staggered` lane kind, "
         "Σ trip ÷ (n × Σ max trip per sub-group) when the work-group size is known (89.2 %, within 15 % of the "
-        "measured 77.8 %), else the bound (n + 1) ÷ (2n) = 51.6 %. The 2.85× speed-up of the fix comes mostly "
-        "from the better algorithm (a scan instead of a quadratic loop), not from lane use."
+        "measured 77.8 %), else the bound (n + 1) ÷ (2n) = 51.6 %. The fix's speed-up comes mostly from the "
+        "better algorithm (a scan instead of a quadratic loop), not from lane use."
     ),
     "kl501_tree_steps": (
         "the model is right for one warp but not for the work-group. The arm is one statement, and nvcc "

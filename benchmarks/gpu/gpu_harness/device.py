@@ -5,7 +5,8 @@ what ncu prints: the raw files are read by `ncu_csv` and `compare`, on this mach
 parsing fix never needs the GPU again. Per claim and variant (`<key>.<variant>.*`):
 
   .build.txt        nvcc's command and output (ptxas -v: registers, shared memory, spills)
-  .sass.txt         nvdisasm -g -c of the same build: each SASS address with its source line
+  .sass.txt         nvdisasm -gi -c of the same build: each SASS address with its source line (and,
+                    for inlined code, the line of the call)
   .timing.txt       the twin's RESULT lines, one per timing round
   .metrics.csv      ncu --page raw --csv: every counter of the profiled launch
   .source.csv       ncu --page source --print-source sass --csv: per-instruction counters
@@ -99,7 +100,7 @@ def _build(claim: Claim, variant: str, out: Path, bins: Path) -> dict[str, int]:
         ),
         "cubin": _run(["nvcc", *NVCC_FLAGS, "-cubin", "-o", str(cubin), str(source)]),
     }
-    codes["sass"] = _run(["nvdisasm", "-g", "-c", str(cubin)], out / f"{stem}.sass.txt")
+    codes["sass"] = _run(["nvdisasm", "-gi", "-c", str(cubin)], out / f"{stem}.sass.txt")
     return codes
 
 

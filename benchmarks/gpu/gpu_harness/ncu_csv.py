@@ -8,7 +8,8 @@ Three formats, all as the tools print them:
   and `Source` (the SASS text) and one column per source counter (`Instructions Executed`, `Thread
   Instructions Executed`, `Predicated-On Thread Instructions Executed`, …), possibly after a few lines
   naming the kernel. Addresses are absolute; `offsets` makes them relative to the function's start.
-* `nvdisasm -g -c`: SASS with `//## File "…", line N` markers before the instructions of each line and
+* `nvdisasm -gi -c`: SASS with `//## File "…", line N` markers before the instructions of each line (for
+  inlined code `"…", line N inlined at "…", line M`, the outermost location in the twin is taken) and
   `/*0040*/` offsets, per function.
 
 Numbers may carry thousands separators (`1,234,567`) and cells may read `n/a`: both are handled here.
