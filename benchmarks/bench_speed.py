@@ -66,7 +66,9 @@ class Runner:
     def __init__(self, work: Path, repeat: int) -> None:
         self.work = work
         self.repeat = repeat
-        self.env = {**os.environ, "PYTHONPYCACHEPREFIX": str(work / "pycache")}
+        # kernlint's cache (and its key) in the scratch tree, not in the user's cache directory
+        self.cache_home = work / "cache-home"
+        self.env = {**os.environ, "PYTHONPYCACHEPREFIX": str(work / "pycache"), "XDG_CACHE_HOME": str(self.cache_home)}
         self.env.pop("PYTHONDONTWRITEBYTECODE", None)
         script = Path(sys.executable).with_name("kernlint")
         self.kernlint = [str(script)] if script.exists() else [sys.executable, "-m", "kernlint"]
@@ -267,7 +269,7 @@ def measure(paths: list[str], repeat: int, work: Path) -> list[Figure]:
             )
         )
 
-    shutil.rmtree(work / ".kernlint_cache", ignore_errors=True)
+    shutil.rmtree(runner.cache_home, ignore_errors=True)
     filling = runner.once(runner.check(paths, "--jobs", "2"))
     figures.append(Figure("cold, filling the cache, jobs 2", filling.wall, cpu=filling.cpu))
     warm = runner.median(runner.check(paths, "--jobs", "2"))

@@ -4,8 +4,10 @@ A warm run must cost little more than start-up, so, as in ruff, each analysed fi
 its (size, mtime_ns, inode) stamp, the digest of its bytes and those of the headers it included. A
 file whose stamp and whose headers' stamps are unchanged keeps its result without being read; one
 whose stamp changed is hashed, and keeps its result when its bytes did not (a `touch`, a checkout).
-Only what is left is analysed. The index is one JSON file per (kernlint version, configuration,
-rules, devices) under `<root>/.kernlint_cache/`, read once and written once (atomically) per run.
+Only what is left is analysed. The index is one file per (kernlint version, configuration, rules,
+devices) in the project's folder of the user's cache directory, read once and written once
+(atomically) per run, and signed with the user's key: an index this user's kernlint did not write
+counts as empty (`kernlint.cache_home` says why and where).
 
 A stamp is trusted only when the file is older than the index by more than a file system's
 timestamp resolution could hide: a file written in the same tick as the index is hashed next time
@@ -24,14 +26,16 @@ from pathlib import Path
 from typing import Any
 
 from kernlint import __version__
+from kernlint.cache_home import Signer, cache_home, project_dir, signer
 from kernlint.diagnostics import Diagnostic, FileResult, FileStatus
 from kernlint.discovery import SourceEntry
 from kernlint.reading import ReadProblem, read_regular
 
-CACHE_DIR = ".kernlint_cache"
 # Coarser than any file system's timestamp resolution (FAT's 2 s included).
 RACY_NS = 2_000_000_000
-_FORMAT = 1
+_FORMAT = 2
+# An index file is this prefix, the body's signature (hex) and a newline, then the body (JSON).
+_MAGIC = b"kernlint-index "
 
 Stamp = tuple[int, int, int]  # size, mtime_ns, inode
 
@@ -89,12 +93,22 @@ def cacheable(result: FileResult) -> bool:
 
 
 class CacheIndex:
-    """The cached results of one project for one context, keyed by each file's absolute path."""
+    """The cached results of one project for one context, keyed by each file's absolute path.
 
-    def __init__(self, root: str, context: str) -> None:
+    `directory` holds the indexes (one sub-folder per kernlint version); by default the project's
+    folder in the user's cache directory. Wherever it is, only indexes signed with this user's key
+    are read."""
+
+    def __init__(self, root: str, context: str, directory: Path | None = None) -> None:
         name = hashlib.sha256(f"{__version__}\0{context}".encode()).hexdigest()[:20]
-        self.path = Path(root) / CACHE_DIR / __version__ / f"index-{name}.json"
+        home = cache_home()
+        if directory is None and home is not None:
+            directory = project_dir(root, home)
+        # None (no home, hence no key, or no folder): nothing is read or written
+        self.path = None if directory is None else directory / __version__ / f"index-{name}.json"
+        self.root = os.path.realpath(root)
         self.context = context
+        self._signer = signer(home) if home is not None else None
         self._entries: dict[str, dict[str, Any]] = {}
         self._written_ns = 0
         self._dirty = False
@@ -103,13 +117,22 @@ class CacheIndex:
         self._load()
 
     def _load(self) -> None:
+        """Read the index if this user's key signed it; a missing, foreign, forged or damaged index is
+        an empty one."""
+        if self._signer is None or self.path is None:
+            return
         try:
-            document = json.loads(self.path.read_bytes())
-            if document["format"] == _FORMAT and document["context"] == self.context:
+            document = _verified(self.path.read_bytes(), self._signer)
+            if (
+                document is not None
+                and document["format"] == _FORMAT
+                and document["context"] == self.context
+                and document["root"] == self.root
+            ):
                 self._entries = document["files"]
                 self._written_ns = int(document["written_ns"])
         except (OSError, ValueError, KeyError, TypeError):
-            self._entries = {}  # a missing, foreign or damaged index is an empty one
+            self._entries = {}
 
     def _trusted(self, stamp: list[int] | tuple[int, ...] | None, current: Stamp | None) -> bool:
         """The stamps agree, and the file was older than the index when the index was written."""
@@ -178,26 +201,40 @@ class CacheIndex:
         self._dirty = True
 
     def save(self) -> None:
-        """Write the index atomically when it changed, without the files that no longer exist; a cache
-        that cannot be written is silently skipped."""
-        if not self._dirty:
+        """Write the index, signed, atomically when it changed, without the files that no longer exist;
+        a cache that cannot be written is silently skipped."""
+        if not self._dirty or self._signer is None or self.path is None:
             return
         import tempfile  # only a run that analysed something writes
 
         started = time.time_ns()
         files = {path: cached for path, cached in self._entries.items() if os.path.exists(path)}
-        document = {"format": _FORMAT, "context": self.context, "written_ns": started, "files": files}
+        document = {
+            "format": _FORMAT,
+            "root": self.root,
+            "context": self.context,
+            "written_ns": started,
+            "files": files,
+        }
+        body = json.dumps(document, separators=(",", ":")).encode()
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            _ensure_gitignore(self.path.parent.parent)
-            with tempfile.NamedTemporaryFile(
-                "w", dir=self.path.parent, delete=False, suffix=".tmp", encoding="utf-8"
-            ) as handle:
-                json.dump(document, handle, separators=(",", ":"))
+            self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            with tempfile.NamedTemporaryFile("wb", dir=self.path.parent, delete=False, suffix=".tmp") as handle:
+                handle.write(_MAGIC + self._signer.sign(body) + b"\n" + body)
             os.replace(handle.name, self.path)
         except OSError:
             return
         self._dirty = False
+
+
+def _verified(data: bytes, signer: Signer) -> Any:
+    """The index document in `data` if its signature verifies with the user's key, else None."""
+    header, _, body = data.partition(b"\n")
+    if not header.startswith(_MAGIC):
+        return None
+    if not signer.verifies(body, header[len(_MAGIC) :]):
+        return None
+    return json.loads(body)
 
 
 def _decode(cached: dict[str, Any]) -> FileResult:
@@ -211,9 +248,3 @@ def _decode(cached: dict[str, Any]) -> FileResult:
         dependencies=tuple(path for path, _stamp, _digest in cached["dependencies"]),
         content_digest=cached["digest"],
     )
-
-
-def _ensure_gitignore(directory: Path) -> None:
-    marker = directory / ".gitignore"
-    if not marker.exists():
-        marker.write_text("# Created by kernlint\n*\n", "utf-8")

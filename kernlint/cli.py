@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from kernlint import __version__
 from kernlint.config import Config, ConfigError, parse_codes, parse_defines, parse_severity, validate_codes
@@ -27,6 +27,9 @@ from kernlint.output import WriteError, check_writable, reader_may_leave, write_
 from kernlint.plugins import PluginSet, load_plugins
 from kernlint.projects import ConfigResolver
 from kernlint.session import ProjectSetups, check_devices, known_codes, run_projects
+
+if TYPE_CHECKING:
+    from kernlint.fixes import FixOutcome, FixScope
 
 SUBCOMMANDS = ("check", "explain", "rule", "occupancy", "devices", "lsp")
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -86,7 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"time limit per file (default {DEFAULT_TIMEOUT_S:g}; 0: none); "
         "a file over it is a KL000 and the run goes on; --frontend clang gives libclang half of it",
     )
-    check.add_argument("--no-cache", action="store_true", help="do not read or write .kernlint_cache/")
+    check.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     check.add_argument("--fail-on", choices=("error", "warning", "info"), help="lowest severity that fails")
     check.add_argument("--statistics", action="store_true", help="print a count per rule instead of the findings")
@@ -291,11 +294,18 @@ def cmd_check(args: argparse.Namespace) -> int:
             apply_kl000_selection(_problem_result(p), config_of(os.path.dirname(p.path) or ".")) for p in problems
         ]
         result = run_projects(entries, setups, jobs=jobs, progress=_progress(len(entries)), extra_files=unreadable)
+        if args.diff or args.fix:
+            from kernlint.fixes import FixScope
+
+            scope = FixScope.of(args.paths or ["."])
         if args.diff:
-            return _show_diff(result, args.unsafe_fixes)
+            return _show_diff(result, args.unsafe_fixes, scope)
         if args.fix:
             result, fixes_failed = _apply_fixes(
-                result, args.unsafe_fixes, lambda: run_projects(entries, setups, jobs=jobs, extra_files=unreadable)
+                result,
+                args.unsafe_fixes,
+                scope,
+                lambda: run_projects(entries, setups, jobs=jobs, extra_files=unreadable),
             )
     if args.baseline:
         from kernlint.baseline import new_findings, write_baseline
@@ -392,42 +402,49 @@ def _analysed_digests(result: RunResult) -> dict[str, str]:
     return {f.path: f.content_digest for f in result.files if f.content_digest}
 
 
-def _show_diff(result: RunResult, unsafe: bool) -> int:
+def _show_diff(result: RunResult, unsafe: bool, scope: FixScope) -> int:
     """`--diff`: print what `--fix` would change; exit 1 when there is something to change, 2 when a
     file with fixes could not be read."""
     from kernlint.fixes import fix_files
 
-    fixed, problems = fix_files(list(result.diagnostics), _analysed_digests(result), unsafe=unsafe, write=False)
+    outcome = fix_files(list(result.diagnostics), _analysed_digests(result), scope, unsafe=unsafe, write=False)
     with reader_may_leave():
-        for file_fix in fixed:
+        for file_fix in outcome.files:
             sys.stdout.write(file_fix.diff())
-    for problem in problems:
-        print(f"kernlint: error: {problem}", file=sys.stderr)
-    count = sum(len(f.applied) for f in fixed)
-    print(f"kernlint: {count} fix(es) would be applied in {len(fixed)} file(s)", file=sys.stderr)
-    if problems:
+    _say_why_not_fixed(outcome)
+    count = sum(len(f.applied) for f in outcome.files)
+    print(f"kernlint: {count} fix(es) would be applied in {len(outcome.files)} file(s)", file=sys.stderr)
+    if outcome.problems:
         return EXIT_ERROR
-    return EXIT_FINDINGS if fixed else EXIT_OK
+    return EXIT_FINDINGS if outcome.files else EXIT_OK
 
 
-def _apply_fixes(result: RunResult, unsafe: bool, rerun: Callable[[], RunResult]) -> tuple[RunResult, bool]:
+def _apply_fixes(
+    result: RunResult, unsafe: bool, scope: FixScope, rerun: Callable[[], RunResult]
+) -> tuple[RunResult, bool]:
     """`--fix`: apply the fixes atomically, say what changed, and re-analyse so the report shows the
     remaining findings at their new positions. A file that cannot be fixed (unreadable, changed, not
     writable) is named and skipped; the others are fixed, and the second value says it happened."""
     from kernlint.fixes import fix_files
 
-    fixed, problems = fix_files(list(result.diagnostics), _analysed_digests(result), unsafe=unsafe, write=True)
-    for problem in problems:
-        print(f"kernlint: error: {problem}", file=sys.stderr)
-    for file_fix in fixed:
+    outcome = fix_files(list(result.diagnostics), _analysed_digests(result), scope, unsafe=unsafe, write=True)
+    _say_why_not_fixed(outcome)
+    for file_fix in outcome.files:
         codes = ", ".join(sorted({d.code for d in file_fix.applied}))
         print(f"kernlint: fixed {len(file_fix.applied)} finding(s) in {file_fix.path} ({codes})", file=sys.stderr)
-    if not fixed:
+    if not outcome.files:
         unsafe_left = sum(1 for d in result.diagnostics if d.fix is not None and not d.fix.safe)
         if unsafe_left and not unsafe:
             print(f"kernlint: {unsafe_left} unsafe fix(es) available with --unsafe-fixes", file=sys.stderr)
-        return result, bool(problems)
-    return rerun(), bool(problems)
+        return result, bool(outcome.problems)
+    return rerun(), bool(outcome.problems)
+
+
+def _say_why_not_fixed(outcome: FixOutcome) -> None:
+    for problem in outcome.problems:
+        print(f"kernlint: error: {problem}", file=sys.stderr)
+    for note in outcome.notes:
+        print(f"kernlint: note: {note}", file=sys.stderr)
 
 
 def _check_stdin(name: str, data: bytes, setup: EngineSetup) -> RunResult:

@@ -2,10 +2,13 @@
 
 A file is rewritten only when it has a fix to apply and only if it still has the contents that were
 analysed. The file written is the one a path resolves to: a symbolic link stays a link and its
-target is fixed. A file with one name is replaced atomically (a reader sees the old or the new text,
-never half); a file with several hard links is rewritten in place, since replacing it would give
-the name being fixed a new file and leave the other names with the old text. Fixes whose edits
-overlap an earlier fix in the same file are left for the next run rather than guessed at.
+target is fixed, but only where the user chose it (`FixScope`): a link that walking a folder found
+is fixed only when its target lies inside one of the folders given, since a repository can carry a
+link to any file of the developer's (`link.cpp -> ../../.bashrc`). A file with one name is replaced
+atomically (a reader sees the old or the new text, never half); a file with several hard links is
+rewritten in place, since replacing it would give the name being fixed a new file and leave the
+other names with the old text. Fixes whose edits overlap an earlier fix in the same file are left
+for the next run rather than guessed at.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import difflib
 import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
@@ -44,6 +48,50 @@ class FileFix:
                 tofile=f"b/{name}",
             )
         )
+
+
+@dataclass(frozen=True)
+class FixScope:
+    """Where fixes may be written: any file named on the command line, wherever it resolves to (the
+    user chose it), and a file found by walking a folder when it resolves inside one of the folders
+    given (their real paths)."""
+
+    named: frozenset[str]
+    folders: tuple[str, ...]
+
+    @classmethod
+    def of(cls, paths: Iterable[str]) -> FixScope:
+        """The scope of a run over `paths` (files and folders as the user gave them)."""
+        named, folders = set(), []
+        for path in paths:
+            if os.path.isdir(path):
+                folders.append(os.path.realpath(path))
+            else:
+                named.add(path)
+        return cls(frozenset(named), tuple(folders))
+
+    def refusal(self, path: str) -> str | None:
+        """Why the file `path` names may not be written, or None when it may."""
+        if path in self.named:
+            return None
+        target = os.path.realpath(path)
+        if any(os.path.commonpath((target, folder)) == folder for folder in self.folders):
+            return None
+        what = "is a link to" if os.path.islink(path) else "resolves to"
+        return (
+            f"not fixed: it {what} {target}, outside the folders given; its findings are reported "
+            "(name it on the command line to fix it)"
+        )
+
+
+@dataclass
+class FixOutcome:
+    """The files fixed (or that would be), the files that could not be (`problems`: errors), and the
+    files left alone on purpose (`notes`)."""
+
+    files: list[FileFix] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
 
 def diff_path(path: str) -> str:
@@ -101,22 +149,24 @@ def plan_fixes(diagnostics: list[Diagnostic], unsafe: bool) -> dict[str, list[tu
 
 
 def fix_files(
-    diagnostics: list[Diagnostic], analysed: dict[str, str], *, unsafe: bool, write: bool
-) -> tuple[list[FileFix], list[str]]:
-    """Compute (and with `write`, apply) the fixes. `analysed` maps path -> digest of the analysed
-    bytes; a file that changed since, or is not valid UTF-8, is not touched. Returns the per-file
-    results and human-readable problems."""
-    results: list[FileFix] = []
-    problems: list[str] = []
+    diagnostics: list[Diagnostic], analysed: dict[str, str], scope: FixScope, *, unsafe: bool, write: bool
+) -> FixOutcome:
+    """Compute (and with `write`, apply) the fixes in the files `scope` allows. `analysed` maps path ->
+    digest of the analysed bytes; a file that changed since, or is not valid UTF-8, is not touched."""
+    outcome = FixOutcome()
     for path, fixes in plan_fixes(diagnostics, unsafe).items():
+        refusal = scope.refusal(path)
+        if refusal is not None:
+            outcome.notes.append(f"{path}: {refusal}")
+            continue
         try:
             data = Path(path).read_bytes()
             original = data.decode("utf-8")
         except (OSError, UnicodeDecodeError) as exc:
-            problems.append(f"{path}: not fixed: {exc}")
+            outcome.problems.append(f"{path}: not fixed: {exc}")
             continue
         if analysed.get(path) not in (None, digest(data)):
-            problems.append(f"{path}: not fixed: the file changed while it was being analysed")
+            outcome.problems.append(f"{path}: not fixed: the file changed while it was being analysed")
             continue
         fixed, applied, skipped = apply_edits(original, fixes)
         if fixed == original:
@@ -125,10 +175,10 @@ def fix_files(
             try:
                 write_source(path, fixed, digest(data))
             except WriteError as exc:  # one file that cannot be written must not stop the others
-                problems.append(f"{path}: not fixed: {exc.reason}")
+                outcome.problems.append(f"{path}: not fixed: {exc.reason}")
                 continue
-        results.append(FileFix(path, original, fixed, applied, skipped))
-    return results, problems
+        outcome.files.append(FileFix(path, original, fixed, applied, skipped))
+    return outcome
 
 
 def write_source(path: str, text: str, expected_digest: str) -> None:

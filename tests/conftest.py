@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,29 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO / "corpus"
 SHARED = REPO.parent / "shared"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def private_cache_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The suite's own user cache directory (kernlint's cache and key live there), in-process and in
+    the kernlint processes tests start: never the real user's."""
+    home = tmp_path_factory.mktemp("cache-home")
+    previous = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(home)
+    yield home
+    if previous is None:
+        del os.environ["XDG_CACHE_HOME"]
+    else:
+        os.environ["XDG_CACHE_HOME"] = previous
+
+
+def cache_folder(root: Path) -> Path:
+    """Where kernlint keeps the cache indexes of the project at `root` (in the suite's cache home)."""
+    from kernlint.cache_home import cache_home, project_dir
+
+    home = cache_home()
+    assert home is not None
+    return project_dir(str(root), home)
 
 
 def run_kernlint(

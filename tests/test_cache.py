@@ -13,6 +13,7 @@ import pytest
 
 import kernlint.cache
 import kernlint.engine
+from conftest import cache_folder
 from kernlint.config import Config
 from kernlint.diagnostics import FileResult
 from kernlint.discovery import SourceEntry, discover
@@ -84,6 +85,16 @@ def _run(root: Path, setup: EngineSetup | None = None, jobs: int = 1) -> list[Fi
     setup = setup or _setup(root)
     entries, _ = discover(["."], setup.config)
     return analyse_files(entries, setup, jobs=jobs)
+
+
+def _indexes(root: Path) -> list[Path]:
+    """The index files of the project at `root`, in its folder of the user's cache directory."""
+    return sorted(cache_folder(root).rglob("index-*.json"))
+
+
+def _index_body(path: Path) -> dict:
+    """An index's document, without the signature line before it."""
+    return json.loads(path.read_bytes().partition(b"\n")[2])
 
 
 def _codes(results: list[FileResult]) -> dict[str, list[str]]:
@@ -172,8 +183,8 @@ def test_a_file_as_new_as_the_index_is_hashed(project: Path, monkeypatch: pytest
 
 def test_a_damaged_index_is_an_empty_one(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     first = _run(project)
-    for index in (project / ".kernlint_cache").rglob("index-*.json"):
-        index.write_text('{"format": 1, "files": ')
+    for index in _indexes(project):
+        index.write_bytes(index.read_bytes()[:-20])
     reads = Reads(monkeypatch)
     assert _run(project) == first
     assert sorted(reads.analysed) == ["k.cpp", "other.cpp", "sizes.h"]
@@ -185,8 +196,8 @@ def test_the_index_forgets_deleted_files(project: Path) -> None:
     (project / "other.cpp").unlink()
     (project / "k.cpp").write_bytes(KERNEL + b"// edited\n")
     _run(project)
-    index = next((project / ".kernlint_cache").rglob("index-*.json"))
-    assert sorted(os.path.basename(p) for p in json.loads(index.read_text())["files"]) == ["k.cpp", "sizes.h"]
+    [index] = _indexes(project)
+    assert sorted(os.path.basename(p) for p in _index_body(index)["files"]) == ["k.cpp", "sizes.h"]
 
 
 def test_cached_and_uncached_results_are_identical_with_one_and_two_jobs(

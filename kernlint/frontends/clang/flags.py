@@ -10,12 +10,23 @@ quoted includes), so both front-ends read a file the way the build does.
 The database format is JSON with `directory`, `file` and `arguments` or `command` per entry; it is read
 here directly (rather than through libclang's `CompilationDatabase`) so that the tree-sitter front-end
 never loads libclang, and so that a file with no entry can be told apart from one with an entry.
+
+Whatever reaches libclang passes `without_side_effects` first. The database, `clang-args` and the
+arguments after `--` can come from a repository that is not the user's, and libclang acts on some
+flags beyond reading the source: it writes the dependency file that `-MD -MF PATH`, `-Wp,-MD,PATH`
+or `-Xclang -dependency-file PATH` names (with a first line `-MT` chooses: a repository could
+rewrite `~/.bashrc`), reads more flags from the file `--config` names, and another libclang could
+load the plugins `-fplugin=` or `-Xclang -load` name. So only flags that change how the source
+reads pass: macros, include paths and forced includes, the language and its standard, the target,
+`-f`/`-m` language and target options (less those that load, write or read build products), `-O`
+and warnings.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -363,3 +374,132 @@ def flags_note(paths: list[str], compile_db: str | None) -> str:
         parts.append(f"{origins['defaults']} with default flags (no {DATABASE_NAME} found)")
     where = f" in {', '.join(sorted(databases))}" if databases else ""
     return f"clang front-end{where}: " + ("; ".join(parts) or "no C/C++ files")
+
+
+# Flags that pass with the argument after them (`-I dir`) or joined to it (`-Idir`): they change how
+# the source reads and only ever read files. `-include` and `-imacros` pass only separate, since
+# joined they would spell other options (`-include-pch`).
+_READING_WITH_VALUE = (
+    "-D",
+    "-U",
+    "-I",
+    "-iquote",
+    "-isystem",
+    "-isystem-after",
+    "-idirafter",
+    "-isysroot",
+    "-iprefix",
+    "-iwithprefix",
+    "-iwithprefixbefore",
+    "-iwithsysroot",
+    "-x",
+    "--sysroot",
+)
+_READING_SEPARATE_ONLY = frozenset({"-include", "-imacros", "-target"})
+# Flags that pass alone.
+_READING_ALONE = frozenset(
+    {
+        "-w",
+        "-pthread",
+        "-ansi",
+        "-pedantic",
+        "-pedantic-errors",
+        "-trigraphs",
+        "-undef",
+        "-nostdinc",
+        "-nostdinc++",
+        "-nostdlibinc",
+        "-nobuiltininc",
+        "-nogpuinc",
+        "-nocudainc",
+        "-nogpulib",
+        "-nocudalib",
+        "--cuda-host-only",
+        "--cuda-device-only",
+        "--offload-host-only",
+        "--offload-device-only",
+    }
+)
+_READING_PREFIXES = ("-std=", "--std=", "-stdlib=", "--target=", "--gcc-toolchain=", "--gcc-install-dir=", "-O", "-W")
+# Of those, the ones that hand arguments to another program (`-Wp,-MD,PATH` writes a file).
+_PASSING_ON = ("-Wp,", "-Wa,", "-Wl,")
+# `-f` and `-m` options pass, except these, which load code, write files or read build products
+# (after `-f`, with or without `no-`; after `-m`).
+_F_REFUSED = re.compile(
+    r"-f(no-)?(plugin|pass-plugin|modules-cache-path|module-output|module-file|prebuilt-module-path|"
+    r"apinotes-cache-path|time-trace|crash-diagnostics|save-optimization-record|optimization-record|"
+    r"profile|cs-profile|proc-stat-report|depfile-entry|coverage|test-coverage|stack-usage|dump|"
+    r"embed-offload-object)"
+)
+_M_REFUSED = re.compile(r"-m(llvm|odule|ain-file-name|link)")
+# Refused flags whose value is the next argument, dropped with it: outputs, plugins, configuration
+# files, build products (and every `-X...`, which forwards its value to another program or to clang's
+# internal options).
+_REFUSED_WITH_VALUE = frozenset(
+    {
+        "-mllvm",
+        "-MF",
+        "-MT",
+        "-MQ",
+        "-MJ",
+        "-o",
+        "--output",
+        "--config",
+        "--serialize-diagnostics",
+        "-serialize-diagnostic-file",
+        "-dependency-file",
+        "-dependency-dot",
+        "-header-include-file",
+        "-module-dependency-dir",
+        "-load",
+        "-plugin",
+        "-add-plugin",
+        "-include-pch",
+        "-ivfsoverlay",
+        "-B",
+        "--prefix",
+        "-dumpdir",
+        "-dumpbase",
+        "-working-directory",
+        "-main-file-name",
+        "-split-dwarf-file",
+        "-split-dwarf-output",
+        "-arch",
+        "-target-cpu",
+        "-target-feature",
+        "-target-abi",
+    }
+)
+
+
+def without_side_effects(args: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    """The arguments that only change how the source reads: everything else (a flag libclang could
+    act on, a response file `@FILE`, a stray input) is dropped, with its value when it takes one."""
+    kept: list[str] = []
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        index += 1
+        if arg in _READING_SEPARATE_ONLY or arg in _READING_WITH_VALUE:
+            kept.extend(args[index - 1 : index + 1])
+            index += 1
+        elif _reads_only(arg):
+            kept.append(arg)
+        elif arg in _REFUSED_WITH_VALUE or arg.startswith(("-X", "-plugin-arg-")):
+            index += 1  # `-Xclang -load`, `-MF PATH`: the value goes too
+    return tuple(kept)
+
+
+def _reads_only(arg: str) -> bool:
+    """Whether `arg` (standing alone, or with its value joined) only changes how the source reads."""
+    if arg in _READING_ALONE:
+        return True
+    if arg.startswith(_READING_WITH_VALUE):
+        return True
+    if arg.startswith(_READING_PREFIXES):
+        return not arg.startswith(_PASSING_ON)
+    if arg.startswith("-f"):
+        return _F_REFUSED.match(arg) is None
+    if arg.startswith("-m"):
+        return _M_REFUSED.match(arg) is None
+    return False

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from clang import cindex
 
+from kernlint.frontends.clang.flags import without_side_effects
 from kernlint.frontends.clang.native import evaluate_int, in_main_file, is_invalid_declaration, skipped_ranges
 
 PROBE_PREFIX = "__kernlint_probe_"
@@ -73,10 +74,10 @@ class ClangUnit:
         self.path = os.path.abspath(path)
         self.size = len(data)
         self._data = data
-        self.args = args
+        self.args = list(without_side_effects(args))  # arguments from a repository: see clang/flags.py
         source = data + b"\n;\n" + "".join(_probe(i, scope, text) for i, (scope, text) in enumerate(probes)).encode()
         unsaved = [(self.path, source), *((name, b"") for name in empty_files)]
-        self.tu = _parse(self.path, unsaved, args, timeout_s)
+        self.tu = _parse(self.path, unsaved, self.args, timeout_s)
 
     @cached_property
     def errors(self) -> list[str]:
