@@ -5,6 +5,7 @@ nothing, and the small things that make a report trustworthy (no duplicates, rep
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -41,7 +42,7 @@ def tree(root: Path) -> Path:
     return root
 
 
-def lines(proc) -> list[str]:  # type: ignore[no-untyped-def]
+def lines(proc: subprocess.CompletedProcess) -> list[str]:
     return proc.stdout.decode().splitlines()
 
 
@@ -165,9 +166,9 @@ def test_json_lines_and_junit(tmp_path: Path) -> None:
     assert records == full["diagnostics"] and len(records) == 4
     junit = ElementTree.fromstring(run_kernlint(".", "--format", "junit", "--no-cache", cwd=tmp_path).stdout)
     assert junit.tag == "testsuites" and junit.get("failures") == "6" and junit.get("tests") == "6"
-    suites = {suite.get("name"): suite for suite in junit}
+    suites = {suite.get("name", ""): suite for suite in junit}
     assert sorted(suites) == ["src/a.cpp", "src/gen/b.cpp", "third/c.cpp"]
-    cases = {case.get("name"): case for case in suites["src/a.cpp"]}
+    cases = {case.get("name", ""): case for case in suites["src/a.cpp"]}
     assert sorted(cases) == ["KL001 unused-suppression", "KL101 buffer-in-loop"]
     case = cases["KL001 unused-suppression"]
     assert case.get("line") == "6" and case.get("classname") == "src/a.cpp"

@@ -52,7 +52,8 @@ def test_docs_rules_page_is_current() -> None:
         page.write_text(expected, "utf-8")
         return
     assert page.exists() and page.read_text("utf-8") == expected, (
-        f"{RULES_PAGE} is out of date: regenerate it with KERNLINT_UPDATE_SNAPSHOTS=1 python -m pytest tests/test_readme.py"
+        f"{RULES_PAGE} is out of date: regenerate it with "
+        "KERNLINT_UPDATE_SNAPSHOTS=1 python -m pytest tests/test_readme.py"
     )
     headings = re.findall(r"^## (KL\d+) (\S+)$", expected, re.MULTILINE)
     assert [code for code, _name in headings] == [info.code for info in infos]
@@ -60,7 +61,12 @@ def test_docs_rules_page_is_current() -> None:
     assert "### Why it matters" in expected and "```\n" in expected
 
 
-USER_DOCS = ("README.md", ".pre-commit-hooks.yaml", "docs/contract.md", "kernlint/report/schemas/kernlint-output-v1.schema.json")
+USER_DOCS = (
+    "README.md",
+    ".pre-commit-hooks.yaml",
+    "docs/contract.md",
+    "kernlint/report/schemas/kernlint-output-v1.schema.json",
+)
 
 
 def test_the_user_facing_docs_point_at_files_the_repository_has() -> None:

@@ -28,12 +28,7 @@ void f(sycl::queue &q, float *p) {
 def run_patched(cwd: Path, patch: str, *args: str) -> subprocess.CompletedProcess:
     """`kernlint ARGS` in a process that first runs `patch` (Python, with os, signal and kernlint.*
     importable), which is where the test puts its signal."""
-    script = (
-        "import os, signal, sys\n"
-        f"{patch}\n"
-        "from kernlint.cli import main\n"
-        "sys.exit(main(sys.argv[1:]))\n"
-    )
+    script = f"import os, signal, sys\n{patch}\nfrom kernlint.cli import main\nsys.exit(main(sys.argv[1:]))\n"
     return subprocess.run(
         [sys.executable, "-c", script, *args],
         cwd=cwd,
@@ -122,6 +117,7 @@ output.os.replace = replace
 """
     proc = run_patched(tmp_path, patch, "a.cpp", "--fix", "--no-cache")
     assert proc.returncode == 130, proc.stderr
-    assert proc.stderr.splitlines()[-1] == "kernlint: interrupted: 1 file(s) were fixed (a.cpp); no other file was changed"
+    said = "kernlint: interrupted: 1 file(s) were fixed (a.cpp); no other file was changed"
+    assert proc.stderr.splitlines()[-1] == said
     assert (tmp_path / "a.cpp").read_text() == LOOP.replace(" // kernlint: ignore[KL207]", "")
     assert [p.name for p in tmp_path.iterdir()] == ["a.cpp"]
