@@ -52,7 +52,11 @@ def _section(info: RuleInfo) -> str:
     facts = [f"Severity: {info.severity.value}"]
     if info.needs_device:
         facts.append("runs once per target device")
-    lines = [f"## {info.code} {info.name}\n", f"{'; '.join(facts)}.\n", _markdown(info.doc or info.summary)]
+    lines = [
+        f"## {info.code} {info.name}\n",
+        f"{'; '.join(facts)}. {info.fix_availability.sentence()}\n",
+        _markdown(info.doc or info.summary),
+    ]
     return "\n".join(lines)
 
 

@@ -195,6 +195,7 @@ def test_explain_a_file_that_does_not_exist(tmp_path: Path) -> None:
 def test_rule_as_json(tmp_path: Path) -> None:
     one = json.loads(run_kernlint("rule", "KL202", "--output-format", "json", cwd=tmp_path).stdout)
     assert one["code"] == "KL202" and one["name"] == "low-occupancy" and one["per_device"] is True
+    assert one["fix"] == "never" and one["languages"] == ["sycl"]
     assert one["options"] == {"min-occupancy-pct": 75.0} and one["url"] == f"{RULES_URL}#kl202-low-occupancy"
     assert one["explanation"].startswith("A work-group that must live on one Xe-core/SM")
     every = json.loads(run_kernlint("rule", "--output-format", "json", cwd=tmp_path).stdout)
