@@ -222,9 +222,10 @@ class CacheIndex:
         body = json.dumps(document, separators=(",", ":")).encode()
         try:
             self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-            with interrupts.deferred(), tempfile.NamedTemporaryFile(
-                "wb", dir=self.path.parent, delete=False, suffix=".tmp"
-            ) as handle:
+            with (
+                interrupts.deferred(),
+                tempfile.NamedTemporaryFile("wb", dir=self.path.parent, delete=False, suffix=".tmp") as handle,
+            ):
                 handle.write(_MAGIC + self._signer.sign(body) + b"\n" + body)
                 handle.close()
                 os.replace(handle.name, self.path)

@@ -100,6 +100,4 @@ def remove_caches(start: Path, cache_dir: str | None) -> list[Path]:
 
 def _only_cache(folder: Path) -> bool:
     """A project folder holds its root record and version folders, nothing a user put there."""
-    return not folder.is_symlink() and all(
-        p.name == ROOT_RECORD or _is_version_folder(p) for p in folder.iterdir()
-    )
+    return not folder.is_symlink() and all(p.name == ROOT_RECORD or _is_version_folder(p) for p in folder.iterdir())
