@@ -7,7 +7,8 @@ whose stamp changed is hashed, and keeps its result when its bytes did not (a `t
 Only what is left is analysed. The index is one file per (kernlint version, configuration, rules,
 devices) in the project's folder of the user's cache directory, read once and written once
 (atomically) per run, and signed with the user's key: an index this user's kernlint did not write
-counts as empty (`kernlint.cache_home` says why and where).
+counts as empty (`kernlint.cache_home` says why and where; `--cache-dir` chooses another directory,
+and `kernlint.cache_upkeep` keeps it bounded).
 
 A stamp is trusted only when the file is older than the index by more than a file system's
 timestamp resolution could hide: a file written in the same tick as the index is hashed next time
@@ -25,8 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kernlint import __version__
-from kernlint.cache_home import Signer, cache_home, project_dir, signer
+from kernlint import __version__, interrupts
+from kernlint.cache_home import Signer, cache_home, signer
+from kernlint.cache_upkeep import project_folder, prune, record_root
 from kernlint.diagnostics import Diagnostic, FileResult, FileStatus
 from kernlint.discovery import SourceEntry
 from kernlint.reading import ReadProblem, read_regular
@@ -96,14 +98,14 @@ class CacheIndex:
     """The cached results of one project for one context, keyed by each file's absolute path.
 
     `directory` holds the indexes (one sub-folder per kernlint version); by default the project's
-    folder in the user's cache directory. Wherever it is, only indexes signed with this user's key
-    are read."""
+    folder in `cache_dir` (`--cache-dir`), else in the user's cache directory. Wherever it is, only
+    indexes signed with this user's key are read."""
 
-    def __init__(self, root: str, context: str, directory: Path | None = None) -> None:
+    def __init__(self, root: str, context: str, directory: Path | None = None, cache_dir: str | None = None) -> None:
         name = hashlib.sha256(f"{__version__}\0{context}".encode()).hexdigest()[:20]
         home = cache_home()
         if directory is None and home is not None:
-            directory = project_dir(root, home)
+            directory = project_folder(root, cache_dir)
         # None (no home, hence no key, or no folder): nothing is read or written
         self.path = None if directory is None else directory / __version__ / f"index-{name}.json"
         self.root = os.path.realpath(root)
@@ -131,6 +133,7 @@ class CacheIndex:
             ):
                 self._entries = document["files"]
                 self._written_ns = int(document["written_ns"])
+                os.utime(self.path)  # used now: the last index pruning would remove
         except (OSError, ValueError, KeyError, TypeError):
             self._entries = {}
 
@@ -219,9 +222,15 @@ class CacheIndex:
         body = json.dumps(document, separators=(",", ":")).encode()
         try:
             self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-            with tempfile.NamedTemporaryFile("wb", dir=self.path.parent, delete=False, suffix=".tmp") as handle:
+            with (
+                interrupts.deferred(),
+                tempfile.NamedTemporaryFile("wb", dir=self.path.parent, delete=False, suffix=".tmp") as handle,
+            ):
                 handle.write(_MAGIC + self._signer.sign(body) + b"\n" + body)
-            os.replace(handle.name, self.path)
+                handle.close()
+                os.replace(handle.name, self.path)
+            record_root(self.path.parent.parent, self.root)
+            prune(self.path.parent.parent, self.path)
         except OSError:
             return
         self._dirty = False

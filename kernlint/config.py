@@ -173,7 +173,7 @@ def _parse_table(table: dict[str, Any], path: Path) -> Config:
     config = Config(path=str(path), root=root)
     updates: dict[str, Any] = {}
     if "device" in table:
-        updates["devices"] = tuple(_str_list(table["device"], where, "device", allow_str=True))
+        updates["devices"] = unique(_str_list(table["device"], where, "device", allow_str=True))
         if not updates["devices"]:
             raise ConfigError(
                 f"{where}: key 'device' is empty, which would turn off every device rule; "
@@ -226,6 +226,11 @@ def _parse_table(table: dict[str, Any], path: Path) -> Config:
             )
         updates["rule_options"] = tuple((code, tuple(sorted(opts.items()))) for code, opts in sorted(rules.items()))
     return replace(config, **updates)
+
+
+def unique(values: Iterable[str]) -> tuple[str, ...]:
+    """`values` in order, each once (a device named twice is one target)."""
+    return tuple(dict.fromkeys(values))
 
 
 def _str_list(value: Any, where: str, key: str, allow_str: bool = False) -> list[str]:

@@ -1,6 +1,6 @@
 """The diagnostic model shared by rules, the engine and every reporter.
 
-Everything here is plain data with a JSON form that matches SPEC.md §4, so a result can be cached,
+Everything here is plain data with a JSON form that matches docs/contract.md §4, so a result can be cached,
 sent across processes and rendered by any reporter without knowing which rule produced it.
 """
 
@@ -125,7 +125,7 @@ class Diagnostic:
         return (self.path, self.line, self.column, self.code, self.device or "")
 
     def to_json(self) -> dict[str, Any]:
-        """The SPEC.md §4 object (plus `related` and `cost`, additive fields)."""
+        """The docs/contract.md §4 object."""
         return {
             "path": self.path,
             "line": self.line,

@@ -55,7 +55,8 @@ def discover(
     """Files under `paths`, recursively, in a deterministic order. Files named explicitly are
     analysed even if an exclude pattern matches them, unless `force_exclude` (as in ruff).
     `config` is one config for every file, or a function giving each directory's own (the
-    nearest config file's), whose exclude patterns then decide what is walked there."""
+    nearest config file's), whose exclude patterns then decide what is walked there. A file reached
+    twice (`src` and `src/a.cpp`, or `./a.cpp` and `a.cpp`) is one entry, under its first spelling."""
     config_of: ConfigOf = config if callable(config) else (lambda _directory: config)
     entries: dict[str, SourceEntry] = {}
     problems: list[DiscoveryProblem] = []
@@ -71,10 +72,16 @@ def discover(
                     DiscoveryProblem(raw, "not a C, C++ or Fortran source file (by extension); skipped", skipped=True)
                 )
             else:
-                entries.setdefault(raw, SourceEntry(raw, *family))
+                entries.setdefault(_key(raw), SourceEntry(raw, *family))
         else:
             problems.append(DiscoveryProblem(raw, "no such file or directory"))
     return list(entries.values()), problems
+
+
+def _key(path: str) -> str:
+    """What makes two spellings of a path the same file for discovery (not links: a link and its
+    target are two names the user may both mean)."""
+    return os.path.normcase(os.path.abspath(path))
 
 
 def _walk(top: str, config_of: ConfigOf, entries: dict[str, SourceEntry], problems: list[DiscoveryProblem]) -> None:
@@ -93,4 +100,4 @@ def _walk(top: str, config_of: ConfigOf, entries: dict[str, SourceEntry], proble
             family = family_of(name)
             if family is None or config.is_excluded(path):
                 continue
-            entries.setdefault(path, SourceEntry(path, *family))
+            entries.setdefault(_key(path), SourceEntry(path, *family))

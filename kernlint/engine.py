@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from kernlint import __version__
+from kernlint import __version__, interrupts
 from kernlint.cache import CacheIndex, Record, cacheable, digest, record_for
 from kernlint.config import Config
 from kernlint.cost import MODEL_VERSION as COST_MODEL_VERSION
@@ -28,7 +28,7 @@ from kernlint.reading import ReadProblem, read_stamped
 from kernlint.rule import Rule, RuleContext
 from kernlint.source import DecodeProblem, SourceFile
 from kernlint.suppression import apply_suppressions, parse_suppressions
-from kernlint.undecodable import decodable, only_in_comments
+from kernlint.undecodable import decodable, inert_places
 
 if TYPE_CHECKING:
     from multiprocessing.context import BaseContext
@@ -61,6 +61,7 @@ class EngineSetup:
     use_cache: bool = True
     plugin_errors: tuple[str, ...] = field(default=())
     timeout_s: float | None = DEFAULT_TIMEOUT_S  # per file; None: no limit
+    cache_dir: str | None = None  # `--cache-dir`; None: the user's cache directory
 
     def context_key(self) -> str:
         rules = ",".join(f"{r.code}:{r.__module__}" for r in self.rules)
@@ -92,10 +93,11 @@ def analyse_source(entry: SourceEntry, data: bytes, setup: EngineSetup) -> FileR
 
 
 def _undecodable(entry: SourceEntry, source: SourceFile, problem: DecodeProblem) -> Diagnostic:
-    """Invalid UTF-8 only in comments (a Latin-1 `©` in a header) changes nothing analysed: an info;
-    anywhere else it may hide code: a warning."""
-    harmless = only_in_comments(source.text, "\ufffd", entry.family, entry.fixed_form)
-    where = ", in comments only" if harmless else ""
+    """Invalid UTF-8 only in comments and string literals (a Latin-1 `©` in a header, an `é` in a
+    message) changes nothing analysed: an info; anywhere else it may hide code: a warning."""
+    places = inert_places(source.text, "\ufffd", entry.family, entry.fixed_form)
+    harmless = places is not None
+    where = f", in {' and '.join(places)} only" if places else ""
     message = (
         f"invalid UTF-8 (byte 0x{problem.byte:02x}) at line {problem.line}, column {problem.column}{where}; "
         f"{problem.count} character(s) decoded as U+FFFD and analysis continued"
@@ -136,6 +138,7 @@ def _analyse(entry: SourceEntry, data: bytes, setup: EngineSetup) -> FileResult:
         parsed = source if source.decode_problem is None else SourceFile(path, decodable(source.data))
         facts = extract_facts(entry, parsed, setup.config, setup.timeout_s, notes)
     except Exception as exc:  # a front-end bug must cost one file, not the run
+        interrupts.check()  # unless it is what an interrupted call raised
         return _error_result(
             entry, f"internal error while parsing: {exc!r}\n{traceback.format_exc(limit=3)}", internal=True
         )
@@ -159,6 +162,7 @@ def _analyse(entry: SourceEntry, data: bytes, setup: EngineSetup) -> FileResult:
                 try:
                     found.extend(rule.check(facts, ctx))
                 except Exception as exc:
+                    interrupts.check()
                     found.append(
                         _kl000(
                             path, f"internal error: rule {rule_class.code} failed on this file: {exc!r}", internal=True
@@ -201,6 +205,7 @@ _WORKER_SETUP: EngineSetup | None = None
 def _init_worker(setup: EngineSetup, parent: int) -> None:
     global _WORKER_SETUP
     exit_with_parent(parent)
+    interrupts.ignore()  # Ctrl-C reaches the whole process group: the parent stops the workers
     gc.set_threshold(*_GC_THRESHOLDS)  # for the worker's whole life, which is this run
     _WORKER_SETUP = setup
 
@@ -220,7 +225,7 @@ def analyse_files(
     keep their results without being read; only the others are analysed, and the index is written once.
     """
     tick = progress or (lambda _n: None)
-    index = CacheIndex(setup.config.root, setup.context_key()) if setup.use_cache else None
+    index = CacheIndex(setup.config.root, setup.context_key(), cache_dir=setup.cache_dir) if setup.use_cache else None
     known = [index.lookup(entry) if index is not None else None for entry in entries]
     tick(sum(result is not None for result in known))
     fresh = iter(_analyse_all([e for e, r in zip(entries, known) if r is None], setup, jobs, tick))
@@ -258,21 +263,37 @@ def _analyse_all(
     # What the workers inherit (imports, compiled queries, the setup) lives for the whole run: frozen,
     # it is skipped by their garbage collections, which would otherwise walk all of it each time.
     gc.freeze()
+    pool = ProcessPoolExecutor(
+        max_workers=jobs, mp_context=_pool_context(), initializer=_init_worker, initargs=(setup, os.getpid())
+    )
     try:
-        with ProcessPoolExecutor(
-            max_workers=jobs, mp_context=_pool_context(), initializer=_init_worker, initargs=(setup, os.getpid())
-        ) as pool:
-            for analysed in pool.map(_analyse_in_worker, entries, chunksize=chunk):
-                results.append(analysed)
-                tick(1)
+        for analysed in pool.map(_analyse_in_worker, entries, chunksize=chunk):
+            results.append(analysed)
+            tick(1)
+        pool.shutdown()
     except BrokenProcessPool:
+        interrupts.check()  # the workers were stopped by a signal, not by a failure
         # A worker died (e.g. killed for memory): finish the rest here, one file at a time.
         for entry in entries[len(results) :]:
             results.append(_read_and_analyse(entry, setup))
             tick(1)
+    except BaseException:  # interrupted: stop the workers now rather than let them finish the run
+        _stop_workers(pool)
+        raise
     finally:
         gc.unfreeze()
     return results
+
+
+def _stop_workers(pool: Any) -> None:
+    """Drop the queued files and end the workers at once (they ignore the interrupting signal)."""
+    pool.shutdown(wait=False, cancel_futures=True)
+    kill = getattr(pool, "kill_workers", None)  # Python 3.14
+    if kill is not None:
+        kill()
+        return
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.kill()
 
 
 @contextmanager

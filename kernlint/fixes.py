@@ -16,10 +16,11 @@ from __future__ import annotations
 import difflib
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
+from kernlint import interrupts
 from kernlint.cache import digest
 from kernlint.diagnostics import Diagnostic, Fix
 from kernlint.output import WriteError, write_atomically
@@ -149,10 +150,19 @@ def plan_fixes(diagnostics: list[Diagnostic], unsafe: bool) -> dict[str, list[tu
 
 
 def fix_files(
-    diagnostics: list[Diagnostic], analysed: dict[str, str], scope: FixScope, *, unsafe: bool, write: bool
+    diagnostics: list[Diagnostic],
+    analysed: dict[str, str],
+    scope: FixScope,
+    *,
+    unsafe: bool,
+    write: bool,
+    on_fixed: Callable[[FileFix], None] | None = None,
 ) -> FixOutcome:
     """Compute (and with `write`, apply) the fixes in the files `scope` allows. `analysed` maps path ->
-    digest of the analysed bytes; a file that changed since, or is not valid UTF-8, is not touched."""
+    digest of the analysed bytes; a file that changed since, or is not valid UTF-8, is not touched.
+
+    `on_fixed` hears of each file as soon as it is written: an interruption (held until the file
+    being written is complete and reported) then leaves no file half-written or unaccounted for."""
     outcome = FixOutcome()
     for path, fixes in plan_fixes(diagnostics, unsafe).items():
         refusal = scope.refusal(path)
@@ -171,13 +181,16 @@ def fix_files(
         fixed, applied, skipped = apply_edits(original, fixes)
         if fixed == original:
             continue
-        if write:
-            try:
-                write_source(path, fixed, digest(data))
-            except WriteError as exc:  # one file that cannot be written must not stop the others
-                outcome.problems.append(f"{path}: not fixed: {exc.reason}")
-                continue
-        outcome.files.append(FileFix(path, original, fixed, applied, skipped))
+        with interrupts.deferred():
+            if write:
+                try:
+                    write_source(path, fixed, digest(data))
+                except WriteError as exc:  # one file that cannot be written must not stop the others
+                    outcome.problems.append(f"{path}: not fixed: {exc.reason}")
+                    continue
+            outcome.files.append(FileFix(path, original, fixed, applied, skipped))
+            if on_fixed is not None:
+                on_fixed(outcome.files[-1])
     return outcome
 
 

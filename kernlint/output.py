@@ -53,10 +53,12 @@ def write_atomically(path: Path, text: str) -> None:
 def reader_may_leave() -> Iterator[None]:
     """Output to stdout inside the block (flushed at its end) may find that its reader went away
     (`kernlint … | head`). Then the rest goes to the null device, so that neither this block nor
-    the exit fails on the broken pipe, and kernlint ends quietly, as git and ruff do."""
+    the exit fails on the broken pipe, and kernlint ends quietly, as git and ruff do. A stdout already
+    closed (the language server's, by pygls at `exit`) has nothing left to flush."""
     try:
         yield
-        sys.stdout.flush()
+        if not sys.stdout.closed:
+            sys.stdout.flush()
     except BrokenPipeError:
         null = os.open(os.devnull, os.O_WRONLY)
         os.dup2(null, sys.stdout.fileno())

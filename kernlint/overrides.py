@@ -8,9 +8,10 @@ import argparse
 import os
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
-from kernlint.config import Config, parse_codes, parse_defines, parse_severity, validate_codes
+from kernlint.config import Config, parse_codes, parse_defines, parse_severity, unique, validate_codes
 
 
 def command_line_overrides(args: argparse.Namespace, known: frozenset[str]) -> Callable[[Config], Config]:
@@ -19,7 +20,7 @@ def command_line_overrides(args: argparse.Namespace, known: frozenset[str]) -> C
     since a typo in a file is still one."""
     updates: dict[str, Any] = {}
     if args.device:
-        updates["devices"] = tuple(args.device)
+        updates["devices"] = unique(args.device)
     if args.select:
         # A command-line selection replaces the file's whole selection (its ignores included),
         # as in ruff: what the user just typed is what runs.
@@ -31,13 +32,18 @@ def command_line_overrides(args: argparse.Namespace, known: frozenset[str]) -> C
     if args.fail_on:
         updates["fail_on"] = parse_severity(args.fail_on, "--fail-on")
     read = reading_overrides(args)
+    exclude = _patterns(getattr(args, "exclude", None))
+    extend_exclude = _patterns(getattr(args, "extend_exclude", None))
 
     def apply(config: Config) -> Config:
         validate_codes(config, known)
-        extended = {
+        extended: dict[str, Any] = {
             "extend_select": updates.get("extend_select", config.extend_select) + extend_select,
             "ignore": updates.get("ignore", config.ignore) + ignore,
+            "extend_exclude": config.extend_exclude + _rebased(extend_exclude, config.root),
         }
+        if exclude is not None:
+            extended["exclude"] = _rebased(exclude, config.root)
         return replace(read(config), **{**updates, **extended})
 
     return apply
@@ -67,3 +73,25 @@ def reading_overrides(args: argparse.Namespace) -> Callable[[Config], Config]:
         )
 
     return apply
+
+
+def _patterns(values: list[str] | None) -> tuple[str, ...] | None:
+    """`--exclude a,b --exclude c` as (a, b, c); None when the option was not given."""
+    if values is None:
+        return None
+    return tuple(part.strip() for value in values for part in value.split(",") if part.strip())
+
+
+def _rebased(patterns: tuple[str, ...] | None, root: str) -> tuple[str, ...]:
+    """Command-line patterns are relative to the working directory, a config file's to its directory:
+    a pattern with a `/` is rewritten relative to the config's `root` (one outside it cannot match
+    there and is dropped); a bare name matches a path component anywhere and stays as it is."""
+    rebased: list[str] = []
+    for pattern in patterns or ():
+        if "/" not in pattern.rstrip("/"):
+            rebased.append(pattern)
+            continue
+        relative = os.path.relpath(os.path.abspath(pattern), os.path.abspath(root))
+        if relative != os.pardir and not relative.startswith(os.pardir + os.sep):
+            rebased.append(Path(relative).as_posix())
+    return tuple(rebased)

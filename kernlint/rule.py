@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import inspect
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -66,15 +66,17 @@ class Rule:
         )
 
 
-def rules_markdown(infos: Iterable[RuleInfo]) -> str:
+def rules_markdown(infos: Iterable[RuleInfo], link: Callable[[RuleInfo], str] | None = None) -> str:
     """The rules as a Markdown table, one row each: the README's rules table is this, generated from
-    the rules' own metadata so it cannot drift from them (tests/test_readme.py checks it)."""
+    the rules' own metadata so it cannot drift from them (tests/test_readme.py checks it). `link`
+    gives the address each code links to (its documentation)."""
     rows = ["| code | name | severity | per device | fix | what it flags |", "|---|---|---|---|---|---|"]
     for info in infos:
         summary = info.summary.replace("|", "\\|")
+        code = f"[{info.code}]({link(info)})" if link is not None else info.code
         device = "yes" if info.needs_device else ""
         fix = "" if info.fix_availability is FixAvailability.NEVER else info.fix_availability.value
-        rows.append(f"| {info.code} | {info.name} | {info.severity.value} | {device} | {fix} | {summary} |")
+        rows.append(f"| {code} | {info.name} | {info.severity.value} | {device} | {fix} | {summary} |")
     return "\n".join(rows) + "\n"
 
 
@@ -141,7 +143,7 @@ class RuleContext:
 
     def edit_bytes(self, line: int, start_byte: int, end_byte: int, text: str) -> Edit:
         """An edit replacing byte columns [start, end) of one line: fixes are computed on the
-        parser's bytes and must be written in the characters users (and SPEC §4) count."""
+        parser's bytes and must be written in the characters users (and docs/contract.md §4) count."""
         _, column = self.position(line, start_byte)
         _, end_column = self.position(line, end_byte)
         return Edit(line, column, line, end_column, text)

@@ -36,6 +36,7 @@ def make_setup(
     *,
     plugins: PluginSet | None = None,
     timeout_s: float | None = DEFAULT_TIMEOUT_S,
+    cache_dir: str | None = None,
 ) -> EngineSetup:
     """Load plugins (unless given) and devices and pick the rules to run; problems with plugins are
     warnings, problems with the configuration a `ConfigError`."""
@@ -51,25 +52,31 @@ def make_setup(
     rules = tuple(
         rule for code, rule in sorted(plugins.rules.items()) if config.is_selected(code, rule.enabled_by_default)
     )
-    return EngineSetup(config, rules, tuple(devices), use_cache, tuple(plugins.errors), timeout_s)
+    return EngineSetup(config, rules, tuple(devices), use_cache, tuple(plugins.errors), timeout_s, cache_dir)
 
 
 def check_devices(ids: tuple[str, ...] | list[str], plugins: PluginSet, where: str) -> list[Any]:
-    """The device profiles `ids` name (plugins' devices first), or a `ConfigError` that says where
-    the unknown name was written."""
+    """The device profiles `ids` name (plugins' devices first), each once: a device named twice is
+    one target, or every per-device finding would be reported twice. A `ConfigError` says where an
+    unknown name was written, or that two different profiles (a file and a built-in) share an id."""
     from kernlint.occupancy import DeviceError, load_device
 
     provided = {getattr(d, "id", None): d for d in plugins.devices if not isinstance(d, (str, os.PathLike))}
-    devices = []
-    for device_id in ids:
+    devices: dict[str, Any] = {}
+    for device_id in dict.fromkeys(ids):
         if device_id in provided:
-            devices.append(provided[device_id])
-            continue
-        try:
-            devices.append(load_device(device_id))
-        except DeviceError as exc:
-            raise ConfigError(f"{where}: {exc}") from None
-    return devices
+            device = provided[device_id]
+        else:
+            try:
+                device = load_device(device_id)
+            except DeviceError as exc:
+                raise ConfigError(f"{where}: {exc}") from None
+        key = getattr(device, "id", device_id)
+        known = devices.get(key)
+        if known is not None and known != device:
+            raise ConfigError(f"{where}: two different device profiles have the id {key!r}")
+        devices[key] = device
+    return list(devices.values())
 
 
 class ProjectSetups:
@@ -82,20 +89,31 @@ class ProjectSetups:
         plugins: PluginSet | None = None,
         use_cache: bool = True,
         timeout_s: float | None = DEFAULT_TIMEOUT_S,
+        cache_dir: str | None = None,
     ) -> None:
         self.resolver = resolver
         self._plugins = plugins
         self._use_cache = use_cache
         self._timeout_s = timeout_s
+        self._cache_dir = cache_dir
         self._setups: dict[str | None, EngineSetup] = {}
         self._clang_warned = False
 
+    @property
+    def plugins(self) -> PluginSet:
+        """The plugins every setup uses (loaded on first use)."""
+        if self._plugins is None:
+            self._plugins = load_plugins()
+        return self._plugins
+
     def for_config(self, config: Config) -> EngineSetup:
         if config.path not in self._setups:
-            if self._plugins is None:
-                self._plugins = load_plugins()
             self._setups[config.path] = make_setup(
-                self._loadable(config), self._use_cache, plugins=self._plugins, timeout_s=self._timeout_s
+                self._loadable(config),
+                self._use_cache,
+                plugins=self.plugins,
+                timeout_s=self._timeout_s,
+                cache_dir=self._cache_dir,
             )
         return self._setups[config.path]
 

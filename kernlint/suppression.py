@@ -1,4 +1,4 @@
-"""Inline suppression comments (SPEC.md §3), language-neutral.
+"""Inline suppression comments (docs/contract.md §3), language-neutral.
 
     // kernlint: ignore[KL101]            this line
     // kernlint: ignore-next-line[KL501]  the next line

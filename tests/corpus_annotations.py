@@ -1,4 +1,4 @@
-"""Reading the `expect:` annotations of corpus files (SPEC.md §7)."""
+"""Reading the `expect:` annotations of corpus files (docs/contract.md §7)."""
 
 from __future__ import annotations
 

@@ -15,14 +15,14 @@ from queue import Empty, Queue
 class Client:
     """A minimal LSP client: Content-Length framing, requests with ids, notifications in a queue."""
 
-    def __init__(self, cwd: Path) -> None:
+    def __init__(self, cwd: Path, env: dict[str, str] | None = None) -> None:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "kernlint", "lsp"],
             cwd=cwd,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            env={**os.environ, "NO_COLOR": "1"},
+            env={**os.environ, "NO_COLOR": "1", **(env or {})},
         )
         self.messages: Queue = Queue()
         self.next_id = 0
@@ -82,11 +82,16 @@ class Client:
             return "(server still running)"
         return self.process.stderr.read().decode(errors="replace")
 
-    def close(self) -> None:
+    def close(self) -> int:
+        """End the server as an editor does (`shutdown`, then `exit`); its exit code."""
         try:
             self.request("shutdown", None, timeout=10)
             self.notify("exit", None)
-            self.process.wait(timeout=10)
+            return self.process.wait(timeout=10)
         finally:
             if self.process.poll() is None:
                 self.process.kill()
+
+    def stderr(self) -> str:
+        """What the server wrote on stderr (once it has ended)."""
+        return self._stderr()

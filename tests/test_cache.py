@@ -12,8 +12,10 @@ from pathlib import Path
 import pytest
 
 import kernlint.cache
+import kernlint.cache_upkeep
 import kernlint.engine
 from conftest import cache_folder
+from kernlint.cache_home import project_dir
 from kernlint.config import Config
 from kernlint.diagnostics import FileResult
 from kernlint.discovery import SourceEntry, discover
@@ -228,3 +230,79 @@ def test_an_entry_is_the_path_as_given(project: Path, monkeypatch: pytest.Monkey
     reads = Reads(monkeypatch)
     [result] = analyse_files([SourceEntry("./k.cpp", "cpp")], setup, jobs=1)
     assert reads.analysed == ["k.cpp"] and result.path == "./k.cpp"
+
+
+# --- issue 19: where the cache lives, `kernlint clean`, and a cache that stops growing ------------
+
+
+def test_cache_dir_keeps_the_cache_there_and_clean_removes_it(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    shared = project.parent / "shared-cache"
+    (shared / "notes").mkdir(parents=True)  # the user's own files in the chosen directory stay
+    setup = make_setup(Config(root=str(project)), use_cache=True, cache_dir=str(shared))
+    first = _run(project, setup)
+    assert _indexes(project) == []  # not in the user's cache directory ...
+    assert len(list(shared.rglob("index-*.json"))) == 1  # ... but in the chosen one
+    reads = Reads(monkeypatch)
+    assert _run(project, setup) == first and reads.analysed == []
+    _run(project)  # and in the user's cache directory, as without --cache-dir
+    assert len(_indexes(project)) == 1
+    (project / "sub" / ".kernlint_cache").mkdir(parents=True)  # left by an earlier release
+    removed = kernlint.cache_upkeep.remove_caches(project, str(shared))
+    assert sorted(removed) == sorted(
+        [cache_folder(project), project_dir(str(project), shared), project / "sub" / ".kernlint_cache"]
+    )
+    assert _indexes(project) == [] and not list(project.rglob(".kernlint_cache"))
+    assert sorted(p.name for p in shared.iterdir()) == ["notes", "projects"] and not list(shared.rglob("index-*"))
+
+
+def test_clean_removes_only_the_projects_under_the_working_directory(tmp_path: Path) -> None:
+    for name in ("here", "elsewhere"):
+        (tmp_path / name).mkdir()
+        _run(tmp_path / name, _setup(tmp_path / name))
+    assert kernlint.cache_upkeep.remove_caches(tmp_path / "here", None) == [cache_folder(tmp_path / "here")]
+    assert _indexes(tmp_path / "here") == [] and len(_indexes(tmp_path / "elsewhere")) == 1
+
+
+def test_kernlint_clean_and_the_cache_dir_option(tmp_path: Path) -> None:
+    from conftest import run_kernlint
+
+    (tmp_path / "k.cpp").write_bytes(KERNEL)
+    assert run_kernlint("k.cpp", cwd=tmp_path).returncode == 1
+    assert _indexes(tmp_path)
+    elsewhere = tmp_path.parent / f"{tmp_path.name}-cache"
+    assert run_kernlint("k.cpp", "--cache-dir", str(elsewhere), cwd=tmp_path).returncode == 1
+    assert list(elsewhere.rglob("index-*.json"))
+    via_environment = tmp_path.parent / f"{tmp_path.name}-env-cache"
+    run_kernlint("k.cpp", cwd=tmp_path, env={"KERNLINT_CACHE_DIR": str(via_environment)})
+    assert list(via_environment.rglob("index-*.json"))
+    cleaned = run_kernlint("clean", "--cache-dir", str(elsewhere), cwd=tmp_path)
+    assert cleaned.returncode == 0
+    assert sorted(cleaned.stderr.decode().splitlines()) == sorted(
+        [
+            f"kernlint: removed the cache {cache_folder(tmp_path)}",
+            f"kernlint: removed the cache {project_dir(str(tmp_path), elsewhere)}",
+        ]
+    )
+    assert _indexes(tmp_path) == [] and not list(elsewhere.rglob("index-*.json"))
+    assert run_kernlint("clean", cwd=tmp_path).stderr.decode() == "kernlint: no cache to remove\n"
+
+
+def test_the_cache_keeps_a_bounded_number_of_indexes(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every selection of devices and rules has its own index: runs over many selections must not make
+    the cache grow without bound. The most recently used ones stay (the current one always)."""
+    devices = ["gen9", "xe-lp", "xe-hpg", "xe-hpc", "xe2-hpg", "a100", "h100", "gen11", "dg1", "flex-140"]
+    for number, device in enumerate(devices):
+        _run(project, _setup(project, devices=(device,)))
+        for index in _indexes(project):  # distinct ages, oldest first
+            os.utime(index, ns=(index.stat().st_mtime_ns - 10**9, index.stat().st_mtime_ns - 10**9))
+        assert len(_indexes(project)) == min(number + 1, kernlint.cache_upkeep.MAX_INDEXES)
+    reads = Reads(monkeypatch)
+    _run(project, _setup(project, devices=(devices[-1],)))  # the newest are kept ...
+    assert reads.analysed == []
+    _run(project, _setup(project, devices=(devices[0],)))  # ... the oldest were dropped
+    assert sorted(reads.analysed) == ["k.cpp", "other.cpp", "sizes.h"]
+    earlier = cache_folder(project) / "0.0.1"  # an earlier version's indexes go as well
+    earlier.mkdir()
+    (earlier / "index-0123456789abcdef0123.json").write_text("{}")
+    _run(project, _setup(project, devices=(devices[1],)))
+    assert sorted(p.name for p in cache_folder(project).iterdir()) == [kernlint.cache.__version__, "root"]

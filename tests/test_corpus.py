@@ -68,7 +68,7 @@ def _annotated() -> tuple[Counter, dict[str, set[str]]]:
 
 
 def test_corpus_covers_every_mission_rule() -> None:
-    """SPEC.md §5's mission rules each have at least ten annotated findings (issues 2, 4 and 5), and
+    """docs/contract.md §5's mission rules each have at least ten annotated findings (issues 2, 4 and 5), and
     the OpenMP rules are exercised in C, C++, free-form and fixed-form Fortran."""
     codes, suffixes = _annotated()
     for code in ("KL101", "KL102", "KL103", "KL201", "KL202", "KL301", "KL401", "KL501", "KL502"):

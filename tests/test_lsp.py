@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
 
-from kernlint.lsp import DEBOUNCE_SECONDS
+from kernlint.lsp.server import DEBOUNCE_SECONDS
+from kernlint.lsp.worker import TEST_GATE
 from lsp_client import Client
 
 LOOP = """#include <sycl/sycl.hpp>
@@ -177,7 +179,9 @@ def test_no_diagnostics_come_back_after_close(client: Client, tmp_path: Path) ->
         client.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics", timeout=DEBOUNCE_SECONDS + 1)
 
 
-def test_config_changes_are_picked_up_and_a_broken_config_is_reported_once(client: Client, tmp_path: Path) -> None:
+def test_config_changes_are_picked_up_and_a_broken_config_is_reported_until_repaired(
+    client: Client, tmp_path: Path
+) -> None:
     source = tmp_path / "k.cpp"
     source.write_text(LOOP)
     other = tmp_path / "other.cpp"
@@ -188,6 +192,16 @@ def test_config_changes_are_picked_up_and_a_broken_config_is_reported_once(clien
 
     def published() -> dict:
         return client.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics")["params"]
+
+    def not_analysed(params: dict, target: str) -> None:
+        """`target` carries one diagnostic at its top that says the config is broken, and where."""
+        assert params["uri"] == target
+        (diagnostic,) = params["diagnostics"]
+        assert diagnostic["code"] == "config" and diagnostic["range"]["start"] == {"line": 0, "character": 0}
+        assert diagnostic["message"].startswith("not analysed: the configuration is broken: ")
+        assert "TOML syntax error" in diagnostic["message"]
+        (where,) = diagnostic["relatedInformation"]
+        assert where["location"]["uri"] == config_uri and where["location"]["range"]["start"]["line"] == 1
 
     client.notify(
         "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "cpp", "version": 1, "text": LOOP}}
@@ -205,16 +219,97 @@ def test_config_changes_are_picked_up_and_a_broken_config_is_reported_once(clien
     assert first["uri"] == config_uri
     (error,) = first["diagnostics"]
     assert "TOML syntax error" in error["message"] and error["range"]["start"]["line"] == 1
-    assert published() == {"uri": uri, "diagnostics": []}
+    not_analysed(published(), uri)
+    # a keystroke later the document still says it was not analysed (it would look clean otherwise)
+    client.notify(
+        "textDocument/didChange",
+        {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": LOOP + "\n"}]},
+    )
+    not_analysed(published(), uri)
     # a second document under the same broken config: no second report on the config file
     client.notify(
         "textDocument/didOpen", {"textDocument": {"uri": other_uri, "languageId": "cpp", "version": 1, "text": LOOP}}
     )
-    assert published() == {"uri": other_uri, "diagnostics": []}
+    not_analysed(published(), other_uri)
     client.notify("textDocument/didSave", {"textDocument": {"uri": uri}})
-    assert published() == {"uri": uri, "diagnostics": []}
+    not_analysed(published(), uri)
 
     config.write_text('ignore = ["KL1"]\n')  # repaired: the error is withdrawn, the documents analysed again
     client.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": config_uri, "type": 2}]})
     assert published() == {"uri": config_uri, "diagnostics": []}
-    assert sorted(published()["uri"] for _ in range(2)) == sorted([uri, other_uri])
+    again = [published() for _ in range(2)]
+    assert sorted(p["uri"] for p in again) == sorted([uri, other_uri])
+    assert all(p["diagnostics"] == [] for p in again)
+
+
+# --- issue 19: a normal end is exit code 0; analyses never block the server ------------------------
+
+
+def test_a_normal_shutdown_exits_0_without_a_traceback_and_exit_alone_exits_1(tmp_path: Path) -> None:
+    client, _init = start(tmp_path, {})
+    assert client.close() == 0
+    assert "Traceback" not in client.stderr() and "Error" not in client.stderr()
+    client, _init = start(tmp_path, {})
+    client.notify("exit", None)  # no shutdown request first: LSP says 1
+    assert client.process.wait(timeout=30) == 1
+    assert "Traceback" not in client.stderr()
+
+
+def _held(gate: Path, label: str) -> None:
+    """Wait until the analysis named `label` has started and is held at the test gate."""
+    deadline = time.monotonic() + 60
+    while not (gate / f"{label}.started").exists():
+        assert time.monotonic() < deadline, f"the analysis {label} never started"
+        time.sleep(0.01)
+
+
+def test_requests_are_answered_while_an_analysis_runs_and_a_newer_version_cancels_it(tmp_path: Path) -> None:
+    gate = tmp_path / "gate"
+    gate.mkdir()
+    client = Client(tmp_path, env={TEST_GATE: str(gate)})
+    try:
+        client.request("initialize", {"processId": os.getpid(), "rootUri": tmp_path.as_uri(), "capabilities": {}})
+        client.notify("initialized", {})
+        path = tmp_path / "k.cpp"
+        path.write_text(LOOP)
+        uri = path.as_uri()
+        (gate / "k.cpp-1.go").touch()  # the first version is analysed at once
+        client.notify(
+            "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "cpp", "version": 1, "text": LOOP}}
+        )
+        first = client.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics")["params"]
+        assert first["version"] == 1 and {d["code"] for d in first["diagnostics"]} == {"KL101", "KL001"}
+
+        def change(version: int, text: str) -> None:
+            client.notify(
+                "textDocument/didChange",
+                {"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]},
+            )
+
+        change(2, LOOP + "\n")
+        _held(gate, "k.cpp-2")  # version 2 is being analysed, and stays so until the test says go
+        hover = client.request(
+            "textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 3, "character": 10}}
+        )
+        assert "KL101 buffer-in-loop" in hover["result"]["contents"]["value"]
+        actions = client.request(
+            "textDocument/codeAction",
+            {
+                "textDocument": {"uri": uri},
+                "range": {"start": {"line": 5, "character": 0}, "end": {"line": 5, "character": 40}},
+                "context": {"diagnostics": []},
+            },
+        )
+        assert [a["title"] for a in actions["result"]] == ["kernlint: remove the unused suppression comment"]
+
+        change(3, FIXED)
+        # One worker analyses one document at a time: version 3 starting while version 2 is still held
+        # at the gate means that the analysis of version 2 was stopped.
+        _held(gate, "k.cpp-3")
+        assert not (gate / "k.cpp-2.go").exists()
+        (gate / "k.cpp-2.go").touch()
+        (gate / "k.cpp-3.go").touch()
+        latest = client.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics")["params"]
+        assert latest == {"uri": uri, "version": 3, "diagnostics": []}
+    finally:
+        client.close()

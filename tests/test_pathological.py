@@ -125,7 +125,7 @@ WIDE = LOOP.replace(b"    sycl::buffer<float> b(", "\t/* 漢字😀 */\tsycl::bu
 def test_tabs_and_wide_characters_before_a_finding_in_every_format(tmp_path: Path) -> None:
     (tmp_path / "k.cpp").write_bytes(WIDE)
     line = WIDE.decode().split("\n")[3]
-    column = line.index("sycl::buffer") + 1  # characters, as SPEC §4 says
+    column = line.index("sycl::buffer") + 1  # characters, as docs/contract.md §4 says
     end_column = line.index(";") + 2  # the position after the span, which ends with the `;`
     report = json.loads(run_kernlint("k.cpp", "--format", "json", "--no-cache", cwd=tmp_path).stdout)
     (finding,) = report["diagnostics"]

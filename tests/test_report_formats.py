@@ -1,4 +1,4 @@
-"""Reporters against their contracts: SPEC.md §4 JSON (and its shipped schema), official SARIF 2.1.0,
+"""Reporters against their contracts: docs/contract.md §4 JSON (and its shipped schema), official SARIF 2.1.0,
 GitHub workflow commands and the human text report."""
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from kernlint.diagnostics import (
     Severity,
 )
 from kernlint.report import FORMATS, render
+from kernlint.rule_docs import RULES_URL
 
 DATA = Path(__file__).parent / "data"
 ANSI = re.compile(r"\x1b\[")
@@ -225,7 +226,6 @@ def _rename(path: list[Any], new: str):
         _drop(["summary"]),
         _drop(["diagnostics", 0, "kernel"]),
         _drop(["files", 2, "error"]),
-        _drop(["summary", "elapsed_s"]),
         _rename(["diagnostics", 1, "end_column"], "end_col"),
         _rename(["tool", "version"], "versoin"),
         _set(["summary", "extra"], 1),
@@ -532,11 +532,14 @@ def test_text_location_frame_notes_and_fix(project: Path) -> None:
         f"  note: {A_PATH}:3:3: enclosing loop",
         "  fix: hoist the buffer out of the loop (unsafe)",
     ]
+    # every finding ends with its rule's documentation, a section of the generated docs/rules.md
+    assert lines[start + 8] == f"  docs: {RULES_URL}#kl101-buffer-in-loop"
     branch = lines.index("src/b.cpp:2:1: KL501 [info] branch on the work-item id (h100)")
-    assert lines[branch + 1 : branch + 5] == [  # last line of the file: no phantom line after it
+    assert lines[branch + 1 : branch + 6] == [  # last line of the file: no phantom line after it
         " 1 | int id = it.get_local_id(0);",
         " 2 | if (id < 3) {}",
         "   | ^^^^^^^^^^^^^^",
+        f"  docs: {RULES_URL}#kl501-divergent-branch",
         "src/gone.cpp:1:1: KL000 [error] cannot read file: No such file or directory",
     ]
     # The unreadable file still gets its location line, with no frame; its safe fix has no marker.
@@ -547,13 +550,14 @@ def test_text_location_frame_notes_and_fix(project: Path) -> None:
 
 def test_text_summary_error_and_partial_files(project: Path) -> None:
     lines = rendered("text", run_result(), color=False).splitlines()
-    assert lines[-3:] == [
+    assert lines[-4:] == [
         "error: src/gone.cpp: cannot read file: No such file or directory",
         "1 file parsed with syntax errors; results there may be incomplete: src/b.cpp",
         "Found 4 diagnostics (1 error, 2 warnings, 1 info) in 3 of 3 files.",
+        "[*] 1 fixable with `--fix` (1 more with `--fix --unsafe-fixes`)",
     ]
-    shown = rendered("text", run_result(), color=False, show_files=True).splitlines()
-    assert shown[-4:-1] == [
+    shown = rendered("text", run_result(), color=False, show_partial=True).splitlines()
+    assert shown[-5:-2] == [
         "error: src/gone.cpp: cannot read file: No such file or directory",
         "partial: src/b.cpp: syntax errors",
         "1 file parsed with syntax errors; results there may be incomplete",
@@ -578,10 +582,10 @@ def test_text_summary_counts_files_with_findings_and_names_a_few_partial_ones(pr
     lines = rendered("text", result, color=False).splitlines()
     assert lines[-2:] == [
         "5 files parsed with syntax errors; results there may be incomplete: src/f1.cpp, src/f3.cpp, src/f5.cpp "
-        "and 2 more (--show-files lists them)",
+        "and 2 more (--show-partial-parses lists them)",
         "Found 2 diagnostics (0 errors, 0 warnings, 2 infos) in 1 of 10 files.",
     ]
-    shown = rendered("text", result, color=False, show_files=True).splitlines()
+    shown = rendered("text", result, color=False, show_partial=True).splitlines()
     assert [line for line in shown if line.startswith("partial: ")] == [
         f"partial: src/f{n}.cpp: syntax errors near line(s) 3" for n in (1, 3, 5, 7, 9)
     ]
@@ -630,6 +634,7 @@ def test_concise_is_one_line_per_finding_then_the_summary(project: Path) -> None
         "error: src/gone.cpp: cannot read file: No such file or directory",
         "1 file parsed with syntax errors; results there may be incomplete: src/b.cpp",
         "Found 4 diagnostics (1 error, 2 warnings, 1 info) in 3 of 3 files.",
+        "[*] 1 fixable with `--fix` (1 more with `--fix --unsafe-fixes`)",
     ]
     assert rendered("concise", run_result(), color=False, quiet=True).splitlines() == out.splitlines()[:4]
 
@@ -677,11 +682,16 @@ def test_text_long_lines_do_not_wrap(project: Path, monkeypatch: pytest.MonkeyPa
     monkeypatch.delenv("COLUMNS", raising=False)
     from kernlint.report.text import headline
 
-    long = "x" * 300
+    long = "word " * 59 + "end"
     diag = Diagnostic(B_PATH, 1, 1, 1, 2, "KL501", "divergent-branch", Severity.INFO, long)
     lines = rendered("text", run_result((diag,)), color=False).splitlines()
     head, rest = headline(long)
     assert lines[:2] == [f"src/b.cpp:1:1: KL501 [info] {head}", f"  {rest}"]  # neither line is wrapped
+    unbroken = "x" * 300  # nowhere to cut: the whole message, on one line
+    diag = dataclasses.replace(diag, message=unbroken)
+    assert (
+        rendered("text", run_result((diag,)), color=False).splitlines()[0] == f"src/b.cpp:1:1: KL501 [info] {unbroken}"
+    )
 
 
 def test_text_caret_under_tab_indented_code(project: Path) -> None:
@@ -695,7 +705,7 @@ def test_text_caret_under_tab_indented_code(project: Path) -> None:
 
 
 def test_formats_and_unknown_format(project: Path) -> None:
-    assert FORMATS == ("text", "concise", "json", "sarif", "github")
+    assert FORMATS == ("text", "concise", "json", "json-lines", "junit", "sarif", "github")
     for fmt in FORMATS:
         assert rendered(fmt, run_result())
     with pytest.raises(ValueError, match="xml"):

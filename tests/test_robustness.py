@@ -18,6 +18,7 @@ import pytest
 
 from conftest import REPO, run_kernlint
 from kernlint import cli
+from kernlint.cli import check as check_command
 from kernlint.config import Config, ConfigError, check_known_codes
 from kernlint.discovery import SourceEntry
 from kernlint.engine import analyse_files
@@ -55,18 +56,21 @@ def no_analysis(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*_args: object, **_kwargs: object) -> None:
         raise AssertionError("analysis started")
 
-    monkeypatch.setattr(cli, "run_projects", refuse)
-    monkeypatch.setattr(cli, "_check_stdin", refuse)
+    monkeypatch.setattr(check_command, "run_projects", refuse)
+    monkeypatch.setattr(check_command, "_check_stdin", refuse)
 
 
 # --- issue 9 item 4: the language server does not depend on the command line ---------------------
 
 
 def test_lsp_never_imports_cli() -> None:
-    tree = ast.parse((REPO / "kernlint" / "lsp.py").read_text("utf-8"))
-    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
-    imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
-    assert "kernlint.cli" not in imported and "kernlint.session" in imported
+    imported: set[str | None] = set()
+    for module in (REPO / "kernlint" / "lsp").glob("*.py"):
+        tree = ast.parse(module.read_text("utf-8"))
+        imported |= {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+        imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    assert not any(name and name.startswith("kernlint.cli") for name in imported)
+    assert "kernlint.session" in imported
     loaded = subprocess.run(
         [sys.executable, "-c", "import sys, kernlint.lsp; print('kernlint.cli' in sys.modules)"],
         capture_output=True,
@@ -432,7 +436,7 @@ def test_an_internal_error_is_one_line_and_exit_2(
         raise RuntimeError("a bug")
 
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(cli, "discover", broken)
+    monkeypatch.setattr(check_command, "discover", broken)
     assert cli.main(["."]) == 2  # not 1, which CI would take for findings
     (line,) = capsys.readouterr().err.splitlines()
     assert line.startswith("kernlint: internal error: RuntimeError('a bug') at ") and "test_robustness.py" in line

@@ -1,4 +1,4 @@
-"""Inline suppression (SPEC §3) and configuration (SPEC §2), including the errors users see."""
+"""Inline suppression (docs/contract.md §3) and configuration (§2), including the errors users see."""
 
 from __future__ import annotations
 
@@ -148,14 +148,30 @@ def test_undecodable_bytes_in_comments_are_an_info_elsewhere_a_warning(tmp_path:
     assert severity == "info" and "in comments only" in message and "line 1, column 11" in message
     block = b"/* caf\xe9\n   r\xe9sum\xe9 */\nint x; // \xa9\n"
     assert [s for s, _ in kl000_of(tmp_path, block)] == ["info"]
-    in_string = b'const char *s = "// caf\xe9";\n'  # a comment marker inside a string opens no comment
-    assert [s for s, _ in kl000_of(tmp_path, in_string)] == ["warning"]
     in_code = LATIN1_COMMENT + b"int caf\xe9 = 1;\n"
     assert [s for s, _ in kl000_of(tmp_path, in_code)] == ["warning"]
-    fortran = b"! (c) Jos\xe9\nprogram p\n  print *, '!\xe9'\nend program\n"
-    assert [s for s, _ in kl000_of(tmp_path, fortran, name="p.f90")] == ["warning"]
     fixed = b"C     (c) Jos\xe9\n      PROGRAM P\n      END\n"
     assert [s for s, _ in kl000_of(tmp_path, fixed, name="p.f")] == ["info"]
+
+
+def test_undecodable_bytes_in_string_literals_are_an_info_unless_a_compiler_reads_them(tmp_path: Path) -> None:
+    """A Latin-1 `é` in a message string changes nothing analysed, as in a comment (issue 19); a string
+    that names a header or holds a directive, and a Fortran `!$omp` line, are read as code."""
+    in_string = b'const char *s = "// caf\xe9";\n'  # a comment marker inside a string opens no comment
+    ((severity, message),) = kl000_of(tmp_path, in_string)
+    assert severity == "info" and "in string literals only" in message
+    both = LATIN1_COMMENT + b"char c = '\xe9'; const char *t = \"\xe9t\xe9\";\n"
+    ((severity, message),) = kl000_of(tmp_path, both)
+    assert severity == "info" and "in comments and string literals only" in message
+    fortran = b"! (c) Jos\xe9\nprogram p\n  print *, '!\xe9'\nend program\n"
+    assert [s for s, _ in kl000_of(tmp_path, fortran, name="p.f90")] == ["info"]
+    for read_as_code, name in (
+        (b'#include "caf\xe9.h"\nint x;\n', "k.cpp"),
+        (b'_Pragma("omp target map(tofrom: \xe9)")\nint x;\n', "k.cpp"),
+        (b"program p\n!$omp parallel private(\xe9)\n!$omp end parallel\nend program\n", "p.f90"),
+        (b"      PROGRAM P\nC$OMP PARALLEL PRIVATE('\xe9')\n      END\n", "p.f"),
+    ):
+        assert [s for s, _ in kl000_of(tmp_path, read_as_code, name=name)] == ["warning"], read_as_code
 
 
 @pytest.mark.parametrize(

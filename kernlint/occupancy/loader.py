@@ -20,7 +20,7 @@ from kernlint.compat import tomllib
 from kernlint.occupancy.host import parse_host
 from kernlint.occupancy.profiles import KB, DeviceProfile, IntelProfile, NvidiaProfile
 
-#: The device ids SPEC.md names, listed first wherever devices are listed.
+#: The device ids docs/contract.md names (section 6), listed first wherever devices are listed.
 SPEC_DEVICE_IDS = ("gen9", "xe-lp", "xe-hpg", "xe-hpc", "xe2-hpg", "a100", "h100")
 
 #: Fields of the file that describe it rather than the hardware, so a ``base`` does not pass them on.
@@ -127,7 +127,7 @@ def _builtin_dir() -> Any:
 
 @lru_cache(maxsize=1)
 def device_ids() -> tuple[str, ...]:
-    """Built-in device ids: SPEC's seven first, then the other profiles alphabetically."""
+    """Built-in device ids: the contract's seven first, then the other profiles alphabetically."""
     found = {p.name[: -len(".toml")] for p in _builtin_dir().iterdir() if p.name.endswith(".toml")}
     spec = [d for d in SPEC_DEVICE_IDS if d in found]
     return tuple(spec + sorted(found - set(spec)))

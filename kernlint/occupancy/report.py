@@ -1,7 +1,7 @@
 """The result of one occupancy computation, in the shape rules, reporters and the CLI consume.
 
 One report type serves both vendors so a rule can ask "how full is the Xe-core/SM, and why" without
-knowing which model answered. ``to_json`` is the SPEC.md section 4 ``kernlint occupancy`` object.
+knowing which model answered. ``to_json`` is the docs/contract.md section 4 ``kernlint occupancy`` object.
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ class OccupancyReport:
         return self.inputs.sg_assumed
 
     def to_json(self) -> dict[str, Any]:
-        """The SPEC.md section 4 object; ``inputs`` also says which values were defaults."""
+        """The docs/contract.md section 4 object; ``inputs`` also says which values were defaults."""
         i = self.inputs
         return {
             "device": self.device,

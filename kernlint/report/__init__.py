@@ -1,4 +1,4 @@
-"""Reporters: render a finished `RunResult` in one of the output formats of SPEC.md §4.
+"""Reporters: render a finished `RunResult` in one of the output formats of docs/contract.md §4.
 
 Each format lives in its own module; this one only dispatches, so the CLI and the LSP need a single
 entry point and a format's imports (e.g. `rich`) are paid only when that format is used.
@@ -12,7 +12,7 @@ from typing import TextIO
 
 from kernlint.diagnostics import RunResult
 
-FORMATS = ("text", "concise", "json", "sarif", "github")
+FORMATS = ("text", "concise", "json", "json-lines", "junit", "sarif", "github")
 
 
 def render(
@@ -23,17 +23,19 @@ def render(
     color: bool | None = None,
     statistics: bool = False,
     quiet: bool = False,
-    show_files: bool = False,
+    show_partial: bool = False,
     root: Path | None = None,
     sources: Mapping[str, bytes] | None = None,
+    timings: bool = True,
 ) -> None:
     """Write `result` to `stream` as `fmt`.
 
-    `color`, `statistics`, `quiet` and `show_files` concern the text formats (text, concise) only;
+    `color`, `statistics`, `quiet` and `show_partial` concern the text formats (text, concise) only;
     `root` (default: the working directory) is what SARIF URIs and GitHub annotation paths are made
     relative to; `sources` holds the bytes of sources read from stdin, which code frames and SARIF
-    fingerprints quote. Diagnostics are written in the order given, which the engine has already made
-    deterministic.
+    fingerprints quote; without `timings` the JSON report leaves out the run's duration, so two runs
+    over the same files write the same bytes. Diagnostics are written in the order given, which the
+    engine has already made deterministic.
     """
     if fmt in ("text", "concise"):
         from kernlint.report import text
@@ -45,13 +47,21 @@ def render(
             statistics=statistics,
             quiet=quiet,
             concise=fmt == "concise",
-            show_files=show_files,
+            show_partial=show_partial,
             sources=sources,
         )
     elif fmt == "json":
         from kernlint.report import json_format
 
-        json_format.render(result, stream)
+        json_format.render(result, stream, timings=timings)
+    elif fmt == "json-lines":
+        from kernlint.report import json_lines
+
+        json_lines.render(result, stream)
+    elif fmt == "junit":
+        from kernlint.report import junit
+
+        junit.render(result, stream, timings=timings)
     elif fmt == "sarif":
         from kernlint.report import sarif
 

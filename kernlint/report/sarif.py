@@ -17,6 +17,7 @@ from kernlint.diagnostics import Diagnostic, Edit, FileResult, FileStatus, RuleI
 from kernlint.report._paths import display_path, relative_to_root, root_dir
 from kernlint.report._source import SourceLines
 from kernlint.report.fingerprint import fingerprint
+from kernlint.rule_docs import rule_url
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 INFORMATION_URI = "https://pypi.org/project/kernlint/"
@@ -68,6 +69,7 @@ def _rule_descriptor(rule: RuleInfo) -> dict[str, Any]:
         "shortDescription": {"text": rule.summary},
         "fullDescription": {"text": rule.doc, "markdown": rule.doc},
         "help": {"text": rule.doc, "markdown": rule.doc},
+        "helpUri": rule_url(rule),
         "defaultConfiguration": {"level": level(rule.severity)},
         # Whether the rule's findings come with a fix: `always`, `sometimes` or `never`.
         "properties": {"fixAvailability": rule.fix_availability.value},

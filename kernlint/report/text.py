@@ -9,8 +9,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TextIO
 
 from kernlint.cost import most_expensive, total_text, totals
-from kernlint.diagnostics import Diagnostic, FileStatus, RunResult, Severity
+from kernlint.diagnostics import Diagnostic, FileResult, FileStatus, RunResult, Severity
 from kernlint.report._source import SourceLines
+from kernlint.rule_docs import rule_url
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -30,8 +31,18 @@ def _is_tty(stream: TextIO) -> bool:
     return bool(isatty and isatty())
 
 
+def _columns() -> int | None:
+    """`COLUMNS` when it holds a usable width (a narrower terminal would fit nothing), else None."""
+    try:
+        columns = int(os.environ.get("COLUMNS", ""))
+    except ValueError:
+        return None
+    return columns if columns >= _NARROWEST else None
+
+
 def _console(stream: TextIO, color: bool | None) -> Console:
-    """A console that colours exactly when asked, or by default when writing to a terminal."""
+    """A console that colours exactly when asked, or by default when writing to a terminal, as wide as
+    `COLUMNS` says, else the terminal, else (not a terminal: nothing to fit) `MIN_WIDTH`."""
     from rich.console import Console
 
     if color is None:  # rich decides from the stream and NO_COLOR / FORCE_COLOR
@@ -40,34 +51,61 @@ def _console(stream: TextIO, color: bool | None) -> Console:
         modes = {"force_terminal": True, "no_color": False, "color_system": "standard"}
     else:
         modes = {"force_terminal": False, "no_color": True, "color_system": None}
-    width: int | None = None
-    if not _is_tty(stream):
-        # Not a terminal: nothing to fit, so keep lines whole rather than wrapping at rich's 80.
-        try:
-            width = max(MIN_WIDTH, int(os.environ.get("COLUMNS", "")))
-        except ValueError:
-            width = MIN_WIDTH
+    width = _columns() or (None if _is_tty(stream) else MIN_WIDTH)
     return Console(file=stream, width=width, markup=False, highlight=False, emoji=False, **modes)
+
+
+def _headline_limit(console: Console, stream: TextIO, diagnostic: Diagnostic) -> int:
+    """How much of a message fits on its finding's line: what the width leaves after the location,
+    when the width is known (`COLUMNS`, a terminal); else `HEADLINE_MAX`, for a file or a pipe."""
+    if _columns() is None and not _is_tty(stream):
+        return HEADLINE_MAX
+    used = len(location_line(diagnostic, "").plain)
+    return max(console.width - used, _HEADLINE_MIN)
 
 
 HEADLINE_MAX = 120  # characters of a message on its finding's line; the rest follows below it
 _HEADLINE_MIN = 40  # a clause break earlier than this would leave too little to recognise the finding
+_NARROWEST = 20
 
 
-def headline(message: str) -> tuple[str, str]:
-    """(the message's first line, at most about `HEADLINE_MAX` characters; the rest). A long first line
-    is cut at its last clause break (`: ` or `; `) within the limit, else at a word, marked `…`.
-    Only the terminal report shortens: JSON, SARIF and the editor keep the whole message."""
+def _depth_zero(text: str) -> list[bool]:
+    """For each position of `text`, whether it lies outside every (…) and […]: a message is only
+    ever cut there, so no reader sees half a parenthesis."""
+    outside: list[bool] = []
+    depth = 0
+    for character in text:
+        if character in ")]":
+            depth = max(depth - 1, 0)
+        outside.append(depth == 0)
+        if character in "([":
+            depth += 1
+    return outside
+
+
+def headline(message: str, limit: int = HEADLINE_MAX) -> tuple[str, str]:
+    """(the message's first line, at most about `limit` characters; the rest). A long first line is
+    cut at its last clause break (`: ` or `; `) within the limit, else at a word, marked `…`; never
+    inside parentheses or brackets (with no break outside them before the limit, at the first one
+    after it). Only the terminal report shortens: JSON, SARIF and the editor keep the whole message."""
     first, _, rest = message.partition("\n")
-    if len(first) <= HEADLINE_MAX:
+    if len(first) <= limit:
         return first, rest
-    cut = max(first.rfind(": ", _HEADLINE_MIN, HEADLINE_MAX), first.rfind("; ", _HEADLINE_MIN, HEADLINE_MAX))
-    if cut > 0:
-        head, tail = first[:cut], first[cut + 2 :]
+    outside = _depth_zero(first)
+    clauses = [i for i in range(len(first) - 1) if first[i : i + 2] in (": ", "; ") and outside[i]]
+    words = [i for i in range(len(first)) if first[i] == " " and outside[i]]
+    clause = max((i for i in clauses if _HEADLINE_MIN <= i < limit - 1), default=-1)
+    word = max((i for i in words if _HEADLINE_MIN <= i < limit - 1), default=-1)
+    if clause < 0 and word < 0:  # no break outside brackets before the limit: the first one after it
+        later = [i for i in clauses + words if i >= limit - 1]
+        if not later:
+            return first, rest
+        first_later = min(later)
+        clause, word = (first_later, -1) if first_later in clauses else (-1, first_later)
+    if clause >= 0:
+        head, tail = first[:clause], first[clause + 2 :]
     else:
-        cut = first.rfind(" ", _HEADLINE_MIN, HEADLINE_MAX - 1)
-        cut = cut if cut > 0 else HEADLINE_MAX - 1
-        head, tail = first[:cut].rstrip() + " …", "… " + first[cut:].lstrip()
+        head, tail = first[:word].rstrip() + " …", "… " + first[word:].lstrip()
     return head, tail + ("\n" + rest if rest else "")
 
 
@@ -190,6 +228,7 @@ def _details(diagnostic: Diagnostic, sources: SourceLines) -> list[Text]:
     if diagnostic.fix is not None:
         unsafe = "" if diagnostic.fix.safe else " (unsafe)"
         out.append(Text(f"  fix: {diagnostic.fix.description}{unsafe}", style="green"))
+    out.append(Text(f"  docs: {rule_url(diagnostic.code, diagnostic.name)}", style="dim"))
     return out
 
 
@@ -236,28 +275,55 @@ def _most_expensive(console: Console, result: RunResult) -> None:
         )
 
 
-_NAMED_PARTIAL_FILES = 3  # partially parsed files the summary names; --show-files lists them all
+_NAMED_PARTIAL_FILES = 3  # partially parsed files the summary names; --show-partial-parses lists them all
+_SEVERITY_COLOUR = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "blue"}
 
 
-def _summary(console: Console, result: RunResult, show_files: bool = False) -> None:
-    """Unanalysable files, partially parsed files (named), then one closing count."""
+def _unanalysed(console: Console, file: FileResult) -> None:
+    """A file that was not analysed, said with its KL000's severity: a file kernlint does not read
+    (a FIFO, a README named on the command line) is an info, not an error."""
+    severity = next((d.severity for d in file.diagnostics if d.code == "KL000"), Severity.ERROR)
+    console.print(
+        f"{severity.value}: {file.path}: {file.error or 'could not be analysed'}",
+        style=_SEVERITY_COLOUR[severity],
+        soft_wrap=True,
+    )
+
+
+def _fixable(result: RunResult) -> str | None:
+    """`[*] 3 fixable with `--fix` (1 more with `--unsafe-fixes`)`, as ruff says it; None without fixes."""
+    safe = sum(1 for d in result.diagnostics if d.fix is not None and d.fix.safe)
+    unsafe = sum(1 for d in result.diagnostics if d.fix is not None and not d.fix.safe)
+    if safe:
+        more = f" ({unsafe} more with `--fix --unsafe-fixes`)" if unsafe else ""
+        return f"[*] {safe} fixable with `--fix`{more}"
+    if unsafe:
+        return f"{unsafe} fixable with `--fix --unsafe-fixes`"
+    return None
+
+
+def _summary(console: Console, result: RunResult, show_partial: bool = False) -> None:
+    """Unanalysable files, partially parsed files (named), then one closing count and the fixes."""
     for file in result.files:
         if file.status is FileStatus.ERROR:
-            console.print(f"error: {file.path}: {file.error or 'could not be analysed'}", style="red", soft_wrap=True)
+            _unanalysed(console, file)
     partial = [file for file in result.files if file.status is FileStatus.PARTIAL]
-    if show_files:
+    if show_partial:
         for file in partial:
             console.print(f"partial: {file.path}: {file.error or 'syntax errors'}", style="yellow", soft_wrap=True)
     if partial:
         line = f"{_plural(len(partial), 'file')} parsed with syntax errors; results there may be incomplete"
-        if not show_files:
+        if not show_partial:
             named = ", ".join(file.path for file in partial[:_NAMED_PARTIAL_FILES])
             more = len(partial) - _NAMED_PARTIAL_FILES
-            line += f": {named}" + (f" and {more} more (--show-files lists them)" if more > 0 else "")
+            line += f": {named}" + (f" and {more} more (--show-partial-parses lists them)" if more > 0 else "")
         console.print(line, style="yellow", soft_wrap=True)
     checked = _plural(len(result.files), "file")
     if not result.diagnostics:
-        console.print(f"All checks passed ({checked}).", style="bold green", soft_wrap=True)
+        if any(file.status is not FileStatus.ERROR for file in result.files):
+            console.print(f"All checks passed ({checked}).", style="bold green", soft_wrap=True)
+        else:
+            console.print("No files were checked.", style="bold yellow", soft_wrap=True)
         return
     by_severity = Counter(d.severity for d in result.diagnostics)
     counts = ", ".join(
@@ -270,6 +336,9 @@ def _summary(console: Console, result: RunResult, show_files: bool = False) -> N
         style="bold",
         soft_wrap=True,
     )
+    fixable = _fixable(result)
+    if fixable:
+        console.print(fixable, soft_wrap=True)
 
 
 def render(
@@ -280,7 +349,7 @@ def render(
     statistics: bool = False,
     quiet: bool = False,
     concise: bool = False,
-    show_files: bool = False,
+    show_partial: bool = False,
     sources: Mapping[str, bytes] | None = None,
 ) -> None:
     """Write the report. `statistics` writes the count per code instead of the findings; `concise`
@@ -293,7 +362,7 @@ def render(
         return
     lines = SourceLines(sources)
     for diagnostic in result.diagnostics:
-        head, rest = headline(diagnostic.message)
+        head, rest = headline(diagnostic.message, _headline_limit(console, stream, diagnostic))
         console.print(location_line(diagnostic, head), soft_wrap=True)
         if concise:
             continue
@@ -307,4 +376,4 @@ def render(
             console.print()
         if len(result.diagnostics) > MOST_EXPENSIVE_AFTER and not concise:
             _most_expensive(console, result)
-        _summary(console, result, show_files)
+        _summary(console, result, show_partial)

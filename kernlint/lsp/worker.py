@@ -1,0 +1,166 @@
+"""Analysing editor documents off the language server's event loop.
+
+Analysis is CPU-bound Python: run on the event loop it would hold every request (hover, code
+actions, the next keystroke) for as long as a large file takes. Here it runs in one worker process,
+one document at a time, while the loop goes on answering. A newer version of a document supersedes
+the analysis of an older one: a queued request is dropped, and a running one is stopped by ending
+its worker, which the next request replaces. Where the platform has a fork server, workers fork from
+one that has already imported the engine and compiled its queries, so a replacement is ready in
+milliseconds. In its own main thread a worker also keeps the per-file time limit (a timer signal),
+which a thread could not.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import multiprocessing
+import os
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+from kernlint.diagnostics import Diagnostic, FileResult, FileStatus
+from kernlint.discovery import SourceEntry
+from kernlint.engine import EngineSetup
+
+# A test hook: with this set to a directory, each analysis creates `<label>.started` there and waits
+# for `<label>.go` before it begins, so a test can hold an analysis for as long as it likes.
+TEST_GATE = "KERNLINT_LSP_TEST_GATE"
+
+
+@dataclass(frozen=True)
+class Request:
+    """One document's text to analyse with its project's setup; `label` names it to the test gate."""
+
+    entry: SourceEntry
+    data: bytes
+    setup: EngineSetup
+    label: str
+
+
+class Analyser:
+    """The worker process and the newest request of each document (by a generation count)."""
+
+    def __init__(self) -> None:
+        self._latest: dict[str, int] = {}
+        self._running: str | None = None
+        self._guard = threading.Lock()  # the process is started in a thread and stopped on the loop
+        self._process: Any = None
+        self._connection: Connection | None = None
+        self._turn: asyncio.Lock | None = None
+        self._context: Any = None  # a multiprocessing context
+
+    def supersede(self, uri: str) -> int:
+        """A new version of `uri` (or its closing): every earlier request of it is stale; a running one
+        is stopped now. Returns the new request's generation."""
+        self._latest[uri] = self._latest.get(uri, 0) + 1
+        if self._running == uri:
+            self._stop()
+        return self._latest[uri]
+
+    def is_current(self, uri: str, generation: int) -> bool:
+        return self._latest.get(uri) == generation
+
+    async def analyse(self, uri: str, generation: int, request: Request) -> FileResult | None:
+        """The result of `request`, or None when a newer version of the document superseded it."""
+        if self._turn is None:
+            self._turn = asyncio.Lock()
+        async with self._turn:  # one analysis at a time, in the order asked
+            if not self.is_current(uri, generation):
+                return None
+            self._running = uri
+            try:
+                result = await asyncio.get_running_loop().run_in_executor(None, self._call, request)
+            finally:
+                self._running = None
+        if not self.is_current(uri, generation):
+            return None
+        if result is None:  # not stopped by us: the worker died (killed for memory, a crash)
+            message = "internal error: the analysis process ended unexpectedly; edit or save to try again"
+            error = Diagnostic.parse_error(request.entry.path, message, internal=True)
+            return FileResult(request.entry.path, None, FileStatus.ERROR, message, (error,))
+        return result
+
+    def start(self) -> None:
+        """Start the worker ahead of the first request (the fork server's imports take a moment)."""
+        with self._guard:
+            self._ensure()
+
+    def close(self) -> None:
+        self._stop()
+
+    def _call(self, request: Request) -> FileResult | None:
+        with self._guard:
+            connection = self._ensure()
+        try:
+            connection.send(request)
+            result: FileResult = connection.recv()
+            return result
+        except (EOFError, OSError):  # the worker was stopped (a newer version came) or died
+            with contextlib.suppress(OSError):
+                connection.close()
+            return None
+
+    def _ensure(self) -> Connection:
+        if self._process is None or not self._process.is_alive() or self._connection is None:
+            if self._context is None:
+                self._context = _context()
+            ours, theirs = self._context.Pipe()
+            process = self._context.Process(target=_serve, args=(theirs,), name="kernlint-analysis", daemon=True)
+            process.start()
+            theirs.close()
+            self._process, self._connection = process, ours
+        return self._connection
+
+    def _stop(self) -> None:
+        with self._guard:
+            if self._process is not None:
+                self._process.kill()
+                self._process = None
+                self._connection = None
+
+
+def _context() -> Any:
+    """A fork server that preloads the engine where there is one (fork itself is unsafe in a server
+    with threads); else spawn."""
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["kernlint.lsp.preload"])
+        return context
+    return multiprocessing.get_context("spawn")
+
+
+def _serve(connection: Connection) -> None:
+    """The worker: analyse each request it is sent, until the server goes away."""
+    from kernlint import interrupts
+    from kernlint.engine import analyse_source
+    from kernlint.limits import exit_with_parent
+
+    exit_with_parent(os.getppid())
+    interrupts.ignore()  # the editor stops the server, and the server its worker
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 1)  # stdout is the server's channel to the editor: nothing here may write to it
+    os.close(null)
+    sys.stdout = sys.stderr
+    while True:
+        try:
+            request: Request = connection.recv()
+        except (EOFError, OSError):
+            return
+        _wait_at_gate(request.label)
+        result = analyse_source(request.entry, request.data, request.setup)
+        connection.send(result)
+
+
+def _wait_at_gate(label: str) -> None:
+    gate = os.environ.get(TEST_GATE)
+    if not gate:
+        return
+    Path(gate, f"{label}.started").touch()
+    while not Path(gate, f"{label}.go").exists():
+        time.sleep(0.01)
