@@ -336,8 +336,8 @@ def _summary(
     infos = f"{_plural(hidden, 'info')} ({_SHOW_INFOS} lists {'it' if hidden == 1 else 'them'})"
     if not result.diagnostics:
         if any(file.status is not FileStatus.ERROR for file in result.files):
-            more = f", with {infos}" if hidden else ""
-            console.print(f"All checks passed ({checked}){more}.", style="bold green", soft_wrap=True)
+            tail = f", with {infos}" if hidden else ""
+            console.print(f"All checks passed ({checked}){tail}.", style="bold green", soft_wrap=True)
         else:
             console.print("No files were checked.", style="bold yellow", soft_wrap=True)
         fixable = _fixable(every)
@@ -352,9 +352,9 @@ def _summary(
     if hidden:
         counts = counts.replace(", 0 infos", "")
     with_findings = len({d.path for d in result.diagnostics})
-    more = f", and {infos}" if hidden else ""
+    tail = f", and {infos}" if hidden else ""
     console.print(
-        f"Found {_plural(len(result.diagnostics), 'diagnostic')} ({counts}) in {with_findings} of {checked}{more}.",
+        f"Found {_plural(len(result.diagnostics), 'diagnostic')} ({counts}) in {with_findings} of {checked}{tail}.",
         style="bold",
         soft_wrap=True,
     )

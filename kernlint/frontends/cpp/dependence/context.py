@@ -34,6 +34,7 @@ class UnitContext:
     params: list[tuple[str, bool]] = field(default_factory=list)  # (name, passed by non-const reference)
     inherited_varying: set[str] = field(default_factory=set)
     loop_sets: dict[Key, set[Variable]] = field(default_factory=dict)
+    geometric: set[Variable] = field(default_factory=set)  # loop variables only ever halved or doubled
     # name -> [(scope start, scope end, declared at, variable key)]: C++ scoping, so a shadowing
     # `for (int i …)` is a different variable from the kernel's `i`.
     scopes: dict[str, list[tuple[int, int, int, Local]]] = field(default_factory=dict)

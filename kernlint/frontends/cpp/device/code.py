@@ -20,15 +20,15 @@ from dataclasses import dataclass, replace
 
 import tree_sitter
 
-from kernlint.facts import Branch, KernelLaunch, Span, SubGroupBlockAccess
+from kernlint.facts import Barrier, Branch, KernelLaunch, Span, SubGroupBlockAccess
 from kernlint.facts.device import Reach
-from kernlint.facts.kinds import BlockDirection, BranchExit, BranchKind
+from kernlint.facts.kinds import BarrierScope, BlockDirection, BranchExit, BranchKind
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import contains, node_at, span_between, span_of, text_of
 from kernlint.frontends.cpp.dependence.context import UnitSource
 from kernlint.frontends.cpp.dependence.nodes import Key, Owners, call_parts, callee_name, condition_of, key_of
 from kernlint.frontends.cpp.dependence.program import CppDependence
-from kernlint.frontends.cpp.device.arms import ArmCounter, comparison_of, rewritable
+from kernlint.frontends.cpp.device.arms import ArmCounter, combines, comparison_of, rewritable
 from kernlint.frontends.cpp.syntax import function_declarator
 from kernlint.frontends.cpp.unit import CppUnit
 
@@ -41,6 +41,25 @@ _BLOCK_BUILTIN = re.compile(
     r"^(?:intel_sub_group_block_(?P<a>read|write)\w*|__spirv_SubgroupBlock(?P<b>Read|Write)INTEL)$"
 )
 _BLOCK_FREE = frozenset({"group_load", "group_store", "load", "store", "sub_group_load", "sub_group_store"})
+# Group algorithms: every member of the group passed first must reach them, as a barrier.
+_COLLECTIVES = frozenset(
+    {
+        "reduce_over_group",
+        "group_broadcast",
+        "any_of_group",
+        "all_of_group",
+        "none_of_group",
+        "exclusive_scan_over_group",
+        "inclusive_scan_over_group",
+        "joint_reduce",
+        "joint_any_of",
+        "joint_all_of",
+        "joint_none_of",
+        "joint_exclusive_scan",
+        "joint_inclusive_scan",
+    }
+)
+_SUB_GROUP_WORDS = re.compile(r"sub_?group|\bsg\b|\bwarp\b")
 _INDEX_HANDLES = {
     "nd_item": "item",
     "item": "item",
@@ -54,29 +73,35 @@ _INDEX_HANDLES = {
 
 @dataclass(frozen=True)
 class DeviceCode:
-    """Launches with their device regions filled in, and the device-code facts found in them."""
+    """Launches with their device regions filled in, and the device-code facts found in them.
+    `barriers` is None when the device code was not analysed (the caller then reads them as written)."""
 
     launches: tuple[KernelLaunch, ...]
     branches: tuple[Branch, ...] = ()
     block_accesses: tuple[SubGroupBlockAccess, ...] = ()
+    barriers: tuple[Barrier, ...] | None = None
 
 
 def analyse_device_code(unit: CppUnit, launches: list[KernelLaunch]) -> DeviceCode:
     if not launches:
         return DeviceCode(())
     graph = _DeviceGraph(unit.root, launches, unit.file_matches["cpp_device_index"])
-    with_regions = tuple(replace(launch, regions=regions) for launch, regions in zip(launches, graph.launch_regions))
+    with_regions = tuple(
+        replace(launch, regions=regions, grid_stride=_grid_stride(graph, regions, launch, unit))
+        for launch, regions in zip(launches, graph.launch_regions)
+    )
     if not graph.scans:
         return DeviceCode(with_regions)
     try:
         dependence = CppDependence(graph.unit_sources(), graph.callees, unit.constants.value)
         branches = sorted(_branches(graph, dependence), key=lambda b: (b.span.start_byte, b.span.end_byte))
         accesses = sorted(_block_accesses(graph, dependence), key=lambda a: a.span.start_byte)
+        barriers = sorted(_barriers(graph, dependence), key=lambda b: b.span.start_byte)
     except RecursionError:
         # Statements nested hundreds deep (generated code) exceed the recursive walk of the dependence
         # analysis. Its facts are then unknown, so the rules that need them say nothing for this file.
         return DeviceCode(with_regions)
-    return DeviceCode(with_regions, tuple(branches), tuple(accesses))
+    return DeviceCode(with_regions, tuple(branches), tuple(accesses), tuple(barriers))
 
 
 def _body(root: Node) -> Node | None:
@@ -115,8 +140,8 @@ class _FunctionIndex:
         self.by_name.setdefault(callee_name(name_node), []).append((definition, member))
 
     def resolve(self, call: Node) -> list[Node]:
-        receiver, name, _args = call_parts(call)
-        candidates = self.by_name.get(name, [])
+        receiver, name, args = call_parts(call)
+        candidates = [(d, member) for d, member in self.by_name.get(name, []) if _accepts(d, len(args))]
         if receiver is not None:
             found = [d for d, member in candidates if member and d.type == "function_definition"]
         else:
@@ -125,6 +150,33 @@ class _FunctionIndex:
             if lambdas:  # a lambda in scope hides functions of the same name
                 found = [min(lambdas, key=lambda d: call.start_byte - d.start_byte)]
         return [d for d in found if not _HOST_MARKERS.search(d.text or b"") and _body(d) is not None]
+
+
+_HOST_PARAMETER = re.compile(r"\b(?:queue|handler)\b")
+
+
+def _accepts(definition: Node, count: int) -> bool:
+    """Whether a function or stored lambda can be the callee of a call with `count` arguments (its
+    required and optional parameters, or a `...`), and is not host code by its parameters (a
+    `sycl::queue` or `handler`): an overload of a device function's name for the host is not called."""
+    declarator = function_declarator(definition) if definition.type == "function_definition" else None
+    parameters = (
+        declarator.child_by_field_name("parameters")
+        if declarator is not None
+        else (definition.child_by_field_name("declarator") or definition).child_by_field_name("parameters")
+    )
+    if parameters is None:
+        return True
+    listed = [p for p in parameters.named_children if p.type != "comment"]
+    if any(_HOST_PARAMETER.search(text_of(p.child_by_field_name("type"))) for p in listed):
+        return False
+    if any(p.type in ("variadic_parameter_declaration", "variadic_parameter") or text_of(p) == "..." for p in listed):
+        return True
+    required = sum(1 for p in listed if p.type == "parameter_declaration")
+    if len(listed) == 1 and text_of(listed[0]) == "void":
+        required = 0
+        listed = []
+    return required <= count <= len(listed)
 
 
 def _visible_at(lam: Node, call: Node) -> bool:
@@ -283,7 +335,7 @@ def _function_name(definition: Node) -> str | None:
 
 
 def _branches(graph: _DeviceGraph, dependence: CppDependence) -> Iterable[Branch]:
-    arms = ArmCounter(lambda call: bool(graph.callees(call)))
+    arms = ArmCounter(lambda call: bool(graph.callees(call)), dependence.scopes.constant)
     for captures in graph.scans.values():
         for kind in ("if", "ternary", "switch", "loop"):
             for node in captures.get(kind, []):
@@ -303,6 +355,10 @@ def _branches(graph: _DeviceGraph, dependence: CppDependence) -> Iterable[Branch
                     regions=tuple(span_of(r) for r in regions),
                     lanes=grade.lanes,
                     origin=grade.origin,
+                    id_scope=grade.id_scope,  # type: ignore[arg-type]
+                    bound=grade.bound,
+                    loop=_enclosing_loop(node),
+                    combines=grade.reason == "loop-bound" and combines(node),  # a tree's step, a prefix loop
                     reaches=tuple(Reach(span_of(r)) for r in regions)
                     + tuple(graph.reach([span_of(r) for r in regions])),
                     exit=exit_kind,
@@ -317,6 +373,19 @@ def _branches(graph: _DeviceGraph, dependence: CppDependence) -> Iterable[Branch
                     rewritable=rewritable(node),
                     comparison=comparison_of(condition),
                 )
+
+
+_LOOP_NODES = frozenset({"for_statement", "while_statement", "do_statement", "for_range_loop"})
+
+
+def _enclosing_loop(node: Node) -> Span | None:
+    """The innermost loop around `node` inside its function or lambda."""
+    parent = node.parent
+    while parent is not None and parent.type not in ("lambda_expression", "function_definition"):
+        if parent.type in _LOOP_NODES:
+            return span_of(parent)
+        parent = parent.parent
+    return None
 
 
 def _branch_kind(node: Node) -> BranchKind:
@@ -394,6 +463,88 @@ def _select_like(graph: _DeviceGraph, node: Node) -> bool:
                 return False
             stack.extend(current.named_children)
     return True
+
+
+# -- grid-stride loops ------------------------------------------------------------------------------
+
+_GRID_WORDS = re.compile(r"\bget_global_range\b|\bget_global_linear_range\b")
+_GROUPS_WORDS = re.compile(r"\bget_group_range\b|\bget_group_linear_range\b")
+_LOCAL_WORDS = re.compile(r"\bget_local_range\b|\bget_local_linear_range\b")
+_STEP = re.compile(rb"(\w+)\s*\+=\s*([^;)]+)|(\w+)\s*=\s*\1\s*\+\s*([^;)]+)")
+
+
+def _grid_stride(graph: _DeviceGraph, regions: tuple[Span, ...], launch: KernelLaunch, unit: CppUnit) -> bool:
+    """Whether the launch's device code steps a loop by the whole grid: `i += it.get_global_range(0)`,
+    `i += groups * wg` from the group and local ranges, a variable holding either, or a constant equal
+    to the launch's global size."""
+    total = launch.global_range.total if launch.global_range is not None else None
+    for captures in graph.scans.values():
+        for loop in captures.get("loop", []):
+            if not any(r.start_byte <= loop.start_byte < r.end_byte for r in regions):
+                continue
+            part = loop.child_by_field_name("update") if loop.type == "for_statement" else loop
+            for match in _STEP.finditer((part.text if part is not None else b"") or b""):
+                step = (match.group(2) or match.group(4) or b"").decode("utf-8", "replace").strip()
+                if _covers_grid(_defined_as(step, loop), step, unit, loop.start_byte, total):
+                    return True
+    return False
+
+
+def _covers_grid(text: str, written: str, unit: CppUnit, at: int, total: int | None) -> bool:
+    if _GRID_WORDS.search(text) or (_GROUPS_WORDS.search(text) and _LOCAL_WORDS.search(text)):
+        return True
+    value = unit.constants.value(written, at) if total is not None else None
+    return value is not None and value == total
+
+
+def _defined_as(step: str, loop: Node) -> str:
+    """`stride` as the function around `loop` defines it (`auto stride = it.get_global_range(0);`), else
+    `step` itself."""
+    if not re.fullmatch(r"\w+", step):
+        return step
+    function = loop.parent
+    while function is not None and function.type not in ("lambda_expression", "function_definition"):
+        function = function.parent
+    text = text_of(function) if function is not None else ""
+    found = re.search(rf"\b{re.escape(step)}\s*(?:=|\()\s*([^;]+);", text)
+    return found.group(1) if found is not None else step
+
+
+# -- barriers and group collectives --------------------------------------------------------------
+
+
+def _barriers(graph: _DeviceGraph, dependence: CppDependence) -> Iterable[Barrier]:
+    """Barriers (`it.barrier()`, `group_barrier(g)`, `sg.barrier()`) and group collectives
+    (`reduce_over_group(g, …)`) in device code, scoped by the handle they are given: a sub-group
+    however it is named (`auto warp = it.get_sub_group(); group_barrier(warp)`), else by its spelling."""
+    seen: set[tuple[int, int]] = set()
+    for captures in graph.scans.values():
+        for call in captures.get("call", []):
+            if (call.start_byte, call.end_byte) in seen or call.type != "call_expression":
+                continue
+            receiver, name, args = dependence.scopes.parts(call)
+            if receiver is not None and name == "barrier":
+                scope = _scope(dependence.handle_kind(receiver), text_of(receiver))
+                form = f"{text_of(receiver).rsplit('.', 1)[-1] or 'item'}.barrier"
+                found = Barrier(span_of(call), form, scope)
+            elif receiver is None and name in ("group_barrier", *_COLLECTIVES):
+                group = args[0] if args else None
+                kind = dependence.handle_kind(group) if group is not None else None
+                if name != "group_barrier" and kind is None:
+                    continue  # not given a group this file shows: another library's function of that name
+                scope = _scope(kind, text_of(group) if group is not None else "")
+                found = Barrier(span_of(call), name, scope, collective=name != "group_barrier")
+            else:
+                continue
+            seen.add((call.start_byte, call.end_byte))
+            yield found
+
+
+def _scope(kind: str | None, written: str) -> BarrierScope:
+    """The group a barrier waits for: the handle's kind when known, else the spelling (`sg`, `sub_group`)."""
+    if kind is not None:
+        return "sub-group" if kind == "sub-group" else "work-group"
+    return "sub-group" if _SUB_GROUP_WORDS.search(written) else "work-group"
 
 
 # -- sub-group block accesses --------------------------------------------------------------------
