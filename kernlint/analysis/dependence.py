@@ -123,6 +123,8 @@ class Unit:
     external: dict[Name, Taint] = field(default_factory=dict)  # written by nested lambdas (`into`)
     result: Taint | None = None
     names: set[Name] = field(default_factory=set)
+    group_size: int | None = None  # the work-group size the unit runs with, when constant (1-D)
+    sub_group: int | None = None  # the sub-group size it requires, when it requires one
 
     def assign(
         self,
@@ -204,9 +206,18 @@ class Program:
         self._generation = 0  # how many times something grew
         self._single: dict[Hashable, dict[Name, Expr | None]] = {}  # unit -> its singly assigned names
 
-    def unit(self, key: Hashable, params: Sequence[str] = (), parent: Hashable | None = None) -> Unit:
+    def unit(
+        self,
+        key: Hashable,
+        params: Sequence[str] = (),
+        parent: Hashable | None = None,
+        group_size: int | None = None,
+        sub_group: int | None = None,
+    ) -> Unit:
+        """The unit `key` (made on first use). `group_size`, `sub_group`: the constant work-group and
+        required sub-group sizes it runs with, when known (`lid / 64` is then uniform in work-groups of 64)."""
         if key not in self.units:
-            self.units[key] = Unit(key, tuple(params), parent)
+            self.units[key] = Unit(key, tuple(params), parent, group_size=group_size, sub_group=sub_group)
         return self.units[key]
 
     # -- fixed point ------------------------------------------------------------------------------
@@ -354,6 +365,7 @@ class Program:
             floors,
             lambda name: self._definition(instance.unit, name),
             geometric,
+            (instance.unit.group_size, instance.unit.sub_group),
         )
 
     def _grew(self) -> None:

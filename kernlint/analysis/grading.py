@@ -81,6 +81,7 @@ class Evaluator:
         floors: Mapping[Name, int] | None = None,
         resolve: Resolve | None = None,
         geometric: frozenset[Name] | None = None,
+        sizes: tuple[int | None, int | None] = (None, None),
     ) -> None:
         self.lookup = lookup
         self.call = call
@@ -89,6 +90,7 @@ class Evaluator:
         self.floors = floors or {}
         # loop-varying names that enclosing loops halve or double each step (`s >>= 1`); None: not known
         self.geometric = geometric
+        self.group_size, self.sub_group = sizes  # the launch's work-group and required sub-group size
 
     # -- taint ----------------------------------------------------------------------------------
 
@@ -163,6 +165,18 @@ class Evaluator:
             and uniform_quotient(expr.left, expr.right, self.resolve, lambda e: self.taint(e) is None)
         ):
             return None  # (lid + k * wg) / wg: the pass number of a work-group-strided index
+        block = _block(_const(expr.right), expr.op) if left is not None and right is None else None
+        if (
+            block
+            and self.group_size
+            and block % self.group_size == 0
+            and self._plain_id(expr.left, 0) in ("local", "global")
+        ):
+            # `lid / 64`, `gid / 64` in work-groups of 64: work-groups are aligned blocks of ids, so the
+            # quotient is the same for the whole work-group (0 for a local id, the group's number)
+            return None
+        if block and self.sub_group and block % self.sub_group == 0 and left is not None and left.kind == "id":
+            return Taint("sub-group", left.origin)  # blocks of the kernel's own sub-group size
         if (
             expr.op in ("/", ">>")
             and left is not None
@@ -506,6 +520,13 @@ def _clears_lane_bits(mask: int | float | None) -> bool:
     """Whether `x & mask` is the same for the 32 ids of every aligned block (`~31`, `-32`, `0xFFE0`):
     the mask keeps none of the low bits that number the lanes of the widest sub-group."""
     return isinstance(mask, int) and mask != 0 and mask & (SUB_GROUP_MAX - 1) == 0
+
+
+def _block(value: int | float | None, op: str) -> int | None:
+    """How many consecutive ids `x / value` or `x >> value` maps to one result, or None."""
+    if op not in ("/", ">>") or not isinstance(value, int) or value <= 0:
+        return None
+    return (1 << value if value < 63 else None) if op == ">>" else value
 
 
 def _mask_block(value: int | float | None, op: str) -> int | None:

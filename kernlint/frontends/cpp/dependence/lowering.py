@@ -210,8 +210,9 @@ def _value_of(field: str) -> Handler:
 
 def _is_small_constant_site(node: Node) -> bool:
     """Constants are evaluated only where their value shapes a lane estimate: a modulus, a mask or
-    its complement, the value compared against (`i % WG == 0`, `lid & MASK`, `lid & ~MASK`), or a
-    divisor that may group ids by sub-group (`lid / WARP`, `lid >> LOG_WARP`)."""
+    its complement, the value compared against (`i % WG == 0`, `lid & MASK`, `lid & ~MASK`, `lid <
+    VALID`: whether the bound falls inside a group), or a divisor that may group ids by sub-group
+    (`lid / WARP`, `lid >> LOG_WARP`)."""
     parent = node.parent
     if (
         parent is not None
@@ -225,7 +226,7 @@ def _is_small_constant_site(node: Node) -> bool:
     if operator is not None and operator.type in ("/", ">>"):
         right = parent.child_by_field_name("right")
         return right is not None and key_of(right) == key_of(node)
-    return operator is not None and operator.type in ("%", "&", "==", "!=")
+    return operator is not None and operator.type in ("%", "&", "==", "!=", "<", "<=", ">", ">=")
 
 
 _HANDLERS: dict[str, Handler] = {

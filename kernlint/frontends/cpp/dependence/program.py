@@ -365,9 +365,18 @@ class CppDependence:
 
     # -- lowering -------------------------------------------------------------------------------
 
+    def _sizes(self, source: UnitSource) -> tuple[int | None, int | None]:
+        """The work-group and sub-group sizes a unit runs with: its kernel's (a lambda inside a kernel
+        runs with the kernel's); None for a device function, which several kernels may call."""
+        seen = 0
+        while source.parent is not None and source.parent in self._contexts and seen < 16:
+            source = self._contexts[source.parent].source
+            seen += 1
+        return source.group_size, source.sub_group
+
     def _lower_unit(self, context: UnitContext) -> None:
         source = context.source
-        unit = self.program.unit(source.key, [p[0] for p in context.params], source.parent)
+        unit = self.program.unit(source.key, [p[0] for p in context.params], source.parent, *self._sizes(source))
         root = source.root
         flow = context.flow
         assert flow is not None

@@ -166,21 +166,23 @@ class ArmCounter:
         )
 
     def _loop_extent(self, arm: Node) -> tuple[int | None, bool]:
-        """(the most trips of a loop in `arm` with constant bounds, whether one runs over the work-group)."""
+        """(the most iterations a nest of loops in `arm` with constant bounds runs, more than a short loop
+        unrolled: 16 × 16 is 256; whether one of its loops runs over the work-group)."""
         trips: int | None = None
         over_group = False
-        stack = [arm]
+        stack: list[tuple[Node, int]] = [(arm, 1)]
         while stack:
-            node = stack.pop()
+            node, outer = stack.pop()
             if node.type in ("lambda_expression", "function_definition"):
                 continue
             if node.type in _LOOPS:
                 condition = node.child_by_field_name("condition")
                 over_group |= condition is not None and bool(_GROUP_SIZE.search(text_of(condition)))
                 count = _trips(node, self._constant) if node.type == "for_statement" else None
-                if count is not None and count > _UNROLLED:
-                    trips = max(trips or 0, count)
-            stack.extend(node.named_children)
+                outer = outer * count if count is not None else outer
+                if count is not None and outer > _UNROLLED:
+                    trips = max(trips or 0, outer)
+            stack.extend((child, outer) for child in node.named_children)
         return trips, over_group
 
     def steers_loop(self, node: Node) -> bool:

@@ -195,6 +195,7 @@ class _DeviceGraph:
         self.scans: dict[Key, dict[str, list[Node]]] = {}  # region root -> its captures (nested lambdas too)
         self.roots: dict[Key, Node] = {}
         self.kernels: dict[Key, tuple[str, str] | None] = {}  # kernel root -> (index parameter, handle kind)
+        self.sizes: dict[Key, tuple[int | None, int | None]] = {}  # kernel root -> (work-group, sub-group size)
         self.names: dict[Key, str] = {}
         self._edges: dict[tuple[int, int, str], list[Key]] = {}
         self._definitions: dict[Key, Node] = {}
@@ -218,6 +219,11 @@ class _DeviceGraph:
             return (launch.body,) if launch.body is not None else ()
         kind = _INDEX_HANDLES.get(launch.index_type or "")
         self.kernels[key_of(root)] = (launch.index_param, kind) if launch.index_param and kind else None
+        local = launch.local_range
+        self.sizes[key_of(root)] = (
+            local.total if local is not None and local.known and len(local.dims) == 1 else None,
+            launch.attributes.reqd_sub_group_size,
+        )
         regions = [root]
         frontier = [root]
         for _depth in range(_MAX_DEPTH):
@@ -274,7 +280,7 @@ class _DeviceGraph:
         sources: dict[Key, UnitSource] = {}
         for key, captures in self.scans.items():
             root = self.roots[key]
-            sources[key] = UnitSource(key, root, None, {}, self.kernels.get(key))
+            sources[key] = UnitSource(key, root, None, {}, self.kernels.get(key), *self.sizes.get(key, (None, None)))
             for lam in captures.get("lambda", []):
                 owner = self.owner(lam)
                 sources.setdefault(
@@ -470,7 +476,7 @@ def _select_like(graph: _DeviceGraph, node: Node) -> bool:
 _GRID_WORDS = re.compile(r"\bget_global_range\b|\bget_global_linear_range\b")
 _GROUPS_WORDS = re.compile(r"\bget_group_range\b|\bget_group_linear_range\b")
 _LOCAL_WORDS = re.compile(r"\bget_local_range\b|\bget_local_linear_range\b")
-_STEP = re.compile(rb"(\w+)\s*\+=\s*([^;)]+)|(\w+)\s*=\s*\1\s*\+\s*([^;)]+)")
+_STEP = re.compile(rb"(\w+)\s*\+=\s*([^;]+)|(\w+)\s*=\s*\3\s*\+\s*([^;]+)")
 
 
 def _grid_stride(graph: _DeviceGraph, regions: tuple[Span, ...], launch: KernelLaunch, unit: CppUnit) -> bool:
