@@ -123,7 +123,7 @@ class Unit:
     external: dict[Name, Taint] = field(default_factory=dict)  # written by nested lambdas (`into`)
     result: Taint | None = None
     names: set[Name] = field(default_factory=set)
-    group_size: int | None = None  # the work-group size the unit runs with, when constant (1-D)
+    group_size: int | None = None  # the work-group extent along the fastest dimension, when constant
     sub_group: int | None = None  # the sub-group size it requires, when it requires one
 
     def assign(

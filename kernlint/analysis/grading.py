@@ -391,7 +391,7 @@ class Evaluator:
             return Grade("boundary", "tail-guard", LaneEstimate("edge"), taint.origin)
         if varying:
             stepped = self.geometric is not None and not varying <= self.geometric
-            if not stepped and (op in (">", ">=") or not _scaled(other)):
+            if not stepped and (op in (">", ">=") or (op in ("<", "<=") and not _scaled(other))):
                 # `tid >= offset`, `tid < n - offset` with `offset` doubling (a scan): the lanes past a
                 # doubling offset idle, a prefix or suffix of the work-group, so at most one sub-group splits
                 return Grade("boundary", "loop-bound", LaneEstimate("edge"), taint.origin)

@@ -47,6 +47,10 @@ def index_seed(loop: OmpLoop, construct: OmpConstruct, shared: set[Span]) -> dep
     ]
     if not inner:
         return dep.Seed("global", loop.index or "")
+    if (construct.value("collapse") or 1) < 2:
+        # a nested `parallel for` inside the loop, not a collapsed nest: how its threads map onto lanes
+        # is the implementation's, so the outer index is only known to be shared by several lanes
+        return dep.Seed("global", loop.index or "", shared=True)
     counts = [trips(other) for other in inner]
     known = math.prod(c for c in counts if c is not None)
     if known % dep.SUB_GROUP_MAX == 0:  # a multiple whatever the unknown trip counts are

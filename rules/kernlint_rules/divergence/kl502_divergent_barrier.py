@@ -55,10 +55,11 @@ Severity
     arithmetic, a leader or role split on the local id (`lid < 32`, with its arms reaching
     different barriers), a data-dependent early `return`, or a bound on the plain id whose sizes
     are known and fall inside a group (`lid < 50` in work-groups of 64; `gid < 126` in two
-    groups of 64). Warning where it depends on sizes the code does not show: an early `return`
-    or a loop bounded by a kernel argument (`if (gid >= n) return;`), harmless while the bound
-    is a multiple of the group size. Nothing when the known sizes make every group fall on one
-    side (`gid < 1024` in work-groups of 256).
+    groups of 64). Warning where it depends on sizes the code does not show: a barrier under,
+    or after an early `return` from, a bound on the id by a kernel argument or an unknown
+    constant (`if (gid >= n) return;`, `if (ch < count) { … reduce_over_group(sg, …) }`), or a
+    loop so bounded, all harmless while the bound is a multiple of the group size. Nothing when
+    the known sizes make every group fall on one side (`gid < 1024` in work-groups of 256).
 
 Occupancy basis
     None: this is a correctness error, independent of the device.
@@ -165,7 +166,7 @@ class DivergentBarrier(Rule):
         elif (
             branch.dependence == "boundary"
             and branch.reason in ("tail-guard", "range")
-            and ((branch.kind == "loop" and how != "exit") or (how == "exit" and branch.exit == "return"))
+            and (branch.kind == "loop" or how == "under" or (how == "exit" and branch.exit == "return"))
         ):
             # a bound on the id splits a group only when it falls inside one: not proven from the code
             looping = branch.kind == "loop" and how != "exit"

@@ -19,7 +19,8 @@ class UnitSource:
     parent: Key | None
     nodes: dict[str, list[Node]]
     index_param: tuple[str, str] | None = None  # a kernel's (parameter name, handle kind)
-    # a kernel's constant 1-D work-group size and required sub-group size, when its launch fixes them
+    # a kernel's work-group extent along its fastest dimension and required sub-group size, when its
+    # launch fixes them
     group_size: int | None = None
     sub_group: int | None = None
 

@@ -39,6 +39,7 @@ _NO_EXIT_DESCENT = _LOOPS | {"switch_statement", "lambda_expression", "function_
 _DIRECTIVE_LINE = re.compile(rb"^[ \t]*#", re.M)
 _LOG_TRIPS = 5  # what a halving loop (`for (s = 16; s > 0; s >>= 1)`) is counted as
 _UNROLLED = 16  # a loop of at most this many constant trips is counted as its body that many times
+_UNIT_STEP = re.compile(r"\s*(?:\+\+\s*\w+|\w+\s*\+\+|\w+\s*\+=\s*1)\s*")
 _GROUP_SIZE = re.compile(r"\b(?:get_local_range|get_local_linear_range|get_max_local_range|omp_get_num_threads)\b")
 _MATH = frozenset(
     {
@@ -177,7 +178,14 @@ class ArmCounter:
                 continue
             if node.type in _LOOPS:
                 condition = node.child_by_field_name("condition")
-                over_group |= condition is not None and bool(_GROUP_SIZE.search(text_of(condition)))
+                update = node.child_by_field_name("update")
+                # over the work-group one element at a time (a stride of the sub-group size visits
+                # one partial per sub-group: a handful)
+                over_group |= (
+                    condition is not None
+                    and bool(_GROUP_SIZE.search(text_of(condition)))
+                    and (update is None or bool(_UNIT_STEP.fullmatch(text_of(update))))
+                )
                 count = _trips(node, self._constant) if node.type == "for_statement" else None
                 outer = outer * count if count is not None else outer
                 if count is not None and outer > _UNROLLED:

@@ -22,13 +22,15 @@ import tree_sitter
 
 from kernlint.facts import Barrier, Branch, KernelLaunch, Span, SubGroupBlockAccess
 from kernlint.facts.device import Reach
-from kernlint.facts.kinds import BarrierScope, BlockDirection, BranchExit, BranchKind
+from kernlint.facts.kinds import BlockDirection, BranchExit, BranchKind
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import contains, node_at, span_between, span_of, text_of
 from kernlint.frontends.cpp.dependence.context import UnitSource
 from kernlint.frontends.cpp.dependence.nodes import Key, Owners, call_parts, callee_name, condition_of, key_of
 from kernlint.frontends.cpp.dependence.program import CppDependence
 from kernlint.frontends.cpp.device.arms import ArmCounter, combines, comparison_of, rewritable
+from kernlint.frontends.cpp.device.barriers import find_barriers
+from kernlint.frontends.cpp.device.strides import grid_stride
 from kernlint.frontends.cpp.syntax import function_declarator
 from kernlint.frontends.cpp.unit import CppUnit
 
@@ -41,25 +43,6 @@ _BLOCK_BUILTIN = re.compile(
     r"^(?:intel_sub_group_block_(?P<a>read|write)\w*|__spirv_SubgroupBlock(?P<b>Read|Write)INTEL)$"
 )
 _BLOCK_FREE = frozenset({"group_load", "group_store", "load", "store", "sub_group_load", "sub_group_store"})
-# Group algorithms: every member of the group passed first must reach them, as a barrier.
-_COLLECTIVES = frozenset(
-    {
-        "reduce_over_group",
-        "group_broadcast",
-        "any_of_group",
-        "all_of_group",
-        "none_of_group",
-        "exclusive_scan_over_group",
-        "inclusive_scan_over_group",
-        "joint_reduce",
-        "joint_any_of",
-        "joint_all_of",
-        "joint_none_of",
-        "joint_exclusive_scan",
-        "joint_inclusive_scan",
-    }
-)
-_SUB_GROUP_WORDS = re.compile(r"sub_?group|\bsg\b|\bwarp\b")
 _INDEX_HANDLES = {
     "nd_item": "item",
     "item": "item",
@@ -87,7 +70,7 @@ def analyse_device_code(unit: CppUnit, launches: list[KernelLaunch]) -> DeviceCo
         return DeviceCode(())
     graph = _DeviceGraph(unit.root, launches, unit.file_matches["cpp_device_index"])
     with_regions = tuple(
-        replace(launch, regions=regions, grid_stride=_grid_stride(graph, regions, launch, unit))
+        replace(launch, regions=regions, grid_stride=grid_stride(graph.scans.values(), regions, launch, unit))
         for launch, regions in zip(launches, graph.launch_regions)
     )
     if not graph.scans:
@@ -96,7 +79,7 @@ def analyse_device_code(unit: CppUnit, launches: list[KernelLaunch]) -> DeviceCo
         dependence = CppDependence(graph.unit_sources(), graph.callees, unit.constants.value)
         branches = sorted(_branches(graph, dependence), key=lambda b: (b.span.start_byte, b.span.end_byte))
         accesses = sorted(_block_accesses(graph, dependence), key=lambda a: a.span.start_byte)
-        barriers = sorted(_barriers(graph, dependence), key=lambda b: b.span.start_byte)
+        barriers = sorted(find_barriers(graph.scans.values(), dependence), key=lambda b: b.span.start_byte)
     except RecursionError:
         # Statements nested hundreds deep (generated code) exceed the recursive walk of the dependence
         # analysis. Its facts are then unknown, so the rules that need them say nothing for this file.
@@ -196,6 +179,7 @@ class _DeviceGraph:
         self.roots: dict[Key, Node] = {}
         self.kernels: dict[Key, tuple[str, str] | None] = {}  # kernel root -> (index parameter, handle kind)
         self.sizes: dict[Key, tuple[int | None, int | None]] = {}  # kernel root -> (work-group, sub-group size)
+        self._reached: dict[Key, set[tuple[int | None, int | None]]] = {}  # device function -> its kernels' sizes
         self.names: dict[Key, str] = {}
         self._edges: dict[tuple[int, int, str], list[Key]] = {}
         self._definitions: dict[Key, Node] = {}
@@ -220,10 +204,9 @@ class _DeviceGraph:
         kind = _INDEX_HANDLES.get(launch.index_type or "")
         self.kernels[key_of(root)] = (launch.index_param, kind) if launch.index_param and kind else None
         local = launch.local_range
-        self.sizes[key_of(root)] = (
-            local.total if local is not None and local.known and len(local.dims) == 1 else None,
-            launch.attributes.reqd_sub_group_size,
-        )
+        # the fastest dimension's extent: the ids along it, in which work-groups are aligned blocks
+        sizes = (local.dims[-1] if local is not None and local.dims else None, launch.attributes.reqd_sub_group_size)
+        self.sizes[key_of(root)] = sizes
         regions = [root]
         frontier = [root]
         for _depth in range(_MAX_DEPTH):
@@ -235,6 +218,7 @@ class _DeviceGraph:
                             continue
                         regions.append(definition)
                         following.append(definition)
+                        self._reached.setdefault(key_of(definition), set()).add(sizes)
             if not following:
                 break
             frontier = following
@@ -271,6 +255,14 @@ class _DeviceGraph:
                     self.names[key_of(definition)] = name
         return [self._definitions[k] for k in self._edges[edge]]
 
+    def _sizes_of(self, key: Key) -> tuple[int | None, int | None]:
+        """The sizes a unit runs with: a kernel's own; a device function's when every kernel that
+        reaches it has the same ones."""
+        if key in self.sizes:
+            return self.sizes[key]
+        reached = self._reached.get(key, set())
+        return next(iter(reached)) if len(reached) == 1 else (None, None)
+
     def callees(self, call: Node) -> list[Key]:
         """Device units a call reaches (empty for calls outside the scanned code or to unknown code)."""
         return self._edges.get((call.start_byte, call.end_byte, call.type), [])
@@ -280,7 +272,7 @@ class _DeviceGraph:
         sources: dict[Key, UnitSource] = {}
         for key, captures in self.scans.items():
             root = self.roots[key]
-            sources[key] = UnitSource(key, root, None, {}, self.kernels.get(key), *self.sizes.get(key, (None, None)))
+            sources[key] = UnitSource(key, root, None, {}, self.kernels.get(key), *self._sizes_of(key))
             for lam in captures.get("lambda", []):
                 owner = self.owner(lam)
                 sources.setdefault(
@@ -469,88 +461,6 @@ def _select_like(graph: _DeviceGraph, node: Node) -> bool:
                 return False
             stack.extend(current.named_children)
     return True
-
-
-# -- grid-stride loops ------------------------------------------------------------------------------
-
-_GRID_WORDS = re.compile(r"\bget_global_range\b|\bget_global_linear_range\b")
-_GROUPS_WORDS = re.compile(r"\bget_group_range\b|\bget_group_linear_range\b")
-_LOCAL_WORDS = re.compile(r"\bget_local_range\b|\bget_local_linear_range\b")
-_STEP = re.compile(rb"(\w+)\s*\+=\s*([^;]+)|(\w+)\s*=\s*\3\s*\+\s*([^;]+)")
-
-
-def _grid_stride(graph: _DeviceGraph, regions: tuple[Span, ...], launch: KernelLaunch, unit: CppUnit) -> bool:
-    """Whether the launch's device code steps a loop by the whole grid: `i += it.get_global_range(0)`,
-    `i += groups * wg` from the group and local ranges, a variable holding either, or a constant equal
-    to the launch's global size."""
-    total = launch.global_range.total if launch.global_range is not None else None
-    for captures in graph.scans.values():
-        for loop in captures.get("loop", []):
-            if not any(r.start_byte <= loop.start_byte < r.end_byte for r in regions):
-                continue
-            part = loop.child_by_field_name("update") if loop.type == "for_statement" else loop
-            for match in _STEP.finditer((part.text if part is not None else b"") or b""):
-                step = (match.group(2) or match.group(4) or b"").decode("utf-8", "replace").strip()
-                if _covers_grid(_defined_as(step, loop), step, unit, loop.start_byte, total):
-                    return True
-    return False
-
-
-def _covers_grid(text: str, written: str, unit: CppUnit, at: int, total: int | None) -> bool:
-    if _GRID_WORDS.search(text) or (_GROUPS_WORDS.search(text) and _LOCAL_WORDS.search(text)):
-        return True
-    value = unit.constants.value(written, at) if total is not None else None
-    return value is not None and value == total
-
-
-def _defined_as(step: str, loop: Node) -> str:
-    """`stride` as the function around `loop` defines it (`auto stride = it.get_global_range(0);`), else
-    `step` itself."""
-    if not re.fullmatch(r"\w+", step):
-        return step
-    function = loop.parent
-    while function is not None and function.type not in ("lambda_expression", "function_definition"):
-        function = function.parent
-    text = text_of(function) if function is not None else ""
-    found = re.search(rf"\b{re.escape(step)}\s*(?:=|\()\s*([^;]+);", text)
-    return found.group(1) if found is not None else step
-
-
-# -- barriers and group collectives --------------------------------------------------------------
-
-
-def _barriers(graph: _DeviceGraph, dependence: CppDependence) -> Iterable[Barrier]:
-    """Barriers (`it.barrier()`, `group_barrier(g)`, `sg.barrier()`) and group collectives
-    (`reduce_over_group(g, …)`) in device code, scoped by the handle they are given: a sub-group
-    however it is named (`auto warp = it.get_sub_group(); group_barrier(warp)`), else by its spelling."""
-    seen: set[tuple[int, int]] = set()
-    for captures in graph.scans.values():
-        for call in captures.get("call", []):
-            if (call.start_byte, call.end_byte) in seen or call.type != "call_expression":
-                continue
-            receiver, name, args = dependence.scopes.parts(call)
-            if receiver is not None and name == "barrier":
-                scope = _scope(dependence.handle_kind(receiver), text_of(receiver))
-                form = f"{text_of(receiver).rsplit('.', 1)[-1] or 'item'}.barrier"
-                found = Barrier(span_of(call), form, scope)
-            elif receiver is None and name in ("group_barrier", *_COLLECTIVES):
-                group = args[0] if args else None
-                kind = dependence.handle_kind(group) if group is not None else None
-                if name != "group_barrier" and kind is None:
-                    continue  # not given a group this file shows: another library's function of that name
-                scope = _scope(kind, text_of(group) if group is not None else "")
-                found = Barrier(span_of(call), name, scope, collective=name != "group_barrier")
-            else:
-                continue
-            seen.add((call.start_byte, call.end_byte))
-            yield found
-
-
-def _scope(kind: str | None, written: str) -> BarrierScope:
-    """The group a barrier waits for: the handle's kind when known, else the spelling (`sg`, `sub_group`)."""
-    if kind is not None:
-        return "sub-group" if kind == "sub-group" else "work-group"
-    return "sub-group" if _SUB_GROUP_WORDS.search(written) else "work-group"
 
 
 # -- sub-group block accesses --------------------------------------------------------------------
