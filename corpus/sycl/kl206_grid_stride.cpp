@@ -30,3 +30,15 @@ void last_stage(sycl::queue &q, const float *partial, float *total) {
       *total = s;
   });
 }
+
+// One work-group striding over the partial sums: a final stage whose size is the algorithm's.
+void final_sum(sycl::queue &q, const float *partial, float *total, size_t blocks) {
+  q.parallel_for(sycl::nd_range<1>(256, 256), [=](sycl::nd_item<1> it) { // expect: KL206 (info, single-work-group)
+    float acc = 0.0f;
+    for (size_t i = it.get_local_id(0); i < blocks; i += 256)
+      acc += partial[i];
+    acc = sycl::reduce_over_group(it.get_group(), acc, sycl::plus<float>());
+    if (it.get_local_id(0) == 0)
+      *total = acc;
+  });
+}

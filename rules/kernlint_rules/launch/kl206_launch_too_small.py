@@ -12,7 +12,7 @@ What it does
     choice decides the severity (below): a kernel with a grid-stride loop (`for (i = gid; i < n; i +=
     it.get_global_range(0))`) is written for more data than its grid, one without it has the
     problem's size as its global size. The evidence's `class` says which (`grid-stride`,
-    `one-item-per-work-item`).
+    `one-item-per-work-item`, or `single-work-group` for one work-group striding over its data).
 
 Why it matters
     Occupancy is the share of the GPU's thread contexts that have work. The guide estimates it for
@@ -42,7 +42,9 @@ Severity
     the threshold is `min-gpu-occupancy-pct` (25 % by default: below a quarter, three of four
     Xe-cores/SMs idle for the whole kernel). Info otherwise: a kernel that does one item per
     work-item has the problem's size as its global size (a final reduction stage, one group per
-    column, a small problem), small by design, and more work-groups would need more work.
+    column, a small problem), small by design, and more work-groups would need more work; so is one
+    work-group striding over its data (a final reduction over partial results), which synchronises
+    through local memory.
 
 Occupancy basis
     `kernlint.occupancy.compute(device, wg=local range, sg=…, slm_bytes=…, barrier=…,
@@ -111,7 +113,14 @@ class LaunchTooSmall(Rule):
             capacity = units * per_unit_slots
             unit = unit_word(report.unit, plural=True)
             group_word = "block" if isinstance(device, NvidiaProfile) else "work-group"
-            if launch.grid_stride:
+            if launch.grid_stride and groups == 1:
+                klass = "single-work-group"
+                advice = (
+                    "an info: one work-group striding over its data is a final stage (a last reduction over "
+                    "partial results, a configuration step): it synchronises through local memory, so its "
+                    "size is the algorithm's, small by design"
+                )
+            elif launch.grid_stride:
                 klass = "grid-stride"
                 advice = (
                     f"the kernel loops over its data by the grid's size (a grid-stride loop), so the grid "
@@ -132,7 +141,7 @@ class LaunchTooSmall(Rule):
                 f"{_count(units)} {unit}; one full wave takes {wave} such {group_word}s "
                 f"({per_unit.work_groups_per_unit} per {unit_word(report.unit)}) [{sg.note(device)}]\n{advice}",
                 kernel=launch.name,
-                severity=None if launch.grid_stride else Severity.INFO,
+                severity=None if klass == "grid-stride" else Severity.INFO,
                 evidence={
                     "class": klass,
                     "occupancy": report.to_json(),

@@ -140,3 +140,28 @@ def test_one_lane_is_a_test_on_the_fastest_dimension_only() -> None:
 
 def test_a_quotient_of_an_id_selects_a_band_of_lanes() -> None:
     assert "serial-leader" not in leader_classes("band == 2")
+
+
+def test_a_tree_step_written_as_a_call_on_an_element_is_a_reduction() -> None:
+    """`accumulate(&s[lid], s[lid + d])` combines elements of one array as `s[lid] += s[lid + d]` does:
+    behind a barrier each step, a tree reduction worth a sub-group reduction."""
+    source = """
+        #include <sycl/sycl.hpp>
+        inline void accumulate(float *into, float v) { *into = sycl::log(sycl::exp(*into) + sycl::exp(v)); }
+        void f(sycl::queue &q, float *x, int n) {
+          q.submit([&](sycl::handler &h) {
+            sycl::local_accessor<float, 1> s(128, h);
+            h.parallel_for(sycl::nd_range<1>(n, 128), [=](sycl::nd_item<1> it) [[sycl::reqd_sub_group_size(32)]] {
+              const int lid = it.get_local_id(0);
+              s[lid] = x[it.get_global_id(0)];
+              for (int d = 64; d > 0; d /= 2) {
+                it.barrier();
+                if (lid < d)
+                  accumulate(&s[lid], s[lid + d]);
+              }
+            });
+          });
+        }
+    """
+    (d,) = run_rule(DivergentBranch, source, device=None)
+    assert d.severity is Severity.WARNING and d.evidence["class"] == "tree-reduction"

@@ -341,6 +341,9 @@ def combines(node: Node) -> bool:
             continue
         elif current.type == "expression_statement" and current.named_children:
             assignment = current.named_children[0]
+            if assignment.type == "call_expression" and _combines_in_place(assignment):
+                found = True
+                continue
             if assignment.type != "assignment_expression":
                 return False
             target = assignment.child_by_field_name("left")
@@ -356,6 +359,25 @@ def combines(node: Node) -> bool:
         else:
             return False
     return found
+
+
+def _combines_in_place(call: Node) -> bool:
+    """`accumulate(&s[i], s[i + d])`: a helper handed one element's address and elements of the same
+    array alone, a combining step written as a call."""
+    arguments = call.child_by_field_name("arguments")
+    args = arguments.named_children if arguments is not None else []
+    targets = [
+        target
+        for a in args
+        if a.type == "pointer_expression" and text_of(a.child_by_field_name("operator")) == "&"
+        for target in (a.child_by_field_name("argument"),)
+        if target is not None and target.type == "subscript_expression"
+    ]
+    if len(targets) != 1:
+        return False
+    base = text_of(targets[0].child_by_field_name("argument"))
+    read = set().union(*(_subscript_bases(a) for a in args))
+    return read == {base}
 
 
 def _accumulates(body: Node) -> bool:
