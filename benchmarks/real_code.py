@@ -1,9 +1,11 @@
 """Counts of kernlint's findings on real code, for before/after comparisons.
 
 Run kernlint over the trees given on the command line (JSON output, one subprocess) and print the
-counts by rule, by severity and, for KL501 and KL502, by class (KL501: the cost class of
-`kernlint_rules.divergence.classes` with the dependence reason; KL502: how the barrier is reached).
-Read the findings by hand too: counts only say what moved.
+counts by rule, by severity, by rule and class with each class's severities (the class is the
+finding's `evidence.class` where a rule gives one: KL501's cost class, KL206's; KL502: how the barrier
+is reached), and, for KL501 and KL502, by detailed class (KL501: the cost class of
+`kernlint_rules.divergence.classes` with the dependence reason and construct; KL502: how the barrier
+is reached, the reason and the branch). Read the findings by hand too: counts only say what moved.
 
     python benchmarks/real_code.py HeCBench/src/*-sycl HeCBench/src/*-omp --save /tmp/after.json
     python benchmarks/real_code.py --compare /tmp/before.json /tmp/after.json
@@ -54,46 +56,49 @@ def klass(diagnostic: dict) -> str | None:
     return None
 
 
+def rule_class(diagnostic: dict) -> str:
+    """`KL501 inherent`, `KL502 exit`, `KL206 grid-stride`: the rule and the class a finding is in
+    (the rule alone when it has no classes)."""
+    evidence = diagnostic.get("evidence") or {}
+    name = evidence.get("class") or (evidence.get("via") if diagnostic["code"] == "KL502" else None)
+    return f"{diagnostic['code']} {name}" if name else diagnostic["code"]
+
+
+SECTIONS = ("rule", "severity", "rule/severity", "rule/class/severity", "class")
+
+
 def counts(report: dict) -> dict[str, Counter]:
-    """Counters by rule, by severity, by rule and severity, and by class (KL501 and KL502)."""
-    found: dict[str, Counter] = {
-        "rule": Counter(),
-        "severity": Counter(),
-        "rule/severity": Counter(),
-        "KL501 class/severity": Counter(),
-        "class": Counter(),
-    }
+    """Counters by rule, by severity, by rule and severity, by rule, class and severity, and by
+    detailed class (KL501 and KL502)."""
+    found: dict[str, Counter] = {section: Counter() for section in SECTIONS}
     for diagnostic in report.get("diagnostics", []):
         found["rule"][diagnostic["code"]] += 1
         found["severity"][diagnostic["severity"]] += 1
         found["rule/severity"][f"{diagnostic['code']} {diagnostic['severity']}"] += 1
-        if diagnostic["code"] == "KL501":
-            found["KL501 class/severity"][
-                f"{(diagnostic.get('evidence') or {}).get('class')} {diagnostic['severity']}"
-            ] += 1
+        found["rule/class/severity"][f"{rule_class(diagnostic)} {diagnostic['severity']}"] += 1
         name = klass(diagnostic)
         if name is not None:
-            found["class"][f"{diagnostic['code']} {name}"] += 1
+            found["class"][f"{diagnostic['code']} {name} {diagnostic['severity']}"] += 1
     return found
 
 
 def show(reports: list[tuple[str, dict]]) -> None:
     """One table per counter, a column per report (and the difference for two)."""
     tables = [(name, counts(report)) for name, report in reports]
-    for section in ("rule", "severity", "rule/severity", "KL501 class/severity", "class"):
+    for section in SECTIONS:
         keys = sorted(set().union(*(c[section] for _n, c in tables)))
-        header = f"{'by ' + section:<44}" + "".join(f"{n[-14:]:>15}" for n, _c in tables)
+        header = f"{'by ' + section:<52}" + "".join(f"{n[-14:]:>15}" for n, _c in tables)
         if len(tables) == 2:
             header += f"{'change':>9}"
         print(header)
         for key in keys:
             values = [c[section].get(key, 0) for _n, c in tables]
-            line = f"  {key:<42}" + "".join(f"{v:>15}" for v in values)
+            line = f"  {key:<50}" + "".join(f"{v:>15}" for v in values)
             if len(values) == 2:
                 line += f"{values[1] - values[0]:>+9}"
             print(line)
         totals = [sum(c[section].values()) for _n, c in tables]
-        print(f"  {'total':<42}" + "".join(f"{v:>15}" for v in totals) + "\n")
+        print(f"  {'total':<50}" + "".join(f"{v:>15}" for v in totals) + "\n")
 
 
 def listing(report: dict, code: str) -> None:

@@ -56,6 +56,7 @@ class Config:
     exclude: tuple[str, ...] = DEFAULT_EXCLUDES
     extend_exclude: tuple[str, ...] = ()
     fail_on: Severity = Severity.WARNING
+    show_infos: bool = False  # the text report lists infos too (they are always in JSON, SARIF and the editor)
     include_dirs: tuple[str, ...] = ()
     defines: tuple[tuple[str, str], ...] = ()
     rule_options: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = ()
@@ -107,7 +108,7 @@ class Config:
 
     def fingerprint(self) -> str:
         """A stable hash of everything that can change a file's diagnostics, for the cache key."""
-        payload = {k: v for k, v in self.__dict__.items() if k not in ("path", "root")}
+        payload = {k: v for k, v in self.__dict__.items() if k not in ("path", "root", "show_infos")}
         payload["fail_on"] = self.fail_on.value
         return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
@@ -156,6 +157,7 @@ _KEYS = (
     "exclude",
     "extend-exclude",
     "fail-on",
+    "show-infos",
     "include-dirs",
     "defines",
     "rules",
@@ -189,6 +191,10 @@ def _parse_table(table: dict[str, Any], path: Path) -> Config:
         updates["extend_exclude"] = tuple(_str_list(table["extend-exclude"], where, "extend-exclude"))
     if "fail-on" in table:
         updates["fail_on"] = parse_severity(table["fail-on"], f"{where}: key 'fail-on'")
+    if "show-infos" in table:
+        if not isinstance(table["show-infos"], bool):
+            raise ConfigError(f"{where}: key 'show-infos' must be true or false, got {table['show-infos']!r}")
+        updates["show_infos"] = table["show-infos"]
     if "include-dirs" in table:
         updates["include_dirs"] = tuple(
             str((path.parent / d).resolve()) for d in _str_list(table["include-dirs"], where, "include-dirs")

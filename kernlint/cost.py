@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 #: Bumped when costs change for unchanged source, so cached results are not reused.
-MODEL_VERSION = 1
+MODEL_VERSION = 2
 
 #: Units a cost's value is given in; seconds and bytes add up over findings, shares do not.
 ADDITIVE_UNITS = frozenset({"s", "bytes"})
@@ -226,8 +226,9 @@ def by_cost(diagnostics: Iterable[D]) -> list[D]:
 
 
 def most_expensive(diagnostics: Sequence[D], count: int = 3) -> list[D]:
-    """The `count` findings that rank first and carry a known cost."""
-    return [d for d in by_cost(diagnostics) if d.cost is not None and d.cost.score is not None][:count]
+    """The `count` findings that rank first and carry a known cost that is not nothing: a finding whose
+    score is 0 (a spelling, hygiene) costs nothing at run time and is never among them."""
+    return [d for d in by_cost(diagnostics) if d.cost is not None and d.cost.score and d.cost.value != 0][:count]
 
 
 @dataclass(frozen=True)

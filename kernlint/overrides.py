@@ -31,6 +31,8 @@ def command_line_overrides(args: argparse.Namespace, known: frozenset[str]) -> C
     ignore = parse_codes(args.ignore, "--ignore", known) if args.ignore else ()
     if args.fail_on:
         updates["fail_on"] = parse_severity(args.fail_on, "--fail-on")
+    if getattr(args, "show_infos", None) is not None:
+        updates["show_infos"] = args.show_infos
     read = reading_overrides(args)
     exclude = _patterns(getattr(args, "exclude", None))
     extend_exclude = _patterns(getattr(args, "extend_exclude", None))

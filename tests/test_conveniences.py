@@ -143,7 +143,7 @@ def test_fixable_count_and_show_fixes(tmp_path: Path) -> None:
     proc = run_kernlint("k.cpp", "--no-cache", "--show-fixes", cwd=tmp_path)
     out = lines(proc)
     assert out[-5:] == [
-        "Found 2 diagnostics (0 errors, 1 warning, 1 info) in 1 of 1 file.",
+        "Found 1 diagnostic (0 errors, 1 warning) in 1 of 1 file, and 1 info (--show-infos lists it).",
         "[*] 1 fixable with `--fix`",
         "1 fix(es) available (--fix applies the safe ones, --unsafe-fixes the others):",
         "- k.cpp:",
@@ -205,7 +205,7 @@ def test_rule_as_json(tmp_path: Path) -> None:
 
 def test_text_report_links_each_finding_to_its_rule_documentation(tmp_path: Path) -> None:
     (tmp_path / "k.cpp").write_bytes(LOOP)
-    out = lines(run_kernlint("k.cpp", "--no-cache", cwd=tmp_path))
+    out = lines(run_kernlint("k.cpp", "--no-cache", "--show-infos", cwd=tmp_path))
     assert f"  docs: {RULES_URL}#kl101-buffer-in-loop" in out and f"  docs: {RULES_URL}#kl001-unused-suppression" in out
     sarif = json.loads(run_kernlint("k.cpp", "--format", "sarif", "--no-cache", cwd=tmp_path).stdout)
     rules = sarif["runs"][0]["tool"]["driver"]["rules"]
@@ -244,3 +244,39 @@ def test_columns_is_honoured(tmp_path: Path) -> None:
     assert len(first_line("")) < len("k.cpp:4:5: KL101 [warning] ") + 125
     assert first_line("400").endswith(whole)  # ... a wide terminal all of it
     assert len(first_line("80")) <= 80
+
+
+def test_the_text_report_counts_infos_and_lists_them_on_request(tmp_path: Path) -> None:
+    """A first run shows errors and warnings; infos are counted, listed with `--show-infos` or the
+    `show-infos` config key (`--no-show-infos` wins over it), and always in JSON."""
+    (tmp_path / "k.cpp").write_bytes(LOOP)
+    default = lines(run_kernlint("k.cpp", "--no-cache", cwd=tmp_path))
+    assert not any("KL001" in line for line in default)
+    assert default[-2] == "Found 1 diagnostic (0 errors, 1 warning) in 1 of 1 file, and 1 info (--show-infos lists it)."
+    shown = lines(run_kernlint("k.cpp", "--no-cache", "--show-infos", cwd=tmp_path))
+    assert any(line.startswith("k.cpp:6:") and "KL001 [info]" in line for line in shown)
+    assert shown[-2] == "Found 2 diagnostics (0 errors, 1 warning, 1 info) in 1 of 1 file."
+    (tmp_path / "kernlint.toml").write_text("show-infos = true\n")
+    assert any("KL001 [info]" in line for line in lines(run_kernlint("k.cpp", "--no-cache", cwd=tmp_path)))
+    overridden = lines(run_kernlint("k.cpp", "--no-cache", "--no-show-infos", cwd=tmp_path))
+    assert not any("KL001" in line for line in overridden)
+    (tmp_path / "kernlint.toml").write_text('show-infos = "yes"\n')
+    broken = run_kernlint("k.cpp", "--no-cache", cwd=tmp_path)
+    assert broken.returncode == 2 and b"'show-infos' must be true or false" in broken.stderr
+    (tmp_path / "kernlint.toml").unlink()
+    failing = run_kernlint("k.cpp", "--no-cache", "--fail-on", "info", cwd=tmp_path)  # what fails the run is shown
+    assert any("KL001 [info]" in line for line in lines(failing))
+    report = json.loads(run_kernlint("k.cpp", "--no-cache", "--format", "json", cwd=tmp_path).stdout)
+    assert sorted(d["code"] for d in report["diagnostics"]) == ["KL001", "KL101"]
+    statistics = lines(run_kernlint("k.cpp", "--no-cache", "--statistics", cwd=tmp_path))
+    assert statistics[-1] == "and 1 info not counted here (--show-infos counts them)"
+
+
+def test_a_run_with_only_infos_passes_and_says_how_many(tmp_path: Path) -> None:
+    (tmp_path / "k.cpp").write_bytes(LOOP.replace(b"    sycl::buffer<float> b(p, sycl::range<1>(16));\n", b""))
+    proc = run_kernlint("k.cpp", "--no-cache", cwd=tmp_path)
+    assert proc.returncode == 0
+    assert lines(proc)[-2:] == [
+        "All checks passed (1 file), with 1 info (--show-infos lists it).",
+        "[*] 1 fixable with `--fix`",
+    ]

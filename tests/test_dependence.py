@@ -380,3 +380,79 @@ def test_a_lambda_that_assigns_a_captured_variable_updates_the_kernel() -> None:
         }
     """)
     assert found[(7, "if")].reason == "data"
+
+
+# -- issue 18: what lanes share, and how a moving bound leaves them ---------------------------------
+
+
+def grade_in(expr, *, group_size=None, sub_group=None, loop_varying=(), geometric=None, setup=None):
+    """`grade`, in a unit that runs with the given work-group and sub-group sizes."""
+
+    def build(p: Program) -> None:
+        k = p.unit("k", group_size=group_size, sub_group=sub_group)
+        k.assign("lid", LID)
+        k.assign("gid", Seed("global", "it.get_global_id(0)"))
+        if setup:
+            setup(k)
+        k.condition("c", expr, loop_varying=loop_varying, geometric=geometric)
+
+    return solved(build).grade("k", "c")
+
+
+def test_masks_that_clear_the_lane_bits_give_a_sub_group_s_base() -> None:
+    for mask in (Unary("~", Const(31)), Const(-32), Const(0xFFFFFFE0)):
+        row = Load(Var("start"), Binary("&", Var("gid"), mask))
+        g = grade(Binary("<", Var("k"), row))
+        assert g is not None and g.dependence == "sub-group", mask
+    # `& ~15` keeps a lane bit of a 32-wide sub-group: the lanes disagree
+    assert grade(Binary("<", Var("k"), Load(Var("start"), Binary("&", Var("gid"), Unary("~", Const(15)))))).strong
+
+
+def test_a_quotient_by_the_work_group_size_is_the_same_in_the_work_group() -> None:
+    row = Load(Var("start"), Binary("/", Var("gid"), Const(48)))
+    assert grade_in(Binary("<", Var("k"), row), group_size=48) is None  # `gid / 48`: the group's number
+    assert grade_in(Binary("==", Binary("/", Var("lid"), Const(48)), Const(0)), group_size=48) is None
+    assert grade_in(Binary("<", Var("k"), row)).strong  # without the launch's size: a per-lane row
+    # blocks of the kernel's own sub-group size (16) share a value, though not a multiple of 32
+    by_16 = grade_in(Binary("<", Var("k"), Load(Var("start"), Binary("/", Var("gid"), Const(16)))), sub_group=16)
+    assert by_16 is not None and by_16.dependence == "sub-group"
+
+
+def test_a_halved_bound_shrinks_the_lanes_and_a_stepped_one_staggers_them() -> None:
+    tree = grade_in(Binary("<", Var("lid"), Var("s")), loop_varying={"s"}, geometric={"s"})
+    assert (tree.reason, tree.lanes.kind) == ("loop-bound", "shrinking")
+    prefix = grade_in(Binary("<=", Var("k"), Var("lid")), loop_varying={"k"}, geometric=set())
+    assert (prefix.reason, prefix.lanes.kind, prefix.id_scope) == ("loop-bound", "staggered", "local")
+    # a doubling offset excludes a prefix of the lanes (a scan step): one sub-group splits, a boundary
+    scan = grade_in(Binary(">=", Var("lid"), Var("d")), loop_varying={"d"}, geometric={"d"})
+    assert (scan.dependence, scan.lanes.kind) == ("boundary", "edge")
+    suffix = grade_in(Binary("<", Var("lid"), Binary("-", Var("n"), Var("d"))), loop_varying={"d"}, geometric={"d"})
+    assert suffix.dependence == "boundary"
+
+
+def test_a_two_dimensional_leader_is_one_lane() -> None:
+    both = Binary("&&", Binary("==", Var("lid"), Const(0)), Binary("==", Var("ly"), Const(0)))
+    g = grade_in(both, setup=lambda k: k.assign("ly", Seed("local", "it.get_local_id(0)", shared=True)))
+    assert (g.reason, g.lanes.kind) == ("leader", "single")
+
+
+def test_a_comparison_of_the_plain_id_with_a_constant_keeps_the_bound() -> None:
+    g = grade(Binary(">=", Var("lid"), Const(50)))
+    assert (g.reason, g.id_scope, g.bound) == ("tail-guard", "local", 50)
+    g = grade(Binary("<=", Var("gid"), Const(125)))
+    assert (g.id_scope, g.bound) == ("global", 126)
+    assert grade(Binary("<", Binary("*", Var("gid"), Const(2)), Const(64))).id_scope is None
+
+
+def test_an_outer_index_of_a_collapsed_nest_is_the_same_along_a_row() -> None:
+    from kernlint.analysis.dependence import SubGroupUniform
+
+    def straddling(k) -> None:
+        k.assign("r", SubGroupUniform("r", straddle=True))
+
+    g = grade(Binary("<", Var("k"), Load(Var("start"), Var("r"))), setup=straddling)
+    assert (g.dependence, g.reason, g.lanes.kind) == ("boundary", "rows", "edge")
+    aligned = grade(
+        Binary("<", Var("k"), Load(Var("start"), Var("r"))), setup=lambda k: k.assign("r", SubGroupUniform("r"))
+    )
+    assert aligned is not None and aligned.dependence == "sub-group"

@@ -65,7 +65,7 @@ def _lowered(body: str) -> tuple[Expr, int]:
         ("std::numeric_limits<int>::max", Uniform("std::numeric_limits<int>::max")),
         ("x[it]", Load(Var("x"), Seed("global", "it"))),
         ("it[0]", Seed("global", "it[0]")),
-        ("int{x}", Call("?", (Call("?"), Call("?", (Var("x"),))))),  # no handler: an unknown operation
+        ("int{x}", Call("?", (Call("?"), Var("x")))),  # a braced value is that value; the cast has no handler
     ],
 )
 def test_each_node_type_has_its_handler(body: str, expected: Expr) -> None:

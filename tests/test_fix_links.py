@@ -33,7 +33,7 @@ def tree(tmp_path: Path) -> Path:
 
 @pytest.mark.parametrize(("where", "path"), [(".", "repo"), ("repo", "."), ("repo/sub", "..")])
 def test_fix_does_not_write_through_a_link_out_of_the_folder(tree: Path, where: str, path: str) -> None:
-    proc = run_kernlint(path, "--fix", "--no-cache", "--output-format", "concise", cwd=tree / where)
+    proc = run_kernlint(path, "--fix", "--no-cache", "--output-format", "concise", "--show-infos", cwd=tree / where)
     stderr = proc.stderr.decode()
     assert (tree / "outside" / "victim.cpp").read_text() == STALE, stderr
     assert (tree / "repo" / "own.cpp").read_text() == FIXED

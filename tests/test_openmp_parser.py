@@ -1002,7 +1002,9 @@ def test_well_formed_clause_lists_round_trip(clauses: list[str], sep: str) -> No
         assert text[clause.column - 1 :].startswith(clause.text)
 
 
-def test_all_caps_clause_words_are_macros_not_mistakes_in_c_only() -> None:
+def test_all_caps_clause_words_are_macros_not_mistakes() -> None:
+    """An all-caps word is a build's macro in C, and in Fortran where it stands out from a directive
+    written in lower case (`GPU_SCHEDULE`); in an all-capitals Fortran directive, capitals say nothing."""
     from kernlint.frontends.openmp.directives import is_macro_name
 
     def warnings(text: str, language: str) -> tuple[str, ...]:
@@ -1012,7 +1014,9 @@ def test_all_caps_clause_words_are_macros_not_mistakes_in_c_only() -> None:
 
     assert warnings("omp target teams distribute parallel for THREADLIMIT", "c") == ()
     assert warnings("omp target teams distribute parallel for threadlimit", "c")
-    assert warnings("!$omp target teams distribute parallel do THREADLIMIT", "fortran")
+    assert warnings("!$omp target teams distribute parallel do GPU_SCHEDULE", "fortran") == ()
+    assert warnings("!$omp target teams distribute parallel do schedul(static)", "fortran")
+    assert warnings("!$OMP TARGET TEAMS DISTRIBUTE PARALLEL DO SCHEDUL(STATIC)", "fortran")
     assert [is_macro_name(w) for w in ("SIMD_CLAUSE", "N", "_X", "Tile", "simd")] == [True, True, True, False, False]
 
 

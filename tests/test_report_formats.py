@@ -771,3 +771,14 @@ def test_concise_lines_keep_the_headline_only(project: Path) -> None:
     long = run_result((dataclasses.replace(kl101, message="m" * 50 + ": " + "n" * 200),))
     first = rendered("concise", long, color=False).splitlines()[0]
     assert first.endswith("m" * 50) and "n" not in first.split("]", 1)[1]
+
+
+def test_most_expensive_findings_leave_out_what_costs_nothing_at_run_time() -> None:
+    """A spelling (KL104's cost of 0, score 0) is never among the costliest, however few findings rank."""
+    from kernlint.cost import Cost, most_expensive
+
+    free = Cost(0.0, "s", "at run time (a spelling)", "none", "no run-time cost", score=0.0, seconds=0.0)
+    costly = Cost(40.0, "%", "of the GPU", "f", "b", score=0.4)
+    base = diagnostics()[0]
+    found = [dataclasses.replace(base, cost=free, code="KL104"), dataclasses.replace(base, cost=costly, code="KL206")]
+    assert [d.code for d in most_expensive(found)] == ["KL206"]

@@ -23,8 +23,9 @@ from kernlint.cli import main
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 UPDATE = os.environ.get("KERNLINT_UPDATE_SNAPSHOTS") == "1"
 FILES = corpus_files(CORPUS)
-# Every run is serial and uncached, so a snapshot never depends on the machine or on an earlier run.
-FIXED_ARGS = ("--no-cache", "--jobs", "1")
+# Every run is serial and uncached, so a snapshot never depends on the machine or on an earlier run; it
+# lists the infos too (the default text report counts them: tests/test_report_formats.py checks that).
+FIXED_ARGS = ("--no-cache", "--jobs", "1", "--show-infos")
 
 
 def snapshot_path(source: Path) -> Path:

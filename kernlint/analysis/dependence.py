@@ -95,6 +95,7 @@ class _Condition:
     loop_varying: frozenset[Name]
     kind: str
     floors: dict[Name, int]
+    geometric: frozenset[Name] | None = None
 
 
 @dataclass
@@ -122,6 +123,8 @@ class Unit:
     external: dict[Name, Taint] = field(default_factory=dict)  # written by nested lambdas (`into`)
     result: Taint | None = None
     names: set[Name] = field(default_factory=set)
+    group_size: int | None = None  # the work-group extent along the fastest dimension, when constant
+    sub_group: int | None = None  # the sub-group size it requires, when it requires one
 
     def assign(
         self,
@@ -161,12 +164,22 @@ class Unit:
         loop_varying: Iterable[Name] = (),
         kind: str = "if",
         floors: Mapping[Name, int] | None = None,
+        geometric: Iterable[Name] | None = None,
     ) -> None:
         """A condition to grade. `loop_varying`: names that change between iterations of the loops
         around it (for a loop's own condition, that loop included); `floors`: for some of them, a
         value the loop keeps them at or above (`for (s = 256; s >= 32; s >>= 1)`: 32); `kind` is
-        "if", "ternary", "switch" (graded as a multi-way split) or "loop"."""
-        self.conditions[key] = _Condition(expr, tuple(guards), frozenset(loop_varying), kind, dict(floors or {}))
+        "if", "ternary", "switch" (graded as a multi-way split) or "loop"; `geometric`: the loop-varying
+        names the loops halve or double each step (`s >>= 1`), so that a bound of them shrinks the lanes
+        geometrically and any other lets them leave one step apart (None: not known, read as halving)."""
+        self.conditions[key] = _Condition(
+            expr,
+            tuple(guards),
+            frozenset(loop_varying),
+            kind,
+            dict(floors or {}),
+            frozenset(geometric) if geometric is not None else None,
+        )
 
 
 @dataclass
@@ -193,9 +206,18 @@ class Program:
         self._generation = 0  # how many times something grew
         self._single: dict[Hashable, dict[Name, Expr | None]] = {}  # unit -> its singly assigned names
 
-    def unit(self, key: Hashable, params: Sequence[str] = (), parent: Hashable | None = None) -> Unit:
+    def unit(
+        self,
+        key: Hashable,
+        params: Sequence[str] = (),
+        parent: Hashable | None = None,
+        group_size: int | None = None,
+        sub_group: int | None = None,
+    ) -> Unit:
+        """The unit `key` (made on first use). `group_size`, `sub_group`: the constant work-group and
+        required sub-group sizes it runs with, when known (`lid / 64` is then uniform in work-groups of 64)."""
         if key not in self.units:
-            self.units[key] = Unit(key, tuple(params), parent)
+            self.units[key] = Unit(key, tuple(params), parent, group_size=group_size, sub_group=sub_group)
         return self.units[key]
 
     # -- fixed point ------------------------------------------------------------------------------
@@ -330,7 +352,11 @@ class Program:
         return Taint("flag", grade.origin, grade)
 
     def _evaluator(
-        self, instance: _Instance, loop_varying: frozenset[Name] = frozenset(), floors: Mapping[Name, int] | None = None
+        self,
+        instance: _Instance,
+        loop_varying: frozenset[Name] = frozenset(),
+        floors: Mapping[Name, int] | None = None,
+        geometric: frozenset[Name] | None = None,
     ) -> Evaluator:
         return Evaluator(
             lambda name: self._lookup(instance, name),
@@ -338,6 +364,8 @@ class Program:
             loop_varying,
             floors,
             lambda name: self._definition(instance.unit, name),
+            geometric,
+            (instance.unit.group_size, instance.unit.sub_group),
         )
 
     def _grew(self) -> None:
@@ -362,7 +390,7 @@ class Program:
         condition = instance.unit.conditions.get(condition_key)
         if condition is None:
             return None
-        evaluator = self._evaluator(instance, condition.loop_varying, condition.floors)
+        evaluator = self._evaluator(instance, condition.loop_varying, condition.floors, condition.geometric)
         if condition.kind == "switch":
             return evaluator.grade_switch(condition.expr)
         if condition.kind == "loop" and uniform_trip_count(

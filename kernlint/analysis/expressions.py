@@ -54,9 +54,12 @@ class Uniform:
 @dataclass(frozen=True, slots=True)
 class SubGroupUniform:
     """An opaque value that is the same in every lane of a sub-group but may differ between the
-    sub-groups of a work-group (a sub-group id, a sub-group collective's result)."""
+    sub-groups of a work-group (a sub-group id, a sub-group collective's result). `straddle`: the same
+    along each row of a nest whose row length is not known to be a multiple of the sub-group size (an
+    outer index of an OpenMP `collapse`), so a sub-group that straddles two rows holds two values."""
 
     text: str = ""
+    straddle: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,6 +202,10 @@ class Grade:
     reason: BranchReason
     lanes: LaneEstimate | None
     origin: str
+    # For a comparison of the plain id (no arithmetic) with a constant: the id's scope (global | local |
+    # lane) and the bound, as `id < bound` splits the ids (`lid <= 49` and `lid > 49` have bound 50).
+    id_scope: str | None = None
+    bound: int | None = None
 
     @property
     def strong(self) -> bool:
@@ -225,6 +232,7 @@ class Taint:
     # lane but those near the bound
     shared: bool = False  # for ids: several lanes of a sub-group may hold the same value (`lid / 4`,
     # a slower dimension's id), so `== c` selects a band of lanes, not one lane
+    straddle: bool = False  # for sub-group values: the same along a row, and a sub-group may straddle two
 
 
 _RANK = {"sub-group": 0, "id": 1, "flag": 2, "mixed": 3, "data": 4}
@@ -240,6 +248,8 @@ def join(*taints: Taint | None) -> Taint | None:
             best = taint
         elif taint.kind == "id" == best.kind and best.lane and not taint.lane:
             best = taint  # the lane id, or something wider: not the lane id
+        elif taint.kind == "sub-group" == best.kind and taint.straddle and not best.straddle:
+            best = taint  # the same along rows a sub-group may straddle: not the same in every sub-group
         elif (
             taint.kind == "flag" == best.kind
             and taint.grade

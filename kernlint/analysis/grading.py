@@ -57,13 +57,11 @@ CallResult = Callable[[Call, "tuple[Taint | None, ...]"], "Taint | None"]
 def _const(expr: Expr) -> int | float | None:
     if isinstance(expr, Const):
         return expr.value
-    if (
-        isinstance(expr, Unary)
-        and expr.op == "-"
-        and isinstance(expr.operand, Const)
-        and expr.operand.value is not None
-    ):
-        return -expr.operand.value
+    if isinstance(expr, Unary) and expr.op in ("-", "~") and isinstance(expr.operand, Const):
+        value = expr.operand.value
+        if value is None or (expr.op == "~" and not isinstance(value, int)):
+            return None
+        return -value if expr.op == "-" else ~value  # type: ignore[operator]
     return None
 
 
@@ -82,12 +80,17 @@ class Evaluator:
         loop_varying: frozenset[Name] = frozenset(),
         floors: Mapping[Name, int] | None = None,
         resolve: Resolve | None = None,
+        geometric: frozenset[Name] | None = None,
+        sizes: tuple[int | None, int | None] = (None, None),
     ) -> None:
         self.lookup = lookup
         self.call = call
         self.resolve = resolve  # a variable's single definition, for strided indices
         self.loop_varying = loop_varying
         self.floors = floors or {}
+        # loop-varying names that enclosing loops halve or double each step (`s >>= 1`); None: not known
+        self.geometric = geometric
+        self.group_size, self.sub_group = sizes  # the launch's work-group and required sub-group size
 
     # -- taint ----------------------------------------------------------------------------------
 
@@ -99,7 +102,7 @@ class Evaluator:
         if isinstance(expr, Phi):
             return join(*(self.taint(option) for option in expr.options))
         if isinstance(expr, SubGroupUniform):
-            return Taint("sub-group", expr.text)
+            return Taint("sub-group", expr.text, straddle=expr.straddle)
         if isinstance(expr, Broadcast):
             return self._broadcast_taint(expr)
         if isinstance(expr, Seed):
@@ -153,7 +156,7 @@ class Evaluator:
         if left is None and right is None:
             return None
         if all(t is None or t.kind == "sub-group" for t in (left, right)):
-            return left or right  # the same in every lane of a sub-group
+            return join(left, right)  # the same in every lane of a sub-group
         if (
             expr.op == "/"
             and left is not None
@@ -162,6 +165,18 @@ class Evaluator:
             and uniform_quotient(expr.left, expr.right, self.resolve, lambda e: self.taint(e) is None)
         ):
             return None  # (lid + k * wg) / wg: the pass number of a work-group-strided index
+        block = _block(_const(expr.right), expr.op) if left is not None and right is None else None
+        if (
+            block
+            and self.group_size
+            and block % self.group_size == 0
+            and self._plain_id(expr.left, 0) in ("local", "global")
+        ):
+            # `lid / 64`, `gid / 64` in work-groups of 64: work-groups are aligned blocks of ids, so the
+            # quotient is the same for the whole work-group (0 for a local id, the group's number)
+            return None
+        if block and self.sub_group and block % self.sub_group == 0 and left is not None and left.kind == "id":
+            return Taint("sub-group", left.origin)  # blocks of the kernel's own sub-group size
         if (
             expr.op in ("/", ">>")
             and left is not None
@@ -171,6 +186,16 @@ class Evaluator:
         ):
             # `lid / 32`, `gid >> 5`: consecutive ids in blocks of 32 share the value, and a sub-group is
             # at most 32 consecutive ids starting at a multiple of its size
+            return Taint("sub-group", left.origin)
+        if (
+            expr.op == "&"
+            and left is not None
+            and left.kind == "id"
+            and not left.lane
+            and right is None
+            and _clears_lane_bits(_const(expr.right))
+        ):
+            # `lid & ~31`, `gid & 0xFFFFFFE0`: the base of the id's block of 32, the same in a sub-group
             return Taint("sub-group", left.origin)
         if (
             expr.op in ("%", "&")
@@ -242,6 +267,10 @@ class Evaluator:
         if isinstance(expr, Binary) and expr.op in LOGICAL:
             left, right = self.grade(expr.left), self.grade(expr.right)
             if left is not None and right is not None and left.dependence == right.dependence == "boundary":
+                leader = next((g for g in (left, right) if g.reason == "leader"), None)
+                if expr.op == "&&" and leader is not None:
+                    # `lx == 0 && ly == 0`, `lid == 0 && gid < n`: no more lanes than the leader test's one
+                    return Grade("boundary", "leader", LaneEstimate("single"), leader.origin)
                 return Grade("boundary", "range", LaneEstimate("edge"), left.origin)
             return strongest(left, right)
         if isinstance(expr, Unary) and expr.op == "!":
@@ -258,7 +287,7 @@ class Evaluator:
         ):
             grade = self.grade(expr)
             if grade is not None and negated and grade.lanes is not None:
-                return Grade(grade.dependence, grade.reason, _complement(grade.lanes), grade.origin)
+                return replace(grade, lanes=_complement(grade.lanes))
             return grade
         taint = self.taint(expr)
         if taint is None:
@@ -269,7 +298,7 @@ class Evaluator:
         if taint.kind == "flag" and taint.grade is not None:
             grade = taint.grade
             if negated and grade.lanes is not None:
-                return Grade(grade.dependence, grade.reason, _complement(grade.lanes), grade.origin)
+                return replace(grade, lanes=_complement(grade.lanes))
             return grade
         if taint.kind == "id":
             if taint.shared:
@@ -281,7 +310,7 @@ class Evaluator:
 
     def _strong_for(self, taint: Taint) -> Grade:
         if taint.kind == "sub-group":
-            return Grade("sub-group", "sub-group", None, taint.origin)
+            return _level(taint)
         if taint.kind == "data":
             return Grade("strong", "data", None, taint.origin)
         if taint.kind == "flag" and taint.grade is not None:
@@ -289,10 +318,49 @@ class Evaluator:
         return Grade("strong", "arithmetic", None, taint.origin)
 
     def _comparison(self, expr: Binary) -> Grade | None:
+        grade = self._compare(expr)
+        if grade is not None and grade.reason == "loop-bound":
+            # `k <= lid`: whose id the trip counts follow (the plain id, or it plus a constant)
+            left = self.taint(expr.left)
+            dependent = expr.left if left is not None and left.kind == "id" else expr.right
+            return replace(grade, id_scope=self._plain_id(dependent, 0, offsets=True))
+        if grade is None or grade.dependence == "strong" or grade.reason not in _BOUNDED:
+            return grade
+        left = self.taint(expr.left)
+        dependent, other, op = (
+            (expr.left, expr.right, expr.op)
+            if left is not None and left.kind != "sub-group"
+            else (expr.right, expr.left, MIRROR[expr.op])
+        )
+        scope = self._plain_id(dependent, 0)
+        if scope is None or self.taint(other) is not None:
+            return grade
+        value = _const(other)
+        bound = value + (op in ("<=", ">")) if isinstance(value, int) else None
+        return replace(grade, id_scope=scope, bound=bound)
+
+    def _plain_id(self, expr: Expr | None, depth: int, offsets: bool = False) -> str | None:
+        """global | local | lane when `expr` is the work-item id itself (through single definitions and
+        component reads; with `offsets`, plus or minus a constant too), None for anything else."""
+        if isinstance(expr, Seed):
+            return None if expr.shared else expr.scope
+        if isinstance(expr, Component):
+            return self._plain_id(expr.base, depth + 1, offsets)
+        if depth > 8:
+            return None
+        if isinstance(expr, Phi) and len(expr.options) == 1:
+            return self._plain_id(expr.options[0], depth + 1, offsets)
+        if isinstance(expr, Var) and self.resolve is not None:
+            return self._plain_id(self.resolve(expr.name), depth + 1, offsets)
+        if offsets and isinstance(expr, Binary) and expr.op in ("+", "-") and _const(expr.right) is not None:
+            return self._plain_id(expr.left, depth + 1, offsets)
+        return None
+
+    def _compare(self, expr: Binary) -> Grade | None:
         left, right = self.taint(expr.left), self.taint(expr.right)
         if all(t is None or t.kind == "sub-group" for t in (left, right)):
-            level = left or right
-            return Grade("sub-group", "sub-group", None, level.origin) if level is not None else None
+            level = join(left, right)
+            return _level(level) if level is not None else None
         left = None if left is not None and left.kind == "sub-group" else left
         right = None if right is not None and right.kind == "sub-group" else right
         dependent, other, op = (
@@ -322,10 +390,21 @@ class Evaluator:
             # `for (k = 0; k < min(n - i, K); ++k)`: K iterations except near the bound
             return Grade("boundary", "tail-guard", LaneEstimate("edge"), taint.origin)
         if varying:
+            stepped = self.geometric is not None and not varying <= self.geometric
+            if not stepped and (op in (">", ">=") or (op in ("<", "<=") and not _scaled(other))):
+                # `tid >= offset`, `tid < n - offset` with `offset` doubling (a scan): the lanes past a
+                # doubling offset idle, a prefix or suffix of the work-group, so at most one sub-group splits
+                return Grade("boundary", "loop-bound", LaneEstimate("edge"), taint.origin)
             lanes = (
                 LaneEstimate("single")
                 if op == "=="
-                else (LaneEstimate("all-but-one") if op == "!=" else LaneEstimate("shrinking"))
+                else (
+                    LaneEstimate("all-but-one")
+                    if op == "!="
+                    # a bound halved each step (`lid < s`, `s >>= 1`) shrinks the active lanes geometrically;
+                    # one moved by a constant step (`k <= lid`, `++k`) lets them leave one step apart
+                    else LaneEstimate("staggered" if stepped else "shrinking")
+                )
             )
             return Grade("strong", "loop-bound", lanes, taint.origin)
         if other_taint is not None:
@@ -356,7 +435,7 @@ class Evaluator:
         if taint is None:
             return None
         if taint.kind == "sub-group":
-            return Grade("sub-group", "sub-group", None, taint.origin)
+            return _level(taint)
         if isinstance(expr, Binary) and expr.op in ("%", "&") and taint.kind in ("id", "mixed"):
             k = _const(expr.right)
             cases = k if expr.op == "%" else (k + 1 if isinstance(k, int) else None)
@@ -394,6 +473,30 @@ class Evaluator:
         return Grade("strong", "bit-test", None, operand_taint.origin)
 
 
+def _level(taint: Taint) -> Grade:
+    """The grade of a condition on values the same in each sub-group: none of its lanes diverge; or,
+    for values the same along each row of a collapsed nest (`straddle`), only a sub-group that
+    straddles two rows does."""
+    if taint.straddle:
+        return Grade("boundary", "rows", LaneEstimate("edge"), taint.origin)
+    return Grade("sub-group", "sub-group", None, taint.origin)
+
+
+def _scaled(bound: Expr) -> bool:
+    """Whether a loop-varying bound is the varying value itself, or it scaled by a constant (`s`, `2 * s`,
+    `s >> 1`): a halving one then halves the active lanes; `n - offset` does not."""
+    if isinstance(bound, (Var, Phi)):
+        return True
+    if isinstance(bound, Binary) and bound.op in ("*", "/", ">>", "<<"):
+        return (_const(bound.right) is not None and _scaled(bound.left)) or (
+            bound.op == "*" and _const(bound.left) is not None and _scaled(bound.right)
+        )
+    return False
+
+
+_BOUNDED = frozenset({"tail-guard", "leader", "all-but-one", "sub-group-aligned"})
+
+
 def _complement(lanes: LaneEstimate) -> LaneEstimate:
     if lanes.kind == "single":
         return LaneEstimate("all-but-one")
@@ -411,6 +514,19 @@ def _sub_group_multiple(value: int | float | None, op: str) -> bool:
         return False
     block = 1 << value if op == ">>" and value < 63 else value
     return block % SUB_GROUP_MAX == 0
+
+
+def _clears_lane_bits(mask: int | float | None) -> bool:
+    """Whether `x & mask` is the same for the 32 ids of every aligned block (`~31`, `-32`, `0xFFE0`):
+    the mask keeps none of the low bits that number the lanes of the widest sub-group."""
+    return isinstance(mask, int) and mask != 0 and mask & (SUB_GROUP_MAX - 1) == 0
+
+
+def _block(value: int | float | None, op: str) -> int | None:
+    """How many consecutive ids `x / value` or `x >> value` maps to one result, or None."""
+    if op not in ("/", ">>") or not isinstance(value, int) or value <= 0:
+        return None
+    return (1 << value if value < 63 else None) if op == ">>" else value
 
 
 def _mask_block(value: int | float | None, op: str) -> int | None:

@@ -85,7 +85,7 @@ def cmd_check(args: argparse.Namespace) -> int:
                 data,
                 setup,
                 lambda fixed: _check_stdin(stdin_name, fixed, setup),
-                lambda remaining, given, stream: _report(args, remaining, given, stream),
+                lambda remaining, given, stream: _report(args, remaining, given, stream, _infos_shown(setups)),
             )
         sources[stdin_name] = data
     else:
@@ -134,7 +134,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
         result = replace(result, diagnostics=tuple(by_cost(result.diagnostics)))
     with reader_may_leave():  # a reader that has what it wanted still gets the exit code of the findings
-        _report(args, result, sources)
+        _report(args, result, sources, show_infos=_infos_shown(setups))
         if args.show_fixes:
             from kernlint.cli.fixing import show_fixes
 
@@ -258,10 +258,26 @@ def _progress(total: int) -> Callable[[int], None] | None:
     return advance
 
 
+def _infos_shown(setups: ProjectSetups) -> Callable[[str], bool]:
+    """Whether the text report lists a file's infos: its config's `show-infos` (or `--show-infos`), or a
+    `fail-on` of `info`, which makes them fail the run (a run must show what fails it)."""
+
+    def shown(path: str) -> bool:
+        config = setups.resolver.for_file(path)
+        return config.show_infos or config.fail_on is Severity.INFO
+
+    return shown
+
+
 def _report(
-    args: argparse.Namespace, result: RunResult, sources: dict[str, bytes], stream: TextIO | None = None
+    args: argparse.Namespace,
+    result: RunResult,
+    sources: dict[str, bytes],
+    stream: TextIO | None = None,
+    show_infos: Callable[[str], bool] | None = None,
 ) -> None:
-    """Render the report to `-o FILE`, else to `stream` (default: stdout)."""
+    """Render the report to `-o FILE`, else to `stream` (default: stdout). `show_infos` tells, per file,
+    whether the text formats list its infos (by default every one)."""
     import io
 
     from kernlint.report import render
@@ -275,6 +291,7 @@ def _report(
         "show_partial": args.show_partial_parses,
         "sources": sources,
         "timings": not args.no_timings,
+        "show_infos": show_infos,
     }
     if args.output:
         buffer = io.StringIO()

@@ -59,6 +59,7 @@ def settings_text(setup: EngineSetup, paths: list[str]) -> str:
         "exclude": list(config.exclude),
         "extend-exclude": list(config.extend_exclude),
         "fail-on": config.fail_on.value,
+        "show-infos": config.show_infos,
         "include-dirs": list(config.include_dirs),
         "defines": [f"{name}={value}" for name, value in config.defines],
         "frontend": config.frontend,

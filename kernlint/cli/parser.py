@@ -125,6 +125,13 @@ def _check_options(check: argparse.ArgumentParser) -> None:
     )
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     check.add_argument("--fail-on", choices=("error", "warning", "info"), help="lowest severity that fails")
+    check.add_argument(
+        "--show-infos",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="list the infos in the text report too (default: counted in the summary; config key show-infos; "
+        "JSON, SARIF and the editor always hold them)",
+    )
     check.add_argument("--statistics", action="store_true", help="print a count per rule instead of the findings")
     check.add_argument("--show-files", action="store_true", help="list the files that would be checked, and exit")
     check.add_argument(

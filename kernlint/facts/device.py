@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from kernlint.facts.base import Span
-from kernlint.facts.kinds import BlockDirection, BranchExit, BranchKind, BranchReason, Dependence, LaneKind
+from kernlint.facts.kinds import BlockDirection, BranchExit, BranchKind, BranchReason, Dependence, IdScope, LaneKind
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +24,8 @@ class LaneEstimate:
       fraction     `taken` of the lanes run the guarded code, the rest idle (`i % 4 == 0`: a quarter)
       single       one lane runs the guarded code (`lid == 0`)
       all-but-one  every lane but one runs it (`lid != 0`)
-      shrinking    the active lanes shrink from step to step (`lid < s`, `s` halved in a loop)
+      shrinking    the active lanes halve from step to step (`lid < s`, `s` halved in a loop)
+      staggered    the lanes leave a loop one step apart (`for (k = 0; k <= lid; ++k)`)
       edge         only the sub-group that straddles a bound runs partly filled (`i < n`)
     `taken` is the fraction of lanes on the guarded path when it is known without the sub-group size.
     """
@@ -63,6 +64,8 @@ class LaneEstimate:
                 "the active lanes shrink from step to step: once the bound falls below the sub-group size, "
                 "sub-groups run partly empty, down to 1 active lane"
             )
+        if self.kind == "staggered":
+            return "the lanes leave one iteration apart, so each sub-group runs as long as its last lane"
         if self.kind == "edge":
             return "only the sub-group that straddles the bound runs partly filled"
         return "the lanes of a sub-group take different paths"
@@ -82,6 +85,8 @@ class ArmCost:
     target: str | None = None
     value: str | None = None
     literal: Literal["int", "number"] | None = None  # `value` is a number literal: an integer one, or any other
+    loop_trips: int | None = None  # the most iterations one of its loops runs, when the bounds are constants
+    over_group: bool = False  # one of its loops runs over the work-group (bounded by its size: `get_local_range`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +124,15 @@ class Branch:
     # A condition that is one strict comparison, `left < right` or `left > right` (operands as written,
     # spaces folded, with no comparison or logical operator inside): the shape `min` and `max` replace.
     comparison: tuple[str, str, str] | None = None
+    # A test of the plain work-item id (no arithmetic on it): which id (global | local | lane) and, when
+    # it is compared with a known constant, the bound `id < bound` that splits the ids, so a rule can
+    # tell whether a group holds ids on both sides (`lid < 50` in a work-group of 64 always does).
+    id_scope: IdScope | None = None
+    bound: int | None = None
+    loop: Span | None = None  # the innermost loop around it in the same function (a tree's step loop)
+    # the guarded code combines array elements (`s[lid] += s[lid + d]`): a reduction or scan step; for a
+    # loop, its body accumulates into a scalar (`sum += a[k]`): a prefix when the trip count follows the id
+    combines: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,6 +45,7 @@ QueueArgument = Literal["context", "queue", "selector", "device", "property", "h
 
 #: Which lanes a barrier synchronises.
 BarrierScope = Literal["work-group", "sub-group"]
+IdScope = Literal["global", "local", "lane"]
 #: A sub-group block access moves data in or out.
 BlockDirection = Literal["load", "store"]
 
@@ -64,6 +65,8 @@ Dependence = Literal["strong", "boundary", "sub-group"]
 #: leader, all-but-one  one work-item is selected or excluded (`lid == 0`, `lid != 0`)
 #: tail-guard, range  the id is bounded (`i < n`) or checked against a range
 #: sub-group          a value uniform within each sub-group (sub-group id, `lid / 32`) is tested
+#: rows               a value uniform along each row of a collapsed OpenMP nest (an outer index) is
+#:                    tested: only a sub-group that straddles two rows diverges
 BranchReason = Literal[
     "parity",
     "modulo",
@@ -78,11 +81,12 @@ BranchReason = Literal[
     "tail-guard",
     "range",
     "sub-group",
+    "rows",
 ]
 #: How guarded code jumps out early.
 BranchExit = Literal["return", "break", "continue"]
 #: The shape of a divergent sub-group's active lanes (see `LaneEstimate`).
-LaneKind = Literal["split", "fraction", "single", "all-but-one", "shrinking", "edge"]
+LaneKind = Literal["split", "fraction", "single", "all-but-one", "shrinking", "staggered", "edge"]
 
 #: How an OpenMP loop runs: shared out by a worksharing/distribute construct, vectorised by a simd
 #: construct, both, or one iteration after another.

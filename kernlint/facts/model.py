@@ -64,6 +64,9 @@ class KernelLaunch:
     # A launch written in a function template whose sizes differ per instantiation: the launch as each
     # instantiation runs it (its sizes known, `instantiation` set). Empty when not known per instantiation.
     instances: tuple[KernelLaunch, ...] = ()
+    # Its device code holds a grid-stride loop (`for (i = gid; i < n; i += global size)`): written for
+    # more data than the launch has work-items, so its size is a choice, not the problem's.
+    grid_stride: bool = False
 
     def covers(self, span: Span) -> bool:
         """Whether `span` lies in this kernel's device code (body or a function it calls)."""
@@ -81,6 +84,9 @@ class Buffer:
     in_device_code: bool
     extent: Extent | None = None  # the buffer's range, when it is written in the construction
     function: str | None = None  # the enclosing function's name
+    # it outlives the loop iteration it is built in: stored in a container or an outer variable, or
+    # allocated with `new` and not deleted there (a setup loop building one buffer per item)
+    kept: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,11 +127,13 @@ class LocalAllocation:
 
 @dataclass(frozen=True, slots=True)
 class Barrier:
-    """A work-group or sub-group barrier in device code."""
+    """A work-group or sub-group barrier in device code, or a group collective (`reduce_over_group`,
+    `group_broadcast`, `joint_*`…), which every member of its group must reach as it must a barrier."""
 
     span: Span
-    form: str  # as called: `item.barrier`, `sg.barrier`, `group_barrier`
+    form: str  # as called: `item.barrier`, `sg.barrier`, `group_barrier`, `reduce_over_group`
     scope: BarrierScope
+    collective: bool = False  # a group algorithm rather than a barrier
 
 
 @dataclass(frozen=True, slots=True)

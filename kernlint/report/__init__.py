@@ -6,7 +6,7 @@ entry point and a format's imports (e.g. `rich`) are paid only when that format 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TextIO
 
@@ -27,6 +27,7 @@ def render(
     root: Path | None = None,
     sources: Mapping[str, bytes] | None = None,
     timings: bool = True,
+    show_infos: Callable[[str], bool] | None = None,
 ) -> None:
     """Write `result` to `stream` as `fmt`.
 
@@ -34,8 +35,9 @@ def render(
     `root` (default: the working directory) is what SARIF URIs and GitHub annotation paths are made
     relative to; `sources` holds the bytes of sources read from stdin, which code frames and SARIF
     fingerprints quote; without `timings` the JSON report leaves out the run's duration, so two runs
-    over the same files write the same bytes. Diagnostics are written in the order given, which the
-    engine has already made deterministic.
+    over the same files write the same bytes; `show_infos` says, per file, whether the text formats list
+    its infos (None: every one), the others always hold every finding. Diagnostics are written in the
+    order given, which the engine has already made deterministic.
     """
     if fmt in ("text", "concise"):
         from kernlint.report import text
@@ -49,6 +51,7 @@ def render(
             concise=fmt == "concise",
             show_partial=show_partial,
             sources=sources,
+            show_infos=show_infos,
         )
     elif fmt == "json":
         from kernlint.report import json_format

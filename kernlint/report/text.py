@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TextIO
 
 from kernlint.cost import most_expensive, total_text, totals
@@ -232,7 +233,7 @@ def _details(diagnostic: Diagnostic, sources: SourceLines) -> list[Text]:
     return out
 
 
-def _statistics(console: Console, result: RunResult) -> None:
+def _statistics(console: Console, result: RunResult, hidden: int = 0) -> None:
     """Counts per code, most frequent first, like ruff's --statistics."""
     from rich import box
     from rich.table import Table
@@ -252,13 +253,16 @@ def _statistics(console: Console, result: RunResult) -> None:
         cost = [total_text(costs[code]) if code in costs else ""] if costs else []
         table.add_row(code, names[code], *cost, str(count))
     console.print(table)
+    if hidden:
+        console.print(f"and {_plural(hidden, 'info')} not counted here ({_SHOW_INFOS} counts them)", soft_wrap=True)
 
 
 MOST_EXPENSIVE_AFTER = 20  # more findings than this: the report ends by naming the three costliest
 
 
 def _most_expensive(console: Console, result: RunResult) -> None:
-    """The three findings that cost the most, by the ranking of `--sort cost`."""
+    """The three findings that cost the most, by the ranking of `--sort cost`; a finding that costs
+    nothing at run time (a spelling, a cost of 0) is never among them."""
     top = most_expensive(result.diagnostics, 3)
     if not top:
         return
@@ -290,10 +294,11 @@ def _unanalysed(console: Console, file: FileResult) -> None:
     )
 
 
-def _fixable(result: RunResult) -> str | None:
-    """`[*] 3 fixable with `--fix` (1 more with `--unsafe-fixes`)`, as ruff says it; None without fixes."""
-    safe = sum(1 for d in result.diagnostics if d.fix is not None and d.fix.safe)
-    unsafe = sum(1 for d in result.diagnostics if d.fix is not None and not d.fix.safe)
+def _fixable(diagnostics: tuple[Diagnostic, ...]) -> str | None:
+    """`[*] 3 fixable with `--fix` (1 more with `--unsafe-fixes`)`, as ruff says it; None without fixes.
+    Counted over every finding, listed or not: `--fix` applies the fixes of unlisted infos too."""
+    safe = sum(1 for d in diagnostics if d.fix is not None and d.fix.safe)
+    unsafe = sum(1 for d in diagnostics if d.fix is not None and not d.fix.safe)
     if safe:
         more = f" ({unsafe} more with `--fix --unsafe-fixes`)" if unsafe else ""
         return f"[*] {safe} fixable with `--fix`{more}"
@@ -302,8 +307,17 @@ def _fixable(result: RunResult) -> str | None:
     return None
 
 
-def _summary(console: Console, result: RunResult, show_partial: bool = False) -> None:
-    """Unanalysable files, partially parsed files (named), then one closing count and the fixes."""
+_SHOW_INFOS = "--show-infos"
+
+
+def _summary(
+    console: Console, result: RunResult, show_partial: bool = False, every: tuple[Diagnostic, ...] | None = None
+) -> None:
+    """Unanalysable files, partially parsed files (named), then one closing count and the fixes.
+    `every`: all the run's findings when the report lists only some (the infos it leaves out are
+    counted here, and their fixes with the others)."""
+    every = result.diagnostics if every is None else every
+    hidden = len(every) - len(result.diagnostics)
     for file in result.files:
         if file.status is FileStatus.ERROR:
             _unanalysed(console, file)
@@ -319,24 +333,32 @@ def _summary(console: Console, result: RunResult, show_partial: bool = False) ->
             line += f": {named}" + (f" and {more} more (--show-partial-parses lists them)" if more > 0 else "")
         console.print(line, style="yellow", soft_wrap=True)
     checked = _plural(len(result.files), "file")
+    infos = f"{_plural(hidden, 'info')} ({_SHOW_INFOS} lists {'it' if hidden == 1 else 'them'})"
     if not result.diagnostics:
         if any(file.status is not FileStatus.ERROR for file in result.files):
-            console.print(f"All checks passed ({checked}).", style="bold green", soft_wrap=True)
+            tail = f", with {infos}" if hidden else ""
+            console.print(f"All checks passed ({checked}){tail}.", style="bold green", soft_wrap=True)
         else:
             console.print("No files were checked.", style="bold yellow", soft_wrap=True)
+        fixable = _fixable(every)
+        if fixable:
+            console.print(fixable, soft_wrap=True)
         return
     by_severity = Counter(d.severity for d in result.diagnostics)
     counts = ", ".join(
         _plural(by_severity[severity], word)
         for severity, word in ((Severity.ERROR, "error"), (Severity.WARNING, "warning"), (Severity.INFO, "info"))
     )
+    if hidden:
+        counts = counts.replace(", 0 infos", "")
     with_findings = len({d.path for d in result.diagnostics})
+    tail = f", and {infos}" if hidden else ""
     console.print(
-        f"Found {_plural(len(result.diagnostics), 'diagnostic')} ({counts}) in {with_findings} of {checked}.",
+        f"Found {_plural(len(result.diagnostics), 'diagnostic')} ({counts}) in {with_findings} of {checked}{tail}.",
         style="bold",
         soft_wrap=True,
     )
-    fixable = _fixable(result)
+    fixable = _fixable(every)
     if fixable:
         console.print(fixable, soft_wrap=True)
 
@@ -351,14 +373,22 @@ def render(
     concise: bool = False,
     show_partial: bool = False,
     sources: Mapping[str, bytes] | None = None,
+    show_infos: Callable[[str], bool] | None = None,
 ) -> None:
     """Write the report. `statistics` writes the count per code instead of the findings; `concise`
-    one line per finding; `quiet` keeps only the finding lines (or the statistics table)."""
+    one line per finding; `quiet` keeps only the finding lines (or the statistics table).
+    `show_infos` says, per file, whether its infos are listed; those it leaves out are counted in the
+    summary (None: every finding is listed)."""
     from rich.text import Text
 
     console = _console(stream, color)
-    if statistics and result.diagnostics:
-        _statistics(console, result)
+    every = result.diagnostics
+    if show_infos is not None:
+        listed = tuple(d for d in every if d.severity is not Severity.INFO or show_infos(d.path))
+        result = replace(result, diagnostics=listed)
+    hidden = len(every) - len(result.diagnostics)
+    if statistics and (result.diagnostics or hidden):
+        _statistics(console, result, hidden)
         return
     lines = SourceLines(sources)
     for diagnostic in result.diagnostics:
@@ -376,4 +406,4 @@ def render(
             console.print()
         if len(result.diagnostics) > MOST_EXPENSIVE_AFTER and not concise:
             _most_expensive(console, result)
-        _summary(console, result, show_partial)
+        _summary(console, result, show_partial, every)

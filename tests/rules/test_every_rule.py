@@ -24,7 +24,7 @@ def code_of(rule_class: type[Rule]) -> str:
 @pytest.mark.parametrize("rule_class", RULES, ids=code_of)
 def test_documentation_has_every_section(rule_class: type[Rule]) -> None:
     doc = rule_class.documentation()
-    for section in ("What it does", "Why it matters", "Example", "Fix", "Occupancy basis"):
+    for section in ("What it does", "Why it matters", "Example", "Fix", "Severity", "Occupancy basis"):
         assert f"\n{section}\n" in f"\n{doc}", (rule_class.code, section)
     for option in rule_class.options:
         assert option in doc
@@ -41,6 +41,15 @@ def section(doc: str, title: str) -> str | None:
             break
         body.append(line)
     return "\n".join(body).strip()
+
+
+@pytest.mark.parametrize("rule_class", RULES, ids=code_of)
+def test_the_severity_policy_names_the_rule_s_own_severity(rule_class: type[Rule]) -> None:
+    """Each rule says when it is an error, a warning or an info (issue 18's policy), starting with the
+    severity it reports by default."""
+    policy = section(rule_class.documentation(), "Severity")
+    assert policy, rule_class.code
+    assert rule_class.severity.value.capitalize() in policy or rule_class.severity.value in policy, rule_class.code
 
 
 @pytest.mark.parametrize("rule_class", RULES, ids=code_of)

@@ -71,19 +71,19 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         "kl501_tree_heavy",
-        "KL501 heavy arms (shrinking tree)",
+        "KL501 tree reduction (heavy steps)",
         "KL501",
         "tile_stats",
         "busy-lanes",
-        "heavy-arms",
+        "tree-reduction",
     ),
     Claim(
         "kl501_tree_steps",
-        "KL501 cheap arms (shrinking tree)",
+        "KL501 tree reduction (predicated steps)",
         "KL501",
         "tile_sums",
         "busy-lanes",
-        "cheap-arms",
+        "tree-reduction",
     ),
 )
 
@@ -101,8 +101,8 @@ NOT_MEASURED: tuple[tuple[str, str], ...] = (
     ),
     ("KL502 divergent barrier", "exempt: its cost is a deadlock or undefined behaviour, not a figure to measure"),
     (
-        "KL501 data-dependent search",
-        "kernlint prints no figure for this class (the lane estimate is unknown: the cost reads "
+        "KL501 inherent divergence",
+        "kernlint prints no figure for this class (the lanes follow each lane's data: the cost reads "
         "'cost unknown without the lane estimate')",
     ),
 )

@@ -22,7 +22,13 @@ from kernlint.frontends.common.nodes import arguments_of, inside_any, span_of, t
 from kernlint.frontends.common.preprocess import ConditionalArm, counterparts
 from kernlint.frontends.cpp.accessors.uses import analyse_accessor_uses
 from kernlint.frontends.cpp.device.code import analyse_device_code
-from kernlint.frontends.cpp.host import calls_in_loops, defining_function, element_of, loop_fact
+from kernlint.frontends.cpp.host import (
+    calls_in_loops,
+    defining_function,
+    element_of,
+    loop_fact,
+    outlives_iteration,
+)
 from kernlint.frontends.cpp.openmp.macros import openmp_facts
 from kernlint.frontends.cpp.sycl.api import LAUNCH_METHODS
 from kernlint.frontends.cpp.sycl.constructions import (
@@ -89,7 +95,13 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
     for c in constructions:
         if c.cls == "buffer":
             buffer = buffer_of(unit, c, in_device(c.node))
-            buffers.append(replace(buffer, function=defining_function(c.node, clean=True)))
+            buffers.append(
+                replace(
+                    buffer,
+                    function=defining_function(c.node, clean=True),
+                    kept=not buffer.in_device_code and outlives_iteration(c.node, c.name),
+                )
+            )
         elif c.cls == "queue":
             queues.append(replace(queue_of(unit, c), element_of=element_of(c.node)))
         else:
@@ -102,8 +114,11 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
         if method in ("get_access", "get_host_access"):
             accessors.append(get_access_accessor(method, call))
     accessors = analyse_accessor_uses(unit, launches, accessors)
-    barriers = [b for b in (_barrier(c) for m, c in members if m == "barrier") if in_device(b[1])]
-    barriers += [b for b in (_group_barrier(n, t) for n, t in frees) if b and in_device(b[1])]
+    if device.barriers is not None:  # scoped by the handles the dependence analysis resolved
+        barriers = list(device.barriers)
+    else:
+        barriers = [b for b, c in (_barrier(c) for m, c in members if m == "barrier") if in_device(c)]
+        barriers += [b for b, c in filter(None, (_group_barrier(n, t) for n, t in frees)) if in_device(c)]
 
     pragmas = tuple(
         Pragma(span_of(node), unit.pragma_texts.get(node.start_byte) or _pragma_text(node))
@@ -132,7 +147,7 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
         buffers=tuple(buffers),
         accessors=tuple(accessors),
         local_allocations=tuple(locals_),
-        barriers=tuple(sorted((b[0] for b in barriers), key=lambda b: b.span.start_byte)),
+        barriers=tuple(sorted(barriers, key=lambda b: b.span.start_byte)),
         loops=all_loops,
         queues=_once_per_arm(queues, unit.arms),
         pragmas=pragmas,

@@ -121,6 +121,76 @@ def _new_array(node: Node) -> bool:
     return declarator is not None and declarator.type == "new_declarator"
 
 
+_STORES = frozenset({"push_back", "emplace_back", "push_front", "emplace_front", "emplace", "insert", "push"})
+_OWNERS = re.compile(r"^(?:std::)?make_(?:unique|shared)\b")
+_LOOPS = frozenset({"for_statement", "while_statement", "do_statement", "for_range_loop"})
+
+
+def outlives_iteration(construction: Node, name: str | None) -> bool:
+    """Whether an object built in a loop is kept beyond the iteration: handed to a container's
+    insertion (`bufs.push_back(buffer(…))`, `v.push_back(std::make_unique<buffer>(…))`), allocated with
+    `new` and stored or never deleted in the loop, or, named, later pushed, moved or assigned out
+    (`bufs.push_back(b)`, `kept = b`): a setup loop that builds one per item, not one per iteration."""
+    loop = construction.parent
+    while (
+        loop is not None and loop.type not in _LOOPS and loop.type not in ("function_definition", "lambda_expression")
+    ):
+        loop = loop.parent
+    if loop is None or loop.type not in _LOOPS:
+        return False
+    value = construction
+    allocated = construction.type == "new_expression"
+    while value.parent is not None:
+        parent = value.parent
+        if parent.type in ("new_expression", "parenthesized_expression"):
+            allocated |= parent.type == "new_expression"
+        elif (
+            parent.type == "argument_list"
+            and parent.parent is not None
+            and _OWNERS.match(text_of(parent.parent.child_by_field_name("function")))
+        ):
+            allocated = True
+            parent = parent.parent
+        else:
+            break
+        value = parent
+    holder = value.parent
+    if holder is not None and holder.type == "argument_list" and _stores_into(holder.parent):
+        return True
+    if allocated and holder is not None and holder.type == "assignment_expression":
+        return True  # `slots[i] = new buffer(…)`: stored where the loop does not reach
+    body = text_of(loop)[construction.end_byte - loop.start_byte :]
+    if allocated:
+        declared = _declared_name(holder)
+        return declared is None or not re.search(rf"\bdelete\s*(?:\[\s*\])?\s*{re.escape(declared)}\b", body)
+    if not name:
+        return False
+    escaped = re.escape(name)
+    return bool(
+        re.search(rf"\.\s*(?:{'|'.join(_STORES)})\s*\((?:[^()]*,)?\s*(?:std::move\s*\(\s*)?{escaped}\s*\)?\s*\)", body)
+        or re.search(rf"(?<![=!<>])=\s*(?:std::move\s*\(\s*)?{escaped}\s*\)?\s*;", body)
+    )
+
+
+def _stores_into(call: Node | None) -> bool:
+    """A call of a container's insertion method (`v.push_back(x)`, `m.emplace(k, x)`)."""
+    function = call.child_by_field_name("function") if call is not None else None
+    field = (
+        function.child_by_field_name("field") if function is not None and function.type == "field_expression" else None
+    )
+    return field is not None and text_of(field) in _STORES
+
+
+def _declared_name(node: Node | None) -> str | None:
+    """The variable an `init_declarator` declares (`auto *p = new …`), else None."""
+    if node is None or node.type != "init_declarator":
+        return None
+    declarator = node.child_by_field_name("declarator")
+    while declarator is not None and declarator.type in ("pointer_declarator", "reference_declarator"):
+        declarator = declarator.child_by_field_name("declarator") or next(iter(declarator.named_children), None)
+    return text_of(declarator) if declarator is not None and declarator.type == "identifier" else None
+
+
 def defining_function(node: Node, *, clean: bool = False) -> str | None:
     """The name of the function whose definition holds `node`; with `clean`, only when that definition
     parsed without error (a syntax error can nest the rest of a file inside one function)."""

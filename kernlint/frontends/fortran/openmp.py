@@ -9,6 +9,7 @@ answers its questions from the tree, running the `fortran_*.scm` queries over on
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 
 import tree_sitter
@@ -18,7 +19,7 @@ from kernlint.facts.kinds import BranchKind
 from kernlint.facts.openmp_directive import OmpDirective, OmpParseError
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import text_of as _text
-from kernlint.frontends.fortran.arms import arm_costs
+from kernlint.frontends.fortran.arms import arm_costs, do_trips
 from kernlint.frontends.fortran.constants import UNITS, FortranConstants
 from kernlint.frontends.fortran.openmp_uses import FortranUses
 from kernlint.frontends.fortran.source import LineMap
@@ -34,6 +35,7 @@ from kernlint.frontends.openmp.facts import (
     has_region,
     is_loop_construct,
 )
+from kernlint.frontends.openmp.lanes import scales
 from kernlint.frontends.openmp.locate import TextLocator
 from kernlint.frontends.openmp.source import code_end
 
@@ -311,6 +313,10 @@ class FortranOmpSource:
             child = node
         return found[::-1]
 
+    def _trips(self, node: tree_sitter.Node) -> int | None:
+        raw = self._raw_loop(node)
+        return do_trips(raw.lower, raw.upper, raw.step, lambda text: self.value(text, raw.span.start_byte))
+
     def _raw_loop(self, node: tree_sitter.Node) -> RawLoop:
         """A loop read once: nested regions and the directives inside them see the same loops."""
         found = self._raw_loops.get(node.id)
@@ -374,6 +380,7 @@ class FortranOmpSource:
                             _text(match["value"][0]),
                             self.node_span(node),
                             self._guards(node, start),
+                            scaling=scales(_text(match["name"][0]), _text(match["value"][0])),
                         ),
                     )
                 )
@@ -431,7 +438,7 @@ class FortranOmpSource:
                         self._guards(node, start),
                         tuple(varying),
                         self.node_span(node.parent) if kind == "elseif" and node.parent is not None else None,
-                        shape=partial(_shape, node),
+                        shape=partial(_shape, node, self._trips),
                     ),
                 )
             )
@@ -575,9 +582,9 @@ def _declarations(
     return found
 
 
-def _shape(node: tree_sitter.Node) -> BranchShape:
+def _shape(node: tree_sitter.Node, trips: Callable[[tree_sitter.Node], int | None]) -> BranchShape:
     """What a Fortran construct's arms cost (asked only of divergent ones)."""
-    return BranchShape(arms=arm_costs(node))
+    return BranchShape(arms=arm_costs(node, trips))
 
 
 def _while_condition(statement: tree_sitter.Node | None) -> tree_sitter.Node | None:

@@ -28,8 +28,9 @@ from kernlint.analysis.reaching import Flow, source_order
 from kernlint.facts import Span
 from kernlint.facts.device import ArmCost, Branch, Reach
 from kernlint.facts.kinds import BranchKind
-from kernlint.facts.openmp import OmpConstruct, OmpLoop
+from kernlint.facts.openmp import OmpConstruct
 from kernlint.frontends.openmp import expr as ex
+from kernlint.frontends.openmp.lanes import geometric, index_seed
 
 _WORKSHARING = frozenset({"for", "do", "loop"})
 _THREAD_SEEDS = frozenset({"omp_get_thread_num"})
@@ -49,13 +50,15 @@ _MONOTONE = frozenset({"min", "max", "fmin", "fmax", "floor", "ceil", "int", "ni
 
 @dataclass(frozen=True)
 class RawAssign:
-    """`name = value` (`compound`: `name op= value`, `name++`; value None when it adds no new source)."""
+    """`name = value` (`compound`: `name op= value`, `name++`; value None when it adds no new source).
+    `scaling`: it halves or doubles the name (`s >>= 1`, `s /= 2`, `s = s / 2`), a tree's step."""
 
     name: str
     value: str | None
     span: Span
     guards: tuple[Span, ...] = ()
     compound: bool = False
+    scaling: bool = False
 
 
 @dataclass(frozen=True)
@@ -66,6 +69,7 @@ class BranchShape:
     steers_loop: bool = False
     rewritable: bool = False
     comparison: tuple[str, str, str] | None = None
+    combines: bool = False  # a reduction or scan step (`s[i] += s[i + d]`)
 
 
 @dataclass(frozen=True)
@@ -130,7 +134,7 @@ def openmp_branches(constructs: tuple[OmpConstruct, ...], source: DeviceSource) 
                 unit.assign(loop.index, dep.Seed("lane", loop.index))
                 ids.add(loop.index)
             elif lanes is None and loop.span in shared:
-                unit.assign(loop.index, dep.Seed("global", loop.index, shared=_outer(loop, construct, shared)))
+                unit.assign(loop.index, index_seed(loop, construct, shared))
                 ids.add(loop.index)
         statements = source.device_code(construct.region)
         seeded = {
@@ -152,6 +156,10 @@ def openmp_branches(constructs: tuple[OmpConstruct, ...], source: DeviceSource) 
             statements, _barriers(construct, constructs), _team_shared(construct, source, assigned - ids)
         )
         flow = _RegionFlow(statements, assigned - ids, source.fortran, published)
+        halved = geometric(
+            ((a.name, a.span, a.scaling) for a in statements if isinstance(a, RawAssign)),
+            ((b.span, b.condition) for b in statements if isinstance(b, RawBranch) and b.kind == "loop"),
+        )
         lower = _Lowering(source, unit, seeded, uniform | {n for n in read if n not in assigned}, flow)
         skip = {loop.span for loop in construct.loops if loop.role != "sequential"}
         for index, statement in enumerate(statements):
@@ -173,10 +181,12 @@ def openmp_branches(constructs: tuple[OmpConstruct, ...], source: DeviceSource) 
                     statement.guards,
                     flow.varying(index, expr),
                     "loop" if statement.kind == "loop" else "if",
+                    geometric={name for name in dep.names_in(expr) if _variable(name) in halved},
                 )
                 pending.append((construct.region, statement))
         flow.lower_variants(unit)
     program.solve()
+    loops = [raw.span for _unit, raw in pending if raw.kind == "loop"]
     branches = []
     for unit_key, raw in pending:
         grade = program.grade(unit_key, raw.span)
@@ -193,6 +203,13 @@ def openmp_branches(constructs: tuple[OmpConstruct, ...], source: DeviceSource) 
                 regions=raw.regions,
                 lanes=grade.lanes,
                 origin=grade.origin,
+                id_scope=grade.id_scope,  # type: ignore[arg-type]
+                bound=grade.bound,
+                loop=min(
+                    (span for span in loops if span != raw.span and span.contains(raw.span)),
+                    key=lambda span: span.end_byte - span.start_byte,
+                    default=None,
+                ),
                 reaches=tuple(Reach(r) for r in raw.regions),
                 head=raw.head,
                 select_like=raw.select_like,
@@ -200,18 +217,17 @@ def openmp_branches(constructs: tuple[OmpConstruct, ...], source: DeviceSource) 
                 steers_loop=shape.steers_loop,
                 rewritable=shape.rewritable,
                 comparison=shape.comparison,
+                combines=shape.combines,
             )
         )
     return tuple(branches)
 
 
-def _outer(loop: OmpLoop, construct: OmpConstruct, shared: set[Span]) -> bool:
-    """Whether a shared-out loop holds another shared-out loop of the construct (`collapse(2)`): its
-    index is the slower one, which runs of consecutive work-items, and so the lanes of a sub-group,
-    hold in common, as a slower dimension of a SYCL range."""
-    return any(
-        other.span != loop.span and other.span in shared and loop.span.contains(other.span) for other in construct.loops
-    )
+def _variable(name: Name) -> str | None:
+    """The variable a program name stands for (a definition's or variant's variable, or the name)."""
+    definition = definition_of(name)
+    variable = definition.variable if definition is not None else name
+    return variable if isinstance(variable, str) else None
 
 
 _PRIVATE_CLAUSES = ("private", "firstprivate", "lastprivate", "reduction", "linear")

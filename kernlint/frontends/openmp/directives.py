@@ -144,12 +144,17 @@ class _Parser:
         )
 
     def _suspicious(self, kind: str, clauses: list[OmpClause]) -> tuple[str, ...]:
-        """Unknown clause names that look like mistakes rather than vendor extensions or, in C, macros
-        (an all-caps word such as `THREAD_LIMIT` is most likely defined by the build with `-D`)."""
+        """Unknown clause names that look like mistakes rather than vendor extensions or macros (an
+        all-caps word such as `THREAD_LIMIT` is most likely defined by the build with `-D`; in Fortran,
+        where case means nothing, only in a directive written partly in lower case)."""
         found = []
+        # Fortran ignores case, but a build's macro (`GPU_SCHEDULE`, passed with -D to a preprocessed
+        # source) still stands out in capitals in a directive written in lower case
+        stands_out = not self.fortran or any(c.islower() for c in self.original)
         for clause in clauses:
             name = clause.name.lower()
-            if name in SPECS or name.startswith(("ompx_", "ext_")) or (not self.fortran and is_macro_name(clause.name)):
+            written = self.text[clause.column - 1 : clause.column - 1 + len(clause.name)]  # as spelt
+            if name in SPECS or name.startswith(("ompx_", "ext_")) or (stands_out and is_macro_name(written)):
                 continue
             if name in self.tables.words:
                 found.append(

@@ -40,6 +40,13 @@ Fix
         q.submit([&](sycl::handler &h) { … });
     }
 
+Severity
+    Warning: the message names the change (build the buffer once, before the loop) and prices it
+    from the device's host link: bytes × transfers ÷ bandwidth per iteration, a copy an order of
+    magnitude slower than device memory, which is material for any kernel run in a loop. Never
+    an error: the program still computes its results. A buffer the loop keeps (stored in a
+    container or an outer variable) is not reported at all.
+
 Occupancy basis
     None: the cost is data movement, not occupancy. The finding does not depend on the device.
 """
@@ -67,8 +74,8 @@ class BufferInLoop(Rule):
     def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
         yield from self._through_calls(facts, ctx)
         for buffer in facts.buffers:
-            if buffer.in_device_code:
-                continue
+            if buffer.in_device_code or buffer.kept:
+                continue  # kept: a setup loop building one buffer per item, none rebuilt per iteration
             loop = facts.repeating_loop(buffer.span, side="host")
             if loop is None:
                 continue

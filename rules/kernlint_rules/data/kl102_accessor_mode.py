@@ -66,6 +66,12 @@ Fix safety
     accessor's type is spelled with its mode elsewhere (a functor member, a helper's parameter),
     because changing only the creation would not compile, nor for a `map` clause of several items.
 
+Severity
+    Warning when the buffer holds host memory: the message names the access mode to use and
+    prices the needless copy of the whole buffer on the host link per submission. Info when the
+    buffer is built from a range alone: no host copy is at stake, only the runtime's hint. Never
+    an error: the results are the same.
+
 Occupancy basis
     None: the cost is data movement and dependency ordering, not occupancy. The finding does not
     depend on the device.

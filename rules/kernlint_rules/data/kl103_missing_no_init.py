@@ -50,6 +50,11 @@ Fix safety
     the accessor's type is spelled with its mode elsewhere (a functor member, a helper's parameter:
     changing only the creation would not compile) or when properties already follow the mode.
 
+Severity
+    Warning when the buffer holds host memory: the message names `no_init` and prices the
+    needless host-to-device copy of the whole buffer per submission on the host link. Info when
+    the buffer is built from a range alone (nothing is copied in). Never an error.
+
 Occupancy basis
     None: the cost is a host-to-device transfer, not occupancy. The finding does not depend on the
     device.

@@ -40,6 +40,10 @@ Fix safety
     creation would not compile; `atomic` gets no fix, since its replacement changes the kernel's code.
     Neither fix is unsafe; a compiler without the SYCL 2020 names would reject the result.
 
+Severity
+    Info: a deprecated spelling costs nothing at run time; it is listed with --show-infos and
+    fixed by --fix.
+
 Occupancy basis
     None. The finding does not depend on the device.
 

@@ -44,6 +44,13 @@ Fix
     sycl::context ctx{dev};
     for (int i = 0; i < n; ++i) qs[i] = sycl::queue(ctx, dev, sycl::property::queue::in_order());
 
+Severity
+    Warning: a queue built per iteration costs a runtime queue (and, without a shared context, a
+    context) every iteration and loses the ordering between iterations; the message names the
+    change (build it once before the loop). Info: queues stored one per element of a container
+    without a context (DPC++ shares the default context, so it only matters for other
+    implementations).
+
 Occupancy basis
     None: the cost is queue (and, without a default context, context) creation, not occupancy. The
     finding does not depend on the device.

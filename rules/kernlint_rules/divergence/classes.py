@@ -1,29 +1,39 @@
-"""What a divergent construct costs and whether it can be changed: the class KL501 grades by.
+"""What a divergent construct costs and whether it can be changed: the class KL501 grades by, and the
+severity policy that turns a class into a warning or an info.
 
 The dependence analysis says *that* lanes disagree (`Branch.dependence`, `Branch.reason`); this module
 says what the disagreement costs, from the statement counts of the arms (`Branch.arms`), and names the
 class a developer can act on:
 
-  divergent-loop   the trip count varies across the lanes of a sub-group
   serial-leader    a loop or heavy block run by one lane (`if (lid == 0) { for … }`)
+  tree-reduction   a test of the id against a bound halved each step (`if (lid < s)`, `s >>= 1`)
+  divergent-loop   the trip count follows the lane id (`for (k = 0; k <= lid; ++k)`)
   heavy-arms       one arm with real work, or both arms, run one after the other
   cheap-arms       arms of a statement or two: predicated or if-converted, a select at most
-  data-search      a search or walk steered by data loaded at the lane's index: inherent to the algorithm
+  inherent         the algorithm's own divergence: trip counts or paths chosen by data each lane
+                   loads (CSR rows, neighbour lists, searches, walks, state machines) or by
+                   non-monotone arithmetic of the id, and triangular steps (`if (tx > i)`)
   boundary         a tail guard, halo, leader with trivial work or stride tail (graded by meaning upstream)
 
-Only the first three cost enough, and can be changed, to be warnings.
+`verdict` applies the policy (KL501's docstring states it): a warning needs a change the message
+names and a material gain estimated from the device model; everything else is an info.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from kernlint.facts.device import ArmCost, Branch
+from kernlint.facts import Span
+from kernlint.facts.device import ArmCost, Branch, LaneEstimate
 
 HEAVY_ARM = 6  # statements (and calls) in one arm from which divergence costs more than predication would
 SERIAL_WORK = 10  # straight-line statements under a leader test from which the other lanes' idling matters
-WALK_BODY = 8  # statements in a search loop's body from which it is heavy, search or not
-COSTLY = frozenset({"divergent-loop", "serial-leader", "heavy-arms"})
+SERIAL_TRIPS = 32  # iterations of a leader's loop from which sharing it across a sub-group pays (n − 1 of n)
+MATERIAL_IDLE = 0.25  # idle share of the lanes under a construct from which changing it is worth a warning
+# lane patterns with a named remedy: give each sub-group one path (remap the lanes, or select)
+REGULAR = frozenset({"parity", "modulo", "bit-test", "lane-range"})
+INHERENT = frozenset({"data", "arithmetic"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,16 +55,107 @@ def classify(branch: Branch) -> str:
         return "serial-leader"
     if branch.dependence != "strong":
         return "boundary"
+    lanes = branch.lanes.kind if branch.lanes is not None else None
+    if branch.reason == "loop-bound" and lanes == "shrinking" and branch.kind != "loop":
+        return "tree-reduction"
+    if branch.reason in INHERENT:
+        if branch.kind == "loop" or branch.steers_loop or _heavy(branch.arms):
+            return "inherent"
+        return "cheap-arms"
     if branch.kind == "loop":
-        body = branch.arms[0] if branch.arms else None
-        light = body is not None and not body.loops and not body.calls and body.statements < WALK_BODY
-        searching = branch.reason in ("data", "arithmetic") and branch.steers_loop  # `while (lo < hi)` bisection
-        return "data-search" if searching and light else "divergent-loop"
+        return "divergent-loop"
+    if branch.reason == "loop-bound" and lanes == "staggered" and _heavy(branch.arms):
+        return "inherent"  # `if (tx > i)` in a loop over i: one lane leaves per step, the triangle of the algorithm
     if _heavy(branch.arms):
         return "heavy-arms"
-    if branch.reason == "data" and branch.steers_loop:
-        return "data-search"
     return "cheap-arms"
+
+
+@dataclass(frozen=True, slots=True)
+class Launch:
+    """What the policy needs to know of the launch around a construct."""
+
+    sub_group: int | None  # the kernel's sub-group size (required, or the device's only one)
+    group_size: int | None  # the work-group size, when constant and known
+    barrier_in: Callable[[Span], bool]  # whether a work-group barrier lies in this code
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """A class's severity for one construct: `warn` when the policy's threshold is met, `why` says why not."""
+
+    warn: bool
+    why: str
+
+
+def verdict(branch: Branch, klass: str, launch: Launch) -> Verdict:
+    """The severity policy: a warning names a change the analysis can justify, with a material gain
+    estimated from the device model (at least `MATERIAL_IDLE` of the lanes idle under heavy code, or a
+    serial loop of a sub-group's worth of iterations); every other construct is an info."""
+    if klass == "serial-leader":
+        arm = branch.arms[0]
+        loop = arm.over_group or (arm.loop_trips or 0) >= SERIAL_TRIPS
+        if loop:
+            return Verdict(True, "")
+        return Verdict(
+            False,
+            f"the leader's work is short (no loop of {SERIAL_TRIPS} iterations or over the work-group): "
+            "too little to share among the lanes",
+        )
+    if klass == "tree-reduction":
+        if not branch.combines:
+            return Verdict(
+                False,
+                "its steps do not combine elements as a reduction or scan does, so no group algorithm replaces them",
+            )
+        if branch.loop is not None and launch.barrier_in(branch.loop):
+            return Verdict(True, "")
+        return Verdict(False, "no work-group barrier separates its steps, so they already cost little")
+    if klass == "divergent-loop":
+        use = lane_use(branch.lanes, launch.sub_group, launch.group_size, scope=branch.id_scope)
+        if branch.id_scope in ("local", "lane") and use is not None and 1 - use >= MATERIAL_IDLE:
+            return Verdict(True, "")
+        if branch.id_scope in ("local", "lane") and branch.combines and (launch.group_size or 64) >= 32:
+            # a running prefix: the last lane runs W iterations where a group scan takes about 2 log2 W steps
+            return Verdict(True, "")
+        if branch.id_scope == "global":
+            return Verdict(
+                False,
+                "the lanes of a sub-group differ by less than its width in a long count: "
+                "the cost is imbalance between sub-groups, not idle lanes",
+            )
+        return Verdict(False, "the idle share of the lanes is small or not known")
+    if klass == "heavy-arms":
+        use = lane_use(branch.lanes, launch.sub_group, launch.group_size)
+        if branch.reason in REGULAR and use is not None and 1 - use >= MATERIAL_IDLE:
+            return Verdict(True, "")
+        if use is not None and 1 - use < MATERIAL_IDLE:
+            return Verdict(False, f"{100 * use:.3g}% of the lanes stay busy, too many for a change to pay")
+        return Verdict(False, "no regrouping of these lanes is known to pay")
+    return Verdict(False, "")
+
+
+def lane_use(
+    lanes: LaneEstimate | None, sub_group: int | None, group_size: int | None = None, scope: str | None = None
+) -> float | None:
+    """The busy share of a sub-group's lanes under the construct, from the lane estimate, or None."""
+    if lanes is None:
+        return None
+    n = sub_group or 32
+    if lanes.kind == "split":
+        return 0.5
+    if lanes.kind == "fraction":
+        return lanes.taken
+    if lanes.kind == "single":
+        return 1 / n
+    if lanes.kind == "all-but-one":
+        return (n - 1) / n
+    if lanes.kind == "shrinking":
+        return (n - 1) / (n * max(1, n.bit_length() - 1))
+    if lanes.kind == "staggered" and scope in ("local", "lane"):
+        m = group_size // n if group_size and scope == "local" and group_size % n == 0 else 1
+        return (n * m + 1) / (n * (m + 1))  # Σ (lid + 1) ÷ (n × Σ the longest lane of each sub-group)
+    return None
 
 
 def statements(arm: ArmCost) -> str:
@@ -77,12 +178,26 @@ def estimate(branch: Branch, klass: str, sub_group: int | None) -> str:
             if branch.lanes and branch.lanes.kind == "single"
             else f"a few of {width}"
         )
-        return f"about {statements(branch.arms[0])} run by {share}"
+        arm = branch.arms[0]
+        if arm.over_group:
+            return f"a loop over the work-group ({statements(arm)}) run by {share}"
+        if arm.loop_trips:
+            return f"a loop of {arm.loop_trips} iterations ({statements(arm)}) run by {share}"
+        return f"about {statements(arm)} run by {share}"
     if klass == "divergent-loop":
         body = f" (body: {statements(branch.arms[0])})" if branch.arms else ""
         return f"each sub-group iterates as long as its longest lane{body}"
-    if klass == "data-search":
-        return "lanes finish at different steps, inherent to a data-driven search or walk"
+    if klass == "inherent":
+        if branch.kind == "loop":
+            return "each lane runs the trip count its own data gives, the algorithm's own divergence"
+        if branch.reason == "loop-bound":
+            return "one lane leaves per step, the triangle the algorithm works through"
+        if branch.steers_loop:
+            return "lanes finish at different steps, inherent to a data-driven search or walk"
+        return f"{_arm_words(branch)} chosen by each lane's own data, the algorithm's own divergence"
+    if klass == "tree-reduction":
+        steps = f"{sub_group.bit_length() - 1} " if sub_group else ""
+        return f"the last {steps}steps run within one sub-group, on fewer and fewer of its lanes"
     if klass == "heavy-arms":
         if len(arms) >= 2:
             counts = " and ".join(statements(a) for a in arms[:3]) + (", …" if len(arms) > 3 else "")
@@ -107,6 +222,14 @@ def estimate(branch: Branch, klass: str, sub_group: int | None) -> str:
         if branch.lanes is not None
         else "only the sub-group that straddles the bound runs partly filled"
     )
+
+
+def _arm_words(branch: Branch) -> str:
+    """`both arms, 12 and 9 statements,` or `14 statements` for an inherent branch's paths."""
+    arms = [a for a in branch.arms if a.statements]
+    if len(arms) >= 2:
+        return f"paths of {' and '.join(str(a.statements) for a in arms[:3])} statements"
+    return statements(arms[0] if arms else branch.arms[0]) if branch.arms else "paths"
 
 
 def _active(branch: Branch, sub_group: int | None) -> str | None:
@@ -167,6 +290,11 @@ def _min_max(comparison: tuple[str, str, str] | None, target: str, value: str) -
 
 def _serial(arm: ArmCost) -> bool:
     return bool(arm.loops) or arm.statements + arm.calls >= SERIAL_WORK
+
+
+def heavy(arms: tuple[ArmCost, ...]) -> bool:
+    """Arms heavy enough that the compiler branches over them rather than predicating them."""
+    return _heavy(arms)
 
 
 def _heavy(arms: tuple[ArmCost, ...]) -> bool:

@@ -9,12 +9,22 @@ from kernlint.cost import UNKNOWN_SHARE, Cost, failure_cost
 from kernlint.facts.device import LaneEstimate
 
 
-def divergence_cost(lanes: LaneEstimate | None, sub_group_size: int | None, device: str | None = None) -> Cost:
+def divergence_cost(
+    lanes: LaneEstimate | None,
+    sub_group_size: int | None,
+    device: str | None = None,
+    *,
+    group_size: int | None = None,
+    scope: str | None = None,
+    predicated: bool = False,
+) -> Cost:
     """KL501: the lane-utilisation estimate of the divergence analysis, as the share of a sub-group's
     lanes busy while the branch's code runs. No score: the idle share is of the branch's code, whose
-    share of the kernel's time is not known (`figures["idle_share"]` keeps it)."""
+    share of the kernel's time is not known (`figures["idle_share"]` keeps it). `group_size` (the
+    work-group size, when known), `scope` (which id a staggered loop follows) and `predicated` (a tree
+    step the compiler predicates rather than branches over) refine the shrinking and staggered figures."""
     n = sub_group_size
-    formula, basis, use, missing = _utilisation(lanes, n)
+    formula, basis, use, missing = _utilisation(lanes, n, group_size, scope, predicated)
     if use is None:
         return Cost(
             None,
@@ -47,7 +57,13 @@ def divergence_cost(lanes: LaneEstimate | None, sub_group_size: int | None, devi
     )
 
 
-def _utilisation(lanes: LaneEstimate | None, n: int | None) -> tuple[str, str, float | None, tuple[str, ...]]:
+def _utilisation(
+    lanes: LaneEstimate | None,
+    n: int | None,
+    group_size: int | None = None,
+    scope: str | None = None,
+    predicated: bool = False,
+) -> tuple[str, str, float | None, tuple[str, ...]]:
     """(formula, basis, utilisation or None, missing) for one lane estimate."""
     if lanes is None:
         return "busy lanes ÷ sub-group size", "the analysis gives no lane estimate", None, ("the lane estimate",)
@@ -82,18 +98,62 @@ def _utilisation(lanes: LaneEstimate | None, n: int | None) -> tuple[str, str, f
             return "(sub-group size − 1) ÷ sub-group size", "all lanes but one run it", None, need_n
         return "(sub-group size − 1) ÷ sub-group size", f"{n - 1} ÷ {n} = {100 * (n - 1) / n:.3g}%", (n - 1) / n, ()
     if lanes.kind == "shrinking":
-        formula = "(n − 1) ÷ (n × log2 n) over the last log2 n steps (n = sub-group size)"
         if not n or n & (n - 1):
-            return formula, "the active lanes halve each step", None, need_n
+            return (
+                "(n − 1) ÷ (n × log2 n) over the last log2 n steps (n = sub-group size)",
+                ("the active lanes halve each step"),
+                None,
+                need_n,
+            )
         steps = int(math.log2(n))
+        if predicated and group_size and group_size > n:
+            # a step short enough to predicate is issued by every sub-group of the work-group, busy or not
+            use = (n - 1) / (group_size * steps)
+            return (
+                "(n − 1) ÷ (W × log2 n) over the last log2 n steps, predicated: every sub-group of the "
+                "work-group issues them (n = sub-group size, W = work-group size)",
+                f"({n} − 1) ÷ ({group_size} × {steps}) = {100 * use:.3g}% in the last {steps} steps",
+                use,
+                (),
+            )
         use = (n - 1) / (n * steps)
-        return formula, f"({n} − 1) ÷ ({n} × {steps}) = {100 * use:.3g}% in the last {steps} steps", use, ()
+        return (
+            "(n − 1) ÷ (n × log2 n) over the last log2 n steps (n = sub-group size)",
+            f"({n} − 1) ÷ ({n} × {steps}) = {100 * use:.3g}% in the last {steps} steps",
+            use,
+            (),
+        )
+    if lanes.kind == "staggered":
+        return _staggered(n, group_size, scope)
     return (
         "1 for every sub-group but the one that straddles the bound",
         "only the sub-group that straddles the bound runs partly filled: at most one per launch",
         None,
         ("the global size (the straddling sub-group's share of the launch)",),
     )
+
+
+def _staggered(
+    n: int | None, group_size: int | None, scope: str | None
+) -> tuple[str, str, float | None, tuple[str, ...]]:
+    """Lanes leaving a loop one iteration apart (`k <= lid`): a sub-group whose lanes run t0 + 1 … t0 + n
+    trips keeps (t0 + (n + 1) ÷ 2) ÷ (t0 + n) of them busy. Over a work-group of m = W ÷ n sub-groups
+    following the local id (t0 = 0, n, …): Σ (lid + 1) ÷ (n × Σ (t0 + n)) = (n·m + 1) ÷ (n·(m + 1))."""
+    formula = "Σ trips ÷ (n × Σ the longest lane's trips per sub-group) = (n·m + 1) ÷ (n·(m + 1)), m = W ÷ n"
+    if scope == "global":
+        return (
+            formula,
+            "the trip count follows the global id: the lanes of a sub-group differ by fewer than n of a long "
+            "count, so nearly all are busy; the cost is imbalance between sub-groups",
+            None,
+            ("the global id's offset (the trip counts of a sub-group's lanes)",),
+        )
+    if scope not in ("local", "lane") or not n:
+        return formula, "the lanes leave one iteration apart", None, ("the sub-group size and the id the loop follows",)
+    m = group_size // n if scope == "local" and group_size and group_size % n == 0 else 1
+    use = (n * m + 1) / (n * (m + 1))
+    where = f"a work-group of {group_size}" if m > 1 else ("a sub-group" if scope == "lane" else "one sub-group")
+    return formula, f"({n} × {m} + 1) ÷ ({n} × {m + 1}) = {100 * use:.3g}% over {where}", use, ()
 
 
 def divergent_barrier_cost(lanes: LaneEstimate | None, sub_group_size: int | None, device: str | None = None) -> Cost:

@@ -34,21 +34,27 @@ What it does
     arm, counted on the tree; a loop with a small constant trip count counts as its body that many
     times; calls count when they reach a function of the same file):
 
-    * divergent loop (warning): the trip count varies across the lanes of a sub-group;
-    * serial work by one lane (warning): a loop or ten statements or more under a leader test;
-    * heavy divergent arms (warning): an arm of six statements or more, a loop, or both arms together
-      from ten statements: they run one after the other;
-    * cheap divergent arms (info): short arms the compiler predicates. When the branch is an `if`
-      whose arms each assign one variable, a fix rewrites it: `if (v > m) m = v;` becomes
+    * serial work by one lane (`serial-leader`): a loop or ten statements or more under a leader test
+      (`lid == 0`, or `lx == 0 && ly == 0` in two dimensions);
+    * tree reduction (`tree-reduction`): a test of the id against a bound an enclosing loop halves or
+      doubles (`if (lid < s)`, `s >>= 1`);
+    * divergent loop (`divergent-loop`): the trip count follows the lane id (`k <= lid`);
+    * heavy divergent arms (`heavy-arms`): an arm of six statements or more, a loop, or both arms
+      together from ten statements: they run one after the other;
+    * cheap divergent arms (`cheap-arms`): short arms the compiler predicates. When the branch is an
+      `if` whose arms each assign one variable, a fix rewrites it: `if (v > m) m = v;` becomes
       `m = std::max(m, v);` (safe: std::max returns its second argument only when the first is
       less), other shapes become `x = (c) ? a : b;` (unsafe unless both values are integer literals:
       the values may have different types). A `?:` is never told to become one;
-    * data-dependent search (info): a branch or loop on data loaded at the lane's index that steers
-      a loop (exits it, or sets what it tests: bisection, tree walks, compare-and-swap retries);
-      inherent to the algorithm unless its body is heavy;
-    * boundary (info, off by default): tail guards `i < n`, leaders with trivial work, halo checks
-      `i > 0 && i < n - 1`, grid-stride loops — they diverge in at most one sub-group per bound, or
-      idle lanes only briefly. Reported only when the option `report-boundary = true` is set.
+    * inherent divergence (`inherent`): trip counts or heavy paths chosen by data each lane loads, or
+      by non-monotone arithmetic of the id, searches and walks steered by such data, triangular
+      steps: the algorithm's own divergence;
+    * boundary (off by default): tail guards `i < n`, leaders with trivial work, halo checks
+      `i > 0 && i < n - 1`, grid-stride loops, tests on an outer index of a collapsed OpenMP nest —
+      they diverge in at most one sub-group per bound, or idle lanes only briefly. Reported only when
+      the option `report-boundary = true` is set.
+
+    Which of them are warnings is the severity policy below.
 
     The first line of the message names the class and the estimate ("about 14 statements with 1 loop
     run by 1 of 32 lanes", "both arms, 12 and 9 statements, run one after the other"); the second
@@ -91,11 +97,46 @@ Fix safety
     converted differently through `?:` or `std::min` / `std::max`. No fix in Fortran, nor for a branch
     with a comment or a preprocessor line inside.
 
+Severity
+    Each class's severity follows kernlint's policy: a warning names a change the analysis can justify
+    and a material gain estimated from the device model; everything true but inherent to the algorithm,
+    or too cheap to matter, is an info (listed with --show-infos). The thresholds:
+
+    * serial-leader: a warning when the leader runs a loop over the work-group (bounded by
+      `get_local_range`) or of at least 32 iterations (a sub-group's worth: sharing it saves n − 1 of
+      every n lane-steps); a few scalar stores, a short table or a loop of unknown length is an info;
+    * tree-reduction: a warning when the steps combine elements as a reduction or scan does
+      (`s[lid] += s[lid + d]`) and a work-group barrier separates them: the last log2 n steps run
+      within one sub-group at (n − 1) ÷ (n × log2 n) of its lanes (predicated: ÷ W), each behind a
+      barrier a sub-group reduction does without; otherwise an info;
+    * divergent-loop: a warning when the trip count follows the local id and the model leaves at least
+      25 % of the lanes idle (work-groups of one or two sub-groups), or the loop accumulates a running
+      prefix (`for (k = 0; k <= lid; ++k) s += t[k]`, which a group scan does in about 2 log2 W steps);
+      a trip count that follows the global id (imbalance between sub-groups, not idle lanes) is an info;
+    * heavy-arms: a warning for a regular lane pattern (parity, modulo, bit tests, a lane range) that
+      leaves at least 25 % of the lanes idle under heavy code: remapping the lanes gives each
+      sub-group one path; other heavy arms are infos;
+    * inherent (info): the algorithm's own divergence: trip counts and paths chosen by data each lane
+      loads (CSR rows, neighbour lists, per-row sorts, two-pointer merges, adaptive radii, heap
+      sift-downs, state machines with `break`, searches and walks), non-monotone arithmetic of the id,
+      and triangular steps (`if (tx > i)` in a loop over i);
+    * cheap-arms (info): arms short enough that the compiler predicates them, an `else if` chain that
+      stores one value per arm (compares and selects), a constant 2-trip loop counted as its body;
+    * boundary (info, off by default): tail guards, halos, trivial leaders, grid-stride tails, tests on
+      an outer index of a collapsed OpenMP nest (only a sub-group that straddles two rows diverges).
+
+    Why 25 %: below it the divergence costs less than the variation of a memory-bound kernel (the GPU
+    harness measured a 3 % lane loss hidden entirely by memory traffic) and restructuring rarely pays.
+    Never an error: divergence slows a kernel, it never breaks it.
+
 Occupancy basis
     None directly: occupancy counts resident threads, divergence wastes lanes inside them. The message
     estimates lane utilisation from the condition (parity: both paths at half width; `lid == 0`: 1 of
-    the sub-group's lanes; `lid < s`: shrinking each step), using the kernel's required sub-group size
-    when it is known.
+    the sub-group's lanes; `lid < s`: halving each step, (n − 1) ÷ (n × log2 n) over the last log2 n
+    steps, or (n − 1) ÷ (W × log2 n) for a step the compiler predicates, which every sub-group of the
+    work-group issues; `k <= lid`: the lanes leave one iteration apart, (n·m + 1) ÷ (n·(m + 1)) over a
+    work-group of m sub-groups), using the kernel's required sub-group size, or the device's only one
+    (an NVIDIA warp), and the work-group size when the launch fixes them.
 """
 
 from __future__ import annotations
@@ -106,7 +147,7 @@ from typing import Any, ClassVar
 from kernlint.diagnostics import Diagnostic, Fix, FixAvailability, Severity
 from kernlint.facts import Branch, FileFacts, KernelLaunch, Span
 from kernlint.rule import Rule, RuleContext
-from kernlint_rules.divergence.classes import COSTLY, classify, estimate, rewrite
+from kernlint_rules.divergence.classes import Launch, classify, estimate, heavy, rewrite, verdict
 from kernlint_rules.divergence.costs import divergence_cost
 
 _REASONS = {
@@ -123,8 +164,14 @@ _REASONS = {
     "range": "it checks the work-item id against a range",
     "sub-group-aligned": "it compares the work-item id with a shrinking bound that stays a multiple of the sub-group "
     "size, so whole sub-groups drop out together",
+    "rows": "it depends only on an outer index of the collapsed loop nest, the same along each row of inner "
+    "iterations (consecutive lanes): only a sub-group that straddles two rows diverges, and kernlint cannot show "
+    "the row length is a multiple of the sub-group size",
 }
 _LOOP_REASONS = {
+    "rows": "its trip count depends only on an outer index of the collapsed loop nest, the same along each row of "
+    "inner iterations (consecutive lanes): only a sub-group that straddles two rows diverges, and kernlint cannot "
+    "show the row length is a multiple of the sub-group size",
     "loop-bound": "its trip count grows with the work-item id, so lanes drop out one iteration at a time",
     "data": "its trip count comes from data indexed by the work-item id",
     "tail-guard": "its start depends on the work-item id, so trip counts differ by about one iteration",
@@ -158,15 +205,25 @@ _SERIAL_HINT = (
     "share the work among the work-group (a group algorithm such as reduce_over_group, or a strided "
     "loop over all lanes) and let one lane publish the result"
 )
-_SEARCH_HINT = (
-    "inherent to the algorithm; sorting or grouping the queries so neighbouring lanes search alike is the only remedy"
+_PREFIX_HINT = (
+    "it accumulates a running prefix: sycl::inclusive_scan_over_group(it.get_group(), x, sycl::plus<>()) gives "
+    "every work-item its prefix in about 2 log2 W steps, where the last lane here runs W iterations"
+)
+_INHERENT_HINT = (
+    "inherent to the algorithm: nothing to change unless the imbalance between lanes is large (then let a "
+    "sub-group share one item, or group items of similar length or the same path together)"
+)
+_TREE_HINT = (
+    "stop the tree at the sub-group size and finish with a sub-group reduction (sycl::reduce_over_group(sg, x, "
+    "op), or shift_group_left steps): {steps}work-group barriers fewer per pass"
 )
 _CLASS_WORDS = {
     "divergent-loop": "divergent loop",
     "serial-leader": "serial work by one lane",
     "heavy-arms": "heavy divergent arms",
     "cheap-arms": "cheap divergent arms",
-    "data-search": "data-dependent search",
+    "inherent": "inherent divergence",
+    "tree-reduction": "tree reduction",
     "boundary": "boundary divergence",
 }
 _KIND_WORDS = {
@@ -240,7 +297,9 @@ class DivergentBranch(Rule):
 
     def _diagnostic(self, facts: FileFacts, branch: Branch, klass: str, ctx: RuleContext) -> Diagnostic:
         launch = facts.launch_for(branch.condition)
-        sub_group = launch.attributes.reqd_sub_group_size if launch is not None else None
+        sub_group = _sub_group_size(launch, ctx)
+        group_size = _group_size(launch)
+        judged = verdict(branch, klass, Launch(sub_group, group_size, lambda span: _barrier_in(facts, span)))
         written = ctx.source.data[branch.condition.start_byte : branch.condition.end_byte].decode(
             "utf-8", errors="replace"
         )
@@ -248,7 +307,9 @@ class DivergentBranch(Rule):
         condition = written if len(written) <= 40 else written[:37] + "…"
         reasons = _LOOP_REASONS if branch.kind == "loop" else {}
         why = reasons.get(branch.reason) or _REASONS.get(branch.reason, "it depends on the work-item id")
-        hint = self._hint(branch, klass, ctx.language)
+        hint = self._hint(branch, klass, ctx.language, sub_group)
+        if not judged.warn and judged.why:
+            why += f"; an info, as {judged.why}"
         fix = self._fix(branch, klass, written, ctx) if klass == "cheap-arms" else None
         if fix is not None:
             hint = f"{fix.description} (`{fix.edits[0].text}`)"
@@ -267,6 +328,7 @@ class DivergentBranch(Rule):
             "active_fraction": branch.lanes.taken if branch.lanes is not None else None,
             "arms": [{"statements": a.statements, "loops": a.loops, "calls": a.calls} for a in branch.arms],
             "sub_group_size": sub_group,
+            "work_group_size": group_size,
             "function": branch.function,
         }
         message += f": {evidence['estimate']}\n{why}; {hint}"
@@ -276,24 +338,34 @@ class DivergentBranch(Rule):
             evidence=evidence,
             fix=fix,
             kernel=launch.name if launch is not None else None,
-            severity=None if klass in COSTLY else Severity.INFO,
-            cost=divergence_cost(branch.lanes, sub_group),
+            severity=None if judged.warn else Severity.INFO,
+            cost=divergence_cost(
+                branch.lanes,
+                sub_group,
+                group_size=group_size,
+                scope=branch.id_scope,
+                predicated=klass == "tree-reduction" and not heavy(branch.arms),
+            ),
         )
 
     @staticmethod
-    def _hint(branch: Branch, klass: str, language: str) -> str:
+    def _hint(branch: Branch, klass: str, language: str, sub_group: int | None = None) -> str:
         if klass == "boundary":
             return _BOUNDARY_HINT
         if klass == "serial-leader":
             hint = _SERIAL_HINT
-        elif klass == "data-search":
-            hint = _SEARCH_HINT
+        elif klass == "inherent":
+            hint = _INHERENT_HINT
+        elif klass == "tree-reduction":
+            hint = _TREE_HINT.format(steps=f"{sub_group.bit_length() - 1} " if sub_group else "")
         elif klass == "cheap-arms" and branch.kind == "ternary":
             return "already a `?:`; its arms are cheap, so leave it unless it sits in a hot loop"
         elif klass == "cheap-arms" and any(a.statements > 1 for a in branch.arms):
             return "the compiler predicates arms this short; change it only if it sits in the innermost hot loop"
         elif klass == "cheap-arms":
             hint = _HINTS.get(branch.reason, "compute both values and choose with sycl::select, min or max")
+        elif branch.kind == "loop" and branch.combines and branch.id_scope in ("local", "lane"):
+            hint = _PREFIX_HINT
         elif branch.kind == "loop":
             hint = {**_HINTS, **_LOOP_HINTS}.get(branch.reason, _LOOP_HINTS["data"])
         else:
@@ -304,6 +376,12 @@ class DivergentBranch(Rule):
             chooser = "`merge`" if language == "openmp-fortran" else "a conditional expression (`?:`)"
             hint = (
                 hint.replace("sycl::select", chooser)
+                .replace(
+                    "a sub-group reduction (sycl::reduce_over_group(sg, x, op), or shift_group_left steps)",
+                    "a `reduction` clause, which the runtime maps onto sub-group operations",
+                )
+                .replace("sycl::inclusive_scan_over_group(it.get_group(), x, sycl::plus<>())", "an inclusive `scan`")
+                .replace("a group algorithm such as reduce_over_group", "a `reduction` clause")
                 .replace("a sub-group collective", "a reduction clause")
                 .replace(
                     "the group algorithms (reduce_over_group, inclusive_scan_over_group)", "reduction and scan clauses"
@@ -323,6 +401,28 @@ class DivergentBranch(Rule):
         if found is None:
             return None
         return Fix(found.description, (ctx.replace(branch.span, found.text),), found.safe)
+
+
+def _sub_group_size(launch: KernelLaunch | None, ctx: RuleContext) -> int | None:
+    """The kernel's required sub-group size, else the one size every target device has (NVIDIA's warp)."""
+    required = launch.attributes.reqd_sub_group_size if launch is not None else None
+    if required:
+        return required
+    sizes = {size for device in ctx.devices for size in device.sub_group_sizes}
+    return next(iter(sizes)) if len(sizes) == 1 and all(len(d.sub_group_sizes) == 1 for d in ctx.devices) else None
+
+
+def _group_size(launch: KernelLaunch | None) -> int | None:
+    """The work-group size, when the launch fixes it."""
+    local = launch.local_range if launch is not None else None
+    return local.total if local is not None and local.known else None
+
+
+def _barrier_in(facts: FileFacts, span: Span) -> bool:
+    """Whether a work-group barrier (SYCL, or OpenMP's `barrier` directive) lies in `span`."""
+    return any(b.scope == "work-group" and not b.collective and span.contains(b.span) for b in facts.barriers) or any(
+        c.leaves == ("barrier",) and span.contains(c.span) for c in facts.omp
+    )
 
 
 def _balanced(text: str) -> bool:

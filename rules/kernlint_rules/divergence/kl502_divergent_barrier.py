@@ -19,7 +19,8 @@ What it does
     work-item stores in shared memory and all read after a barrier (`if (lid == 0) next = …; barrier;
     while (next < n)`), work-group collectives, and a strided loop over a bound padded to a multiple of
     its stride (`for (i = gid; i < padded; i += grid)`); a `continue` after the loop body's last
-    barrier skips no barrier. A condition that differs only between sub-groups (a sub-group vote or
+    barrier skips no barrier; nor is a bound the launch's known sizes put between groups (`gid <
+    1024` in work-groups of 256). A condition that differs only between sub-groups (a sub-group vote or
     broadcast, `lid / 32`) makes a work-group barrier divergent, but not a sub-group barrier.
 
 Why it matters
@@ -36,16 +37,29 @@ Example
     slm[lid] = in[gid];
     sycl::group_barrier(it.get_group());        // KL502: … and never arrive here
 
-    Findings are errors, except behind a tail-guard `return` (`if (gid >= n) return;`) or in a loop
-    whose trip count only differs at a bound (a grid-stride loop): those are warnings, since the
-    work-items of each group agree when the bound happens to be a multiple of the group size (or of
-    the loop's stride), which the code does not say.
+    Group collectives count as barriers: `reduce_over_group`, `group_broadcast`, `any_of_group`,
+    `all_of_group`, `none_of_group`, `exclusive_scan_over_group`, `inclusive_scan_over_group` and the
+    `joint_*` algorithms, given the work-group or a sub-group, must be reached by every member too. A
+    barrier or collective is named by the group it is given, however that is spelled:
+    `sycl::group_barrier(warp)` with `auto warp = it.get_sub_group()` is a sub-group barrier.
 
 Fix
     Keep every barrier on a path that all work-items of the group take. Guard the work, not the
     barrier: `if (gid < n) slm[lid] = in[gid]; else slm[lid] = 0; group_barrier(g);`. In loops, run the
     same number of iterations in every work-item (round the bound up to the work-group size and guard
     the body's memory accesses instead).
+
+Severity
+    Error where the analysis proves some work-items of a group skip the barrier or collective
+    while others reach it: a branch or loop whose condition depends on data or on the id's own
+    arithmetic, a leader or role split on the local id (`lid < 32`, with its arms reaching
+    different barriers), a data-dependent early `return`, or a bound on the plain id whose sizes
+    are known and fall inside a group (`lid < 50` in work-groups of 64; `gid < 126` in two
+    groups of 64). Warning where it depends on sizes the code does not show: a barrier under,
+    or after an early `return` from, a bound on the id by a kernel argument or an unknown
+    constant (`if (gid >= n) return;`, `if (ch < count) { … reduce_over_group(sg, …) }`), or a
+    loop so bounded, all harmless while the bound is a multiple of the group size. Nothing when
+    the known sizes make every group fall on one side (`gid < 1024` in work-groups of 256).
 
 Occupancy basis
     None: this is a correctness error, independent of the device.
@@ -54,6 +68,7 @@ Occupancy basis
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Literal
 
 from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import Barrier, Branch, FileFacts, KernelLaunch, Span
@@ -71,7 +86,7 @@ class DivergentBarrier(Rule):
     def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
         reported: set[tuple[int, int]] = set()
         for barrier in facts.barriers:
-            for at, (branch, reach, how) in self._causes(facts, barrier).items():
+            for at, (branch, reach, how, _rank) in self._causes(facts, barrier).items():
                 if at in reported:
                     continue  # a call site that reaches several barriers: reported once
                 reported.add(at)
@@ -79,21 +94,23 @@ class DivergentBarrier(Rule):
                 yield self._diagnostic(facts, ctx, barrier, branch, reach, how, location)
 
     @staticmethod
-    def _causes(facts: FileFacts, barrier: Barrier) -> dict[tuple[int, int], tuple[Branch, Reach, str]]:
+    def _causes(facts: FileFacts, barrier: Barrier) -> dict[tuple[int, int], tuple[Branch, Reach, str, tuple]]:
         """For each place that leads to the barrier (the barrier itself, or a call in a branch), the
-        innermost dependent branch that guards it; else an early exit that skips the barrier."""
-        guarded: dict[tuple[int, int], tuple[Branch, Reach, str]] = {}
-        exits: dict[tuple[int, int], tuple[Branch, Reach, str]] = {}
+        dependent branch that guards it; else an early exit that skips the barrier. A condition the
+        launch's sizes prove harmless (`gid < 1024` in work-groups of 256) is no cause; of several, a
+        certain one wins over one that splits a group only for some sizes, then the innermost."""
+        guarded: dict[tuple[int, int], tuple[Branch, Reach, str, tuple]] = {}
+        exits: dict[tuple[int, int], tuple[Branch, Reach, str, tuple]] = {}
         for branch in facts.branches:
             if branch.dependence == "sub-group" and barrier.scope == "sub-group":
                 continue  # the same in every lane of a sub-group: all of them reach the barrier
             for reach in branch.reaches:
-                if reach.region.contains(barrier.span):
-                    _keep_innermost(guarded, branch, reach, "under", barrier)
+                if reach.region.contains(barrier.span) and _split(facts, barrier, branch, reach) != "never":
+                    _keep(guarded, branch, reach, "under", barrier, _split(facts, barrier, branch, reach))
             if branch.exit:
                 for reach in branch.skipped:
-                    if reach.region.contains(barrier.span):
-                        _keep_innermost(exits, branch, reach, "exit", barrier)
+                    if reach.region.contains(barrier.span) and _split(facts, barrier, branch, reach) != "never":
+                        _keep(exits, branch, reach, "exit", barrier, _split(facts, barrier, branch, reach))
         if guarded:
             return guarded
         return exits
@@ -109,7 +126,8 @@ class DivergentBarrier(Rule):
         if len(condition) > 60:
             condition = condition[:57] + "…"
         scope = "sub-group" if barrier.scope == "sub-group" else "work-group"
-        what = f"{scope} barrier `{barrier.form}`"
+        noun = "collective" if barrier.collective else "barrier"
+        what = f"{scope} {noun} `{barrier.form}`"
         source = f", from `{branch.origin}`" if branch.origin else ""  # an id, or a per-item value (an atomic)
         where = f"`{condition}`, line {branch.condition.line}{source}"
         if reach.calls:
@@ -126,26 +144,29 @@ class DivergentBarrier(Rule):
                 f"is skipped by the work-items that take the early `{branch.exit}` under a {dependent} "
                 f"condition ({where})"
             )
-            fix = "guard the work instead of leaving early, so every work-item reaches the barrier"
+            fix = f"guard the work instead of leaving early, so every work-item reaches the {noun}"
         elif branch.kind == "loop":
             cause = (
                 f"runs inside a loop whose trip count differs between work-items ({where}), so work-items "
-                f"reach the barrier a different number of times"
+                f"reach the {noun} a different number of times"
             )
             fix = "give every work-item the same trip count and guard the body's memory accesses instead"
         elif branch.kind == "switch":
             cause = f"{reached} only by the work-items whose {dependent} value selects that case ({where})"
-            fix = "move the barrier out of the switch so that every work-item reaches it"
+            fix = f"move the {noun} out of the switch so that every work-item reaches it"
         else:
             side = "holds" if _in_first_arm(branch, reach) else "fails"
             cause = f"{reached} only by the work-items for which a {dependent} condition {side} ({where})"
-            fix = "move the barrier out of the branch so that every work-item reaches it"
+            fix = f"move the {noun} out of the branch so that every work-item reaches it"
         message = f"{subject} {cause}: the others never arrive, so the {scope} deadlocks or behaves undefined; {fix}"
         severity = None
-        if (
+        split = _split(facts, barrier, branch, reach)
+        if split == "always":
+            message += f" ({_why_certain(facts, barrier, branch, reach)})"
+        elif (
             branch.dependence == "boundary"
             and branch.reason in ("tail-guard", "range")
-            and ((branch.kind == "loop" and how != "exit") or (how == "exit" and branch.exit == "return"))
+            and (branch.kind == "loop" or how == "under" or (how == "exit" and branch.exit == "return"))
         ):
             # a bound on the id splits a group only when it falls inside one: not proven from the code
             looping = branch.kind == "loop" and how != "exit"
@@ -161,12 +182,14 @@ class DivergentBarrier(Rule):
         launch = facts.launch_for(at)
         related = [(branch.condition, f"the {dependent} condition")]
         if reach.calls:
-            related.append((barrier.span, "the barrier"))
+            related.append((barrier.span, f"the {noun}"))
             related += [(call, "called from here") for call in reach.calls[1:]]
         evidence = {
             "barrier_line": barrier.span.line,
             "barrier": barrier.form,
             "scope": barrier.scope,
+            "collective": barrier.collective,
+            "certain": split == "always",
             "condition_line": branch.condition.line,
             "dependence": branch.dependence,
             "reason": branch.reason,
@@ -205,13 +228,74 @@ def _group_size(launch: KernelLaunch | None, scope: str) -> int | None:
     return local.total if local is not None and local.known and len(local.dims) == 1 else None
 
 
-def _keep_innermost(causes: dict, branch: Branch, reach: Reach, how: str, barrier: Barrier) -> None:
+Split = Literal["always", "maybe", "never"]
+
+
+def _split(facts: FileFacts, barrier: Barrier, branch: Branch, reach: Reach) -> Split:
+    """Whether a bound on the plain id splits the group the barrier waits for: `always` (`lid < 50` in
+    work-groups of 64, `gid < 126` in two of 64, a leader `lid == 0`), `never` (`gid < 1024` in
+    work-groups of 256: each group falls wholly on one side), or `maybe` (a bound or size unknown, or
+    not a bound on the plain id)."""
+    if branch.dependence == "strong" or branch.id_scope is None or branch.kind == "loop":
+        return "maybe"
+    launch = facts.launch_for(reach.calls[0] if reach.calls else barrier.span)
+    size = _group_size(launch, barrier.scope)
+    bound = branch.bound
+    within = branch.id_scope == "lane" or (branch.id_scope == "local" and barrier.scope == "work-group")
+    if branch.reason in ("leader", "all-but-one"):
+        if bound is None:
+            return "maybe"
+        if size is not None and size <= 1:
+            return "never"
+        if within:  # one id of every group, or of none
+            return "always" if bound >= 0 and (size is None or bound < size) else "never"
+        total = _global_size(launch)
+        return "never" if bound < 0 or (total is not None and bound >= total) else "always"
+    if branch.reason not in ("tail-guard", "sub-group-aligned") or bound is None or size is None:
+        return "maybe"
+    if within:
+        return "always" if 0 < bound < size else "never"
+    if branch.id_scope != "global" or barrier.scope != "work-group":
+        return "maybe"
+    total = _global_size(launch)
+    if bound % size == 0 or bound <= 0 or (total is not None and bound >= total):
+        return "never"  # every work-group on one side of the bound
+    return "always" if total is not None else "maybe"
+
+
+def _why_certain(facts: FileFacts, barrier: Barrier, branch: Branch, reach: Reach) -> str:
+    """Why a bound certainly splits a group, with the sizes that prove it."""
+    launch = facts.launch_for(reach.calls[0] if reach.calls else barrier.span)
+    size = _group_size(launch, barrier.scope)
+    unit = f"{barrier.scope} of {size}" if size else barrier.scope
+    if branch.reason in ("leader", "all-but-one"):
+        return f"certain: the test singles out id {branch.bound}, so its {unit} holds work-items on both sides"
+    if branch.id_scope != "global":
+        return f"certain: ids below {branch.bound} and the others share every {unit}"
+    assert branch.bound is not None and size
+    group = branch.bound // size
+    ids = f"{group * size}–{(group + 1) * size - 1}"
+    return f"certain: {barrier.scope} {group} ({ids}) holds ids on both sides of {branch.bound}"
+
+
+def _global_size(launch: KernelLaunch | None) -> int | None:
+    """The launch's global size, when 1-D and constant."""
+    if launch is None or launch.global_range is None or len(launch.global_range.dims) != 1:
+        return None
+    return launch.global_range.total
+
+
+def _keep(causes: dict, branch: Branch, reach: Reach, how: str, barrier: Barrier, split: Split) -> None:
+    """Keep the cause that explains the barrier best: a certain split, else the innermost branch."""
     location = reach.calls[0] if reach.calls else barrier.span
     key = (location.start_byte, location.end_byte)
-    size = branch.span.end_byte - branch.span.start_byte
+    rank = (
+        split != "always" and branch.dependence == "boundary",
+        branch.span.end_byte - branch.span.start_byte,
+    )
     current = causes.get(key)
-    if current is None or size < current[0].span.end_byte - current[0].span.start_byte:
-        causes[key] = (branch, reach, how)
+    if current is None or rank < current[3]:
+        causes[key] = (branch, reach, how, rank)
 
 
 def _in_first_arm(branch: Branch, reach: Reach) -> bool:

@@ -34,6 +34,10 @@ Fix
 
     h.parallel_for(sycl::nd_range<3>({64, 64, 512}, {1, 4, 128}), …);
 
+Severity
+    Error: the launch fails on the device (the work-group exceeds its maximum), a proven
+    failure.
+
 Occupancy basis
     The device profile's `max_work_group_size`, the same limit the occupancy model refuses with
     `limiter = "work-group-size"` (`kernlint occupancy --device xe-lp --wg 640` reports the launch as

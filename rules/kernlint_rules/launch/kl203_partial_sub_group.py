@@ -28,6 +28,11 @@ Fix
     global range follow, guarding the surplus work-items with a bounds check if the problem size
     requires it.
 
+Severity
+    Warning: the message names the change (a multiple of the sub-group size) and the idle SIMD
+    lanes of the partial sub-group the model counts in every work-group. Never an error: the
+    kernel runs.
+
 Occupancy basis
     `kernlint.occupancy.compute(device, wg=local range, sg=…)`: threads per work-group =
     ceil(wg / sg), lanes = threads x sg, idle lanes = lanes - wg. The evidence holds the model's

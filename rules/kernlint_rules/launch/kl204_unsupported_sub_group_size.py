@@ -25,6 +25,10 @@ Fix
     NVIDIA needs 32), select the size per device at compile time, or drop the attribute and let the
     compiler choose.
 
+Severity
+    Error: the device has no such sub-group size, so the kernel cannot be compiled or launched
+    for it.
+
 Occupancy basis
     The device profile's `sub_group_sizes`; the occupancy model refuses the same launch with
     `limiter = "sub-group-size"`. When the work-group size is known the evidence carries that report.

@@ -27,6 +27,12 @@ Fix
     stages, narrower element types), or size the tiles at run time from
     `dev.get_info<sycl::info::device::local_mem_size>()`.
 
+Severity
+    Error: the local memory a work-group asks for exceeds what the device can give, so the
+    launch fails. Warning on NVIDIA between the SYCL CUDA backend's default limit and the
+    device's opt-in limit: the launch fails unless the backend's limit is raised, which the code
+    does not show either way.
+
 Occupancy basis
     The model's SLM rule: Intel, `ceil(bytes / 1 KB)` rounded up to the device's next allocation
     size (`slm_kb_allowed_sizes`) must not exceed `slm_kb_max_per_work_group`; NVIDIA, the

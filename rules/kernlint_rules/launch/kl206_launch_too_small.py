@@ -8,7 +8,11 @@ What it does
     option (default 25 %). Constants come from literals, macros, constexpr values (also in quoted
     headers), single-assignment locals and template arguments when every instantiation in the file
     agrees (a `VectorAdd2<N>` called with several N is not evaluated). Launches whose sizes are read
-    at run time (device queries, problem sizes from input) are not reported.
+    at run time (device queries, problem sizes from input) are not reported. Whether the size is a
+    choice decides the severity (below): a kernel with a grid-stride loop (`for (i = gid; i < n; i +=
+    it.get_global_range(0))`) is written for more data than its grid, one without it has the
+    problem's size as its global size. The evidence's `class` says which (`grid-stride`,
+    `one-item-per-work-item`, or `single-work-group` for one work-group striding over its data).
 
 Why it matters
     Occupancy is the share of the GPU's thread contexts that have work. The guide estimates it for
@@ -26,8 +30,21 @@ Example
                    [=](sycl::nd_item<1> it) [[intel::reqd_sub_group_size(32)]] { … });   // KL206
 
 Fix
-    Launch more work-groups, each doing less, or size the launch from the device (number of compute
-    units times the work-groups one holds) and loop over the data inside the kernel.
+    For a grid-stride kernel, size the launch from the device (number of compute units times the
+    work-groups one holds: the message's "one full wave") and let the loop cover the data. For one
+    item per work-item, give the launch more work (batch problems together) or leave it: a small
+    problem is small.
+
+Severity
+    Warning only where the size is a choice the code can change: the kernel holds a grid-stride
+    loop (`i += global size`), so it is written for more data than the grid, and launching a
+    full wave (the figure the message gives) lets the loop share the data over the whole GPU;
+    the threshold is `min-gpu-occupancy-pct` (25 % by default: below a quarter, three of four
+    Xe-cores/SMs idle for the whole kernel). Info otherwise: a kernel that does one item per
+    work-item has the problem's size as its global size (a final reduction stage, one group per
+    column, a small problem), small by design, and more work-groups would need more work; so is one
+    work-group striding over its data (a final reduction over partial results), which synchronises
+    through local memory.
 
 Occupancy basis
     `kernlint.occupancy.compute(device, wg=local range, sg=…, slm_bytes=…, barrier=…,
@@ -96,15 +113,37 @@ class LaunchTooSmall(Rule):
             capacity = units * per_unit_slots
             unit = unit_word(report.unit, plural=True)
             group_word = "block" if isinstance(device, NvidiaProfile) else "work-group"
+            if launch.grid_stride and groups == 1:
+                klass = "single-work-group"
+                advice = (
+                    "an info: one work-group striding over its data is a final stage (a last reduction over "
+                    "partial results, a configuration step): it synchronises through local memory, so its "
+                    "size is the algorithm's, small by design"
+                )
+            elif launch.grid_stride:
+                klass = "grid-stride"
+                advice = (
+                    f"the kernel loops over its data by the grid's size (a grid-stride loop), so the grid "
+                    f"is a choice, not the problem's size: launch {wave} {group_word}s (a full wave, sized "
+                    "from the device's compute units) and let the loop cover the rest"
+                )
+            else:
+                klass = "one-item-per-work-item"
+                advice = (
+                    "an info: the kernel has no grid-stride loop, so its global size is the problem it is "
+                    "given (one item per work-item), small by design; more work-groups need more work"
+                )
             yield ctx.diagnostic(
                 launch.span,
                 f"the launch has {groups} {group_word}{'s' if groups != 1 else ''} of {group.total} work-items "
                 f"({threads} {slot}{'s' if threads != 1 else ''} each): at its peak it keeps "
                 f"{pct(report.peak_occupancy_pct)} of {device.id}'s {int(capacity)} {slots} busy, on "
                 f"{_count(units)} {unit}; one full wave takes {wave} such {group_word}s "
-                f"({per_unit.work_groups_per_unit} per {unit_word(report.unit)}) [{sg.note(device)}]",
+                f"({per_unit.work_groups_per_unit} per {unit_word(report.unit)}) [{sg.note(device)}]\n{advice}",
                 kernel=launch.name,
+                severity=None if klass == "grid-stride" else Severity.INFO,
                 evidence={
+                    "class": klass,
                     "occupancy": report.to_json(),
                     "threshold_pct": threshold,
                     "total_work_groups": groups,

@@ -24,6 +24,10 @@ Fix
 
     sycl::range<2> global{(n + 15) / 16 * 16, (n + 15) / 16 * 16};
 
+Severity
+    Error: the SYCL runtime throws at the launch when the global range is not a whole number of
+    work-groups.
+
 Occupancy basis
     None beyond the model's own divisibility check (`compute(…, global_size=…)` is invalid with
     `limiter = "global-size"` for the same input); the finding does not depend on the device.

@@ -39,6 +39,10 @@ Fix safety
     `sg.get_group_id() * 32`, a reduction over the sub-group) computes something else with 16. Only a
     literal 32 in an attribute on one line is rewritten, never a macro or a template argument.
 
+Severity
+    Error: block loads and stores at sub-group size 32 are not supported on the device, a proven
+    failure to compile or run.
+
 Occupancy basis
     Sub-group size sets how many work-items one hardware thread carries: halving it from 32 to 16
     doubles the threads a work-group needs (work-group size / sub-group size). When the local size is a

@@ -35,7 +35,7 @@ def local_memory(facts: FileFacts, launch: KernelLaunch) -> LocalMemory:
 
 def work_group_barriers(facts: FileFacts, launch: KernelLaunch) -> tuple[Barrier, ...]:
     """Work-group barriers in the launch's device code (its body and the functions it calls)."""
-    return tuple(b for b in facts.barriers if b.scope == "work-group" and launch.covers(b.span))
+    return tuple(b for b in facts.barriers if b.scope == "work-group" and not b.collective and launch.covers(b.span))
 
 
 @dataclass(frozen=True)

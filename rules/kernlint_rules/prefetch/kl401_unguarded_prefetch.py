@@ -42,6 +42,11 @@ Fix safety
     tight drops useful prefetches, one too loose still faults. No fix is offered where the guard would
     not fit on the directive's line (Fortran's 72 columns in fixed form, 132 in free form).
 
+Severity
+    Warning: a prefetch whose index the analysis shows can leave the array may fault on devices
+    where prefetches fault; the message names the `if` guard. Not an error: whether the address
+    past the end is mapped (and so whether it faults) is not known from the code.
+
 Occupancy basis
     None: this is about correctness. The finding does not depend on the device model, but the
     fault is specific to the Intel Data Center GPU Max series and later.

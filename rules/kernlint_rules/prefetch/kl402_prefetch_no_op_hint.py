@@ -20,6 +20,10 @@ Fix
     Write the hint: `data(4: b[next])` for L1 and L2, `data(2: b[next])` for L2 only (try both; the
     guide's N-body kernel uses 4).
 
+Severity
+    Warning: the message names the change (a hint of 2 or 4) for a prefetch that does nothing as
+    written, so all its issue slots are wasted. Never an error.
+
 Occupancy basis
     None: the cost is memory latency that is not hidden, not occupancy.
 

@@ -19,6 +19,9 @@ Example
 Fix
     Use 4 to prefetch into L1 and L2, or 2 for L2 only.
 
+Severity
+    Error: a hint other than 0, 2 or 4 is not valid, and compilers reject or misread it.
+
 Occupancy basis
     None: this is about the directive's meaning, not occupancy.
 

@@ -28,6 +28,10 @@ Fix
     int next = j + TILE + u;
     #pragma ompx prefetch data(4: b[next]) if (next < n)
 
+Severity
+    Warning: every SIMD lane issues the same prefetch; the message names the change (move it out
+    of the `simd` region or guard it to one lane) and the share of redundant prefetches.
+
 Occupancy basis
     None: the cost is redundant prefetch instructions issued by every lane.
 

@@ -32,6 +32,10 @@ Fix
       #pragma ompx prefetch data(4: b[next]) if (next < n2)
     }
 
+Severity
+    Info: one prefetch per element where one per cache line would do wastes issue slots but
+    costs little next to the loads it accompanies.
+
 Occupancy basis
     The device profile's `cache_line_bytes` (64 on Intel Data Center GPU Max) sets how many
     elements one prefetch covers.

@@ -12,7 +12,10 @@ What it does
     include (`#pragma omp … for SIMD_CLAUSE`) is read as its body, and directives written with
     `_Pragma("omp …")`, alone or behind a macro, are read too. An all-caps word kernlint cannot
     expand (`THREAD_LIMIT`, as a clause or as the directive name) is most likely a macro the build
-    defines with `-D`: it is not reported.
+    defines with `-D`: it is not reported. The same holds in Fortran (`!$omp target teams distribute
+    parallel do GPU_SCHEDULE`, in a source the build preprocesses) where the directive is written
+    partly in lower case: in an all-capitals directive, capitals tell nothing, and an unknown word
+    is still reported.
 
 Why it matters
     A malformed directive is either rejected by the compiler or, worse, ignored: compilers skip
@@ -27,6 +30,11 @@ Example
 
 Fix
     Correct the directive as the message says.
+
+Severity
+    Warning: a directive the parser cannot read is rejected or silently ignored by compilers,
+    and the message names what is wrong; not an error, since kernlint's parser is not the
+    compiler's (a macro the build defines may complete the directive).
 
 Occupancy basis
     None.

@@ -28,6 +28,10 @@ Fix safety
     `/* … */` directive between two tokens with no blank on either side (`a/* kernlint: ignore */b`)
     would join them into one.
 
+Severity
+    Info: a stale comment changes nothing the program computes or how fast: it is hygiene,
+    listed with --show-infos and fixed by --fix.
+
 Occupancy basis
     None: this is about the suppression comments, not the kernels.
 """

@@ -27,6 +27,35 @@ def test_divergence_cost_lane_utilisation(lanes: LaneEstimate, n: int, busy: flo
     assert cost.score is None  # the branch's share of the kernel is unknown: ranked after scored findings
 
 
+@pytest.mark.parametrize(
+    ("kwargs", "busy", "basis"),
+    [
+        # a predicated tree step is issued by all 8 sub-groups of 256: (32 − 1) ÷ (256 × 5) = 2.42 %
+        (
+            {"lanes": LaneEstimate("shrinking"), "group_size": 256, "predicated": True},
+            100 * 31 / 1280,
+            "(32 − 1) ÷ (256 × 5)",
+        ),
+        # a branched (heavy) tree step: the sub-group formula, whatever the work-group
+        ({"lanes": LaneEstimate("shrinking"), "group_size": 256}, 100 * 31 / 160, "(32 − 1) ÷ (32 × 5)"),
+        # `k <= lid` over 8 sub-groups: Σ (lid + 1) ÷ (32 × Σ 32·(w + 1)) = 257 ÷ 288 = 89.2 %
+        ({"lanes": LaneEstimate("staggered"), "group_size": 256, "scope": "local"}, 100 * 257 / 288, "(32 × 8 + 1)"),
+        # one sub-group (or the work-group size unknown): (32 + 1) ÷ (2 × 32) = 51.6 %
+        ({"lanes": LaneEstimate("staggered"), "scope": "local"}, 100 * 33 / 64, "(32 × 1 + 1)"),
+        ({"lanes": LaneEstimate("staggered"), "scope": "lane"}, 100 * 33 / 64, "over a sub-group"),
+    ],
+)
+def test_tree_and_staggered_lane_utilisation(kwargs: dict, busy: float, basis: str) -> None:
+    lanes = kwargs.pop("lanes")
+    cost = divergence_cost(lanes, 32, **kwargs)
+    assert cost.value == pytest.approx(busy) and basis in cost.basis
+
+
+def test_a_staggered_loop_over_the_global_id_has_no_lane_figure() -> None:
+    cost = divergence_cost(LaneEstimate("staggered"), 32, scope="global")
+    assert cost.value is None and "imbalance between sub-groups" in cost.basis
+
+
 def test_divergence_cost_names_what_is_missing() -> None:
     assert divergence_cost(LaneEstimate("single"), None).missing == ("the sub-group size",)
     assert divergence_cost(None, 16).missing == ("the lane estimate",)

@@ -53,9 +53,23 @@ def test_a_ternary_that_assigns_is_never_told_to_become_a_ternary() -> None:
 
 
 def test_a_loop_under_a_leader_test_is_serial_work_with_the_lane_count() -> None:
-    (d,) = found("if (lid == 0) { for (int k = 0; k < n; ++k) m += x[k]; }")
+    (d,) = found("if (lid == 0) { for (int k = 0; k < it.get_local_range(0); ++k) m += x[k]; }")
     assert d.severity is Severity.WARNING and d.evidence["class"] == "serial-leader"
-    assert "run by 1 of 32 lanes" in d.message.splitlines()[0]
+    assert "a loop over the work-group (2 statements with 1 loop) run by 1 of 32 lanes" in d.message.splitlines()[0]
+    (d,) = found("constexpr int TILE = 64; if (lid == 0) { for (int k = 0; k < TILE; ++k) m += x[k]; }")
+    assert d.severity is Severity.WARNING and "a loop of 64 iterations" in d.message
+
+
+def test_a_leader_loop_of_unknown_or_short_length_is_trivial_leader_work() -> None:
+    """An info: one lane over a count kernlint cannot show is the work-group's (`n`), or a handful of
+    values (8 sub-group partial sums), idles the others too briefly to be worth a change."""
+    for body in (
+        "if (lid == 0) { for (int k = 0; k < n; ++k) m += x[k]; }",
+        "if (lid == 0) { for (int k = 0; k < 8; ++k) m += x[k]; x[0] = m; x[1] = m; x[2] = m; x[3] = m; }",
+    ):
+        (d,) = found(body)
+        assert d.severity is Severity.INFO and d.evidence["class"] == "serial-leader", body
+        assert "the leader's work is short" in d.message
 
 
 def test_a_leader_publishing_one_value_is_a_boundary() -> None:
@@ -79,16 +93,16 @@ def test_a_short_constant_loop_counts_as_its_statements() -> None:
     assert d.evidence["class"] == "cheap-arms" and d.evidence["arms"][0] == {"statements": 2, "loops": 0, "calls": 0}
 
 
-def test_a_data_dependent_trip_count_is_a_divergent_loop_and_bisection_a_search() -> None:
+def test_a_data_dependent_trip_count_and_a_bisection_are_inherent() -> None:
     (d,) = found("for (int k = 0; k < idx[i]; ++k) v += x[k];")
-    assert d.severity is Severity.WARNING and d.evidence["class"] == "divergent-loop"
+    assert d.severity is Severity.INFO and d.evidence["class"] == "inherent"
     found_search = found(
         "int lo = 0, hi = n; while (lo < hi) { int mid = (lo + hi) / 2; "
         "if (x[mid] < v) lo = mid + 1; else hi = mid; } m = lo;"
     )
     assert [(d.evidence["class"], d.severity) for d in found_search] == [
-        ("data-search", Severity.INFO),
-        ("data-search", Severity.INFO),
+        ("inherent", Severity.INFO),
+        ("inherent", Severity.INFO),
     ]
 
 
@@ -126,3 +140,28 @@ def test_one_lane_is_a_test_on_the_fastest_dimension_only() -> None:
 
 def test_a_quotient_of_an_id_selects_a_band_of_lanes() -> None:
     assert "serial-leader" not in leader_classes("band == 2")
+
+
+def test_a_tree_step_written_as_a_call_on_an_element_is_a_reduction() -> None:
+    """`accumulate(&s[lid], s[lid + d])` combines elements of one array as `s[lid] += s[lid + d]` does:
+    behind a barrier each step, a tree reduction worth a sub-group reduction."""
+    source = """
+        #include <sycl/sycl.hpp>
+        inline void accumulate(float *into, float v) { *into = sycl::log(sycl::exp(*into) + sycl::exp(v)); }
+        void f(sycl::queue &q, float *x, int n) {
+          q.submit([&](sycl::handler &h) {
+            sycl::local_accessor<float, 1> s(128, h);
+            h.parallel_for(sycl::nd_range<1>(n, 128), [=](sycl::nd_item<1> it) [[sycl::reqd_sub_group_size(32)]] {
+              const int lid = it.get_local_id(0);
+              s[lid] = x[it.get_global_id(0)];
+              for (int d = 64; d > 0; d /= 2) {
+                it.barrier();
+                if (lid < d)
+                  accumulate(&s[lid], s[lid + d]);
+              }
+            });
+          });
+        }
+    """
+    (d,) = run_rule(DivergentBranch, source, device=None)
+    assert d.severity is Severity.WARNING and d.evidence["class"] == "tree-reduction"

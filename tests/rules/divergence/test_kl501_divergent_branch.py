@@ -143,3 +143,34 @@ def test_kl501_lane_utilisation_through_the_engine() -> None:
     cost = cost_at(path, 36, "KL501")
     assert cost.value == pytest.approx(50.0) and cost.unit == "%"
     assert cost.score is None  # the branch's share of the kernel's time is not known
+
+
+def test_an_outer_collapsed_index_is_said_to_straddle_rows_only_where_it_may() -> None:
+    """A loop bound that depends only on the outer index of `collapse(2)` splits a sub-group only where
+    one straddles two rows: a boundary, shown with report-boundary, and its message says why."""
+    source = """
+        void rows(const int *start, const float *v, float *out, int rows, int cols) {
+        #pragma omp target teams distribute parallel for collapse(2) map(to: start[0:rows + 1], v[0:start[rows]]) \\
+                map(from: out[0:rows * cols])
+          for (int r = 0; r < rows; r++)
+            for (int c = 0; c < cols; c++) {
+              float acc = 0.0f;
+              for (int k = start[r]; k < start[r + 1]; k++) acc += v[k];
+              out[r * cols + c] = acc;
+            }
+        }
+    """
+    assert run_rule(DivergentBranch, source, device=None, path="t.c") == []
+    (d,) = run_rule(DivergentBranch, source, device=None, path="t.c", options={"report-boundary": True})
+    assert d.severity is Severity.INFO and d.evidence["class"] == "boundary" and d.evidence["reason"] == "rows"
+    assert "only a sub-group that straddles two rows diverges" in d.message
+
+
+def test_the_prefix_loop_s_cost_follows_the_staggered_lanes() -> None:
+    """`for (k = 0; k <= lid; ++k)` in work-groups of 256 (m = 8 sub-groups of 32): the lanes leave one
+    iteration apart, (32 × 8 + 1) ÷ (32 × 9) = 89.2% busy, and the running sum names the group scan."""
+    path = CORPUS / "sycl" / "kl501_worth_acting_on.cpp"
+    cost = cost_at(path, 109, "KL501")
+    assert cost.value == pytest.approx(100 * 257 / 288)
+    tree = cost_at(path, 74, "KL501")  # one predicated statement a step: (32 − 1) ÷ (256 × 5)
+    assert tree.value == pytest.approx(100 * 31 / (256 * 5))

@@ -117,3 +117,46 @@ def test_kl502_error_loses_the_kernel_and_its_warning_says_what_is_missing() -> 
     assert error.value == pytest.approx(100.0) and error.score == 1.0
     warning = cost_at(path, 63, "KL502")
     assert warning.value is None and warning.missing and warning.score is None
+
+
+def test_kl502_a_device_function_runs_with_its_only_kernel_s_work_group_size() -> None:
+    """`lid / 128` in a helper that only a kernel of work-groups of 128 calls is 0 for every work-item:
+    the barrier under a test of it is reached by all (one word per work-group, as word2vec has it)."""
+    found = run_rule(
+        DivergentBarrier,
+        """
+        constexpr int WORD = 128;
+        void per_word(sycl::nd_item<1> it, const int *counts, float *f) {
+          int word = it.get_local_id(0) / WORD + it.get_group(0);
+          if (counts[word] > 0) {
+            f[it.get_local_id(0)] = 1.0f;
+            it.barrier();
+          }
+        }
+        void f(sycl::queue &q, const int *counts, float *f, int n) {
+          q.parallel_for(sycl::nd_range<1>(n, WORD), [=](sycl::nd_item<1> it) { per_word(it, counts, f); });
+        }
+    """,
+    )
+    assert found == []
+
+
+def test_kl502_a_barrier_under_a_bound_of_unknown_size_is_a_warning() -> None:
+    """Under `if (gid < n)` (or `if (ch < count)` for a sub-group collective) the group splits only
+    when the bound falls inside it, which the code does not say: a warning, not an error."""
+    found = run_rule(
+        DivergentBarrier,
+        """
+        void f(sycl::queue &q, float *d, int n) {
+          q.parallel_for(sycl::nd_range<1>(4096, 256), [=](sycl::nd_item<1> it) {
+            int gid = it.get_global_id(0);
+            if (gid < n) {
+              d[gid] = sycl::reduce_over_group(it.get_group(), d[gid], sycl::plus<float>());
+            }
+          });
+        }
+    """,
+    )
+    (d,) = found
+    assert d.severity is Severity.WARNING and d.evidence["collective"]
+    assert "harmless only while the bound is a multiple of the work-group size, 256 here" in d.message

@@ -19,6 +19,10 @@ class UnitSource:
     parent: Key | None
     nodes: dict[str, list[Node]]
     index_param: tuple[str, str] | None = None  # a kernel's (parameter name, handle kind)
+    # a kernel's work-group extent along its fastest dimension and required sub-group size, when its
+    # launch fixes them
+    group_size: int | None = None
+    sub_group: int | None = None
 
 
 @dataclass
@@ -34,6 +38,7 @@ class UnitContext:
     params: list[tuple[str, bool]] = field(default_factory=list)  # (name, passed by non-const reference)
     inherited_varying: set[str] = field(default_factory=set)
     loop_sets: dict[Key, set[Variable]] = field(default_factory=dict)
+    geometric: set[Variable] = field(default_factory=set)  # loop variables only ever halved or doubled
     # name -> [(scope start, scope end, declared at, variable key)]: C++ scoping, so a shadowing
     # `for (int i …)` is a different variable from the kernel's `i`.
     scopes: dict[str, list[tuple[int, int, int, Local]]] = field(default_factory=dict)

@@ -156,6 +156,15 @@ class UnitFlow:
                     found.add(name)
         return found
 
+    def of_variables(self, expr: Expr, variables: set[Variable]) -> set[Name]:
+        """The program variables `expr` reads that stand for `variables` or for definitions of them."""
+        found: set[Name] = set()
+        for name in names_in(expr):
+            definition = self._definition(name)
+            if name in variables or (definition is not None and definition.variable in variables):
+                found.add(name)
+        return found
+
     def floors(self, expr: Expr, by_variable: Mapping[Name, int]) -> dict[Name, int]:
         """`by_variable` floors carried over to the definitions of those variables that `expr` reads."""
         found: dict[Name, int] = {}

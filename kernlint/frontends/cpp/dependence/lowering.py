@@ -169,6 +169,14 @@ class ExpressionLowering:
             self.lower(node.child_by_field_name("alternative"), context, depth + 1),
         )
 
+    def _initializer(self, node: Node, context: UnitContext, depth: int) -> Expr:
+        """`T x(v);`, `T x{v};`: a direct initialisation with one value is that value (a constructor
+        call of several is an unknown operation on them)."""
+        values = named(node)
+        if len(values) == 1:
+            return self.lower(values[0], context, depth + 1)
+        return Call("?", tuple(self.lower(child, context, depth + 1) for child in values))
+
     def _declaration(self, node: Node, context: UnitContext, depth: int) -> Expr:
         """`if (auto x = f(); …)`, `while (T x = …)`: the variable declared."""
         declarator = next(iter(node.children_by_field_name("declarator")), None)
@@ -201,17 +209,24 @@ def _value_of(field: str) -> Handler:
 
 
 def _is_small_constant_site(node: Node) -> bool:
-    """Constants are evaluated only where their value shapes a lane estimate: a modulus, a mask,
-    the value compared against (`i % WG == 0`, `lid & MASK`), or a divisor that may group ids by
-    sub-group (`lid / WARP`, `lid >> LOG_WARP`)."""
+    """Constants are evaluated only where their value shapes a lane estimate: a modulus, a mask or
+    its complement, the value compared against (`i % WG == 0`, `lid & MASK`, `lid & ~MASK`, `lid <
+    VALID`: whether the bound falls inside a group), or a divisor that may group ids by sub-group
+    (`lid / WARP`, `lid >> LOG_WARP`)."""
     parent = node.parent
+    if (
+        parent is not None
+        and parent.type == "unary_expression"
+        and text_of(parent.child_by_field_name("operator")) == "~"
+    ):
+        parent = parent.parent  # `lid & ~WARP_MASK`: the mask is the complement of the constant
     if parent is None or parent.type != "binary_expression":
         return False
     operator = parent.child_by_field_name("operator")
     if operator is not None and operator.type in ("/", ">>"):
         right = parent.child_by_field_name("right")
         return right is not None and key_of(right) == key_of(node)
-    return operator is not None and operator.type in ("%", "&", "==", "!=")
+    return operator is not None and operator.type in ("%", "&", "==", "!=", "<", "<=", ">", ">=")
 
 
 _HANDLERS: dict[str, Handler] = {
@@ -233,4 +248,6 @@ _HANDLERS: dict[str, Handler] = {
     "cast_expression": _value_of("value"),
     "comma_expression": _value_of("right"),
     "declaration": ExpressionLowering._declaration,
+    "argument_list": ExpressionLowering._initializer,
+    "initializer_list": ExpressionLowering._initializer,
 }

@@ -188,16 +188,23 @@ class CppDependence:
 
     def _loop_sets(self, context: UnitContext) -> None:
         """Variables each loop assigns, so they change from one iteration to the next. (Variables
-        merely declared in the body are recomputed from the others, and are not counted.)"""
+        merely declared in the body are recomputed from the others, and are not counted.) And which of
+        them loops only ever halve or double (`s >>= 1`, `d *= 2`): a bound of those shrinks the lanes
+        geometrically, one stepped by a constant lets them leave one iteration apart."""
         root = context.source.root
+        stepped: set[Variable] = set()
         for kind in ("assign", "update"):
             for node in context.source.nodes.get(kind, []):
                 target = node.child_by_field_name("left" if kind == "assign" else "argument")
                 if target is None or target.type != "identifier":
                     continue
                 key = self.scopes.variable(context, text_of(target), target.start_byte)
-                for loop in self._ancestry.loops(node, root):
+                loops = self._ancestry.loops(node, root)
+                for loop in loops:
                     context.loop_sets.setdefault(key_of(loop), set()).add(key)
+                if loops and not _in_initializer(node, loops[0]):
+                    (context.geometric if kind == "assign" and _geometric(node) else stepped).add(key)
+        context.geometric -= stepped
 
     def _varying_at(self, node: Node, context: UnitContext) -> set[Variable]:
         names: set[Variable] = set(context.inherited_varying)
@@ -242,12 +249,11 @@ class CppDependence:
                     for target in targets:
                         for index, arg in enumerate(args[: len(target.params)]):
                             param = target.params[index][0]
-                            if (
-                                param
-                                and param not in target.inherited_varying
-                                and self.scopes.keys_in(arg, context) & varying
-                            ):
+                            moving = self.scopes.keys_in(arg, context) & varying
+                            if param and param not in target.inherited_varying and moving:
                                 target.inherited_varying.add(param)
+                                if moving <= context.geometric:  # the loop's halving stride, handed down
+                                    target.geometric.add(param)
                                 changed = True
             if not changed:
                 return
@@ -359,9 +365,18 @@ class CppDependence:
 
     # -- lowering -------------------------------------------------------------------------------
 
+    def _sizes(self, source: UnitSource) -> tuple[int | None, int | None]:
+        """The work-group and sub-group sizes a unit runs with: its kernel's (a lambda inside a kernel
+        runs with the kernel's); None for a device function, which several kernels may call."""
+        seen = 0
+        while source.parent is not None and source.parent in self._contexts and seen < 16:
+            source = self._contexts[source.parent].source
+            seen += 1
+        return source.group_size, source.sub_group
+
     def _lower_unit(self, context: UnitContext) -> None:
         source = context.source
-        unit = self.program.unit(source.key, [p[0] for p in context.params], source.parent)
+        unit = self.program.unit(source.key, [p[0] for p in context.params], source.parent, *self._sizes(source))
         root = source.root
         flow = context.flow
         assert flow is not None
@@ -450,8 +465,35 @@ class CppDependence:
                     varying,
                     "loop" if kind == "loop" else kind,
                     {**floors, **flow.floors(expr, floors)},
+                    flow.of_variables(expr, context.geometric),
                 )
         flow.lower_variants(unit)
+
+
+def _in_initializer(node: Node, loop: Node) -> bool:
+    """Whether `node` sits in the `for` loop's initializer (`for (s = wg / 2; …)`), which runs once."""
+    initializer = loop.child_by_field_name("initializer")
+    return initializer is not None and initializer.start_byte <= node.start_byte < initializer.end_byte
+
+
+_SCALING = frozenset({">>=", "<<=", "*=", "/="})
+
+
+def _geometric(assignment: Node) -> bool:
+    """`s >>= 1`, `s /= 2`, `s = s >> 1`, `d = d * 2`: an update that scales its variable."""
+    operator = assignment.child_by_field_name("operator")
+    if operator is not None and operator.type in _SCALING:
+        return True
+    right = assignment.child_by_field_name("right")
+    target = text_of(assignment.child_by_field_name("left"))
+    if operator is None or operator.type != "=" or right is None or right.type != "binary_expression":
+        return False
+    scale = right.child_by_field_name("operator")
+    return (
+        scale is not None
+        and scale.type in (">>", "<<", "*", "/")
+        and text_of(right.child_by_field_name("left")) == target
+    )
 
 
 class _Hooks:

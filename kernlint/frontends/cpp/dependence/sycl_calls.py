@@ -78,7 +78,9 @@ _ATOMIC_FREE = re.compile(
     re.I,
 )
 BARRIERS = frozenset({"barrier", "group_barrier", "work_group_barrier"})
-_MONOTONE = frozenset({"min", "max", "fmin", "fmax", "clamp", "floor", "ceil", "trunc", "round", "mad24", "mul24"})
+_MONOTONE = frozenset(
+    {"min", "max", "MIN", "MAX", "fmin", "fmax", "clamp", "floor", "ceil", "trunc", "round", "mad24", "mul24"}
+)
 _CASTS = frozenset({"static_cast", "const_cast", "reinterpret_cast", "dynamic_cast"})
 _TYPE_NAMES = re.compile(
     r"^(?:std::)?(?:u?int(?:8|16|32|64)?_t|size_t|ssize_t|ptrdiff_t|u?intptr_t"

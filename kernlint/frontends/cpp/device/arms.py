@@ -19,6 +19,7 @@ from kernlint.frontends.cpp.dependence.nodes import Parents
 
 Node = tree_sitter.Node
 IsWork = Callable[[Node], bool]  # whether a call runs real work (a device function, unknown code)
+Constant = Callable[[str, int], "int | None"]  # a named constant's value where it is read, or None
 
 _STATEMENTS = frozenset(
     {
@@ -37,6 +38,9 @@ _LOOPS = frozenset({"for_statement", "while_statement", "do_statement", "for_ran
 _NO_EXIT_DESCENT = _LOOPS | {"switch_statement", "lambda_expression", "function_definition"}
 _DIRECTIVE_LINE = re.compile(rb"^[ \t]*#", re.M)
 _LOG_TRIPS = 5  # what a halving loop (`for (s = 16; s > 0; s >>= 1)`) is counted as
+_UNROLLED = 16  # a loop of at most this many constant trips is counted as its body that many times
+_UNIT_STEP = re.compile(r"\s*(?:\+\+\s*\w+|\w+\s*\+\+|\w+\s*\+=\s*1)\s*")
+_GROUP_SIZE = re.compile(r"\b(?:get_local_range|get_local_linear_range|get_max_local_range|omp_get_num_threads)\b")
 _MATH = frozenset(
     {
         "abs",
@@ -127,25 +131,67 @@ class ArmCounter:
     share their inner arms, so a nest of conditions costs its size, not its size times its depth (and no
     recursion limit is met however deep the nest)."""
 
-    def __init__(self, is_work: IsWork) -> None:
+    def __init__(self, is_work: IsWork, constant: Constant | None = None) -> None:
         self._is_work = is_work
+        self._constant = constant
         self._weights: dict[int, tuple[int, int, int]] = {}  # node id -> (statements, loops, calls)
         self._leaves: dict[int, tuple[bool, bool]] = {}  # node id -> (returns, breaks) outside inner loops
         self._parent_of = Parents()
 
     def costs(self, node: Node) -> tuple[ArmCost, ...]:
-        """One `ArmCost` per guarded path of `node` (see `arm_nodes`)."""
+        """One `ArmCost` per guarded path of `node` (see `arm_nodes`). An `if` / `else if` chain whose
+        every arm is one plain assignment (`if (x < a) c = 0; else if (x < b) c = 1; else c = 2;`) is
+        compiled to compares and selects: each arm then counts as the one statement it is."""
+        if node.type == "if_statement" and self._select_chain(node):
+            return tuple(self._cost(arm, node, chained=True) for arm in arm_nodes(node))
         return tuple(self._cost(arm, node) for arm in arm_nodes(node))
 
-    def _cost(self, arm: Node, owner: Node) -> ArmCost:
-        statements, loops, calls = self.weigh(arm)
+    def _select_chain(self, node: Node) -> bool:
+        link: Node | None = node
+        while link is not None and link.type == "if_statement":
+            arms = arm_nodes(link)
+            if not arms or _single_assignment(arms[0], self._is_work) is None:
+                return False
+            link = arms[1] if len(arms) > 1 else None
+        return link is None or _single_assignment(link, self._is_work) is not None
+
+    def _cost(self, arm: Node, owner: Node, chained: bool = False) -> ArmCost:
+        statements, loops, calls = (1, 0, 0) if chained else self.weigh(arm)
+        trips, over_group = self._loop_extent(arm)
         assigned = _single_assignment(arm, self._is_work)
         if assigned is None:
-            return ArmCost(statements, loops, calls, self._exits(arm, owner))
+            return ArmCost(statements, loops, calls, self._exits(arm, owner), loop_trips=trips, over_group=over_group)
         target, value = assigned
         return ArmCost(
             statements, loops, calls, self._exits(arm, owner), text_of(target), text_of(value), _literal_kind(value)
         )
+
+    def _loop_extent(self, arm: Node) -> tuple[int | None, bool]:
+        """(the most iterations a nest of loops in `arm` with constant bounds runs, more than a short loop
+        unrolled: 16 × 16 is 256; whether one of its loops runs over the work-group)."""
+        trips: int | None = None
+        over_group = False
+        stack: list[tuple[Node, int]] = [(arm, 1)]
+        while stack:
+            node, outer = stack.pop()
+            if node.type in ("lambda_expression", "function_definition"):
+                continue
+            if node.type in _LOOPS:
+                condition = node.child_by_field_name("condition")
+                update = node.child_by_field_name("update")
+                # over the work-group one element at a time (a stride of the sub-group size visits
+                # one partial per sub-group: a handful)
+                over_group |= (
+                    condition is not None
+                    and bool(_GROUP_SIZE.search(text_of(condition)))
+                    and (update is None or bool(_UNIT_STEP.fullmatch(text_of(update))))
+                )
+                count = _trips(node, self._constant) if node.type == "for_statement" else None
+                outer = outer * count if count is not None else outer
+                if count is not None and outer > _UNROLLED:
+                    trips = max(trips or 0, outer)
+            stack.extend((child, outer) for child in node.named_children)
+        return trips, over_group
 
     def steers_loop(self, node: Node) -> bool:
         """Whether `node` decides when a loop stops: a loop whose body reassigns (with a plain `=`) what
@@ -204,7 +250,9 @@ class ArmCounter:
             return 0, 0, 0
         statements = int(node.type in _STATEMENTS and node.type != "if_statement")
         loops = calls = 0
-        trips = _short_trips(node) if node.type == "for_statement" else None
+        trips = _trips(node, self._constant) if node.type == "for_statement" else None
+        if trips is not None and trips > _UNROLLED:
+            trips = None
         if trips is None and node.type in _LOOPS and _halving(node):
             trips = _LOG_TRIPS
         if node.type in _LOOPS and trips is None:
@@ -237,24 +285,134 @@ def _halving(loop: Node) -> bool:
     return any(token in text for token in (">>", "/= 2", "<<= 1", "*= 2"))
 
 
-def _short_trips(loop: Node) -> int | None:
-    """The trip count of `for (i = a; i < b; ++i)` with literal `a` and `b` when it is at most 16."""
+def _trips(loop: Node, constant: Constant | None) -> int | None:
+    """The trip count of `for (i = a; i < b; ++i)` whose `a` and `b` are literals or named constants."""
     init, condition = loop.child_by_field_name("initializer"), loop.child_by_field_name("condition")
-    start = [c for c in (init.named_children if init is not None else []) if c.type == "number_literal"]
-    if init is not None and init.type == "declaration":  # `int i = 0`
-        start = [c for d in init.named_children for c in d.named_children if c.type == "number_literal"]
-    if condition is None or condition.type != "binary_expression" or len(start) != 1:
+    if init is None or condition is None or condition.type != "binary_expression":
         return None
+    values: list[Node | None] = []
+    if init.type == "declaration":  # `int i = 0`
+        values = [d.child_by_field_name("value") for d in init.named_children if d.type == "init_declarator"]
+    elif init.type == "assignment_expression":  # `i = 0`
+        values = [init.child_by_field_name("right")]
     operator, right = condition.child_by_field_name("operator"), condition.child_by_field_name("right")
-    if operator is None or operator.type not in ("<", "<=") or right is None or right.type != "number_literal":
+    if len(values) != 1 or values[0] is None or operator is None or operator.type not in ("<", "<=") or right is None:
         return None
-    try:
-        trips = (
-            int(text_of(right).rstrip("uUlL"), 0) - int(text_of(start[0]).rstrip("uUlL"), 0) + (operator.type == "<=")
-        )
-    except ValueError:
+    start, end = _value(values[0], constant), _value(right, constant)
+    if start is None or end is None:
         return None
-    return trips if 0 <= trips <= 16 else None
+    trips = end - start + (operator.type == "<=")
+    return trips if trips >= 0 else None
+
+
+def _value(node: Node, constant: Constant | None) -> int | None:
+    """An integer literal's value, or a named constant's."""
+    if node.type == "number_literal":
+        try:
+            return int(text_of(node).rstrip("uUlL"), 0)
+        except ValueError:
+            return None
+    if node.type == "identifier" and constant is not None:
+        return constant(text_of(node), node.start_byte)
+    return None
+
+
+def combines(node: Node) -> bool:
+    """Whether the guarded code of `node` is a combining step: every statement assigns an element of an
+    array from elements of that array alone (`s[lid] += s[lid + d]`, `s[bi] = min(s[bi], s[ai])`), or
+    declares a local, possibly under a nested `if` (an arg-min keeping the smaller pair): what a
+    reduction or scan tree does at each step, and what a group algorithm does instead. A step that
+    reads other arrays too (a cyclic-reduction solver's) is not one. For a loop: its body is one
+    accumulation into a scalar (`sum += a[k]`)."""
+    arms = arm_nodes(node)
+    if node.type in _LOOPS:
+        return bool(arms) and _accumulates(arms[0])
+    if not arms or node.type != "if_statement":
+        return False
+    found = False
+    stack = [arms[0]]
+    while stack:
+        current = stack.pop()
+        if current.type in ("compound_statement", "else_clause"):
+            stack.extend(current.named_children)
+        elif current.type == "if_statement":
+            stack.extend(a for a in arm_nodes(current))
+        elif current.type == "declaration" or current.type == "comment":
+            continue
+        elif current.type == "expression_statement" and current.named_children:
+            assignment = current.named_children[0]
+            if assignment.type == "call_expression" and _combines_in_place(assignment):
+                found = True
+                continue
+            if assignment.type != "assignment_expression":
+                return False
+            target = assignment.child_by_field_name("left")
+            right = assignment.child_by_field_name("right")
+            if target is None or right is None or target.type != "subscript_expression":
+                return False
+            base = text_of(target.child_by_field_name("argument"))
+            operator = assignment.child_by_field_name("operator")
+            read = _subscript_bases(right)
+            if read - {base} or (not read and (operator is None or operator.type == "=")):
+                return False  # another array in the value (a solver's step), or a plain store
+            found = True
+        else:
+            return False
+    return found
+
+
+def _combines_in_place(call: Node) -> bool:
+    """`accumulate(&s[i], s[i + d])`: a helper handed one element's address and elements of the same
+    array alone, a combining step written as a call."""
+    arguments = call.child_by_field_name("arguments")
+    args = arguments.named_children if arguments is not None else []
+    targets = [
+        target
+        for a in args
+        if a.type == "pointer_expression" and text_of(a.child_by_field_name("operator")) == "&"
+        for target in (a.child_by_field_name("argument"),)
+        if target is not None and target.type == "subscript_expression"
+    ]
+    if len(targets) != 1:
+        return False
+    base = text_of(targets[0].child_by_field_name("argument"))
+    read = set().union(*(_subscript_bases(a) for a in args))
+    return read == {base}
+
+
+def _accumulates(body: Node) -> bool:
+    """A loop body that is one accumulation into a scalar: `sum += a[k]`, `m = max(m, a[k])` (a prefix
+    sum or scan when the trip count follows the lane id)."""
+    while body.type == "compound_statement" and len(body.named_children) == 1:
+        body = body.named_children[0]
+    if body.type != "expression_statement" or len(body.named_children) != 1:
+        return False
+    assignment = body.named_children[0]
+    if assignment.type != "assignment_expression":
+        return False
+    target, operator = assignment.child_by_field_name("left"), assignment.child_by_field_name("operator")
+    right = assignment.child_by_field_name("right")
+    if target is None or operator is None or right is None or target.type != "identifier":
+        return False
+    if operator.type in ("+=", "*=", "|=", "&=", "^="):
+        return True
+    return (
+        operator.type == "="
+        and right.type == "call_expression"
+        and text_of(target) in {text_of(a) for a in (right.child_by_field_name("arguments") or right).named_children}
+    )
+
+
+def _subscript_bases(node: Node) -> set[str]:
+    """The arrays an expression reads by subscript (`s[i + d]` → `s`)."""
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type == "subscript_expression":
+            found.add(text_of(current.child_by_field_name("argument")))
+        stack.extend(current.named_children)
+    return found
 
 
 def _single_assignment(arm: Node, is_work: IsWork) -> tuple[Node, Node] | None:

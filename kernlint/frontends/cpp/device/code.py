@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 
 import tree_sitter
 
-from kernlint.facts import Branch, KernelLaunch, Span, SubGroupBlockAccess
+from kernlint.facts import Barrier, Branch, KernelLaunch, Span, SubGroupBlockAccess
 from kernlint.facts.device import Reach
 from kernlint.facts.kinds import BlockDirection, BranchExit, BranchKind
 from kernlint.frontends.common import treesitter
@@ -28,7 +28,9 @@ from kernlint.frontends.common.nodes import contains, node_at, span_between, spa
 from kernlint.frontends.cpp.dependence.context import UnitSource
 from kernlint.frontends.cpp.dependence.nodes import Key, Owners, call_parts, callee_name, condition_of, key_of
 from kernlint.frontends.cpp.dependence.program import CppDependence
-from kernlint.frontends.cpp.device.arms import ArmCounter, comparison_of, rewritable
+from kernlint.frontends.cpp.device.arms import ArmCounter, combines, comparison_of, rewritable
+from kernlint.frontends.cpp.device.barriers import find_barriers
+from kernlint.frontends.cpp.device.strides import grid_stride
 from kernlint.frontends.cpp.syntax import function_declarator
 from kernlint.frontends.cpp.unit import CppUnit
 
@@ -54,29 +56,35 @@ _INDEX_HANDLES = {
 
 @dataclass(frozen=True)
 class DeviceCode:
-    """Launches with their device regions filled in, and the device-code facts found in them."""
+    """Launches with their device regions filled in, and the device-code facts found in them.
+    `barriers` is None when the device code was not analysed (the caller then reads them as written)."""
 
     launches: tuple[KernelLaunch, ...]
     branches: tuple[Branch, ...] = ()
     block_accesses: tuple[SubGroupBlockAccess, ...] = ()
+    barriers: tuple[Barrier, ...] | None = None
 
 
 def analyse_device_code(unit: CppUnit, launches: list[KernelLaunch]) -> DeviceCode:
     if not launches:
         return DeviceCode(())
     graph = _DeviceGraph(unit.root, launches, unit.file_matches["cpp_device_index"])
-    with_regions = tuple(replace(launch, regions=regions) for launch, regions in zip(launches, graph.launch_regions))
+    with_regions = tuple(
+        replace(launch, regions=regions, grid_stride=grid_stride(graph.scans.values(), regions, launch, unit))
+        for launch, regions in zip(launches, graph.launch_regions)
+    )
     if not graph.scans:
         return DeviceCode(with_regions)
     try:
         dependence = CppDependence(graph.unit_sources(), graph.callees, unit.constants.value)
         branches = sorted(_branches(graph, dependence), key=lambda b: (b.span.start_byte, b.span.end_byte))
         accesses = sorted(_block_accesses(graph, dependence), key=lambda a: a.span.start_byte)
+        barriers = sorted(find_barriers(graph.scans.values(), dependence), key=lambda b: b.span.start_byte)
     except RecursionError:
         # Statements nested hundreds deep (generated code) exceed the recursive walk of the dependence
         # analysis. Its facts are then unknown, so the rules that need them say nothing for this file.
         return DeviceCode(with_regions)
-    return DeviceCode(with_regions, tuple(branches), tuple(accesses))
+    return DeviceCode(with_regions, tuple(branches), tuple(accesses), tuple(barriers))
 
 
 def _body(root: Node) -> Node | None:
@@ -115,8 +123,8 @@ class _FunctionIndex:
         self.by_name.setdefault(callee_name(name_node), []).append((definition, member))
 
     def resolve(self, call: Node) -> list[Node]:
-        receiver, name, _args = call_parts(call)
-        candidates = self.by_name.get(name, [])
+        receiver, name, args = call_parts(call)
+        candidates = [(d, member) for d, member in self.by_name.get(name, []) if _accepts(d, len(args))]
         if receiver is not None:
             found = [d for d, member in candidates if member and d.type == "function_definition"]
         else:
@@ -125,6 +133,33 @@ class _FunctionIndex:
             if lambdas:  # a lambda in scope hides functions of the same name
                 found = [min(lambdas, key=lambda d: call.start_byte - d.start_byte)]
         return [d for d in found if not _HOST_MARKERS.search(d.text or b"") and _body(d) is not None]
+
+
+_HOST_PARAMETER = re.compile(r"\b(?:queue|handler)\b")
+
+
+def _accepts(definition: Node, count: int) -> bool:
+    """Whether a function or stored lambda can be the callee of a call with `count` arguments (its
+    required and optional parameters, or a `...`), and is not host code by its parameters (a
+    `sycl::queue` or `handler`): an overload of a device function's name for the host is not called."""
+    declarator = function_declarator(definition) if definition.type == "function_definition" else None
+    parameters = (
+        declarator.child_by_field_name("parameters")
+        if declarator is not None
+        else (definition.child_by_field_name("declarator") or definition).child_by_field_name("parameters")
+    )
+    if parameters is None:
+        return True
+    listed = [p for p in parameters.named_children if p.type != "comment"]
+    if any(_HOST_PARAMETER.search(text_of(p.child_by_field_name("type"))) for p in listed):
+        return False
+    if any(p.type in ("variadic_parameter_declaration", "variadic_parameter") or text_of(p) == "..." for p in listed):
+        return True
+    required = sum(1 for p in listed if p.type == "parameter_declaration")
+    if len(listed) == 1 and text_of(listed[0]) == "void":
+        required = 0
+        listed = []
+    return required <= count <= len(listed)
 
 
 def _visible_at(lam: Node, call: Node) -> bool:
@@ -143,6 +178,8 @@ class _DeviceGraph:
         self.scans: dict[Key, dict[str, list[Node]]] = {}  # region root -> its captures (nested lambdas too)
         self.roots: dict[Key, Node] = {}
         self.kernels: dict[Key, tuple[str, str] | None] = {}  # kernel root -> (index parameter, handle kind)
+        self.sizes: dict[Key, tuple[int | None, int | None]] = {}  # kernel root -> (work-group, sub-group size)
+        self._reached: dict[Key, set[tuple[int | None, int | None]]] = {}  # device function -> its kernels' sizes
         self.names: dict[Key, str] = {}
         self._edges: dict[tuple[int, int, str], list[Key]] = {}
         self._definitions: dict[Key, Node] = {}
@@ -166,6 +203,10 @@ class _DeviceGraph:
             return (launch.body,) if launch.body is not None else ()
         kind = _INDEX_HANDLES.get(launch.index_type or "")
         self.kernels[key_of(root)] = (launch.index_param, kind) if launch.index_param and kind else None
+        local = launch.local_range
+        # the fastest dimension's extent: the ids along it, in which work-groups are aligned blocks
+        sizes = (local.dims[-1] if local is not None and local.dims else None, launch.attributes.reqd_sub_group_size)
+        self.sizes[key_of(root)] = sizes
         regions = [root]
         frontier = [root]
         for _depth in range(_MAX_DEPTH):
@@ -177,6 +218,7 @@ class _DeviceGraph:
                             continue
                         regions.append(definition)
                         following.append(definition)
+                        self._reached.setdefault(key_of(definition), set()).add(sizes)
             if not following:
                 break
             frontier = following
@@ -213,6 +255,14 @@ class _DeviceGraph:
                     self.names[key_of(definition)] = name
         return [self._definitions[k] for k in self._edges[edge]]
 
+    def _sizes_of(self, key: Key) -> tuple[int | None, int | None]:
+        """The sizes a unit runs with: a kernel's own; a device function's when every kernel that
+        reaches it has the same ones."""
+        if key in self.sizes:
+            return self.sizes[key]
+        reached = self._reached.get(key, set())
+        return next(iter(reached)) if len(reached) == 1 else (None, None)
+
     def callees(self, call: Node) -> list[Key]:
         """Device units a call reaches (empty for calls outside the scanned code or to unknown code)."""
         return self._edges.get((call.start_byte, call.end_byte, call.type), [])
@@ -222,7 +272,7 @@ class _DeviceGraph:
         sources: dict[Key, UnitSource] = {}
         for key, captures in self.scans.items():
             root = self.roots[key]
-            sources[key] = UnitSource(key, root, None, {}, self.kernels.get(key))
+            sources[key] = UnitSource(key, root, None, {}, self.kernels.get(key), *self._sizes_of(key))
             for lam in captures.get("lambda", []):
                 owner = self.owner(lam)
                 sources.setdefault(
@@ -283,7 +333,7 @@ def _function_name(definition: Node) -> str | None:
 
 
 def _branches(graph: _DeviceGraph, dependence: CppDependence) -> Iterable[Branch]:
-    arms = ArmCounter(lambda call: bool(graph.callees(call)))
+    arms = ArmCounter(lambda call: bool(graph.callees(call)), dependence.scopes.constant)
     for captures in graph.scans.values():
         for kind in ("if", "ternary", "switch", "loop"):
             for node in captures.get(kind, []):
@@ -303,6 +353,10 @@ def _branches(graph: _DeviceGraph, dependence: CppDependence) -> Iterable[Branch
                     regions=tuple(span_of(r) for r in regions),
                     lanes=grade.lanes,
                     origin=grade.origin,
+                    id_scope=grade.id_scope,  # type: ignore[arg-type]
+                    bound=grade.bound,
+                    loop=_enclosing_loop(node),
+                    combines=grade.reason == "loop-bound" and combines(node),  # a tree's step, a prefix loop
                     reaches=tuple(Reach(span_of(r)) for r in regions)
                     + tuple(graph.reach([span_of(r) for r in regions])),
                     exit=exit_kind,
@@ -317,6 +371,19 @@ def _branches(graph: _DeviceGraph, dependence: CppDependence) -> Iterable[Branch
                     rewritable=rewritable(node),
                     comparison=comparison_of(condition),
                 )
+
+
+_LOOP_NODES = frozenset({"for_statement", "while_statement", "do_statement", "for_range_loop"})
+
+
+def _enclosing_loop(node: Node) -> Span | None:
+    """The innermost loop around `node` inside its function or lambda."""
+    parent = node.parent
+    while parent is not None and parent.type not in ("lambda_expression", "function_definition"):
+        if parent.type in _LOOP_NODES:
+            return span_of(parent)
+        parent = parent.parent
+    return None
 
 
 def _branch_kind(node: Node) -> BranchKind:

@@ -314,7 +314,7 @@ class CppOmpSource:
 
     def device_code(self, region: Span) -> list[RawAssign | RawBranch]:
         root = self.nodes.get(region)
-        return device_code(root, self.function_names) if root is not None else []
+        return device_code(root, self.function_names, self.unit.constants.value) if root is not None else []
 
     def declared_in(self, region: Span) -> frozenset[str] | None:
         root = self.nodes.get(region)

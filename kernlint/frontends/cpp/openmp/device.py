@@ -15,9 +15,17 @@ from kernlint.facts import Span
 from kernlint.facts.kinds import BranchKind
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import span_of, text_of
-from kernlint.frontends.cpp.device.arms import ArmCounter, calls_one_of, comparison_of, rewritable
+from kernlint.frontends.cpp.device.arms import (
+    ArmCounter,
+    Constant,
+    calls_one_of,
+    combines,
+    comparison_of,
+    rewritable,
+)
 from kernlint.frontends.cpp.openmp.nodes import LOOP_TYPES
 from kernlint.frontends.openmp.dependence import BranchShape, RawAssign, RawBranch
+from kernlint.frontends.openmp.lanes import scales
 
 Node = tree_sitter.Node
 
@@ -31,9 +39,10 @@ _GUARDING = {
 }
 
 
-def device_code(root: Node, functions: frozenset[str]) -> list[RawAssign | RawBranch]:
+def device_code(root: Node, functions: frozenset[str], constant: Constant | None = None) -> list[RawAssign | RawBranch]:
     """Assignments and conditionals of the device region `root`, in source order. A call to one of
-    the file's `functions` counts as work in a branch's arms."""
+    the file's `functions` counts as work in a branch's arms; `constant` reads named constants (the
+    trip counts of loops in arms)."""
     assigns: list[tuple[Node, RawAssign]] = []
     branches: list[tuple[Node, Node, BranchKind]] = []
     for _i, match in treesitter.matches("cpp", "cpp_openmp_device", root):
@@ -51,6 +60,8 @@ def device_code(root: Node, functions: frozenset[str]) -> list[RawAssign | RawBr
                         span_of(statement),
                         _guards(statement, root),
                         operator != "=",
+                        operator in (">>=", "<<=", "*=", "/=")
+                        or (operator == "=" and scales(text_of(match["name"][0]), text_of(match["value"][0]))),
                     ),
                 )
             )
@@ -66,7 +77,7 @@ def device_code(root: Node, functions: frozenset[str]) -> list[RawAssign | RawBr
             kind: BranchKind = next(k for k in ("if", "switch", "loop", "ternary") if k in match)
             branches.append((match[kind][0], match["condition"][0], kind))
     items: list[tuple[int, RawAssign | RawBranch]] = [(n.start_byte, a) for n, a in assigns]
-    arms = ArmCounter(calls_one_of(functions))
+    arms = ArmCounter(calls_one_of(functions), constant)
     for node, condition, kind in branches:
         loops = [a for a in _ancestors_within(node, root, include_self=True) if a.type in LOOP_TYPES]
         varying = sorted(
@@ -110,7 +121,9 @@ def declared_names(root: Node) -> frozenset[str]:
 
 def _shape(arms: ArmCounter, node: Node, condition: Node) -> BranchShape:
     """What a C/C++ construct's arms cost and how it may be rewritten (asked only of divergent ones)."""
-    return BranchShape(arms.costs(node), arms.steers_loop(node), rewritable(node), comparison_of(condition))
+    return BranchShape(
+        arms.costs(node), arms.steers_loop(node), rewritable(node), comparison_of(condition), combines(node)
+    )
 
 
 def _ancestors_within(node: Node, root: Node, include_self: bool = False) -> list[Node]:

@@ -1,0 +1,68 @@
+"""What the lanes of an OpenMP device region see of its loops: which loop index is a lane's own, which
+is the same along a row of a collapsed nest, and which loop variables are halved or doubled each step
+(a tree's stride) rather than stepped by a constant. `dependence` lowers the region with these."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+
+from kernlint.analysis import dependence as dep
+from kernlint.facts import Span
+from kernlint.facts.openmp import OmpConstruct, OmpLoop
+
+
+def scales(name: str, value: str | None) -> bool:
+    """Whether `name = value` scales the name: `value` is `name / k`, `name * k`, `name >> k`, `name << k`."""
+    return value is not None and bool(
+        re.fullmatch(rf"\(?\s*{re.escape(name)}\s*(?:>>|<<|\*|/)\s*\w+\s*\)?", value, re.IGNORECASE)
+    )
+
+
+def geometric(assigns: Iterable[tuple[str, Span, bool]], loops: Iterable[tuple[Span, Span]]) -> set[str]:
+    """Names every loop only halves or doubles (`s >>= 1`, `s = s / 2`): a bound of them shrinks the
+    active lanes geometrically, one stepped by a constant (`++i`) lets them leave one step apart.
+    `assigns`: (name, where, whether it scales); `loops`: (the loop, its test). An assignment in a
+    `for` loop's header before its test (the start value) is not a step."""
+    loops = list(loops)
+    scaled: set[str] = set()
+    stepped: set[str] = set()
+    for name, span, scaling in assigns:
+        if any(loop.contains(span) and not span.end_byte <= test.start_byte for loop, test in loops):
+            (scaled if scaling else stepped).add(name)
+    return scaled - stepped
+
+
+def index_seed(loop: OmpLoop, construct: OmpConstruct, shared: set[Span]) -> dep.Expr:
+    """What a shared-out loop's index is to the lanes. The innermost index of a collapsed nest is the
+    lane's own; an outer one is the same for a whole row of inner iterations, and consecutive lanes take
+    consecutive inner iterations: sub-group uniform when the row length (the inner loops' trip counts
+    multiplied) is a multiple of the widest sub-group, uniform but where a sub-group straddles two rows
+    when it is unknown or longer, and a band of lanes (a slower dimension's id) when it is shorter."""
+    inner = [
+        other
+        for other in construct.loops
+        if other.span != loop.span and other.span in shared and loop.span.contains(other.span)
+    ]
+    if not inner:
+        return dep.Seed("global", loop.index or "")
+    if (construct.value("collapse") or 1) < 2:
+        # a nested `parallel for` inside the loop, not a collapsed nest: how its threads map onto lanes
+        # is the implementation's, so the outer index is only known to be shared by several lanes
+        return dep.Seed("global", loop.index or "", shared=True)
+    counts = [trips(other) for other in inner]
+    known = math.prod(c for c in counts if c is not None)
+    if known % dep.SUB_GROUP_MAX == 0:  # a multiple whatever the unknown trip counts are
+        return dep.SubGroupUniform(loop.index or "")
+    if None not in counts and known < dep.SUB_GROUP_MAX:
+        return dep.Seed("global", loop.index or "", shared=True)
+    return dep.SubGroupUniform(loop.index or "", straddle=True)
+
+
+def trips(loop: OmpLoop) -> int | None:
+    """How many iterations a counted loop runs, when its bounds and step are constants."""
+    first, last, step = loop.lower_value, loop.upper_value, loop.step_value or 1
+    if first is None or last is None or step <= 0:
+        return None
+    return max(0, (last - first) // step + 1)
