@@ -24,7 +24,7 @@ from kernlint.facts import FileFacts
 from kernlint.facts.openmp import OmpConstruct, OmpVariableUse, enclosing_constructs
 from kernlint.facts.openmp_directive import OmpMapItem
 from kernlint.occupancy import DeviceProfile
-from kernlint_rules.data.costs import transfer_cost
+from kernlint.transfer_cost import transfer_cost
 
 if TYPE_CHECKING:
     from kernlint.rule import RuleContext
