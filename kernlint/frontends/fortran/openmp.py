@@ -10,6 +10,7 @@ answers its questions from the tree, running the `fortran_*.scm` queries over on
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 
 import tree_sitter
@@ -28,7 +29,6 @@ from kernlint.frontends.openmp.directives import parse_directive
 from kernlint.frontends.openmp.expr import Expr, Scope, linear_text, parse
 from kernlint.frontends.openmp.facts import (
     Access,
-    Declared,
     Located,
     RawCondition,
     RawLoop,
@@ -37,6 +37,7 @@ from kernlint.frontends.openmp.facts import (
 )
 from kernlint.frontends.openmp.lanes import scales
 from kernlint.frontends.openmp.locate import TextLocator
+from kernlint.frontends.openmp.maps import Declared
 from kernlint.frontends.openmp.source import code_end
 
 Point = tuple[int, int]
@@ -202,9 +203,30 @@ class FortranOmpSource:
     def declared(self, name: str, at_byte: int) -> Declared | None:
         table = self.unit_table(self.point(at_byte))
         declaration = table["declared"].get(name.lower()) if table is not None else None
-        if declaration is None:
-            declaration = self._file_table()["declared"].get(name.lower())
-        return declaration
+        if declaration is not None:
+            return replace(declaration, local=True)
+        return self._file_table()["declared"].get(name.lower())
+
+    def varying_in(self, region: Span) -> frozenset[str] | None:
+        table = self.unit_table((region.line - 1, region.column_byte))
+        if table is None:
+            return None
+        start, end = (region.line - 1, region.column_byte), (region.end_line - 1, region.end_column_byte)
+        return frozenset(  # assignments, not `do` controls (which have no right-hand side)
+            name
+            for name, entries in table["assigned"].items()
+            if any(start <= at < end and text for at, text in entries)
+        )
+
+    def unit_of(self, span: Span) -> Span | None:
+        unit = self.unit_at(self.point(span.start_byte))
+        return self.node_span(unit) if unit is not None else None
+
+    def pointer_members(self, type_name: str) -> tuple[str, ...]:
+        return ()  # derived types' pointer components are not read yet
+
+    def device_pointers(self) -> frozenset[str]:
+        return frozenset()
 
     def unit_at(self, point: Point) -> tree_sitter.Node | None:
         node = self.root.named_descendant_for_point_range(point, (point[0], point[1] + 1))
@@ -556,15 +578,46 @@ def _first_extent(size: tree_sitter.Node | None) -> tuple[str | None, str | None
     return "1", text
 
 
+def _extents(size: tree_sitter.Node | None) -> tuple[tuple[str | None, str | None], ...]:
+    """(lower, upper) of every dimension of `(lo:hi, n, :, *)`: upper "*" for an assumed size, None
+    for a deferred or assumed shape; a dimension written `n` runs from 1."""
+    if size is None:
+        return ()
+    found: list[tuple[str | None, str | None]] = []
+    for item in (c for c in size.named_children if c.type != "comment"):
+        if item.type == "assumed_size":
+            found.append(("1", "*"))
+        elif item.type == "extent_specifier":
+            parts = [c for c in item.named_children if c.type != "comment"]
+            bounds = [("*" if part.type == "assumed_size" else _text(part)) for part in parts]
+            text = _text(item).strip()
+            if len(bounds) == 2:
+                found.append((bounds[0], bounds[1]))
+            elif len(bounds) == 1:
+                found.append((None, bounds[0]) if text.startswith(":") else (bounds[0], None))
+            else:
+                found.append(("1", None))  # `:`, an assumed shape: its lower bound is 1
+        else:
+            found.append(("1", _text(item)))
+    return tuple(found)
+
+
 def _declarations(
     declaration: tree_sitter.Node, source: FortranOmpSource, unit: tree_sitter.Node
 ) -> list[tuple[str, Declared]]:
     type_node = declaration.child_by_field_name("type")
     element = _element_bytes(type_node, source, declaration.start_point)
+    derived = None
+    if type_node is not None and type_node.type == "derived_type":
+        name = next((c for c in type_node.named_children if c.type == "type_name"), None)
+        derived = _text(name).lower() if name is not None else None
     dimension = None
+    movable = False
     for attribute in declaration.children_by_field_name("attribute"):
-        if _text(attribute).lower().startswith("dimension"):
+        word = _text(attribute).lower()
+        if word.startswith("dimension"):
             dimension = next((c for c in attribute.named_children if c.type == "argument_list"), None)
+        movable = movable or word.startswith(("allocatable", "pointer"))
     found = []
     for declarator in declaration.children_by_field_name("declarator"):
         size = None
@@ -578,7 +631,23 @@ def _declarations(
             continue
         shape = size if size is not None else dimension
         lower, upper = _first_extent(shape)
-        found.append((_text(name_node).lower(), Declared(element, lower, upper, shape is not None)))
+        extents = _extents(shape)
+        if movable:  # bounds set by `allocate` or pointer association: unknown here
+            extents = tuple((None, None) for _dim in extents)
+        found.append(
+            (
+                _text(name_node).lower(),
+                Declared(
+                    element,
+                    lower,
+                    upper,
+                    shape is not None,
+                    extents=extents,
+                    movable=movable,
+                    type_name=derived,
+                ),
+            )
+        )
     return found
 
 
