@@ -9,7 +9,15 @@ import pytest
 
 from kernlint.config import Config
 from kernlint.facts import FileFacts
-from kernlint.facts.openmp import IndexBound, Linear, OmpConstruct, OmpRange, map_item_bytes
+from kernlint.facts.openmp import (
+    IndexBound,
+    Linear,
+    OmpConstruct,
+    OmpMapped,
+    OmpRange,
+    OmpVariableUse,
+    map_item_bytes,
+)
 from kernlint.frontends.cpp.frontend import extract as extract_cpp
 from kernlint.frontends.fortran.frontend import extract as extract_fortran
 from kernlint.frontends.openmp.expr import Scope
@@ -32,6 +40,17 @@ def target(facts: FileFacts, index: int = 0) -> OmpConstruct:
 
 def text(bound: IndexBound | None) -> str | None:
     return str(bound) if bound is not None else None
+
+
+def use(construct: OmpConstruct, name: str) -> OmpVariableUse:
+    found = construct.variable(name)
+    assert found is not None, name
+    return found
+
+
+def span(mapped: OmpMapped) -> OmpRange:
+    assert mapped.range is not None, mapped.text
+    return mapped.range
 
 
 def test_c_items_storage_and_bytes() -> None:
@@ -100,9 +119,9 @@ def test_fortran_items_bounds_parameters_and_assumed_size() -> None:
     assert maps["c"].storage == "assumed-size" and maps["c(2:)"].storage == "assumed-size"
     assert maps["c(1:n)"].storage == "array"
     assert maps["d"].storage == "array" and maps["d"].bytes is None
-    assert text(maps["d"].range.last) == "size(d,1)"  # an assumed shape spans 1..size(d, 1)
+    assert text(span(maps["d"]).last) == "size(d,1)"  # an assumed shape spans 1..size(d, 1)
     assert maps["e"].range is None  # allocatable: bounds set by `allocate`
-    assert text(maps["a"].range.first) == "1" and text(maps["a"].range.last) == "100"
+    assert text(span(maps["a"]).first) == "1" and text(span(maps["a"]).last) == "100"
 
 
 def test_touched_ranges_substitute_loop_ranges() -> None:
@@ -120,7 +139,7 @@ def test_touched_ranges_substitute_loop_ranges() -> None:
         """
     )
     construct = target(facts)
-    a, b, c, d = (construct.variable(name) for name in "abcd")
+    a, b, c, d = (use(construct, name) for name in "abcd")
     # a[i - 1] and a[i + 1] for i in [1, n / 2 - 1]: from a[0] to a[n / 2]
     assert a.touched == OmpRange(IndexBound(Linear.const(0)), IndexBound(Linear.name("n"), 2, 0))
     assert b.touched is None  # n - 1 - i over i ≤ n / 2 - 1 mixes n and n / 2: not one bound
@@ -147,11 +166,11 @@ def test_touched_needs_every_access_known() -> None:
         """
     )
     construct = target(facts)
-    assert construct.variable("a").touched is None  # k is loaded inside the region
-    assert construct.variable("b").touched is None  # passed on
+    assert use(construct, "a").touched is None  # k is loaded inside the region
+    assert use(construct, "b").touched is None  # passed on
     last = IndexBound(Linear.name("n") - Linear.const(1))
-    assert construct.variable("idx").touched == OmpRange(IndexBound(Linear.const(0)), last)
-    assert construct.variable("c").touched is not None  # i2 is defined once as i
+    assert use(construct, "idx").touched == OmpRange(IndexBound(Linear.const(0)), last)
+    assert use(construct, "c").touched is not None  # i2 is defined once as i
 
 
 def test_touched_rejects_a_shadowed_loop_index() -> None:
@@ -171,7 +190,7 @@ def test_touched_rejects_a_shadowed_loop_index() -> None:
         }
         """
     )
-    assert target(facts).variable("a").touched is None
+    assert use(target(facts), "a").touched is None
 
 
 def test_fortran_touched_against_size() -> None:
@@ -188,7 +207,7 @@ def test_fortran_touched_against_size() -> None:
         """
     )
     construct = target(facts)
-    y = construct.variable("y")
+    y = use(construct, "y")
     assert y.touched == OmpRange(IndexBound(Linear.const(1)), IndexBound(Linear.name("size(y,1)"), 2, 0))
     (_x, mapped_y) = construct.maps
     assert mapped_y.range == OmpRange(IndexBound(Linear.const(1)), IndexBound(Linear.name("size(y,1)")))
