@@ -202,6 +202,7 @@ class _Builder:
                     else ("simd" if simd_now else "sequential")
                 )
         self._loop_cache: dict[Span, OmpLoop] = {}
+        self._varying: dict[Span, frozenset[str] | None] = {}  # what each region assigns, asked once
         self._target_starts, self._target_ends = _disjoint(self.targets)
         self._updates = [
             (o.span, o.directive)
@@ -409,7 +410,11 @@ class _Builder:
             for a in accesses
             if not a.shape_only
         ]
-        varying = self.source.varying_in(region)
+        if not uses or any(index is None for index, _span in uses):
+            return None  # decided without asking what the region assigns
+        if region not in self._varying:
+            self._varying[region] = self.source.varying_in(region)
+        varying = self._varying[region]
         if varying is None:
             return None
         return touched_range(

@@ -104,7 +104,7 @@ def _c_item(
     members = source.pointer_members(declared.type_name) if declared.type_name else ()
     base = declared.element_bytes
     dims = item.dims
-    on_device = name in device or name in source.device_pointers()
+    on_device = name in device or (bool(levels) and levels[0] is None and name in source.device_pointers())
     if len(dims) > len(levels):
         return OmpMapped(item.text, name, "unknown")
     if not dims:

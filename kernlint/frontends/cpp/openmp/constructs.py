@@ -86,6 +86,7 @@ class CppOmpSource:
         self._ancestor_lists: dict[Span, list[tree_sitter.Node]] = {}
         self._raw_loops: dict[int, RawLoop] = {}
         self._values: dict[tuple[str, int], int | None] = {}
+        self._declared: dict[tuple[str, int], Declared | None] = {}
         self._definitions: dict[tuple[str, int], Expr | None] = {}
         self._uses_by_function: dict[int, list[tree_sitter.Node]] = {}
         self._words_by_function: dict[int, set[str]] = {}
@@ -213,6 +214,12 @@ class CppOmpSource:
         return self._assigned[key]
 
     def declared(self, name: str, at_byte: int) -> Declared | None:
+        key = (name, at_byte)
+        if key not in self._declared:
+            self._declared[key] = self._declared_at(name, at_byte)
+        return self._declared[key]
+
+    def _declared_at(self, name: str, at_byte: int) -> Declared | None:
         node = self.root.descendant_for_byte_range(at_byte, at_byte)
         function = node
         while function is not None and function.type != "function_definition":
@@ -435,7 +442,7 @@ class CppOmpSource:
             for name in sorted(names)
         ]
         macros = self.callees.macros
-        unseen = names - {text_of(i) for i in captures.get("use", [])}
+        unseen = names - pointers.keys()  # names no identifier of the region spells
         for callee in captures.get("callee", []) if unseen else ():
             called = text_of(callee)
             if _macro_like(called) and called not in macros and called not in self.functions:
