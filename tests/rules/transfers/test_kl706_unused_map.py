@@ -93,3 +93,17 @@ def test_kl706_fortran_unused_scalar_of_a_target_data_region() -> None:
     # w is one real(kind=8): 8 bytes once to the device ÷ 63.008 GB/s
     assert "(8 bytes)" in finding.message and finding.cost is not None
     assert finding.cost.value == pytest.approx(8 / (XE_HPC_LINK * 1e9))
+
+
+def test_kl706_a_pointer_stored_outside_the_region_may_be_read_by_a_call_inside() -> None:
+    code = """
+        float *g_field;
+        void run(int n);
+        void k(float *a, int n) {
+          g_field = a;
+        #pragma omp target data map(to: a[0:n])
+          { run(n); }
+        }
+    """
+    assert run_engine(code, select="KL706") == []
+    assert [d.code for d in run_engine(code.replace("g_field = a;", ""), select="KL706")] == ["KL706"]

@@ -471,15 +471,17 @@ class CppOmpSource:
             for i in self._function_uses(function)
             if not (region.start_byte <= i.start_byte < region.end_byte) and text_of(i) in names
         ]
+        calls = [c for c in captures.get("callee", []) if not quiet_call(text_of(c))]
         for ident in outside:
             alias = alias_target(ident) if pointers.get(text_of(ident), True) else None
-            if alias is not None and alias in used and alias != text_of(ident):
+            if alias is not None and alias != text_of(ident) and (alias in used or calls):
                 found.append(
                     Access(
                         text_of(ident),
                         "escape",
-                        span_of(used[alias]),
-                        detail=f"reached through `{alias}`, which points into it",
+                        span_of(used[alias] if alias in used else calls[0]),
+                        detail=f"reached through `{alias}`, which points into it"
+                        + ("" if alias in used else " and which a call in the region may read"),
                     )
                 )
             source = alias_source(ident)
