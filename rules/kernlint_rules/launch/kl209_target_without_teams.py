@@ -32,6 +32,12 @@ Fix
     shared counter synchronises one team only, and `omp_get_thread_num()` numbers threads within a
     team.
 
+Severity
+    Warning: the region computes the right results on one Xe-core/SM of the GPU; the message names
+    the construct to write (`teams distribute`) and the share of the Xe-cores/SMs left idle. Never
+    an error (nothing fails) and not an info: a team per region is a choice the code can change,
+    and its cost is most of the GPU whatever the loop does.
+
 Occupancy basis
     A team is one work-group, resident on one Xe-core (SM): the region keeps 1 of the device's
     `unit_count` Xe-cores (SMs) busy, from the device profile (`kernlint devices`).

@@ -34,6 +34,11 @@ Fix
     `map(tofrom: x(1:n))`, or declare the dummy argument with its shape (`x(n)`, `x(:)`). The message
     names the section when the region's accesses show it.
 
+Severity
+    Error: the device dereferences a host address (C/C++), or the map clause cannot be compiled or
+    copies the wrong memory (Fortran assumed size): the code does not work as written. Nothing when
+    the pointer may hold device memory or the data it points to is mapped too.
+
 Occupancy basis
     None: the code does not work as written, whatever the device.
 

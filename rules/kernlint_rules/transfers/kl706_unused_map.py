@@ -35,6 +35,11 @@ Fix
     later region needs it on the device, map it there, or keep it resident with `target data` /
     `target enter data` around both.
 
+Severity
+    Warning: the copy is wasted each time the region runs; the message names the item to remove and
+    prices its copies on the host link. Never an error (the results are the same), and nothing at
+    all when a use could hide anywhere the analysis cannot see.
+
 Occupancy basis
     None: the cost is data movement, not occupancy. The finding does not depend on the device.
 

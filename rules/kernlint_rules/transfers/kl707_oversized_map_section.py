@@ -29,6 +29,11 @@ Fix
     `from`, elements outside the section then keep their host values instead of being overwritten
     with the device's uninitialised memory.
 
+Severity
+    Warning when at least `min-unused-pct` of the section is provably never reached: the message
+    names the section to map and the elements (bytes where known) saved. Nothing below the threshold,
+    and never an error: the results are the same.
+
 Occupancy basis
     None: the cost is data movement, not occupancy. The finding does not depend on the device.
 

@@ -46,6 +46,10 @@ Fix
     or store the matrix contiguously (`float *A` of n × m elements) and map one section; for a struct,
     map the member's data too: `map(to: g, g.v[0:g.n])`, or write a `declare mapper`.
 
+Severity
+    Error: the region dereferences host addresses on the device, a fault or garbage; the code does
+    not work as written. Nothing when the file maps what the pointers point to, or a mapper may.
+
 Occupancy basis
     None: the code does not work as written, whatever the device.
 
