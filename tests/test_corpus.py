@@ -69,12 +69,16 @@ def _annotated() -> tuple[Counter, dict[str, set[str]]]:
 
 def test_corpus_covers_every_mission_rule() -> None:
     """docs/contract.md §5's mission rules each have at least ten annotated findings (issues 2, 4 and 5), and
-    the OpenMP rules are exercised in C, C++, free-form and fixed-form Fortran."""
+    the OpenMP rules are exercised in C, C++, free-form and fixed-form Fortran (KL708, about C pointers,
+    in C and C++)."""
     codes, suffixes = _annotated()
     for code in ("KL101", "KL102", "KL103", "KL201", "KL202", "KL301", "KL401", "KL501", "KL502"):
         assert codes[code] >= 10, f"{code}: only {codes[code]} annotated findings"
     for code in ("KL102", "KL201", "KL401", "KL402", "KL403", "KL404", "KL405", "KL501"):
         assert {".c", ".cpp", ".f90", ".f"} <= suffixes[code], f"{code}: {sorted(suffixes[code])}"
+    for code in ("KL209", "KL705", "KL706", "KL707"):  # issue 27's OpenMP offload checks
+        assert {".c", ".cpp", ".f90", ".f"} <= suffixes[code], f"{code}: {sorted(suffixes[code])}"
+    assert {".c", ".cpp"} <= suffixes["KL708"]  # pointers to pointers and pointer members: C and C++
 
 
 def test_every_registered_rule_has_corpus_cases_and_documentation() -> None:

@@ -51,7 +51,7 @@ void near_misses(float *a, float *b, float *c, float *d, float *e, int n) {
 #pragma omp target teams distribute parallel for map(tofrom: a[0:n])
   for (int i = 0; i < n; ++i)
     a[i] += 1.0f;                      /* read-modify-write: tofrom is right */
-#pragma omp target teams distribute parallel for map(tofrom: b[0:n])
+#pragma omp target teams distribute parallel for map(tofrom: b[0:n]) /* expect: KL707 */
   for (int i = 0; i < n / 2; ++i)
     b[i] = 0.0f;                       /* half the section: the rest must be copied in */
 #pragma omp target teams distribute parallel for map(tofrom: c[0:n])

@@ -20,7 +20,7 @@ subroutine axpy_steps(a, x, y, n)
   do i = 1, n
     y(i) = y(i) - x(i)
   end do
-  !$OMP TARGET TEAMS DISTRIBUTE PARALLEL DO SCHEDUL(STATIC) MAP(TO: X) MAP(TOFROM: Y) ! expect: KL406 (warning)
+  !$OMP TARGET TEAMS DISTRIBUTE PARALLEL DO SCHEDUL(STATIC) MAP(TO: X) MAP(TOFROM: Y) ! expect: KL406 (warning) ! x is never used: expect: KL706
   do i = 1, n
     y(i) = y(i) * 2.0
   end do

@@ -95,3 +95,10 @@ LoopRole = Literal["sequential", "parallel", "simd", "parallel-simd"]
 Comparison = Literal["<", "<=", ">", ">="]
 #: The base language an OpenMP directive is written in.
 OmpLanguage = Literal["c", "fortran"]
+#: What a `map` list item names, as its declaration shows it: a scalar or contiguous array, a bare
+#: pointer (the map copies the pointer), a pointer to pointers or an array of pointers (rows elsewhere),
+#: a struct whose members include pointers, a Fortran assumed-size array (`dimension(*)`: no extent),
+#: or a declaration kernlint did not find or read.
+MapStorage = Literal[
+    "scalar", "array", "pointer", "pointer-to-pointer", "pointer-array", "struct-pointers", "assumed-size", "unknown"
+]

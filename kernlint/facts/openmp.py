@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from kernlint.facts.base import Span
-from kernlint.facts.kinds import Comparison, LoopKind, LoopRole
+from kernlint.facts.kinds import Comparison, LoopKind, LoopRole, MapStorage
 from kernlint.facts.openmp_directive import OmpDirective, OmpParseError
 
 
@@ -77,6 +77,97 @@ class Linear:
             else:
                 text += f" - {word}" if sign < 0 else f" + {word}"
         return text
+
+
+@dataclass(frozen=True, slots=True)
+class IndexBound:
+    """An index bound: `floor(numerator / divisor) + offset`, e.g. `n / 2 - 1` for `i < n / 2`.
+
+    A bound without a division has divisor 1 and its offset folded into the numerator, so two bounds
+    of one shape compare by their difference (`constant_difference`).
+    """
+
+    numerator: Linear
+    divisor: int = 1
+    offset: int = 0
+
+    @staticmethod
+    def of(value: Linear, divisor: int = 1, offset: int = 0) -> IndexBound:
+        if divisor == 1:
+            return IndexBound(value + Linear.const(offset))
+        return IndexBound(value, divisor, offset)
+
+    def shifted(self, by: int) -> IndexBound:
+        return IndexBound.of(self.numerator, self.divisor, self.offset + by)
+
+    def constant_difference(self, other: IndexBound) -> int | None:
+        """`self - other` when it is the same number whatever the names stand for, else None."""
+        if self.divisor == other.divisor == 1:
+            difference = self.numerator - other.numerator
+            return difference.constant if difference.is_constant else None
+        if (self.numerator, self.divisor) == (other.numerator, other.divisor):
+            return self.offset - other.offset
+        if self.numerator.is_constant and other.numerator.is_constant:
+            return self.value_of() - other.value_of()  # type: ignore[operator]
+        return None
+
+    def value_of(self) -> int | None:
+        """The bound's value when it is constant."""
+        if not self.numerator.is_constant:
+            return None
+        return self.numerator.constant // self.divisor + self.offset
+
+    def __str__(self) -> str:
+        if self.divisor == 1:
+            return str(self.numerator)
+        inner = str(self.numerator)
+        text = (
+            f"({inner}) / {self.divisor}"
+            if not self.numerator.is_constant and len(self.numerator.terms) + bool(self.numerator.constant) > 1
+            else f"{inner} / {self.divisor}"
+        )
+        return text + (f" + {self.offset}" if self.offset > 0 else (f" - {-self.offset}" if self.offset < 0 else ""))
+
+
+@dataclass(frozen=True, slots=True)
+class OmpRange:
+    """The first and last index of a one-dimensional range of array elements (inclusive)."""
+
+    first: IndexBound
+    last: IndexBound
+
+
+@dataclass(frozen=True, slots=True)
+class OmpMapped:
+    """One list item of a `map` clause and what the declarations say of the data it names.
+
+    `element_bytes` is the size of one element of what the item maps (a row pointer for a pointer to
+    pointers), `elements` how many it maps when every extent is a known constant (a bare pointer: 1,
+    the pointer itself), and `range` the first and last index a one-dimensional item maps (C from 0,
+    Fortran from the declared lower bound), as expressions. `pointee_elements` is what a bare pointer's
+    `malloc`/`calloc`/`new[]` initialiser allocates, `pointer_members` the members of a struct that are
+    pointers, and `device_pointer` says the pointer holds device memory (`omp_target_alloc`,
+    `malloc_device`, `cudaMalloc` …, or `is_device_ptr`-style clauses name it). `local` says the
+    variable is declared in the construct's function, so only that function can map its data.
+    """
+
+    text: str  # the list item as written (`OmpItem.text`)
+    name: str  # the variable (lower-cased in Fortran)
+    storage: MapStorage
+    element_bytes: int | None = None
+    elements: int | None = None
+    range: OmpRange | None = None
+    pointee_elements: int | None = None
+    pointer_members: tuple[str, ...] = ()
+    device_pointer: bool = False
+    local: bool = False  # declared in the function (program unit) of the construct, not at file scope
+
+    @property
+    def bytes(self) -> int | None:
+        """What the item maps, in bytes, when element size and extents are known."""
+        if self.element_bytes is None or self.elements is None:
+            return None
+        return self.element_bytes * self.elements
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +261,8 @@ class OmpVariableUse:
     `read_modify_writes`; `escapes` when the variable is passed or aliased where the analysis cannot
     follow (treat as read-write), and `unknown` says why, once per reason (a member of an element
     written, code `#include`d into the region, a pointer alias, a call that may write it).
+    `touched` is the range of indices the accesses reach when each is a one-dimensional subscript
+    linear in the region's loop indices (ranges substituted) and nothing else is unknown.
     `writes_cover` is True when the writes provably store every element
     of the mapped section (each iteration of the parallel loop writes its own element, unconditionally,
     over exactly the section, or a whole-array assignment), None otherwise (no writes, partial,
@@ -184,6 +277,9 @@ class OmpVariableUse:
     writes_cover: bool | None = None
     updated: bool = False  # named by a `target update` inside the region
     unknown: tuple[str, ...] = ()
+    touched: OmpRange | None = None  # the indices its accesses reach, when every access is one-dimensional and known
+    dereferences: int = 0  # the most subscripts (or `*`) one access applies to it: `a[i][j]` is 2
+    members: tuple[str, ...] = ()  # members subscripted or dereferenced through it: `s.p[i]`, `s->p[i]` give p
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,7 +310,7 @@ class OmpConstruct:
     evaluated expression clauses (`thread_limit`, `simdlen`, … and the prefetch `hint`), None when not
     constant. `append_at` is a zero-width span where a clause can be appended to the directive, and
     `append_limit` the last column text may reach on that line (72 in fixed-form Fortran, 132 in free
-    form, None in C).
+    form, None in C). `maps` says what each `map` list item names and how many bytes it maps.
     """
 
     span: Span
@@ -235,6 +331,8 @@ class OmpConstruct:
     error: OmpParseError | None = None
     problem: Span | None = None  # for a directive that does not parse: where it goes wrong
     map_types: tuple[OmpMapType, ...] = ()  # where each `map` clause's type is written, when found
+    maps: tuple[OmpMapped, ...] = ()  # every `map` list item with its storage and size, in written order
+    unit: Span | None = None  # the function (Fortran: program unit) the directive is written in
 
     def locate(self, text: str) -> Span:
         """Where a clause or list item of this directive is written (its physical line, which matters
@@ -258,6 +356,10 @@ class OmpConstruct:
         """The evaluated value of an expression clause (or `hint`), None if absent or not constant."""
         return next((v for n, v in self.values if n == name), None)
 
+    def mapped(self, text: str) -> OmpMapped | None:
+        """What the `map` list item written `text` maps, None when the construct has no such item."""
+        return next((m for m in self.maps if m.text == text), None)
+
     def variable(self, name: str) -> OmpVariableUse | None:
         """The uses of a mapped variable, by its name as written in a clause (Fortran: any case)."""
         found = next((v for v in self.variables if v.name == name), None)
@@ -272,3 +374,10 @@ def enclosing_constructs(constructs: Iterable[OmpConstruct], span: Span) -> list
     """The constructs whose region contains `span`, outermost first."""
     found = [c for c in constructs if c.encloses(span) and c.span != span]
     return sorted(found, key=lambda c: (c.region.start_byte, -c.region.end_byte))  # type: ignore[union-attr]
+
+
+def map_item_bytes(construct: OmpConstruct, item_text: str) -> int | None:
+    """The bytes the `map` list item written `item_text` moves (element size × extents), None when the
+    element type or an extent is unknown. The one place rules ask how big a mapped item is."""
+    mapped = construct.mapped(item_text)
+    return mapped.bytes if mapped is not None else None

@@ -1,6 +1,6 @@
 """kernlint's built-in rules, registered through the `kernlint` entry point like any plugin.
 
-One sub-package per family of rules (`data`, `launch`, `prefetch`, `divergence`, `suppression`), each
+One sub-package per family of rules (`data`, `launch`, `prefetch`, `divergence`, `transfers`, `suppression`), each
 holding its rules, the helpers they share and their cost builders. Every `kl*.py` module of a family is
 a rule module, whose `Rule` subclasses are registered: adding a rule is adding a module to its family,
 adding a family is adding a folder. A family imports kernlint's core and itself, never another family

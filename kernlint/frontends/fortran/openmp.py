@@ -10,6 +10,7 @@ answers its questions from the tree, running the `fortran_*.scm` queries over on
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 
 import tree_sitter
@@ -21,6 +22,7 @@ from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import text_of as _text
 from kernlint.frontends.fortran.arms import arm_costs, do_trips
 from kernlint.frontends.fortran.constants import UNITS, FortranConstants
+from kernlint.frontends.fortran.declarations import declarations
 from kernlint.frontends.fortran.openmp_uses import FortranUses
 from kernlint.frontends.fortran.source import LineMap
 from kernlint.frontends.openmp.dependence import BranchShape, RawAssign, RawBranch
@@ -28,7 +30,6 @@ from kernlint.frontends.openmp.directives import parse_directive
 from kernlint.frontends.openmp.expr import Expr, Scope, linear_text, parse
 from kernlint.frontends.openmp.facts import (
     Access,
-    Declared,
     Located,
     RawCondition,
     RawLoop,
@@ -37,35 +38,10 @@ from kernlint.frontends.openmp.facts import (
 )
 from kernlint.frontends.openmp.lanes import scales
 from kernlint.frontends.openmp.locate import TextLocator
+from kernlint.frontends.openmp.maps import Declared
 from kernlint.frontends.openmp.source import code_end
 
 Point = tuple[int, int]
-
-_REAL_KINDS = {
-    "c_float": 4,
-    "c_double": 8,
-    "real32": 4,
-    "real64": 8,
-    "real128": 16,
-    "c_int": 4,
-    "c_long": 8,
-    "int32": 4,
-    "int64": 8,
-    "int16": 2,
-    "int8": 1,
-    "c_int64_t": 8,
-    "c_int32_t": 4,
-}
-_DEFAULT_BYTES = {
-    "real": 4,
-    "integer": 4,
-    "logical": 4,
-    "complex": 8,
-    "doubleprecision": 8,
-    "doublecomplex": 16,
-    "character": 1,
-}
-
 
 #: The query's capture names for conditionals, as branch kinds (every other capture is a loop).
 _BRANCH_KINDS: dict[str, BranchKind] = {"if": "if", "elseif": "else-if", "switch": "switch"}
@@ -202,9 +178,30 @@ class FortranOmpSource:
     def declared(self, name: str, at_byte: int) -> Declared | None:
         table = self.unit_table(self.point(at_byte))
         declaration = table["declared"].get(name.lower()) if table is not None else None
-        if declaration is None:
-            declaration = self._file_table()["declared"].get(name.lower())
-        return declaration
+        if declaration is not None:
+            return replace(declaration, local=True)
+        return self._file_table()["declared"].get(name.lower())
+
+    def varying_in(self, region: Span) -> frozenset[str] | None:
+        table = self.unit_table((region.line - 1, region.column_byte))
+        if table is None:
+            return None
+        start, end = (region.line - 1, region.column_byte), (region.end_line - 1, region.end_column_byte)
+        return frozenset(  # assignments, not `do` controls (which have no right-hand side)
+            name
+            for name, entries in table["assigned"].items()
+            if any(start <= at < end and text for at, text in entries)
+        )
+
+    def unit_of(self, span: Span) -> Span | None:
+        unit = self.unit_at(self.point(span.start_byte))
+        return self.node_span(unit) if unit is not None else None
+
+    def pointer_members(self, type_name: str) -> tuple[str, ...]:
+        return ()  # derived types' pointer components are not read yet
+
+    def device_pointers(self) -> frozenset[str]:
+        return frozenset()
 
     def unit_at(self, point: Point) -> tree_sitter.Node | None:
         node = self.root.named_descendant_for_point_range(point, (point[0], point[1] + 1))
@@ -237,7 +234,7 @@ class FortranOmpSource:
                     )
                 )
             for declaration in captures.get("decl", []):
-                for name, info in _declarations(declaration, self, node):
+                for name, info in declarations(declaration, self.constants):
                     declared.setdefault(name, info)
             self._units[key] = {"assigned": assigned, "declared": declared}
         return self._units[key]
@@ -507,79 +504,6 @@ def _associated_loops(loop: tree_sitter.Node, depth: int) -> list[tree_sitter.No
             break
         loops.append(inner[0])
     return loops
-
-
-# -- declarations ------------------------------------------------------------------------------
-
-
-def _element_bytes(type_node: tree_sitter.Node | None, source: FortranOmpSource, at: Point) -> int | None:
-    if type_node is None:
-        return None
-    text = "".join(_text(type_node).lower().split())
-    base = text.split("(", 1)[0].split("*", 1)[0]
-    if base not in _DEFAULT_BYTES:
-        return None
-    kind_text = None
-    if "*" in text and "(" not in text:
-        kind_text = text.split("*", 1)[1]
-    elif "(" in text:
-        kind_text = text[text.index("(") + 1 : text.rindex(")")] if ")" in text else None
-        if kind_text is not None and kind_text.startswith("kind="):
-            kind_text = kind_text[5:]
-    if kind_text is None:
-        return _DEFAULT_BYTES[base]
-    if kind_text in _REAL_KINDS:
-        return _REAL_KINDS[kind_text]
-    value = source.constants.value(kind_text, at)
-    if value is None or value not in (1, 2, 4, 8, 16):
-        return None
-    return value * 2 if base == "complex" else value
-
-
-def _first_extent(size: tree_sitter.Node | None) -> tuple[str | None, str | None]:
-    """Lower and upper bound of the first dimension of `(lo:hi, …)` / `(n, …)`."""
-    if size is None:
-        return None, None
-    items = [c for c in size.named_children if c.type != "comment"]
-    if not items:
-        return None, None
-    first = items[0]
-    if first.type == "extent_specifier":
-        parts = [c for c in first.named_children if c.type != "comment"]
-        text = _text(first)
-        if ":" not in text or len(parts) != 2:
-            return None, None
-        return _text(parts[0]), _text(parts[1])
-    text = _text(first).strip()
-    if text in ("*", ":"):
-        return None, None
-    return "1", text
-
-
-def _declarations(
-    declaration: tree_sitter.Node, source: FortranOmpSource, unit: tree_sitter.Node
-) -> list[tuple[str, Declared]]:
-    type_node = declaration.child_by_field_name("type")
-    element = _element_bytes(type_node, source, declaration.start_point)
-    dimension = None
-    for attribute in declaration.children_by_field_name("attribute"):
-        if _text(attribute).lower().startswith("dimension"):
-            dimension = next((c for c in attribute.named_children if c.type == "argument_list"), None)
-    found = []
-    for declarator in declaration.children_by_field_name("declarator"):
-        size = None
-        name_node: tree_sitter.Node | None = declarator
-        if declarator.type == "sized_declarator":
-            name_node = next((c for c in declarator.named_children if c.type == "identifier"), None)
-            size = next((c for c in declarator.named_children if c.type == "size"), None)
-        elif declarator.type == "init_declarator":
-            name_node = declarator.child_by_field_name("left")
-        if name_node is None or name_node.type != "identifier":
-            continue
-        shape = size if size is not None else dimension
-        lower, upper = _first_extent(shape)
-        found.append((_text(name_node).lower(), Declared(element, lower, upper, shape is not None)))
-    return found
 
 
 def _shape(node: tree_sitter.Node, trips: Callable[[tree_sitter.Node], int | None]) -> BranchShape:

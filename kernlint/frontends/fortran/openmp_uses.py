@@ -70,6 +70,9 @@ _READING_INTRINSICS = frozenset(
     }
 )
 
+#: Intrinsics that ask only for an array's shape or status, reading none of its elements.
+_INQUIRIES = frozenset({"size", "lbound", "ubound", "shape", "allocated", "associated", "present", "kind", "len"})
+
 
 class UsesSource(Protocol):
     """What the use analysis asks of the Fortran source: the tree, spans, query captures in a region
@@ -201,6 +204,7 @@ class FortranUses:
         kind = "read"
         whole = False
         detail = ""
+        shape_only = False
         if holder is not None and holder.type == "assignment_statement" and holder.child_by_field_name("left") == value:
             kind, detail = ("rmw", "a component of an element is written") if member else ("write", "")
             whole = (access is ident or section_all) and not member
@@ -215,6 +219,7 @@ class FortranUses:
         elif holder is not None and holder.type == "argument_list" and holder.parent is not None:
             caller = holder.parent
             callee = _text(caller.named_children[0]).lower() if caller.named_children else ""
+            shape_only = caller.type == "call_expression" and callee in _INQUIRIES and access is ident
             if caller.type == "subroutine_call":
                 kind, detail = "escape", f"passed to `{callee}`"
             elif caller.type == "call_expression" and callee not in _READING_INTRINSICS and callee not in arrays:
@@ -224,7 +229,19 @@ class FortranUses:
         elif holder is not None and holder.type in ("pointer_association_statement", "association"):
             kind, detail = "escape", "a pointer or name is associated with it"
         loop, conditional = self._context(access)
-        return Access(name, kind, self._source.node_span(access), index, whole, loop, conditional, detail)
+        depth = 1 if access is not ident else 0
+        return Access(
+            name,
+            kind,
+            self._source.node_span(access),
+            index,
+            whole,
+            loop,
+            conditional,
+            detail,
+            depth,
+            shape_only=shape_only,
+        )
 
     def _context(self, access: tree_sitter.Node) -> tuple[Span | None, bool]:
         conditional = False

@@ -21,11 +21,13 @@ from kernlint.facts.openmp import (
     OmpConstruct,
     OmpLoop,
     OmpPrefetchTarget,
+    OmpRange,
     OmpVariableUse,
 )
 from kernlint.facts.openmp_directive import OmpDirective, OmpParseError
 from kernlint.frontends.openmp.expr import Scope, condition_shape, linear_text
 from kernlint.frontends.openmp.locate import TextLocator
+from kernlint.frontends.openmp.maps import Declared, device_named, mapped_items, touched_range
 from kernlint.frontends.openmp.names import STANDALONE
 
 #: Leaves that make a construct's associated loop run in parallel or vectorised.
@@ -84,6 +86,9 @@ class Access:
     `a(:) = 0`); `loop` is the innermost loop around the use inside the region and `conditional`
     whether an `if`/`case`/`where` sits between the use and that loop (or the region). `detail` says
     what an escape or a read-modify-write is (`a member of an element is written`, `passed to `f``).
+    `depth` counts the subscripts (or `*`) applied to the variable (`a[i][j]`: 2), `member` names the
+    member subscripted or dereferenced through it (`s.p[i]`, `s->p[i]`), and `shape_only` marks a use
+    that asks only for the array's shape (Fortran `size(a, 1)`), touching no element.
     """
 
     name: str
@@ -94,16 +99,9 @@ class Access:
     loop: Span | None = None
     conditional: bool = False
     detail: str = ""
-
-
-@dataclass(frozen=True)
-class Declared:
-    """What a declaration says about an array: element size and bounds of its first dimension."""
-
-    element_bytes: int | None
-    lower: str | None = None  # first valid index as written (C: "0")
-    upper: str | None = None  # last valid index as written
-    is_array: bool = False  # an array or a pointer (not a scalar)
+    depth: int = 0
+    member: str | None = None
+    shape_only: bool = False
 
 
 @dataclass(frozen=True)
@@ -151,6 +149,19 @@ class OmpSource(Protocol):
     def declared(self, name: str, at_byte: int) -> Declared | None:
         """What the declaration of `name` visible at `at_byte` says."""
 
+    def pointer_members(self, type_name: str) -> tuple[str, ...]:
+        """The members of the struct (class, derived type) `type_name` defined in the file that are
+        pointers, in declaration order; () when none or not defined here."""
+
+    def device_pointers(self) -> frozenset[str]:
+        """Pointers the file assigns device memory to (`omp_target_alloc`, `malloc_device`, `cudaMalloc` …)."""
+
+    def unit_of(self, span: Span) -> Span | None:
+        """The function (Fortran: program unit) a directive at `span` is written in."""
+
+    def varying_in(self, region: Span) -> frozenset[str] | None:
+        """The names `region` declares or assigns (its loop indices among them), None when unknown."""
+
 
 def build_constructs(source: OmpSource) -> tuple[OmpConstruct, ...]:
     """All OmpConstructs of a file: associations, loops with roles, uses, prefetch targets."""
@@ -191,6 +202,7 @@ class _Builder:
                     else ("simd" if simd_now else "sequential")
                 )
         self._loop_cache: dict[Span, OmpLoop] = {}
+        self._varying: dict[Span, frozenset[str] | None] = {}  # what each region assigns, asked once
         self._target_starts, self._target_ends = _disjoint(self.targets)
         self._updates = [
             (o.span, o.directive)
@@ -202,6 +214,9 @@ class _Builder:
             for o in located
             if o.region is not None and isinstance(o.directive, OmpDirective) and o.directive.has("map")
         ]
+        self._device_named = device_named(
+            (o.directive for o in located if isinstance(o.directive, OmpDirective)), self.fortran
+        )
 
     # -- pieces ------------------------------------------------------------------------------
 
@@ -290,6 +305,8 @@ class _Builder:
             variables=self.variables(item, directive, loops) if item.region is not None else (),
             targets=self.prefetch_targets(item, directive) if directive.kind == "prefetch" else (),
             device=on_device or "target" in leaves,
+            maps=mapped_items(self.source, directive, at, self._device_named) if directive.has("map") else (),
+            unit=self.source.unit_of(item.span),
         )
 
     # -- prefetch ------------------------------------------------------------------------------
@@ -373,9 +390,41 @@ class _Builder:
                         item_map.item, [a for a in mine if a.kind == "write"], by_loop, item.span.start_byte
                     ),
                     updated=name in updated,
+                    touched=self.touched(name, mine, loops, item.span.start_byte, region),
+                    dereferences=max((a.depth for a in mine), default=0),
+                    members=tuple(sorted({a.member for a in mine if a.member is not None})),
                 )
             )
         return tuple(uses)
+
+    def touched(
+        self, name: str, accesses: list[Access], loops: tuple[OmpLoop, ...], at: int, region: Span
+    ) -> OmpRange | None:
+        """The indices a rank-1 array's element accesses reach in the region (see `touched_range`)."""
+        declared = self.source.declared(name, at)
+        rank = len(declared.extents if self.fortran else declared.indirections) if declared is not None else 0
+        if rank != 1:
+            return None
+        uses = [
+            (a.index if a.kind in ("read", "write", "rmw") and not a.whole and a.member is None else None, a.span)
+            for a in accesses
+            if not a.shape_only
+        ]
+        if not uses or any(index is None for index, _span in uses):
+            return None  # decided without asking what the region assigns
+        if region not in self._varying:
+            self._varying[region] = self.source.varying_in(region)
+        varying = self._varying[region]
+        if varying is None:
+            return None
+        return touched_range(
+            uses,
+            loops,
+            self.source.scope,
+            fortran=self.fortran,
+            rank_one=frozenset({name}) if self.fortran else frozenset(),
+            varying=varying,
+        )
 
     def updated_names(self, region: Span) -> frozenset[str]:
         return frozenset(

@@ -56,9 +56,20 @@ class TextLocator:
             for number in range(span.line, min(span.end_line, len(self.lines)) + 1):
                 kept, squashed = self._line(number)
                 at = squashed.find(attempt)
+                while at >= 0 and not self._whole(number, kept, at, len(attempt), attempt):
+                    at = squashed.find(attempt, at + 1)
                 if at >= 0:
                     return number, kept[at], kept[min(at + len(wanted), len(kept)) - 1] + 1
         return None
+
+    def _whole(self, number: int, kept: list[int], at: int, length: int, text: str) -> bool:
+        """Whether the match at `at` is not part of a longer name: `a` is not the `a` of `pragma`."""
+        line = self.lines[number - 1]
+        first, last = kept[at], kept[min(at + length, len(kept)) - 1]
+        before = line[first - 1] if first > 0 else " "
+        after = line[last + 1] if last + 1 < len(line) else " "
+        word = re.compile(r"\w")
+        return not (word.match(text[0]) and word.match(before)) and not (word.match(text[-1]) and word.match(after))
 
     def _span(self, number: int, first: int, last: int) -> Span:
         """Characters [first, last) of line `number` as a Span."""

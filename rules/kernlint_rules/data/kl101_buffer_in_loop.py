@@ -61,7 +61,7 @@ from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import Accessor, Buffer, FileFacts
 from kernlint.occupancy import DeviceProfile
 from kernlint.rule import Rule, RuleContext
-from kernlint_rules.data.costs import transfer_cost
+from kernlint.transfer_cost import transfer_cost
 from kernlint_rules.data.host_loops import LOOP_WORDS
 
 

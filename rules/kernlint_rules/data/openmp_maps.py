@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING
 from kernlint.cost import Cost
 from kernlint.diagnostics import Diagnostic, Fix
 from kernlint.facts import FileFacts
-from kernlint.facts.openmp import OmpConstruct, OmpVariableUse, enclosing_constructs
+from kernlint.facts.openmp import OmpConstruct, OmpVariableUse, enclosing_constructs, map_item_bytes
 from kernlint.facts.openmp_directive import OmpMapItem
 from kernlint.occupancy import DeviceProfile
-from kernlint_rules.data.costs import transfer_cost
+from kernlint.transfer_cost import transfer_cost
 
 if TYPE_CHECKING:
     from kernlint.rule import RuleContext
@@ -99,7 +99,11 @@ def _diagnostic(
             "construct": construct.kind,
         },
         fix=_fix(ctx, construct, mapped, suggested),
-        cost=map_copy_cost(ctx.devices, "device-to-host" if suggested == "to" else "host-to-device"),
+        cost=map_copy_cost(
+            ctx.devices,
+            "device-to-host" if suggested == "to" else "host-to-device",
+            map_item_bytes(construct, mapped.item.text),
+        ),
     )
 
 
@@ -120,7 +124,8 @@ def _fix(ctx: RuleContext, construct: OmpConstruct, mapped: OmpMapItem, suggeste
 
 
 def map_copy_cost(devices: Sequence[DeviceProfile], direction: str, nbytes: int | None = None) -> Cost:
-    """KL102 for OpenMP `map(tofrom:)`: the needless copy of the mapped section, once per region."""
+    """KL102 for OpenMP `map(tofrom:)`: the needless copy of the mapped section, once per region; its
+    bytes are the map item's element size × extents (`map_item_bytes`), unknown when either is."""
     return transfer_cost(
         devices,
         nbytes,

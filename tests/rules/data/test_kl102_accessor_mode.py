@@ -138,3 +138,23 @@ def test_kl102_needless_copy_per_submission() -> None:
     # OpenMP map(tofrom:) of a section whose size is not known: the formula with xe-hpc's link, no number.
     cost = cost_at(CORPUS / "openmp" / "kl102_maps.c", 7, "KL102")
     assert cost.value is None and cost.missing == ("the mapped section's size in bytes",)
+
+
+def test_kl102_openmp_maps_are_priced_from_the_map_item_bytes() -> None:
+    # kl102_maps.c:29: `map(tofrom: grid)` of `static float grid[N]`, N = 4096: 4 × 4096 = 16,384 B, whose
+    # copy to the device is needless (the region overwrites all of it) ÷ 63.008 GB/s = 260 ns per region.
+    cost = cost_at(CORPUS / "openmp" / "kl102_maps.c", 29, "KL102")
+    assert cost.value == pytest.approx(16_384 / (XE_HPC_LINK * 1e9)) and cost.figures["bytes"] == 16_384
+    # the same in Fortran: real(kind=8) :: v(0:63) read only, its copy back of 64 × 8 = 512 B is needless
+    code = """
+        subroutine s(v, w)
+          real(kind=8) :: v(0:63), w(0:63)
+          integer :: i
+          !$omp target teams distribute parallel do map(tofrom: v) map(from: w)
+          do i = 0, 63
+            w(i) = 2.0d0 * v(i)
+          end do
+        end subroutine s
+    """
+    (finding,) = run_engine(code, "k.f90", select="KL102")
+    assert finding.cost is not None and finding.cost.value == pytest.approx(512 / (XE_HPC_LINK * 1e9))

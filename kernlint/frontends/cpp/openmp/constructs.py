@@ -11,6 +11,7 @@ the dependence analysis: `device`).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -33,6 +34,8 @@ from kernlint.frontends.cpp.openmp.syntax import (
     for_condition,
     for_init,
     for_step,
+    in_loop_header,
+    indirections,
 )
 from kernlint.frontends.cpp.openmp.uses import alias_source, alias_target, classify_use, quiet_call
 from kernlint.frontends.cpp.syntax import last_name
@@ -41,7 +44,6 @@ from kernlint.frontends.openmp.directives import join_c_pragma, parse_directive
 from kernlint.frontends.openmp.expr import Expr, Scope, parse
 from kernlint.frontends.openmp.facts import (
     Access,
-    Declared,
     Located,
     RawCondition,
     RawLoop,
@@ -50,6 +52,7 @@ from kernlint.frontends.openmp.facts import (
     is_loop_construct,
 )
 from kernlint.frontends.openmp.locate import TextLocator
+from kernlint.frontends.openmp.maps import Declared
 
 if TYPE_CHECKING:
     from kernlint.frontends.cpp.unit import CppUnit
@@ -83,6 +86,7 @@ class CppOmpSource:
         self._ancestor_lists: dict[Span, list[tree_sitter.Node]] = {}
         self._raw_loops: dict[int, RawLoop] = {}
         self._values: dict[tuple[str, int], int | None] = {}
+        self._declared: dict[tuple[str, int], Declared | None] = {}
         self._definitions: dict[tuple[str, int], Expr | None] = {}
         self._uses_by_function: dict[int, list[tree_sitter.Node]] = {}
         self._words_by_function: dict[int, set[str]] = {}
@@ -210,6 +214,12 @@ class CppOmpSource:
         return self._assigned[key]
 
     def declared(self, name: str, at_byte: int) -> Declared | None:
+        key = (name, at_byte)
+        if key not in self._declared:
+            self._declared[key] = self._declared_at(name, at_byte)
+        return self._declared[key]
+
+    def _declared_at(self, name: str, at_byte: int) -> Declared | None:
         node = self.root.descendant_for_byte_range(at_byte, at_byte)
         function = node
         while function is not None and function.type != "function_definition":
@@ -221,8 +231,15 @@ class CppOmpSource:
                 before = [e for e in before if e[1].parent is not None and e[1].parent.type == "translation_unit"]
             if before:
                 _pos, declaration, declarator = before[-1]
-                return declared_from(declaration, declarator)
+                found = declared_from(declaration, declarator)
+                return replace(found, local=True) if scope_node is not self.root else found
         return None
+
+    def unit_of(self, span: Span) -> Span | None:
+        node = self.nodes.get(span) or self.root.descendant_for_byte_range(span.start_byte, span.start_byte)
+        while node is not None and node.type != "function_definition":
+            node = node.parent
+        return span_of(node) if node is not None else None
 
     def _declared_in(self, node: tree_sitter.Node) -> dict[str, list[tuple[int, tree_sitter.Node, tree_sitter.Node]]]:
         key = (node.start_byte, node.end_byte)
@@ -239,6 +256,39 @@ class CppOmpSource:
                 entries.sort(key=lambda e: e[0])
             self._declarations[key] = table
         return self._declarations[key]
+
+    def pointer_members(self, type_name: str) -> tuple[str, ...]:
+        return self._struct_pointers.get(type_name, ())
+
+    @cached_property
+    def _struct_pointers(self) -> dict[str, tuple[str, ...]]:
+        """The file's structs and classes by name, with their members that are pointers."""
+        table: dict[str, tuple[str, ...]] = {}
+        for _i, match in treesitter.matches("cpp", "cpp_openmp_types", self.root):
+            name, body = text_of(match["name"][0]).split("::")[-1], match["body"][0]
+            members = []
+            for field in body.named_children:
+                if field.type != "field_declaration":
+                    continue
+                for declarator in field.children_by_field_name("declarator"):
+                    levels = indirections(declarator)
+                    member = declarator_name(declarator, field=True)
+                    if member and levels and None in levels:
+                        members.append(member)
+            table.setdefault(name, tuple(members))
+        return table
+
+    def device_pointers(self) -> frozenset[str]:
+        return self._device_pointers
+
+    @cached_property
+    def _device_pointers(self) -> frozenset[str]:
+        """Pointers the file gives device memory: assigned a device allocator's result, or passed by
+        address to one (`cudaMalloc(&p, …)`)."""
+        text = self.data.decode("utf-8", errors="replace")
+        return frozenset(m.group(1) for m in _DEVICE_ASSIGNMENT.finditer(text)) | frozenset(
+            m.group(1) for m in _DEVICE_OUT_PARAMETER.finditer(text)
+        )
 
     # -- loops and conditions ------------------------------------------------------------------
 
@@ -320,6 +370,14 @@ class CppOmpSource:
         root = self.nodes.get(region)
         return declared_names(root) if root is not None else None
 
+    def varying_in(self, region: Span) -> frozenset[str] | None:
+        root = self.nodes.get(region)
+        if root is None:
+            return None
+        declared = treesitter.captures("cpp", "cpp_openmp_declared", root).get("declared", [])
+        assigned = treesitter.captures("cpp", "cpp_openmp_decls", root).get("assigned", [])
+        return frozenset(text_of(n) for n in declared + assigned if not in_loop_header(n))
+
     def is_array(self, name: str, at_byte: int) -> bool:
         return False  # C subscripts are their own syntax: a call is a call
 
@@ -378,7 +436,20 @@ class CppOmpSource:
             for include in captures.get("include", [])
             for name in sorted(names)
         ]
+        found += [
+            Access(name, "escape", span_of(asm), detail="an `asm` statement may use it")
+            for asm in captures.get("asm", [])
+            for name in sorted(names)
+        ]
         macros = self.callees.macros
+        unseen = names - pointers.keys()  # names no identifier of the region spells
+        for callee in captures.get("callee", []) if unseen else ():
+            called = text_of(callee)
+            if _macro_like(called) and called not in macros and called not in self.functions:
+                found += [
+                    Access(name, "escape", span_of(callee), detail=f"`{called}` may be a macro that names it")
+                    for name in sorted(unseen)
+                ]
         for ident in captures.get("use", []):
             macro = macros.get(text_of(ident))
             found += (
@@ -400,15 +471,17 @@ class CppOmpSource:
             for i in self._function_uses(function)
             if not (region.start_byte <= i.start_byte < region.end_byte) and text_of(i) in names
         ]
+        calls = [c for c in captures.get("callee", []) if not quiet_call(text_of(c))]
         for ident in outside:
             alias = alias_target(ident) if pointers.get(text_of(ident), True) else None
-            if alias is not None and alias in used and alias != text_of(ident):
+            if alias is not None and alias != text_of(ident) and (alias in used or calls):
                 found.append(
                     Access(
                         text_of(ident),
                         "escape",
-                        span_of(used[alias]),
-                        detail=f"reached through `{alias}`, which points into it",
+                        span_of(used[alias] if alias in used else calls[0]),
+                        detail=f"reached through `{alias}`, which points into it"
+                        + ("" if alias in used else " and which a call in the region may read"),
                     )
                 )
             source = alias_source(ident)
@@ -475,6 +548,26 @@ class CppOmpSource:
                     return True
                 pending += [w for w in words if w in self.functions and w not in seen]
         return False
+
+
+#: Allocators that return device (or unified shared) memory, and those that write it through an
+#: out-parameter: a pointer given such memory is a device address, which a map copies as it is.
+_DEVICE_ALLOCATORS = (
+    r"omp_target_alloc\w*|llvm_omp_target_alloc_\w+|malloc_device|malloc_shared|aligned_alloc_device"
+    r"|aligned_alloc_shared|acc_malloc|hipMallocManaged|cudaMallocManaged"
+)
+_DEVICE_ASSIGNMENT = re.compile(
+    r"\b([A-Za-z_]\w*)\s*=\s*(?:\([^;=]*?\)\s*)?(?:[A-Za-z_]\w*\s*::\s*)*(?:" + _DEVICE_ALLOCATORS + r")\b"
+)
+_DEVICE_OUT_PARAMETER = re.compile(
+    r"\b(?:cudaMalloc\w*|hipMalloc\w*)\s*\(\s*(?:\(\s*void\s*\*\s*\*\s*\)\s*)?&\s*([A-Za-z_]\w*)"
+)
+
+
+def _macro_like(name: str) -> bool:
+    """An upper-case call not defined in the file (`IDX(i)`, `AT(i, j)`): probably a macro from a
+    header, which may name any variable."""
+    return len(name) > 1 and name.isupper() and name.replace("_", "").isalnum()
 
 
 def _strip_c_comment(line: str) -> str:

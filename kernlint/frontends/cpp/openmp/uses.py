@@ -29,8 +29,12 @@ def classify_use(ident: Node, name: str, region: Node, pointer: bool, callees: C
     parent = ident.parent
     if parent is None:
         return None
+    if ident.type == "type_identifier":  # `T obj(a, n);`, read as a prototype: a constructor's argument
+        loop, conditional = _context(ident, region)
+        return Access(name, "escape", span_of(ident), None, False, loop, conditional, "passed to a constructor")
     access = ident
     index: str | None = None
+    dims = 0  # subscripts (or `*`) applied to the variable
     if parent.type == "subscript_expression" and parent.child_by_field_name("argument") == ident:
         access = parent
         while (
@@ -40,7 +44,7 @@ def classify_use(ident: Node, name: str, region: Node, pointer: bool, callees: C
         ):
             access = access.parent
         node: Node | None = access
-        dims = 0  # subscripts of `x[i][j]`: only a one-dimensional index is kept
+        # subscripts of `x[i][j]`: only a one-dimensional index is kept
         while node is not None and node.type == "subscript_expression":
             dims += 1
             if node.child_by_field_name("argument") == ident:
@@ -50,9 +54,11 @@ def classify_use(ident: Node, name: str, region: Node, pointer: bool, callees: C
             index = None
     elif parent.type == "pointer_expression" and text_of(parent.child_by_field_name("operator")) == "*":
         access = parent
+        dims = 1
     elif parent.type == "call_expression" and parent.child_by_field_name("function") == ident:
         return None  # a function that happens to share the name
     loop, conditional = _context(access, region)
+    member = dereferenced_member(ident)
     if (parent.type == "field_expression" and parent.child_by_field_name("argument") == ident) or (
         parent.type in ("declaration", "init_declarator", "parameter_declaration")
         and parent.child_by_field_name("declarator") == ident
@@ -67,9 +73,33 @@ def classify_use(ident: Node, name: str, region: Node, pointer: bool, callees: C
             loop,
             conditional,
             "a member of the mapped variable, or a local of the same name",
+            member=member,
         )
     kind, detail = _use_kind(access, ident, pointer, callees)
-    return Access(name, kind, span_of(access), index, False, loop, conditional, detail)
+    return Access(name, kind, span_of(access), index, False, loop, conditional, detail, dims, member)
+
+
+def dereferenced_member(ident: Node) -> str | None:
+    """The member subscripted or dereferenced through `ident`: `p` for `s.p[i]`, `s->p[i]`, `*s.p`,
+    `sp[k].p[i]`; None when no member is reached, or it is only read as a value (`s.n`)."""
+    node = ident
+    while node.parent is not None:
+        up = node.parent
+        if up.type in ("subscript_expression", "parenthesized_expression") and (
+            up.type == "parenthesized_expression" or up.child_by_field_name("argument") == node
+        ):
+            node = up
+            continue
+        if up.type != "field_expression" or up.child_by_field_name("argument") != node:
+            return None
+        outer = up.parent
+        if outer is None:
+            return None
+        through = (outer.type == "subscript_expression" and outer.child_by_field_name("argument") == up) or (
+            outer.type == "pointer_expression" and text_of(outer.child_by_field_name("operator")) == "*"
+        )
+        return text_of(up.child_by_field_name("field")) if through else None
+    return None
 
 
 def _subscript_text(indices: Node | None) -> str | None:
@@ -105,8 +135,14 @@ def _use_kind(access: Node, ident: Node, pointer: bool, callees: Callees) -> tup
             ">",
             "<=",
             ">=",
+            "&&",
+            "||",
         ):
             return "read", ""
+        if (parent.type == "conditional_expression" and parent.child_by_field_name("condition") == value) or (
+            parent.type == "unary_expression" and text_of(parent.child_by_field_name("operator")) == "!"
+        ):
+            return "read", ""  # the pointer tested against null
         return "escape", "the pointer is passed on, aliased or offset"
     call = parent.parent
     if parent.type == "argument_list" and call is not None and call.type == "call_expression":

@@ -1,12 +1,12 @@
-"""The data family's shared cost builder (`transfer_cost`): the slowest link is the headline, integrated
-GPUs quote none, an unknown link stays unknown."""
+"""The cost of copies on the host link (`kernlint.transfer_cost`), shared by the data and transfers
+families: the slowest link is the headline, integrated GPUs quote none, an unknown link stays unknown."""
 
 from __future__ import annotations
 
 import pytest
 
 from kernlint.occupancy import load_device
-from kernlint_rules.data.costs import transfer_cost
+from kernlint.transfer_cost import transfer_cost
 from rule_helpers import A100_LINK
 
 
