@@ -34,24 +34,24 @@ def lost_lines_note(source: SourceFile, facts: FileFacts) -> Diagnostic | None:
     lost = facts.coverage.lost
     if not lost or facts.language == "cpp":
         return None
-    parts = [f"{_lines(item.span.line, item.span.end_line)}: {item.cause}" if item.cause else None for item in lost]
-    named = ", ".join(_lines(item.span.line, item.span.end_line) for item in lost[:_RANGES_NAMED])
-    more = f" and {len(lost) - _RANGES_NAMED} more" if len(lost) > _RANGES_NAMED else ""
-    causes = "; ".join(p for p in parts[:_RANGES_NAMED] if p)
-    hint = (
-        " (name a project's macros in the `macros` configuration key)"
-        if any(item.cause and "macro" in item.cause for item in lost)
-        else ""
-    )
-    message = (
-        f"line{'s' if len(lost) > 1 or lost[0].span.line != lost[0].span.end_line else ''} {named}{more} "
-        f"could not be parsed, and what they hold was not analysed" + (f" ({causes})" if causes else "") + hint
-    )
+    shown = lost[:_RANGES_NAMED]
+    named = [_lines(item.span.line, item.span.end_line) for item in shown]
+    more = len(lost) - len(shown)
+    where = ", ".join(named[:-1]) + (" and " if len(named) > 1 and not more else ", " if more else "") + named[-1]
+    where += f" and {more} more" if more else ""
+    plural = len(lost) > 1 or lost[0].span.line != lost[0].span.end_line
+    message = f"line{'s' if plural else ''} {where} could not be parsed and {'were' if plural else 'was'} not analysed"
+    causes = [(text, item.cause) for text, item in zip(named, shown) if item.cause]
+    if len(lost) == 1 and causes:
+        message += f": {causes[0][1]}"
+    elif causes:
+        message += " (" + "; ".join(f"{text}: {cause}" for text, cause in causes) + ")"
+    if any(item.cause and "macro" in item.cause for item in lost):
+        message += "; name a project's macros in the `macros` configuration key"
     first = lost[0].span
     column = source.char_column(first.line, first.column_byte)
     evidence = {"lost_lines": [[item.span.line, item.span.end_line] for item in lost]}
-    diagnostic = Diagnostic.parse_error(source.path, message, Severity.INFO, first.line, column)
-    return replace(diagnostic, evidence=evidence)
+    return replace(Diagnostic.parse_error(source.path, message, Severity.INFO, first.line, column), evidence=evidence)
 
 
 def _lines(first: int, last: int) -> str:

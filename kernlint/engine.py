@@ -152,7 +152,8 @@ def _analyse(entry: SourceEntry, data: bytes, setup: EngineSetup) -> FileResult:
     # How the front-end read the file (libclang overran its time, lines it could not parse): infos,
     # suppressible like any finding.
     reading += [_front_end_note(path, note) for note in notes]
-    reading += [d for d in (lost_lines_note(source, facts),) if d is not None]
+    if source.decode_problem is None:  # (undecodable bytes in code are the likelier cause, said above)
+        reading += [d for d in (lost_lines_note(source, facts),) if d is not None]
     for phase in (False, True):
         found: list[Diagnostic] = [] if phase else reading  # suppressible like any finding
         for rule_class in (r for r in applicable if r.after_suppression is phase):

@@ -387,7 +387,9 @@ def _summary(
             )
         else:
             them = "it" if len(result.files) == 1 else "them"
-            found = "" if coverage["launches"] or coverage["kernels"] else f"; no kernel was found in {them}"
+            known = any(file.coverage is not None for file in result.files)
+            none = known and not coverage["launches"] and not coverage["kernels"]
+            found = f"; no kernel was found in {them}" if none else ""
             tail = f", with {infos}" if hidden else ""
             console.print(f"All checks passed ({checked}{found}){tail}.", style="bold green", soft_wrap=True)
         fixable = _fixable(every)

@@ -248,6 +248,7 @@ def counterparts(arms: list[ConditionalArm], positions: list[int]) -> list[int |
     return found
 
 
+_DIRECTIVE_LINE = re.compile(rb"^[ \t]*#(?:[^\n]*\\\r?\n)*[^\n]*", re.M)
 _DEFINES = re.compile(rb"^[ \t]*#[ \t]*(?:define|undef)\b", re.M)
 _CODE_NOISE = re.compile(rb'//[^\n]*|/\*.*?\*/|"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'', re.S)
 
@@ -285,20 +286,46 @@ def split_groups(data: bytes, arms: list[ConditionalArm], near: list[tuple[int, 
     return found
 
 
-def first_arm_only(data: bytes, arms: list[ConditionalArm], groups: set[int]) -> bytes:
-    """`data` with each of `groups` reduced to one arm, the first that may be compiled: the other arms
-    and every directive line of the group blanked (newlines kept, so offsets and lines stay), as if
-    the preprocessor had run with that arm's condition true."""
+def one_arm(data: bytes, arms: list[ConditionalArm], groups: set[int], choice: int = 0) -> bytes:
+    """`data` with each of `groups` reduced to one arm, the `choice`-th when the group has it and it
+    may be compiled (else the first that may be): the other arms and every directive line of the
+    group blanked (newlines kept, so offsets and lines stay), as if the preprocessor had chosen it."""
     if not groups:
         return data
     out = bytearray(data)
     for group in groups:
+        kept = chosen_arm(arms, group, choice)
         members = sorted((arm for arm in arms if arm.group == group), key=lambda arm: arm.index)
-        kept = next(arm for arm in members if arm.state is not False)
         end_line = data.find(b"\n", members[-1].end)
         spans = [(group, members[0].start), (members[-1].end, len(data) if end_line < 0 else end_line)]
         spans += [(before.end, after.start) for before, after in pairwise(members)]
         spans += [(arm.start, arm.end) for arm in members if arm is not kept]
         for lo, hi in spans:
             out[lo:hi] = re.sub(rb"[^\n]", b" ", data[lo:hi])
+    return bytes(out)
+
+
+def chosen_arm(arms: list[ConditionalArm], group: int, choice: int) -> ConditionalArm:
+    """The arm `one_arm` keeps of `group` for `choice`."""
+    members = sorted((arm for arm in arms if arm.group == group), key=lambda arm: arm.index)
+    live = [arm for arm in members if arm.state is not False]
+    return next((arm for arm in live if arm.index == choice), live[0])
+
+
+def blank_directive_comments(data: bytes) -> bytes:
+    """`data` with the block comments inside preprocessor lines blanked (newlines kept): the C grammar
+    ends a directive at such a comment and reads the rest of the line as code
+    (`#pragma omp target map(to: a) /* in */ map(from: b)`). A comment that runs on past its line is
+    left alone: blanking it would cut the directive short."""
+    if b"/*" not in data:
+        return data
+    out = bytearray(data)
+    for line in _DIRECTIVE_LINE.finditer(data):
+        at, end = line.start(), line.end()
+        while (start := data.find(b"/*", at, end)) >= 0:
+            close = data.find(b"*/", start + 2, end)
+            if close < 0:
+                break
+            out[start : close + 2] = re.sub(rb"[^\n]", b" ", data[start : close + 2])
+            at = close + 2
     return bytes(out)

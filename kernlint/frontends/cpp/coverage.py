@@ -7,6 +7,7 @@ import re
 
 import tree_sitter
 
+from kernlint.facts import Span
 from kernlint.facts.coverage import LostLines
 from kernlint.frontends.common.coverage import kernel_coverage, merged_lines
 from kernlint.frontends.common.nodes import span_of
@@ -32,7 +33,7 @@ def lost_lines(unit: CppUnit, errors: list[tree_sitter.Node]) -> tuple[LostLines
         end = max(inside, key=lambda n: n.end_byte)
         found.append(
             LostLines(
-                type(span)(span.start_byte, end.end_byte, first, span.column_byte, last, end.end_point[1]),
+                Span(span.start_byte, end.end_byte, first, span.column_byte, last, end.end_point[1]),
                 _cause(unit, first, last),
             )
         )
@@ -44,7 +45,7 @@ def _cause(unit: CppUnit, first: int, last: int) -> str | None:
     read together, or a word that reads as a macro kernlint does not know."""
     lines = unit.data.split(b"\n")[max(first - 2, 0) : last]
     if any(re.match(rb"[ \t]*#[ \t]*(?:if|ifdef|ifndef|else|elif|endif)\b", line) for line in lines):
-        return "an `#if` group inside one construct, read with all its arms"
+        return "an `#if` group splits a construct there"
     code = _COMMENTS.sub(b" ", b"\n".join(lines[1:] if first > 1 else lines))
     words = [
         w
@@ -52,5 +53,5 @@ def _cause(unit: CppUnit, first: int, last: int) -> str | None:
         if w not in _NOT_MACROS and unit.constants.macro_body(w) is None
     ]
     if words:
-        return f"`{words[0]}`, which reads as a macro kernlint does not know"
+        return f"`{words[0]}` reads as a macro kernlint does not know"
     return None

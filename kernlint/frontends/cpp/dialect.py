@@ -60,7 +60,7 @@ BUILTIN_FUNCTION = frozenset({"__dpct_align__", "__launch_bounds__", "__declspec
 _SPECIFIER_WORDS = frozenset(
     {"inline", "static", "extern", "constexpr", "consteval", "volatile", "const", "noexcept", "virtual", "friend"}
 )
-_ATTRIBUTE_ITEM = re.compile(r"__attribute__\s*\(\(.*?\)\)|__declspec\s*\([^()]*(?:\([^()]*\))?[^()]*\)|\[\[.*?\]\]")
+_ATTRIBUTE_START = re.compile(r"\b(?:__attribute__|__declspec|alignas|_Alignas)\s*\(|\[\[")
 _DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\([^)\n]*\))?((?:[^\n]*\\\r?\n)*[^\n]*)", re.M)
 _INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.M)
 _DIRECTIVE_LINE = rb"^[ \t]*#(?:[^\n]*\\\r?\n)*[^\n]*"
@@ -70,10 +70,38 @@ _MAX_HEADER_DEPTH = 6
 def attribute_like(value: str, known: frozenset[str] | set[str] = frozenset()) -> bool:
     """Whether a macro's value is empty or only specifiers and attributes (`inline`,
     `__attribute__((always_inline))`, `[[nodiscard]]`, `__device__`, another such macro in `known`)."""
-    rest = _ATTRIBUTE_ITEM.sub(" ", value.replace("\\\n", " "))
-    rest = re.sub(r"/\*.*?\*/|//.*", " ", rest)
+    rest = _without_attributes(re.sub(r"/\*.*?\*/|//.*", " ", value.replace("\\\n", " ")))
+    if rest is None:
+        return False
     words = rest.split()
     return all(w in _SPECIFIER_WORDS or w in BUILTIN_OBJECT or w in known for w in words)
+
+
+def _without_attributes(text: str) -> str | None:
+    """`text` with every `__attribute__((…))`, `__declspec(…)`, `alignas(…)` and `[[…]]` removed
+    (their parentheses balanced); None when one is left unclosed."""
+    out = []
+    at = 0
+    for match in _ATTRIBUTE_START.finditer(text):
+        if match.start() < at:
+            continue  # inside the attribute just removed
+        out.append(text[at : match.start()])
+        if match.group(0) == "[[":
+            end = text.find("]]", match.end())
+            if end < 0:
+                return None
+            at = end + 2
+            continue
+        depth = 0
+        for index in range(match.end() - 1, len(text)):  # from the opening parenthesis
+            depth += {"(": 1, ")": -1}.get(text[index], 0)
+            if depth == 0:
+                at = index + 1
+                break
+        else:
+            return None
+    out.append(text[at:])
+    return " ".join(out)
 
 
 class Macros:

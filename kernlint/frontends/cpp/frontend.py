@@ -44,6 +44,7 @@ from kernlint.frontends.cpp.sycl.constructions import (
 from kernlint.frontends.cpp.sycl.launches import LaunchReader
 from kernlint.frontends.cpp.syntax import base_type, last_word
 from kernlint.frontends.cpp.unit import CppUnit
+from kernlint.frontends.cpp.variants import merged
 
 # Words only SYCL code writes. `parallel_for` is not one: Kokkos, TBB and plain C++ thread pools have
 # their own, and a member `.parallel_for(…)` alone does not make a file SYCL either.
@@ -146,9 +147,9 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
     )
     language = _language(unit.data, launches, pragmas)
     errors = tuple(span_of(n) for n in groups.get("error", []))
-    omp, omp_branches = openmp_facts(unit, pragmas)
+    omp, omp_branches, device_functions = openmp_facts(unit, pragmas)
     coverage = kernel_coverage(launches, omp, device.complete, lost_lines(unit, groups.get("error", [])))
-    in_target = inside_any([c.region for c in omp if c.region is not None and "target" in c.leaves])
+    in_target = inside_any([c.region for c in omp if c.region is not None and "target" in c.leaves] + device_functions)
     sides: list[tuple[LoopKind, tree_sitter.Node, Side]] = [
         (kind, n, "device" if in_device(n) or in_target(n) else "host") for kind, n in loops
     ]
@@ -273,4 +274,9 @@ def extract(
     """Parse `data` once and return its facts. C goes through the C++ grammar too: the OpenMP and
     host constructs kernlint reads parse the same, and one grammar keeps one set of queries.
     `macros` are the configuration's (see `cpp.dialect`)."""
-    return facts_of_unit(CppUnit(path, data, include_dirs, defines, macros))
+    unit = CppUnit(path, data, include_dirs, defines, macros)
+    facts = facts_of_unit(unit)
+    for choice, regions in unit.other_arms():  # `#if` arms that split a construct: each read in turn
+        other = CppUnit(path, data, include_dirs, defines, macros, arm_choice=(unit.split, choice))
+        facts = merged(facts, facts_of_unit(other), regions)
+    return facts

@@ -14,9 +14,11 @@ import tree_sitter
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import text_of
 from kernlint.frontends.common.preprocess import (
+    blank_directive_comments,
     blank_disabled_blocks,
+    chosen_arm,
     conditional_arms,
-    first_arm_only,
+    one_arm,
     split_groups,
 )
 from kernlint.frontends.cpp.constants import CppConstants
@@ -36,18 +38,27 @@ class CppUnit:
         include_dirs: tuple[str, ...] = (),
         defines: dict[str, str] | None = None,
         macros: Mapping[str, str] | None = None,
+        arm_choice: tuple[frozenset[int], int] | None = None,
     ) -> None:
         self.path = path
         self.data = data
         self.arms = conditional_arms(data, defines)
+        # `#if` groups whose arms cannot be read together (`split_groups`), read one arm at a time:
+        # this parse keeps the `split_choice`-th arm of each.
+        self.split: frozenset[int] = frozenset()
+        self.split_choice = 0
         # Attribute macros rewritten as the compiler expands them (`dialect`); directives written as
         # `_Pragma("…")` or through a macro, by the offset of the `#pragma` line given in their place.
-        live = file_macros(path, data, include_dirs, defines, macros).apply(blank_disabled_blocks(data, self.arms))
+        live = blank_directive_comments(blank_disabled_blocks(data, self.arms))
+        live = file_macros(path, data, include_dirs, defines, macros).apply(live)
         parsed, self.pragma_texts = rewrite_pragma_operators(live, defines)
+        if arm_choice is not None:
+            self.split, self.split_choice = arm_choice
+            parsed = one_arm(parsed, self.arms, set(self.split), self.split_choice)
         self.tree = treesitter.parser("cpp").parse(parsed)
         self.root = self.tree.root_node
         self.file_matches = file_matches(self.root)
-        if self.root.has_error:
+        if self.root.has_error and arm_choice is None:
             self._parse_split_groups(parsed)
         self.includes = include_paths(self.file_matches)
         symbols = treesitter.as_captures(self.file_matches["cpp_symbols"])
@@ -59,16 +70,33 @@ class CppUnit:
     def _parse_split_groups(self, parsed: bytes) -> None:
         """Parse again with the first arm only of each `#if` group whose arms cannot be read together
         (braces opened in both arms, a directive inside an argument list), and keep that parse when it
-        loses fewer lines: the other arms are code of another build, not of this one's lost lines."""
+        loses fewer lines; the front-end then reads the other arms in parses of their own
+        (`other_arms`)."""
         errors = [match["error"][0] for _i, match in self.file_matches["cpp"] if "error" in match]
         near = [(max(0, at - _NEAR), at + _NEAR) for e in errors for at in (e.start_byte, e.end_byte)]
         groups = split_groups(parsed, self.arms, near)
         if not groups:
             return
-        tree = treesitter.parser("cpp").parse(first_arm_only(parsed, self.arms, groups))
+        tree = treesitter.parser("cpp").parse(one_arm(parsed, self.arms, groups))
         matches = file_matches(tree.root_node)
         if _lost(matches) < _lost(self.file_matches):
             self.tree, self.root, self.file_matches = tree, tree.root_node, matches
+            self.split = frozenset(groups)
+
+    def other_arms(self) -> list[tuple[int, list[tuple[int, int]]]]:
+        """For each other choice of arm in the split groups, the (start, end) bytes of the arms that
+        choice reads and this parse did not: where the facts of that choice's parse belong."""
+        found = []
+        widest = max((arm.index for arm in self.arms if arm.group in self.split), default=0)
+        for choice in range(1, widest + 1):
+            bodies = []
+            for group in sorted(self.split):
+                arm = chosen_arm(self.arms, group, choice)
+                if arm != chosen_arm(self.arms, group, 0):
+                    bodies.append((arm.start, arm.end))
+            if bodies:
+                found.append((choice, bodies))
+        return found
 
     def init_text(self, name: str, at_byte: int) -> str | None:
         """The initialiser text of the variable `name` visible at `at_byte` (ranges are often built
