@@ -64,12 +64,15 @@ _ATTRIBUTE_START = re.compile(r"\b(?:__attribute__|__declspec|alignas|_Alignas)\
 _DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\([^)\n]*\))?((?:[^\n]*\\\r?\n)*[^\n]*)", re.M)
 _INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.M)
 _DIRECTIVE_LINE = rb"^[ \t]*#(?:[^\n]*\\\r?\n)*[^\n]*"
+_DIRECTIVES = re.compile(_DIRECTIVE_LINE, re.M)
 _MAX_HEADER_DEPTH = 6
 
 
 def attribute_like(value: str, known: frozenset[str] | set[str] = frozenset()) -> bool:
     """Whether a macro's value is empty or only specifiers and attributes (`inline`,
     `__attribute__((always_inline))`, `[[nodiscard]]`, `__device__`, another such macro in `known`)."""
+    if value[:1].isdigit() or value[:1] in ("(", '"', "'", "-", "{"):
+        return False  # a number, an expression, a string: the common values, rejected at once
     rest = _without_attributes(re.sub(r"/\*.*?\*/|//.*", " ", value.replace("\\\n", " ")))
     if rest is None:
         return False
@@ -111,19 +114,13 @@ class Macros:
     def __init__(self, objects: Mapping[str, str], functions: Mapping[str, str], data: bytes = b"") -> None:
         self.objects = dict(objects)
         self.functions = dict(functions)
-        # Only the names the file spells are searched for (most files spell none: nothing to do).
-        names = sorted((n for n in {*self.objects, *self.functions} if n.encode() in data), key=len, reverse=True)
-        self._pattern = (
-            re.compile(
-                _DIRECTIVE_LINE
-                + rb"|\b(?P<name>"
-                + b"|".join(re.escape(n.encode()) for n in names)
-                + rb")\b(?P<call>\s*\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))?",
-                re.M,
-            )
-            if names
-            else None
-        )
+        # Only the names the file spells outside its directives are searched for (most files spell
+        # none: nothing to do; an include guard is an empty macro that only directives spell).
+        spelt = [n for n in {*self.objects, *self.functions} if n.encode() in data]
+        if spelt:
+            directives = b"\n".join(_DIRECTIVES.findall(data))
+            spelt = [n for n in spelt if data.count(n.encode()) > directives.count(n.encode())]
+        self._pattern = _pattern(tuple(sorted(spelt, key=lambda n: (-len(n), n)))) if spelt else None
 
     def apply(self, data: bytes) -> bytes:
         """`data` with every use of the macros rewritten in place (directive lines untouched)."""
@@ -144,6 +141,18 @@ class Macros:
         whole = match.group(0)
         call = match.group("call") or b""
         return _fit(whole[: len(whole) - len(call)], self.objects[text]) + call
+
+
+@lru_cache(maxsize=256)
+def _pattern(names: tuple[str, ...]) -> re.Pattern[bytes]:
+    """A directive line (kept as is), or a use of one of `names` with the argument list after it."""
+    return re.compile(
+        _DIRECTIVE_LINE
+        + rb"|\b(?P<name>"
+        + b"|".join(re.escape(n.encode()) for n in names)
+        + rb")\b(?P<call>\s*\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))?",
+        re.M,
+    )
 
 
 def _fit(original: bytes, value: str) -> bytes:
@@ -221,42 +230,52 @@ def _attribute_defines(data: bytes) -> dict[str, str]:
 
 def _quoted_headers(directory: str, data: bytes, include_dirs: tuple[str, ...]) -> list[str]:
     """The quoted headers `data` includes that exist, resolved as the front-end resolves them."""
-    found = []
-    for match in _INCLUDE.finditer(data):
-        name = match.group(1).decode("utf-8", "replace")
-        for base in (directory, *include_dirs):
-            candidate = os.path.join(base, name)
-            if os.path.isfile(candidate):
-                found.append(os.path.abspath(candidate))
-                break
-    return found
+    if b"include" not in data:
+        return []
+    found = (_resolved(directory, include_dirs, m.group(1).decode("utf-8", "replace")) for m in _INCLUDE.finditer(data))
+    return [path for path in found if path is not None]
 
 
-def header_macros(path: str) -> dict[str, str]:
+@lru_cache(maxsize=4096)
+def _resolved(directory: str, include_dirs: tuple[str, ...], name: str) -> str | None:
+    """Where `#include "name"` from `directory` leads (the files of one folder include the same few)."""
+    for base in (directory, *include_dirs):
+        candidate = os.path.join(base, name)
+        if os.path.isfile(candidate):
+            return os.path.abspath(candidate)
+    return None
+
+
+def header_macros(path: str, _depth: int = 0) -> dict[str, str]:
     """The attribute-like `#define`s of a header and of the quoted headers it includes."""
     try:
         stat = os.stat(path)
     except OSError:
         return {}
-    return dict(_header_macros(path, stat.st_size, stat.st_mtime_ns, 0))
+    found = dict(_own_macros(path, stat.st_size, stat.st_mtime_ns))
+    if _depth < _MAX_HEADER_DEPTH:
+        for header in _header_includes(path, stat.st_size, stat.st_mtime_ns):
+            if header != path:
+                for name, value in header_macros(header, _depth + 1).items():
+                    found.setdefault(name, value)
+    return found
 
 
-@lru_cache(maxsize=256)
-def _header_macros(path: str, _size: int, _mtime: int, depth: int) -> tuple[tuple[str, str], ...]:
+@lru_cache(maxsize=2048)
+def _own_macros(path: str, _size: int, _mtime: int) -> tuple[tuple[str, str], ...]:
+    """A header's own attribute-like `#define`s (read once per process while it is unchanged)."""
+    return tuple(_attribute_defines(_read(path)).items())
+
+
+@lru_cache(maxsize=2048)
+def _header_includes(path: str, _size: int, _mtime: int) -> tuple[str, ...]:
+    """The quoted headers a header includes, resolved from its own folder."""
+    return tuple(_quoted_headers(os.path.dirname(path), _read(path), ()))
+
+
+def _read(path: str) -> bytes:
     try:
         with open(path, "rb") as handle:
-            data = handle.read()
+            return handle.read()
     except OSError:
-        return ()
-    found = _attribute_defines(data)
-    if depth < _MAX_HEADER_DEPTH:
-        for header in _quoted_headers(os.path.dirname(path), data, ()):
-            if header == path:
-                continue
-            try:
-                stat = os.stat(header)
-            except OSError:
-                continue
-            for name, value in _header_macros(header, stat.st_size, stat.st_mtime_ns, depth + 1):
-                found.setdefault(name, value)
-    return tuple(found.items())
+        return b""
