@@ -41,11 +41,14 @@ def lost_lines_note(source: SourceFile, facts: FileFacts) -> Diagnostic | None:
     where += f" and {more} more" if more else ""
     plural = len(lost) > 1 or lost[0].span.line != lost[0].span.end_line
     message = f"line{'s' if plural else ''} {where} could not be parsed and {'were' if plural else 'was'} not analysed"
-    causes = [(text, item.cause) for text, item in zip(named, shown) if item.cause]
-    if len(lost) == 1 and causes:
-        message += f": {causes[0][1]}"
+    causes: dict[str, list[str]] = {}  # each cause once, with the shown ranges it explains
+    for text, item in zip(named, shown):
+        if item.cause:
+            causes.setdefault(item.cause, []).append(text)
+    if len(causes) == 1 and sum(map(len, causes.values())) == len(shown):
+        message += f": {next(iter(causes))}"
     elif causes:
-        message += " (" + "; ".join(f"{text}: {cause}" for text, cause in causes) + ")"
+        message += " (" + "; ".join(f"{', '.join(texts)}: {cause}" for cause, texts in causes.items()) + ")"
     if any(item.cause and "macro" in item.cause for item in lost):
         message += "; name a project's macros in the `macros` configuration key"
     first = lost[0].span

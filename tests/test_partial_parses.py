@@ -186,7 +186,9 @@ def test_lost_lines_are_said_once_per_file_with_their_cause(tmp_path: Path) -> N
     _code, data = run_json(".", cwd=tmp_path)
     notes = [d for d in data["diagnostics"] if d["code"] == "KL000"]
     assert len(notes) == 1 and notes[0]["path"].endswith("k.cpp")  # plain C++: nothing kernlint analyses was lost
-    assert notes[0]["message"].startswith("lines 2 and 4 could not be parsed and were not analysed (2: `PROJ_API`")
+    assert notes[0]["message"].startswith(
+        "lines 2 and 4 could not be parsed and were not analysed: `PROJ_API` reads as a macro kernlint does not know"
+    )
     assert notes[0]["message"].endswith("; name a project's macros in the `macros` configuration key")
     assert notes[0]["evidence"]["lost_lines"] == [[2, 2], [4, 4]]
     by_path = {Path(f["path"]).name: f for f in data["files"]}

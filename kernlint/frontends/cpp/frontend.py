@@ -148,7 +148,9 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
     language = _language(unit.data, launches, pragmas)
     errors = tuple(span_of(n) for n in groups.get("error", []))
     omp, omp_branches, device_functions = openmp_facts(unit, pragmas)
-    coverage = kernel_coverage(launches, omp, device.complete, lost_lines(unit, groups.get("error", [])))
+    # (a `.parallel_for` of a file that is not SYCL is another library's: not a launch kernlint reads)
+    sycl_launches = launches if language == "sycl" else ()
+    coverage = kernel_coverage(sycl_launches, omp, device.complete, lost_lines(unit, groups.get("error", [])))
     in_target = inside_any([c.region for c in omp if c.region is not None and "target" in c.leaves] + device_functions)
     sides: list[tuple[LoopKind, tree_sitter.Node, Side]] = [
         (kind, n, "device" if in_device(n) or in_target(n) else "host") for kind, n in loops
