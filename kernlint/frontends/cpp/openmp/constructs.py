@@ -383,12 +383,7 @@ class CppOmpSource:
         return calls_in(root, self.functions) if root is not None else []
 
     def function(self, name: str) -> RawFunction | None:
-        definitions = self.functions.get(name, [])
-        body = definitions[0].child_by_field_name("body") if len(definitions) == 1 else None
-        found = raw_function(name, definitions[0]) if body is not None else None
-        if found is not None and body is not None:
-            self.nodes[found.body] = body
-        return found
+        return raw_function(name, self.functions.get(name, []), self.nodes)
 
     def is_array(self, name: str, at_byte: int) -> bool:
         return False  # C subscripts are their own syntax: a call is a call

@@ -128,11 +128,13 @@ def calls_in(root: Node, functions: Mapping[str, list[Node]]) -> list[RawCall]:
     return sorted(found, key=lambda c: c.span.start_byte)
 
 
-def raw_function(name: str, definition: Node) -> RawFunction | None:
-    """A function definition as device code: its body and parameter names (None without a body or
-    when a parameter has no name, which no call could bind)."""
-    body = definition.child_by_field_name("body")
-    declarator = function_declarator(definition)
+def raw_function(name: str, definitions: list[Node], nodes: dict[Span, Node]) -> RawFunction | None:
+    """The file's one definition of `name` as device code: its body (registered in `nodes`, the
+    regions a source reads by span) and parameter names; None with several definitions, without a
+    body, or when a parameter has no name, which no call could bind."""
+    definition = definitions[0] if len(definitions) == 1 else None
+    body = definition.child_by_field_name("body") if definition is not None else None
+    declarator = function_declarator(definition) if definition is not None else None
     if body is None or declarator is None:
         return None
     params = []
@@ -149,6 +151,7 @@ def raw_function(name: str, definition: Node) -> RawFunction | None:
                 continue
             return None
         params.append(text_of(declared))
+    nodes[span_of(body)] = body
     return RawFunction(name, span_of(body), tuple(params))
 
 
