@@ -55,3 +55,16 @@ void smooth(sycl::queue &q, const float *in, float *out, int width) {
     cgh.parallel_for(sycl::nd_range<1>(1 << 20, 128), stencil);
   });
 }
+
+// A functor a library's kernel calls with the chunk first and the index last (the multi-tensor
+// helpers' shape): `chunk` is the same for every work-item, the index is `item`.
+struct ScaleChunk {
+  void operator()(int chunk, float *data, float factor, sycl::nd_item<1> item) const {
+    if (chunk % 4 == 0) { // uniform: every work-item sees the same chunk size
+      sycl::group_barrier(item.get_group());
+      data[item.get_global_id(0)] *= factor;
+    }
+    if (item.get_local_id(0) < 8)
+      sycl::group_barrier(item.get_group()); // expect: KL502
+  }
+};

@@ -170,11 +170,14 @@ class LaunchReader:
 
 
 def _index_parameter(kernel: KernelCallable) -> tuple[str | None, IndexType | None]:
-    """The kernel's index parameter and its declared type: a lambda's or call operator's first
-    parameter; a function's parameter whose type is a SYCL index."""
-    if kernel.kind == "function":
-        typed = index_parameter(kernel.params)
-        first = typed[0] if typed is not None else None
+    """The kernel's index parameter and its declared type: the first parameter whose type spells a
+    SYCL index (a functor called from a kernel may take it last: `operator()(int chunk, nd_item<3>
+    item)`); else, for a lambda or call operator, its first parameter (`[=](auto i)`, `(size_t i)`)."""
+    typed = index_parameter(kernel.params)
+    if typed is not None:
+        first: Node | None = typed[0]
+    elif kernel.kind == "function":
+        first = None
     else:
         first = next(iter(arguments_of(kernel.params)), None)
     if first is None:
