@@ -370,12 +370,6 @@ class OmpConstruct:
         return self.region is not None and self.region.contains(span)
 
 
-def enclosing_constructs(constructs: Iterable[OmpConstruct], span: Span) -> list[OmpConstruct]:
-    """The constructs whose region contains `span`, outermost first."""
-    found = [c for c in constructs if c.encloses(span) and c.span != span]
-    return sorted(found, key=lambda c: (c.region.start_byte, -c.region.end_byte))  # type: ignore[union-attr]
-
-
 def map_item_bytes(construct: OmpConstruct, item_text: str) -> int | None:
     """The bytes the `map` list item written `item_text` moves (element size × extents), None when the
     element type or an extent is unknown. The one place rules ask how big a mapped item is."""

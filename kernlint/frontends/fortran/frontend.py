@@ -12,6 +12,7 @@ from __future__ import annotations
 from kernlint.config import Config
 from kernlint.facts import FileFacts, Loop, Pragma, Span
 from kernlint.facts.coverage import LostLines
+from kernlint.facts.span_index import SpanIndex
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.coverage import kernel_coverage, merged_lines
 from kernlint.frontends.common.preprocess import blank_disabled_blocks
@@ -56,7 +57,7 @@ def extract(source: SourceFile, *, fixed_form: bool, config: Config) -> FileFact
         omp = build_constructs(omp_source)
         branches = openmp_branches(omp, omp_source)
     pragmas = tuple(Pragma(construct.span, "omp " + text) for construct, (_s, _e, text) in zip(omp, directives))
-    targets = [c.region for c in omp if c.region is not None and "target" in c.leaves]
+    targets = SpanIndex((c.region, c.region) for c in omp if c.region is not None and "target" in c.leaves)
     loops = []
     for node in sorted(captures.get("loop", []), key=lambda n: n.start_byte):
         loop_span = span(node)
@@ -64,7 +65,7 @@ def extract(source: SourceFile, *, fixed_form: bool, config: Config) -> FileFact
         # a counted `do i = …` is a `for` loop in the language-neutral facts; `do while` and a bare
         # `do … exit` loop are `while` loops (`do` means C's do-while)
         counted = statement is not None and any(c.type == "loop_control_expression" for c in statement.named_children)
-        device = any(region.contains(loop_span) for region in targets)
+        device = bool(targets.containing(loop_span))
         loops.append(Loop(loop_span, "for" if counted else "while", "device" if device else "host"))
     errors = tuple(span(n) for n in captures.get("error", []))
     return FileFacts(

@@ -147,6 +147,7 @@ from typing import Any, ClassVar
 
 from kernlint.diagnostics import Diagnostic, Fix, FixAvailability, Severity
 from kernlint.facts import Branch, FileFacts, KernelLaunch, Span
+from kernlint.facts.span_index import SpanIndex
 from kernlint.rule import Rule, RuleContext
 from kernlint_rules.divergence.classes import Launch, classify, estimate, heavy, rewrite, verdict
 from kernlint_rules.divergence.costs import divergence_cost
@@ -271,29 +272,28 @@ class DivergentBranch(Rule):
 
     def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
         report_boundary = bool(ctx.options.get("report-boundary", False))
-        lone = _single_lane_code(facts)
+        lone = SpanIndex((region, region) for region in _single_lane_code(facts))
         classes = {
             b.span: classify(b)
             for b in facts.branches
-            if not b.select_like and b.dependence != "sub-group" and not any(r.contains(b.span) for r in lone)
+            if not b.select_like and b.dependence != "sub-group" and not lone.containing(b.span)
         }
         reported = {span for span, klass in classes.items() if klass != "boundary" or report_boundary}
+        chains: dict[Span, list[Branch]] = {}  # the links of each if / else-if chain, by its head
+        for branch in facts.branches:
+            chains.setdefault(branch.head or branch.span, []).append(branch)
         for branch in facts.branches:
             if branch.span not in reported:
                 continue
-            if branch.head is not None and self._chain_reported(facts, branch, reported):
+            if branch.head is not None and self._chain_reported(chains[branch.head], branch, reported):
                 continue  # one finding per if / else-if chain
             yield self._diagnostic(facts, branch, classes[branch.span], ctx)
 
     @staticmethod
-    def _chain_reported(facts: FileFacts, branch: Branch, reported: set) -> bool:
+    def _chain_reported(chain: list[Branch], branch: Branch, reported: set) -> bool:
         """Whether an earlier link of the same if / else-if chain is already reported."""
         return any(
-            other.span in reported
-            and other.span != branch.span
-            and other.span.contains(branch.span)
-            and (other.span == branch.head or other.head == branch.head)
-            for other in facts.branches
+            other.span in reported and other.span != branch.span and other.span.contains(branch.span) for other in chain
         )
 
     def _diagnostic(self, facts: FileFacts, branch: Branch, klass: str, ctx: RuleContext) -> Diagnostic:

@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 
 from kernlint.facts import FileFacts, Span
-from kernlint.facts.openmp import OmpConstruct, OmpMapped, enclosing_constructs
+from kernlint.facts.openmp import OmpConstruct, OmpMapped
 from kernlint.facts.openmp_directive import OmpMapItem
 
 #: Copies over the host link a map type makes each time its construct runs.
@@ -90,7 +90,7 @@ def mapped_by_enclosing(facts: FileFacts, construct: OmpConstruct) -> set[str]:
     """Names an enclosing `target data` region (or target construct) already maps: the inner map then
     finds them present and moves nothing."""
     names: set[str] = set()
-    for outer in enclosing_constructs(facts.omp, construct.span):
+    for outer in facts.constructs_around(construct.span):
         if outer is construct or outer.region == construct.region or outer.directive is None:
             continue
         names |= {fold(m.item.name, outer) for m in outer.directive.map_items}
