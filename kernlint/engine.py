@@ -48,7 +48,10 @@ PARSE_ERROR_RULE = RuleInfo(
     Severity.ERROR,
     "A file could not be read or analysed (reported, never fatal).",
     "A file could not be read or analysed (reported, never fatal).\n\nkernlint reports unreadable, binary, "
-    "oversized and undecodable files, and internal errors, as KL000 for that file and goes on with the rest.",
+    "oversized and undecodable files, and internal errors, as KL000 for that file and goes on with the rest. "
+    "Where an analysis stops at one of its bounds (an expression nested deeper than the work-item dependence "
+    "analysis reads, calls deeper than it follows from a kernel), a KL000 info at that place names the bound and "
+    "the findings that may be missing there: nothing is left out without a word.",
 )
 
 
@@ -154,6 +157,17 @@ def _analyse(entry: SourceEntry, data: bytes, setup: EngineSetup) -> FileResult:
     reading += [_front_end_note(path, note) for note in notes]
     if source.decode_problem is None:  # (undecodable bytes in code are the likelier cause, said above)
         reading += [d for d in (lost_lines_note(source, facts),) if d is not None]
+    # Where an analysis stopped at one of its bounds: findings may be missing there, and the report says so.
+    reading += [
+        _kl000(
+            path,
+            limit.message,
+            Severity.INFO,
+            limit.span.line,
+            source.char_column(limit.span.line, limit.span.column_byte),
+        )
+        for limit in facts.limits
+    ]
     for phase in (False, True):
         found: list[Diagnostic] = [] if phase else reading  # suppressible like any finding
         for rule_class in (r for r in applicable if r.after_suppression is phase):

@@ -204,6 +204,16 @@ class Pragma:
     text: str  # the pragma's argument text, e.g. "omp target teams map(to: a[0:n])"
 
 
+@dataclass(frozen=True, slots=True)
+class LimitReached:
+    """A place where an analysis stopped at one of its bounds (an expression nested deeper than it
+    reads, calls deeper than it follows): findings that depend on what it did not read may be missing.
+    The engine reports each as a KL000 info, so that nothing is dropped without a word."""
+
+    span: Span
+    message: str  # what was not read and the bound, e.g. "an expression nested more than 120 levels deep …"
+
+
 @dataclass(frozen=True)
 class FileFacts:
     """All facts of one translation unit, plus the syntax-error regions the parser reported."""
@@ -225,6 +235,7 @@ class FileFacts:
     dependencies: tuple[str, ...] = field(default=())
     calls: tuple[FunctionCall, ...] = ()  # host calls of the file's own functions, made inside host loops
     coverage: Coverage = field(default_factory=Coverage)  # what the front-end saw of the file's kernels
+    limits: tuple[LimitReached, ...] = ()  # where an analysis stopped at one of its bounds
 
     def enclosing_loops(self, span: Span, side: Side = "host") -> list[Loop]:
         """The loops of the given side that contain `span`, innermost first."""

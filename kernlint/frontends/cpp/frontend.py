@@ -175,13 +175,14 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
         loops=all_loops,
         queues=_once_per_arm(queues, unit.arms),
         pragmas=pragmas,
-        branches=device.branches + omp_branches,
+        branches=device.branches + omp_branches.branches,
         block_accesses=device.block_accesses,
         omp=omp,
         syntax_errors=errors,
         dependencies=tuple(unit.constants.dependencies),
         calls=calls,
         coverage=coverage,
+        limits=device.limits + omp_branches.limits,
     )
 
 

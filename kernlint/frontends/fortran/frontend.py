@@ -19,7 +19,7 @@ from kernlint.frontends.common.preprocess import blank_disabled_blocks
 from kernlint.frontends.fortran.constants import FortranConstants
 from kernlint.frontends.fortran.openmp import FortranOmpSource
 from kernlint.frontends.fortran.source import LineMap, looks_fixed_form, normalise_fixed
-from kernlint.frontends.openmp.dependence import openmp_branches
+from kernlint.frontends.openmp.dependence import RegionBranches, openmp_branches
 from kernlint.frontends.openmp.directives import scan_fortran_directives
 from kernlint.frontends.openmp.facts import build_constructs
 from kernlint.source import SourceFile
@@ -50,12 +50,12 @@ def extract(source: SourceFile, *, fixed_form: bool, config: Config) -> FileFact
 
     captures = treesitter.captures("fortran", "fortran", root)
     omp: tuple = ()
-    branches: tuple = ()
+    found = RegionBranches()
     if directives:
         constants = FortranConstants(root, dict(config.defines))
         omp_source = FortranOmpSource(root, lines, code_lines, linemap, constants, directives, fixed)
         omp = build_constructs(omp_source)
-        branches = openmp_branches(omp, omp_source)
+        found = openmp_branches(omp, omp_source)
     pragmas = tuple(Pragma(construct.span, "omp " + text) for construct, (_s, _e, text) in zip(omp, directives))
     targets = SpanIndex((c.region, c.region) for c in omp if c.region is not None and "target" in c.leaves)
     loops = []
@@ -73,10 +73,11 @@ def extract(source: SourceFile, *, fixed_form: bool, config: Config) -> FileFact
         language="openmp-fortran",
         loops=tuple(loops),
         pragmas=pragmas,
-        branches=branches,
+        branches=found.branches,
         omp=omp,
         syntax_errors=errors,
         coverage=kernel_coverage((), omp, lost=_lost(errors)),
+        limits=found.limits,
     )
 
 

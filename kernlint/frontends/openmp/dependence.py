@@ -19,11 +19,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
+from typing import NamedTuple
 
 from kernlint.analysis import dependence as dep
 from kernlint.analysis.names import DefinitionKey, Name, VariantKey, definition_of
 from kernlint.analysis.reaching import Flow, source_order
-from kernlint.facts import Span
+from kernlint.facts import LimitReached, Span
 from kernlint.facts.device import Branch, Reach
 from kernlint.facts.openmp import OmpConstruct
 from kernlint.facts.span_index import SpanIndex
@@ -56,11 +57,26 @@ _UNIFORM_CALLS = frozenset(
 _MONOTONE = frozenset({"min", "max", "fmin", "fmax", "floor", "ceil", "int", "nint", "real", "dble"})
 
 
-def openmp_branches(constructs: tuple[OmpConstruct, ...], source: DeviceSource) -> tuple[Branch, ...]:
+class RegionBranches(NamedTuple):
+    """What the dependence analysis of a file's device parallel regions found."""
+
+    branches: tuple[Branch, ...] = ()
+    limits: tuple[LimitReached, ...] = ()  # expressions nested too deep to read (their value is unknown)
+
+
+_TOO_DEEP = (
+    "this expression is nested too deeply (hundreds of levels, parentheses aside) for kernlint's OpenMP "
+    "expression reader: the work-item dependence analysis takes its value as unknown, so a divergent "
+    "branch (KL501) that depends on it may be missing"
+)
+
+
+def openmp_branches(constructs: tuple[OmpConstruct, ...], source: DeviceSource) -> RegionBranches:
     """`Branch` facts for the id-dependent conditions of every device parallel region."""
     regions = _parallel_regions(constructs)
     if not regions:
-        return ()
+        return RegionBranches()
+    limits: dict[Span, LimitReached] = {}
     program = dep.Program()
     shared = _shared_out_loops(constructs)
     around = SpanIndex((c.region, c) for c in constructs if c.region is not None)  # by region
@@ -110,6 +126,14 @@ def openmp_branches(constructs: tuple[OmpConstruct, ...], source: DeviceSource) 
         flow = _RegionFlow(statements, assigned - ids, source.fortran, published)
         lower = _Lowering(source, unit, seeded, uniform | {n for n in read if n not in assigned}, flow)
         skip = {loop.span for loop in construct.loops if loop.role != "sequential"}
+        for statement in statements:  # expressions nested past what the reader reads: said, not dropped
+            text, where = (
+                (statement.value, statement.span)
+                if isinstance(statement, RawAssign)
+                else (statement.text, statement.condition)
+            )
+            if text and _too_deep(text, source.fortran):
+                limits.setdefault(where, LimitReached(where, _TOO_DEEP))
         pending += _lower_code(unit, statements, lower, skip, construct.region)
         # The file's functions it calls, followed one level: their parameters take the arguments (a
         # call's value stays as dependent as its arguments: their `return`s are not read).
@@ -156,7 +180,12 @@ def openmp_branches(constructs: tuple[OmpConstruct, ...], source: DeviceSource) 
                 function=followed.names.get(unit_key),
             )
         )
-    return tuple(branches)
+    return RegionBranches(tuple(branches), tuple(sorted(limits.values(), key=lambda limit: limit.span.start_byte)))
+
+
+def _too_deep(text: str, fortran: bool) -> bool:
+    parsed = ex.parse(text, fortran=fortran)
+    return isinstance(parsed, ex.Opaque) and parsed.too_deep
 
 
 def _lower_code(

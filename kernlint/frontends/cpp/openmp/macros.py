@@ -8,13 +8,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from kernlint.facts import Branch, OmpConstruct, Pragma, Span
+from kernlint.facts import OmpConstruct, Pragma, Span
 from kernlint.facts.openmp_directive import OmpDirective, OmpParseError
 from kernlint.frontends.common.nodes import span_of
 from kernlint.frontends.cpp.openmp.constructs import CppOmpSource
 from kernlint.frontends.cpp.openmp.syntax import associated_loops, collapse_depth, following_statement
 from kernlint.frontends.cpp.pragma_operators import expanded_clauses
-from kernlint.frontends.openmp.dependence import openmp_branches
+from kernlint.frontends.openmp.dependence import RegionBranches, openmp_branches
 from kernlint.frontends.openmp.directives import is_macro_name, parse_directive
 from kernlint.frontends.openmp.facts import Located, build_constructs, has_region, is_loop_construct
 
@@ -54,11 +54,12 @@ class MacroAwareOmpSource(CppOmpSource):
 
 def openmp_facts(
     unit: CppUnit, pragmas: tuple[Pragma, ...]
-) -> tuple[tuple[OmpConstruct, ...], tuple[Branch, ...], list[Span]]:
-    """`cpp.openmp.openmp_facts`, reading directives through `MacroAwareOmpSource`; and the bodies of
-    the file's functions that run on the device (`device_functions`)."""
+) -> tuple[tuple[OmpConstruct, ...], RegionBranches, list[Span]]:
+    """`cpp.openmp.openmp_facts`, reading directives through `MacroAwareOmpSource` (its branches with
+    the limits their analysis met); and the bodies of the file's functions that run on the device
+    (`device_functions`)."""
     if not any(p.text.split()[:1] in (["omp"], ["ompx"]) for p in pragmas):
-        return (), (), []
+        return (), RegionBranches(), []
     source = MacroAwareOmpSource(unit, pragmas)
     constructs = build_constructs(source)
     return constructs, openmp_branches(constructs, source), device_functions(source, constructs)
