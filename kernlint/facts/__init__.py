@@ -20,6 +20,7 @@ from kernlint.facts.model import (
     LocalAllocation,
     Loop,
     Pragma,
+    Preprocessor,
     QueueConstruction,
 )
 from kernlint.facts.openmp import OmpConstruct
@@ -40,6 +41,7 @@ __all__ = [
     "Loop",
     "OmpConstruct",
     "Pragma",
+    "Preprocessor",
     "QueueConstruction",
     "Span",
     "SubGroupBlockAccess",

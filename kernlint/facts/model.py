@@ -205,6 +205,15 @@ class Pragma:
 
 
 @dataclass(frozen=True, slots=True)
+class Preprocessor:
+    """What code written into a C/C++ file must fit, as the preprocessor sees it."""
+
+    macros: frozenset[str] = frozenset()  # the names the file and its quoted includes #define (any kind)
+    includes: tuple[str, ...] = ()  # what it #includes, as written: `<algorithm>`, `"kernels.h"`
+    include_line: int = 1  # a new `#include` line inserted before this line is compiled by every build
+
+
+@dataclass(frozen=True, slots=True)
 class LimitReached:
     """A place where an analysis stopped at one of its bounds (an expression nested deeper than it
     reads, calls deeper than it follows): findings that depend on what it did not read may be missing.
@@ -236,6 +245,8 @@ class FileFacts:
     calls: tuple[FunctionCall, ...] = ()  # host calls of the file's own functions, made inside host loops
     coverage: Coverage = field(default_factory=Coverage)  # what the front-end saw of the file's kernels
     limits: tuple[LimitReached, ...] = ()  # where an analysis stopped at one of its bounds
+    preprocessor: Preprocessor = Preprocessor()  # C/C++: its includes and macros
+    compiled_as_c: bool = False  # C/C++: a C compiler reads it (a `.c` file, or a header one includes)
 
     def enclosing_loops(self, span: Span, side: Side = "host") -> list[Loop]:
         """The loops of the given side that contain `span`, innermost first."""

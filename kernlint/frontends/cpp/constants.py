@@ -141,6 +141,7 @@ class CppConstants:
         # also stored while it is being worked out, so a parameter whose arguments name it again is unknown.
         self._template_values: dict[tuple[str, int, int], int | None] = {}
         self._names: dict[bytes, str] = {}
+        self._macro_names: set[str] = set()  # see `macro_names`
         self._by_scope: dict[str, dict[tuple[int, int], list[Definition]]] = {}
         self._macros: dict[str, set[str]] = {}
         self._scopes_cache: tuple[int, list[tuple[int, int]]] | None = None
@@ -184,6 +185,12 @@ class CppConstants:
                 return include
         return None
 
+    def macro_names(self) -> frozenset[str]:
+        """Every name #defined (object-like or function-like, or configured with -D) by the file and the
+        quoted includes it reaches."""
+        self._ensure()
+        return frozenset(self._macro_names)
+
     def file_scope_definitions(self) -> list[Definition]:
         """Macros and namespace-scope variables, which is what an including file can see."""
         self._ensure()
@@ -209,6 +216,9 @@ class CppConstants:
         # Bindings of a name keep the order below (macros, valueless macros, variables, parameters,
         # template parameters), which is the order `_visible` breaks ties in.
         pending = self._pending
+        self._macro_names.update(self._defines)
+        self._macro_names.update(self._name(node) for node in captures.get("macro.name", []))
+        self._macro_names.update(self._name(node) for node in captures.get("macro.function", []))
         for name_node in captures.get("macro.name", []):
             pending.setdefault(self._name(name_node), []).append(("macro", name_node, None))
         for node in captures.get("macro.empty", []):
@@ -343,6 +353,7 @@ class CppConstants:
             self._headers.append((name, header))
             # once each, in first-seen order (a header's own includes may already be listed)
             self.dependencies.extend(d for d in (resolved, *header.dependencies) if d not in self.dependencies)
+            self._macro_names |= header.macro_names()
             for definition in header.file_scope_definitions():
                 if definition.kind == "macro" and definition.name in self._defines:
                     continue

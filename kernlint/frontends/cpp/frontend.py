@@ -30,6 +30,8 @@ from kernlint.frontends.cpp.host import (
     loop_fact,
     outlives_iteration,
 )
+from kernlint.frontends.cpp.includers import compiled_as_c
+from kernlint.frontends.cpp.inclusion import preprocessor_facts
 from kernlint.frontends.cpp.openmp.macros import openmp_facts
 from kernlint.frontends.cpp.sycl.api import LAUNCH_METHODS
 from kernlint.frontends.cpp.sycl.constructions import (
@@ -88,7 +90,7 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
             for name, nodes in match.items():
                 if name in _LOOP_CAPTURES:
                     loops.append((_LOOP_CAPTURES[name], nodes[0]))
-                elif name != "include.path":  # the unit has read the includes
+                elif name != "include.path":  # the unit has read the quoted includes' names
                     groups.setdefault(name, []).extend(nodes)
 
     reader = LaunchReader(unit, functors)
@@ -164,6 +166,7 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
     all_loops = tuple(
         loop_fact(unit, kind, n, side, side == "host" and _holds_any(n, reported)) for kind, n, side in sides
     )
+    as_c, c_sources = compiled_as_c(unit.path) if unit.path else (False, ())
     return FileFacts(
         path=unit.path,
         language=language,
@@ -179,10 +182,12 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
         block_accesses=device.block_accesses,
         omp=omp,
         syntax_errors=errors,
-        dependencies=tuple(unit.constants.dependencies),
+        dependencies=tuple(unit.constants.dependencies) + c_sources,
         calls=calls,
         coverage=coverage,
         limits=device.limits + omp_branches.limits,
+        preprocessor=preprocessor_facts(unit.root, groups.get("include", []), unit.constants.macro_names()),
+        compiled_as_c=as_c,
     )
 
 

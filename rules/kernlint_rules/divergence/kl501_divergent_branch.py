@@ -145,12 +145,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
-from kernlint.diagnostics import Diagnostic, Fix, FixAvailability, Severity
+from kernlint.diagnostics import Diagnostic, Edit, Fix, FixAvailability, Severity
 from kernlint.facts import Branch, FileFacts, KernelLaunch, Span
 from kernlint.facts.span_index import SpanIndex
 from kernlint.rule import Rule, RuleContext
-from kernlint_rules.divergence.classes import Launch, classify, estimate, heavy, rewrite, verdict
+from kernlint_rules.divergence.classes import Launch, classify, estimate, heavy, verdict
 from kernlint_rules.divergence.costs import divergence_cost
+from kernlint_rules.divergence.rewrites import Spelling, rewrite
 
 _REASONS = {
     "parity": "it tests the parity of the work-item id, so neighbouring lanes always disagree",
@@ -311,7 +312,7 @@ class DivergentBranch(Rule):
         hint = self._hint(branch, klass, ctx.language, sub_group)
         if not judged.warn and judged.why:
             why += f"; an info, as {judged.why}"
-        fix = self._fix(branch, klass, written, ctx) if klass == "cheap-arms" else None
+        fix = self._fix(facts, branch, written, ctx) if klass == "cheap-arms" else None
         if fix is not None:
             hint = f"{fix.description} (`{fix.edits[0].text}`)"
         where = f" in `{branch.function}`" if branch.function else ""
@@ -391,17 +392,22 @@ class DivergentBranch(Rule):
         return hint
 
     @staticmethod
-    def _fix(branch: Branch, klass: str, condition: str, ctx: RuleContext) -> Fix | None:
+    def _fix(facts: FileFacts, branch: Branch, condition: str, ctx: RuleContext) -> Fix | None:
         if ctx.language == "openmp-fortran":
             return None
         inner = condition.strip()
         while inner.startswith("(") and inner.endswith(")") and _balanced(inner[1:-1]):
             inner = inner[1:-1].strip()
-        chooser = "ternary" if ctx.language == "openmp-c" and str(ctx.source.path).endswith(".c") else "std"
-        found = rewrite(branch, inner, chooser)
+        found = rewrite(branch, inner, Spelling(facts.compiled_as_c, facts.preprocessor.macros))
         if found is None:
             return None
-        return Fix(found.description, (ctx.replace(branch.span, found.text),), found.safe)
+        edits = [ctx.replace(branch.span, found.text)]
+        description = found.description
+        if found.algorithm and "<algorithm>" not in facts.preprocessor.includes:
+            line = facts.preprocessor.include_line
+            edits.append(Edit(line, 1, line, 1, "#include <algorithm>\n"))
+            description += ", and include <algorithm>"
+        return Fix(description, tuple(edits), found.safe)
 
 
 def _sub_group_size(launch: KernelLaunch | None, ctx: RuleContext) -> int | None:

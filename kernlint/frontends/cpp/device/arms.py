@@ -10,12 +10,12 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Callable
-from typing import Literal
 
 import tree_sitter
 
 from kernlint.facts.device import ArmCost
 from kernlint.frontends.common.nodes import text_of
+from kernlint.frontends.cpp.declarations import declared, value_type
 from kernlint.frontends.cpp.dependence.nodes import Parents
 
 Node = tree_sitter.Node
@@ -179,8 +179,18 @@ class ArmCounter:
         if assigned is None:
             return ArmCost(statements, loops, calls, self._exits(arm, owner), loop_trips=trips, over_group=over_group)
         target, value = assigned
+        found = declared(text_of(target), target, self.parent_of)
+        target_type = found.type if found is not None else None
         return ArmCost(
-            statements, loops, calls, self._exits(arm, owner), text_of(target), text_of(value), _literal_kind(value)
+            statements,
+            loops,
+            calls,
+            self._exits(arm, owner),
+            text_of(target),
+            text_of(value),
+            target_type=target_type,
+            value_type=value_type(value, target, self.parent_of, target_type),
+            target_private=found is not None and found.private,
         )
 
     def _loop_extent(self, arm: Node) -> tuple[int | None, bool]:
@@ -479,17 +489,6 @@ def _single_assignment(arm: Node, is_work: IsWork) -> tuple[Node, Node] | None:
             return None
         stack.extend(current.named_children)
     return left, right
-
-
-def _literal_kind(value: Node) -> Literal["int", "number"] | None:
-    """`int` for a plain decimal integer literal (`3`, `-1`), `number` for any other number literal
-    (`1.5f`, `2u`, `0x10`), None for anything else."""
-    operand = value
-    if value.type == "unary_expression" and text_of(value.child_by_field_name("operator")) in ("-", "+"):
-        operand = value.child_by_field_name("argument") or value
-    if operand.type != "number_literal":
-        return None
-    return "int" if text_of(operand).isdigit() and text_of(value).lstrip("-").isdigit() else "number"
 
 
 def comparison_of(condition: Node) -> tuple[str, str, str] | None:
