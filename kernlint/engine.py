@@ -66,11 +66,13 @@ class EngineSetup:
     plugin_errors: tuple[str, ...] = field(default=())
     timeout_s: float | None = DEFAULT_TIMEOUT_S  # per file; None: no limit
     cache_dir: str | None = None  # `--cache-dir`; None: the user's cache directory
+    known_codes: frozenset[str] = frozenset()  # every code the plugins provide, and KL000 (see RuleContext)
 
     def context_key(self) -> str:
         rules = ",".join(f"{r.code}:{r.__module__}" for r in self.rules)
         devices = ",".join(getattr(d, "id", str(d)) for d in self.devices)
-        return f"{self.config.fingerprint()}|{rules}|{devices}|cost{COST_MODEL_VERSION}"
+        known = ",".join(sorted(self.known_codes))
+        return f"{self.config.fingerprint()}|{rules}|{devices}|{known}|cost{COST_MODEL_VERSION}"
 
 
 _kl000 = Diagnostic.parse_error
@@ -175,7 +177,15 @@ def _analyse(entry: SourceEntry, data: bytes, setup: EngineSetup) -> FileResult:
             options = {**rule_class.options, **setup.config.options_for(rule_class.code)}
             for device in setup.devices if rule_class.needs_device else (None,):
                 ctx = RuleContext(
-                    rule_class, source, facts.language, device, options, suppressions, rules_run, setup.devices
+                    rule_class,
+                    source,
+                    facts.language,
+                    device,
+                    options,
+                    suppressions,
+                    rules_run,
+                    setup.devices,
+                    setup.known_codes,
                 )
                 try:
                     found.extend(rule.check(facts, ctx))

@@ -55,7 +55,8 @@ def test_a_float_against_an_int_is_not_std_max_but_a_safe_select() -> None:
 def test_std_max_brings_algorithm_when_the_file_lacks_it() -> None:
     fix = fix_of("float w = x[i + 1]; if (v < w) v = w;")
     assert fix is not None and fix.safe and fix.edits[0].text == "v = std::max(v, w);"
-    assert [e.text for e in fix.edits[1:]] == ["#include <algorithm>\n"] and fix.edits[1].line == 2  # before the first #include
+    assert [e.text for e in fix.edits[1:]] == ["#include <algorithm>\n"]
+    assert fix.edits[1].line == 2  # before the first #include
     fix = fix_of("float w = x[i + 1]; if (v < w) v = w;", head="#include <algorithm>")
     assert fix is not None and len(fix.edits) == 1
 
