@@ -8,7 +8,7 @@ Compilers: OpenMP folders with `g++ -fsyntax-only -fopenmp` (`gcc` for `.c` file
 `g++ -fsyntax-only -fpermissive` against the declaration-only SYCL headers in
 kernlint/frontends/clang/include (no SYCL compiler here: a kernel body is type-checked as ordinary C++,
 which is what a min/max or select rewrite needs). Include folders come from the folder's Makefile
-(`-I...`). Not a test: it needs the benchmark sources and a compiler, and takes minutes.
+(`-I...`, `-D...`). Not a test: it needs the benchmark sources and a compiler, and takes minutes.
 """
 
 from __future__ import annotations
@@ -49,13 +49,14 @@ def folders_with_fixes(folders: list[Path]) -> dict[Path, dict[str, int]]:
     return found
 
 
-def include_flags(folder: Path) -> list[str]:
-    """The `-I` folders the benchmark's Makefile names."""
+def makefile_flags(folder: Path) -> list[str]:
+    """The `-I` folders and `-D` macros the benchmark's Makefile names."""
     makefile = folder / "Makefile"
     if not makefile.is_file():
         return []
     text = makefile.read_text(errors="replace")
-    return [f"-I{(folder / m).resolve()}" for m in re.findall(r"-I\s*([^\s\\)$]+)", text)]
+    includes = [f"-I{(folder / m).resolve()}" for m in re.findall(r"-I\s*([^\s\\)$]+)", text)]
+    return includes + sorted(set(re.findall(r"(?<!\S)(-D[A-Za-z_]\w*(?:=[^\s\\)$]+)?)", text)))
 
 
 def compile_errors(folder: Path, flags: list[str]) -> dict[str, list[str]]:
@@ -108,7 +109,7 @@ def main() -> int:
     print(f"{'folder':32} {'fixes s/u':>9} {'errors':>7} {'--fix':>7} {'+unsafe':>8}  verdict")
     mismatches = 0
     for folder in sorted(offered):
-        flags = include_flags(folder)
+        flags = makefile_flags(folder)
         counts = offered[folder]
         with tempfile.TemporaryDirectory() as scratch:
             unchanged, _ = fixed_copy(folder, [], Path(scratch) / "original")  # compiled where the fixed ones are
@@ -124,9 +125,13 @@ def main() -> int:
                 total = sum(map(len, errors.values()))
                 after[name] = str(total)
                 for source, lines in errors.items():
-                    new = [line for line in lines if line not in original.get(source, [])]
-                    if len(lines) != len(original.get(source, [])) or new:
-                        notes.extend(f"{name}: {source}: {line.strip()[:160]}" for line in new[:3])
+                    old = original.get(source, [])
+                    new = [line for line in lines if line not in old]
+                    gone = [line for line in old if line not in lines]
+                    if len(lines) != len(old) or new:
+                        notes.append(f"{name}: {source}: {len(old)} -> {len(lines)} errors")
+                        notes.extend(f"{name}: {source}: + {line.strip()[:160]}" for line in new[:3])
+                        notes.extend(f"{name}: {source}: - {line.strip()[:160]}" for line in gone[:3])
         total_before = sum(map(len, original.values()))
         verdict = "ok" if not notes else "CHANGED"
         mismatches += bool(notes)

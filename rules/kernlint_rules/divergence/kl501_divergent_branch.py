@@ -44,9 +44,8 @@ What it does
       together from ten statements: they run one after the other;
     * cheap divergent arms (`cheap-arms`): short arms the compiler predicates. When the branch is an
       `if` whose arms each assign one variable, a fix rewrites it: `if (v > m) m = v;` becomes
-      `m = std::max(m, v);` (safe: std::max returns its second argument only when the first is
-      less), other shapes become `x = (c) ? a : b;` (unsafe unless both values are integer literals:
-      the values may have different types). A `?:` is never told to become one;
+      `m = std::max(m, v);` (std::max returns its second argument only when the first is less),
+      other shapes become `x = (c) ? a : b;` (see Fix safety). A `?:` is never told to become one;
     * inherent divergence (`inherent`): trip counts or heavy paths chosen by data each lane loads, or
       by non-monotone arithmetic of the id, searches and walks steered by such data, triangular
       steps: the algorithm's own divergence;
@@ -90,13 +89,20 @@ Fix
     boundary conditions (as info).
 
 Fix safety
-    For cheap arms that each assign one variable, kernlint offers a select (`x = (c) ? a : b;`) or, in
-    C++ with a strict comparison of the two values, `std::min` / `std::max`. It is marked safe only
-    where provably the same: `if (v > m) m = v;` as `m = std::max(m, v);` (std::max returns its second
-    argument only when the first is less, so ties and NaN pick as before), and a select between two
-    integer literals. Every other rewrite is marked unsafe: a literal or a value of another type may be
-    converted differently through `?:` or `std::min` / `std::max`. No fix in Fortran, nor for a branch
-    with a comment or a preprocessor line inside.
+    For cheap arms that each assign one variable, kernlint offers a select (`x = (c) ? a : b;`) or
+    `std::min` / `std::max` for a strict comparison of the two values. `std::max(m, v)` is written
+    only where it compiles and compares as the branch: `m` and `v` declared with one type (std::max
+    deduces one), C++ (not a `.c` file, nor a header a `.c` file includes), no `min`/`max` macro in
+    the file or its quoted includes; the fix adds `#include <algorithm>` when the file lacks it.
+    Elsewhere the select is the spelling (every C and C++ compiler reads it; `fmax` and `sycl::fmax`
+    pick differently for NaN). A rewrite is marked safe only where provably the same program: the
+    values' declared types known (a literal's, a cast's, a declaration the file shows) and brought by
+    the select to the variable's own type (`float x` with an `int` value is, `int x` with a `double`
+    value is not), and the variable, written on every path instead of one, a private local (by
+    value, not static, declared in the same function or lambda and not outside an OpenMP construct).
+    Anything unknown makes it unsafe, and the description says what to check. No fix in Fortran, nor
+    for a branch with a comment or a preprocessor line inside. benchmarks/fix_compile_check.py
+    compiles HeCBench before and after `--fix` (and `--unsafe-fixes`) to check that fixes compile.
 
 Severity
     Each class's severity follows kernlint's policy: a warning names a change the analysis can justify
