@@ -23,6 +23,7 @@ import tree_sitter
 from kernlint.facts import Barrier, Branch, KernelLaunch, LimitReached, Span, SubGroupBlockAccess
 from kernlint.facts.device import Reach
 from kernlint.facts.kinds import BlockDirection, BranchExit, BranchKind
+from kernlint.facts.span_index import SpanIndex
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import contains, node_at, span_between, span_of, text_of
 from kernlint.frontends.cpp.dependence.context import UnitSource
@@ -234,11 +235,12 @@ class _DeviceGraph:
         """Reach the code of each unlaunched kernel not already inside the code of a kernel before it,
         and keep those that no later one reaches either (a helper taking an `nd_item` is often written
         before the kernel that calls it); their regions filled in."""
-        covered = [region for regions in self.launch_regions for region in regions]
+        launched = SpanIndex((region, region) for regions in self.launch_regions for region in regions)
+        covered: list[Span] = []  # the code the unlaunched kernels kept so far reach
         kept: list[tuple[KernelLaunch, tuple[Span, ...]]] = []
         for kernel in kernels:
             body = kernel.body
-            if body is None or any(region.contains(body) for region in covered):
+            if body is None or launched.containing(body) or any(region.contains(body) for region in covered):
                 continue
             regions = self._reach_kernel(kernel)
             reached = [k for k in kept if any(region.contains(k[0].body) for region in regions[1:] if k[0].body)]
