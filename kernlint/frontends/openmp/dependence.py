@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import NamedTuple
 
 from kernlint.analysis import dependence as dep
 from kernlint.analysis.names import DefinitionKey, Name, VariantKey, definition_of
@@ -30,12 +29,14 @@ from kernlint.facts.openmp import OmpConstruct
 from kernlint.facts.span_index import SpanIndex
 from kernlint.frontends.openmp import expr as ex
 from kernlint.frontends.openmp.device_code import (
+    TOO_DEEP,
     BranchShape,
     DeviceSource,
     RawAssign,
     RawBranch,
     RawCall,
     RawFunction,
+    RegionBranches,
 )
 from kernlint.frontends.openmp.lanes import geometric, index_seed
 
@@ -55,20 +56,6 @@ _UNIFORM_CALLS = frozenset(
     }
 )
 _MONOTONE = frozenset({"min", "max", "fmin", "fmax", "floor", "ceil", "int", "nint", "real", "dble"})
-
-
-class RegionBranches(NamedTuple):
-    """What the dependence analysis of a file's device parallel regions found."""
-
-    branches: tuple[Branch, ...] = ()
-    limits: tuple[LimitReached, ...] = ()  # expressions nested too deep to read (their value is unknown)
-
-
-_TOO_DEEP = (
-    "this expression is nested too deeply (hundreds of levels, parentheses aside) for kernlint's OpenMP "
-    "expression reader: the work-item dependence analysis takes its value as unknown, so a divergent "
-    "branch (KL501) that depends on it may be missing"
-)
 
 
 def openmp_branches(constructs: tuple[OmpConstruct, ...], source: DeviceSource) -> RegionBranches:
@@ -133,7 +120,7 @@ def openmp_branches(constructs: tuple[OmpConstruct, ...], source: DeviceSource) 
                 else (statement.text, statement.condition)
             )
             if text and _too_deep(text, source.fortran):
-                limits.setdefault(where, LimitReached(where, _TOO_DEEP))
+                limits.setdefault(where, LimitReached(where, TOO_DEEP))
         pending += _lower_code(unit, statements, lower, skip, construct.region)
         # The file's functions it calls, followed one level: their parameters take the arguments (a
         # call's value stays as dependent as its arguments: their `return`s are not read).

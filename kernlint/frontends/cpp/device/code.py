@@ -27,7 +27,6 @@ from kernlint.facts.span_index import SpanIndex
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import contains, node_at, span_between, span_of, text_of
 from kernlint.frontends.cpp.dependence.context import UnitSource
-from kernlint.frontends.cpp.dependence.lowering import MAX_DEPTH
 from kernlint.frontends.cpp.dependence.nodes import (
     Key,
     Owners,
@@ -39,6 +38,7 @@ from kernlint.frontends.cpp.dependence.nodes import (
     key_of,
 )
 from kernlint.frontends.cpp.dependence.program import CppDependence
+from kernlint.frontends.cpp.device import limits as bounds
 from kernlint.frontends.cpp.device.arms import ArmCounter, CodeOnly, combines, comparison_of
 from kernlint.frontends.cpp.device.barriers import find_barriers
 from kernlint.frontends.cpp.device.strides import grid_stride
@@ -47,17 +47,6 @@ from kernlint.frontends.cpp.unit import CppUnit
 
 Node = tree_sitter.Node
 
-_MAX_DEPTH = 8  # call-graph levels followed from a kernel
-_MAX_REGIONS = 64  # device functions per kernel
-_TOO_DEEP_EXPRESSION = (
-    f"this expression is nested more than {MAX_DEPTH} levels deep (parentheses aside), deeper than the "
-    "work-item dependence analysis reads: what lies deeper counts as the same for every work-item, so a "
-    "divergent branch or barrier that depends on it (KL501, KL502) may be missing"
-)
-_TOO_DEEP_FOR_PYTHON = (
-    "the device code of this file nests deeper than the work-item dependence analysis can follow; "
-    "divergent branches and barriers (KL501, KL502) and sub-group block accesses (KL301) are not reported for it"
-)
 _HOST_MARKERS = re.compile(rb"\.\s*(?:parallel_for|single_task|submit|parallel_for_work_group)\b|\bmain\s*\(")
 _BLOCK_BUILTIN = re.compile(
     r"^(?:intel_sub_group_block_(?P<a>read|write)\w*|__spirv_SubgroupBlock(?P<b>Read|Write)INTEL)$"
@@ -116,16 +105,12 @@ def analyse_device_code(
         # should some chain still exceed Python's stack, the facts are missing, and the report says so.
         first = min(with_regions, key=lambda launch: launch.span.start_byte)
         return DeviceCode(
-            tuple(with_regions), complete=False, limits=(*cut, LimitReached(first.span, _TOO_DEEP_FOR_PYTHON))
+            tuple(with_regions), complete=False, limits=(*cut, LimitReached(first.span, bounds.TOO_DEEP_FOR_PYTHON))
         )
     lines = {node.start_point[0]: node for _at, node in sorted(dependence.too_deep.items(), reverse=True)}
-    too_deep = tuple(LimitReached(span_of(node), _TOO_DEEP_EXPRESSION) for node in lines.values())  # one a line
-    limits = tuple(sorted(cut + too_deep, key=_position))
+    too_deep = tuple(LimitReached(span_of(node), bounds.TOO_DEEP_EXPRESSION) for node in lines.values())  # one a line
+    limits = tuple(sorted(cut + too_deep, key=bounds.by_position))
     return DeviceCode(tuple(with_regions), tuple(branches), tuple(accesses), tuple(barriers), limits=limits)
-
-
-def _position(limit: LimitReached) -> tuple[int, int]:
-    return (limit.span.start_byte, limit.span.end_byte)
 
 
 def _body(root: Node) -> Node | None:
@@ -273,15 +258,15 @@ class _DeviceGraph:
         self.sizes[key_of(root)] = sizes
         regions = [root]
         frontier = [root]
-        for _depth in range(_MAX_DEPTH + 1):
+        for _depth in range(bounds.MAX_CALL_DEPTH + 1):
             following: list[Node] = []
-            last = _depth == _MAX_DEPTH  # only to see whether the calls go deeper: no edge is recorded
+            last = _depth == bounds.MAX_CALL_DEPTH  # only to see whether the calls go deeper: no edge is recorded
             for region in frontier:
                 for call in self._calls(region):
                     for definition in self._definitions_called(call) if last else self._resolve(call):
                         if any(contains(r, definition) for r in regions):
                             continue
-                        if last or len(regions) >= _MAX_REGIONS:
+                        if last or len(regions) >= bounds.MAX_REGIONS:
                             self._not_followed(call, definition, last)
                             continue
                         regions.append(definition)
@@ -295,19 +280,7 @@ class _DeviceGraph:
     def _not_followed(self, call: Node, definition: Node, too_deep: bool) -> None:
         """Say where the call graph was cut: the device code behind `call` is not analysed."""
         name = self.names.get(key_of(definition)) or _function_name(definition) or "a device function"
-        why = (
-            f"{_MAX_DEPTH} levels of calls from the kernel, the most kernlint follows"
-            if too_deep
-            else f"{_MAX_REGIONS} device functions reached from the kernel, the most kernlint analyses for one kernel"
-        )
-        self.limits.setdefault(
-            call.start_byte,
-            LimitReached(
-                span_of(call),
-                f"`{name}` is not analysed as device code of this kernel: it lies beyond {why}; "
-                "divergent branches and barriers in it (KL501, KL502) are not reported",
-            ),
-        )
+        self.limits.setdefault(call.start_byte, bounds.call_graph_cut(name, span_of(call), too_deep))
 
     def _calls(self, region: Node) -> list[Node]:
         return self._scan(region).get("call", []) + self._scan(region).get("tcall", [])
@@ -382,7 +355,7 @@ class _DeviceGraph:
         """Device functions called from inside `spans` (transitively), with the call sites leading there."""
         seen = set() if seen is None else seen
         found: list[Reach] = []
-        if depth >= _MAX_DEPTH:
+        if depth >= bounds.MAX_CALL_DEPTH:
             return found
         if self._call_starts is None:
             self._call_list = sorted(

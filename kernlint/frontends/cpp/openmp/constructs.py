@@ -39,14 +39,8 @@ from kernlint.frontends.cpp.openmp.syntax import (
 )
 from kernlint.frontends.cpp.openmp.uses import alias_source, alias_target, classify_use, quiet_call
 from kernlint.frontends.cpp.syntax import last_name
-from kernlint.frontends.openmp.dependence import (
-    RawAssign,
-    RawBranch,
-    RawCall,
-    RawFunction,
-    RegionBranches,
-    openmp_branches,
-)
+from kernlint.frontends.openmp.dependence import openmp_branches
+from kernlint.frontends.openmp.device_code import RawAssign, RawBranch, RawCall, RawFunction, RegionBranches
 from kernlint.frontends.openmp.directives import join_c_pragma, parse_directive
 from kernlint.frontends.openmp.expr import Expr, Scope, parse
 from kernlint.frontends.openmp.facts import (

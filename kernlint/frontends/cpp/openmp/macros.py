@@ -14,7 +14,8 @@ from kernlint.frontends.common.nodes import span_of
 from kernlint.frontends.cpp.openmp.constructs import CppOmpSource
 from kernlint.frontends.cpp.openmp.syntax import associated_loops, collapse_depth, following_statement
 from kernlint.frontends.cpp.pragma_operators import expanded_clauses
-from kernlint.frontends.openmp.dependence import RegionBranches, openmp_branches
+from kernlint.frontends.openmp.dependence import openmp_branches
+from kernlint.frontends.openmp.device_code import RegionBranches
 from kernlint.frontends.openmp.directives import is_macro_name, parse_directive
 from kernlint.frontends.openmp.facts import Located, build_constructs, has_region, is_loop_construct
 
