@@ -140,6 +140,7 @@ class CppConstants:
         self._template_values: dict[tuple[str, int, int], int | None] = {}
         self._names: dict[bytes, str] = {}
         self.dependencies: list[str] = []
+        self._headers: list[CppConstants] = []  # the quoted includes read, for their type definitions
 
     # -- public --------------------------------------------------------------------------------
 
@@ -161,6 +162,14 @@ class CppConstants:
         self._ensure()
         bodies = {d.value_text for d in self._definitions(name) if d.kind == "macro"}
         return bodies.pop() if len(bodies) == 1 else None
+
+    def header_roots(self) -> list[tree_sitter.Node]:
+        """The trees of the quoted includes (and theirs), in first-seen order."""
+        self._ensure()
+        roots: list[tree_sitter.Node] = []
+        for header in self._headers:
+            roots += [header._root, *(r for r in header.header_roots() if r not in roots)]
+        return roots
 
     def file_scope_definitions(self) -> list[Definition]:
         """Macros and namespace-scope variables, which is what an including file can see."""
@@ -318,6 +327,7 @@ class CppConstants:
             header = _load_header(resolved, self._include_dirs, self._visited)
             if header is None:
                 continue
+            self._headers.append(header)
             # once each, in first-seen order (a header's own includes may already be listed)
             self.dependencies.extend(d for d in (resolved, *header.dependencies) if d not in self.dependencies)
             for definition in header.file_scope_definitions():

@@ -82,16 +82,19 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
                 elif name != "include.path":  # the unit has read the includes
                     groups.setdefault(name, []).extend(nodes)
 
-    reader = LaunchReader(unit, functors)
-    found = [reader.launch(LAUNCH_METHODS[method], call) for method, call in members if method in LAUNCH_METHODS]
-    device = analyse_device_code(unit, [launch for launch in found if launch is not None])
-    launches = _once_per_arm(device.launches, unit.arms)
-    in_device = inside_any([region for launch in launches for region in launch.regions])
-
     constructions = [c for c in (construction_from_decl(d) for d in decls) if c] + [
         c for c in (construction_from_call(n, t) for n, t in frees) if c
     ]
-    buffers, accessors, locals_, queues = [], [], [], []
+    locals_ = {
+        id(c): local for c in constructions if c.cls not in ("buffer", "queue") and (local := local_allocation(unit, c))
+    }
+    reader = LaunchReader(unit, functors)
+    found = [reader.launch(LAUNCH_METHODS[method], call) for method, call in members if method in LAUNCH_METHODS]
+    device = analyse_device_code(unit, [launch for launch in found if launch is not None], tuple(locals_.values()))
+    launches = _once_per_arm(device.launches, unit.arms)
+    in_device = inside_any([region for launch in launches for region in launch.regions])
+
+    buffers, accessors, queues = [], [], []
     for c in constructions:
         if c.cls == "buffer":
             buffer = buffer_of(unit, c, in_device(c.node))
@@ -104,12 +107,8 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
             )
         elif c.cls == "queue":
             queues.append(replace(queue_of(unit, c), element_of=element_of(c.node)))
-        else:
-            local = local_allocation(unit, c)
-            if local is not None:
-                locals_.append(local)
-            else:
-                accessors.append(accessor_of(c))
+        elif id(c) not in locals_:
+            accessors.append(accessor_of(c))
     for method, call in members:
         if method in ("get_access", "get_host_access"):
             accessors.append(get_access_accessor(method, call))
@@ -146,13 +145,14 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
         launches=launches,
         buffers=tuple(buffers),
         accessors=tuple(accessors),
-        local_allocations=tuple(locals_),
+        local_allocations=tuple(locals_.values()),
         barriers=tuple(sorted(barriers, key=lambda b: b.span.start_byte)),
         loops=all_loops,
         queues=_once_per_arm(queues, unit.arms),
         pragmas=pragmas,
         branches=device.branches + omp_branches,
         block_accesses=device.block_accesses,
+        memory_accesses=device.memory_accesses,
         omp=omp,
         syntax_errors=errors,
         dependencies=tuple(unit.constants.dependencies),

@@ -35,6 +35,7 @@ class CppUnit:
         self.file_matches = file_matches(self.root)
         self.includes = include_paths(self.file_matches)
         symbols = treesitter.as_captures(self.file_matches["cpp_symbols"])
+        self.symbols = {name: symbols.get(name, []) for name in ("var.decl", "param.name")}
         self.constants = CppConstants(
             self.root, path, include_dirs, defines, includes=self.includes, symbols=symbols, arms=self.arms
         )

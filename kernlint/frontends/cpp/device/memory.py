@@ -1,0 +1,374 @@
+"""Memory accesses of SYCL device code (KL601–KL603): every subscript into global or local memory, with
+the lane stride of its address, the element it moves and where it runs.
+
+The subscript's base is resolved to the memory it indexes (`memory_objects`); its index, and any
+offset the base pointer carries (`float *row = a + gid * n; row[k]`), are lowered into the dependence
+analysis' terms and read by the lane-stride pass (`kernlint.analysis.strides`) with the unit's solved
+program. A multi-dimensional subscript is flattened row-major over its declared extents (`tile[ty][tx]`
+of a `[32][33]` tile is `ty * 33 + tx`), an unknown extent standing as a symbol. A member of a struct
+element (`p[i].x`) is an access of the member's size, the struct's size apart.
+
+Where it runs: the innermost loop around it in its unit (or around the call of its device function),
+whether its kernel's device code has any loop at all, and whether a leader test (`lid == 0`) keeps
+one lane on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+import tree_sitter
+
+from kernlint.analysis.dependence import Binary, Const, Expr, Uniform
+from kernlint.analysis.strides import LaneForm, StrideSource, classify, lane_form
+from kernlint.facts import KernelLaunch, LocalAllocation, Span
+from kernlint.facts.kinds import AccessKind, LaneKind
+from kernlint.facts.memory import LaneStride, MemoryAccess
+from kernlint.frontends.common.nodes import span_of, text_of
+from kernlint.frontends.cpp.dependence.context import UnitContext
+from kernlint.frontends.cpp.dependence.lane_strides import FileStrides, LaneShape, dims_of, loop_counter_names
+from kernlint.frontends.cpp.dependence.nodes import Key, key_of, same_node
+from kernlint.frontends.cpp.dependence.program import CppDependence
+from kernlint.frontends.cpp.device.memory_objects import MemoryObject, MemoryObjects, calls_into, span_in
+from kernlint.frontends.cpp.types import CppTypes
+from kernlint.frontends.cpp.unit import CppUnit
+
+Node = tree_sitter.Node
+
+_STORES = frozenset({"="})
+
+
+@dataclass(frozen=True)
+class DeviceView:
+    """What the device-code graph knows that accesses need: each scanned region's captures, the device
+    units a call reaches, the name of a device function, and the kernel root keys."""
+
+    scans: dict[Key, dict[str, list[Node]]]
+    callees: Callable[[Node], list[Key]]
+    names: dict[Key, str]
+    kernels: frozenset[Key]
+    owner: Callable[[Node], Node | None]
+
+
+def memory_accesses(
+    unit: CppUnit,
+    view: DeviceView,
+    dependence: CppDependence,
+    launches: tuple[KernelLaunch, ...],
+    local_allocations: tuple[LocalAllocation, ...],
+) -> tuple[MemoryAccess, ...]:
+    """The accesses of every kernel's device code, in source order."""
+    subscripts = _subscripts(view.scans)
+    if not subscripts:
+        return ()
+    regions = [region for launch in launches for region in launch.regions]
+    types = CppTypes(unit.root, unit.constants, dependence.parent_of, unit.symbols)
+    calls = calls_into(dependence, view.scans, view.callees)
+    objects = MemoryObjects(dependence, types, span_in(regions), local_allocations, calls)
+    reader = _Reader(unit, view, dependence, launches, types, objects, calls)
+    reader.strides = FileStrides(
+        dependence,
+        unit.constants.value,
+        lambda name, at: _handle_dims(types, name, at),
+        reader.shape,
+        calls,
+        types.function_macro,
+    )
+    found = [access for node in subscripts if (access := reader.access(node)) is not None]
+    return tuple(_with_members_used(found, types, reader.kernel_of))
+
+
+def _subscripts(scans: dict[Key, dict[str, list[Node]]]) -> list[Node]:
+    seen: dict[Key, Node] = {}
+    for captures in scans.values():
+        for node in captures.get("subscript", []):
+            seen.setdefault(key_of(node), node)
+    return [seen[key] for key in sorted(seen)]
+
+
+class _Reader:
+    def __init__(
+        self,
+        unit: CppUnit,
+        view: DeviceView,
+        dependence: CppDependence,
+        launches: tuple[KernelLaunch, ...],
+        types: CppTypes,
+        objects: MemoryObjects,
+        calls: dict[Key, list[tuple[Node, UnitContext]]],
+    ) -> None:
+        self.unit = unit
+        self.view = view
+        self.dependence = dependence
+        self.launches = launches
+        self.types = types
+        self.objects = objects
+        self.calls = calls
+        loops = sorted({n.start_byte for c in view.scans.values() for n in c.get("loop", [])})
+        self._looping = [
+            any(r.start_byte <= at < r.end_byte for r in launch.regions for at in loops) for launch in launches
+        ]
+        self._shapes: dict[Key, LaneShape] = {}
+        self._memos: dict[Key, dict] = {}  # per unit: the forms of its variables
+        self.strides: FileStrides
+
+    def access(self, node: Node) -> MemoryAccess | None:
+        parent = self.dependence.parent_of(node)
+        if (
+            parent is not None
+            and parent.type == "subscript_expression"
+            and same_node(parent.child_by_field_name("argument"), node)
+        ):
+            return None  # the inner part of `t[a][b]`: read with the whole
+        indices, base = _chain(node)
+        context = self.dependence.context_of(node)
+        if base is None or context is None or any(i is None for i in indices):
+            return None
+        memory = self.objects.of(base, context)
+        if memory is None or len(indices) != len(memory.extents):
+            return None
+        lowered = [self.dependence.lower(i, context) for i in indices]  # type: ignore[arg-type]
+        address = _flatten(memory, lowered)
+        shape = self.shape(context)
+        source = self.strides.source(context, node)
+        memo = self._memos.setdefault(context.source.key, {})
+        form = lane_form(address, source, memo)
+        offset = (
+            lane_form(self.dependence.lower(base, context), source, memo) if base.type != "identifier" else LaneForm()
+        )
+        if form is None or offset is None:
+            return None
+        form = LaneForm(form.lane + offset.lane, form.row + offset.row, form.uniform)
+        loops = self.dependence.loops_around(node, context)
+        counters = loop_counter_names(context, loops)
+        named = classify(form, lambda name: name in counters)
+        if named is None:
+            return None
+        outer, member = _member(node, self.dependence.parent_of)
+        element_bytes = pitch = self.types.size(memory.element_type) if memory.element_type else None
+        struct = None
+        if member is not None:
+            layout = self.types.layout(memory.element_type) if memory.element_type else None
+            field = layout.member(member) if layout is not None else None
+            if layout is None or field is None:
+                return None
+            struct, pitch = layout.name, layout.size
+            element_bytes = self.types.size(field.type_text) or None
+        return MemoryAccess(
+            span=span_of(outer),
+            array=text_of(base),
+            index="".join(f"[{text_of(i)}]" for i in indices),
+            space=memory.space,
+            kind=_kind(outer, self.dependence.parent_of),
+            stride=LaneStride(
+                named.form,
+                _number(named.elements),
+                named.symbol,
+                named.counter,
+                shape.row_width,
+                _number(form.row.value) if shape.row_width is not None else None,
+                _steps(lowered, source, memo) if len(lowered) > 1 and memory.space == "local" else (),
+            ),
+            element_bytes=element_bytes,
+            pitch_bytes=pitch,
+            element_type=memory.element_type,
+            struct=struct,
+            member=member,
+            extents=memory.extents if memory.space == "local" else (),
+            loop=self._loop(node, context, loops),
+            main=self._main(node),
+            lanes=self._lanes(node, context),
+            function=self._function(node),
+        )
+
+    # -- where it runs --------------------------------------------------------------------------------
+
+    def _loop(self, node: Node, context: UnitContext, loops: tuple[Node, ...]) -> Span | None:
+        """The innermost loop around the access, or around a call of its device function."""
+        if loops:
+            return span_of(loops[0])
+        for call, caller in self.calls.get(context.source.key, []):
+            around = self.dependence.loops_around(call, caller)
+            if around:
+                return span_of(around[0])
+        return None
+
+    def kernel_of(self, span: Span) -> int:
+        """The first launch whose device code holds `span` (-1: none)."""
+        return next((i for i, launch in enumerate(self.launches) if launch.covers(span)), -1)
+
+    def _main(self, node: Node) -> bool:
+        """Whether every kernel reaching the access has no loop in its device code."""
+        reaching = [i for i, launch in enumerate(self.launches) if launch.covers(span_of(node))]
+        return bool(reaching) and not any(self._looping[i] for i in reaching)
+
+    def _lanes(self, node: Node, context: UnitContext) -> LaneKind | None:
+        """ "single" under the taken arm of a leader test (`if (lid == 0)`); "edge" under the other arm of a
+        bound test (`if (i < n) … else …`, `remain >= 8 ? … : tail`), which only the lanes past the bound run."""
+        parent_of = self.dependence.parent_of
+        child, current = node, parent_of(node)
+        root = context.source.root
+        found: LaneKind | None = None
+        while current is not None and current != root:
+            if current.type in ("if_statement", "conditional_expression"):
+                taken = same_node(current.child_by_field_name("consequence"), child)
+                other = not taken and _in_alternative(current, child)
+                grade = self.dependence.grade(current) if taken or other else None
+                lanes = grade.lanes.kind if grade is not None and grade.lanes is not None else None
+                if taken and lanes == "single":
+                    return "single"
+                if other and grade is not None and grade.dependence == "boundary" and lanes == "edge":
+                    found = "edge"
+            child, current = current, parent_of(current)
+        return found
+
+    def _function(self, node: Node) -> str | None:
+        owner = self.view.owner(node)
+        while owner is not None and owner.type == "lambda_expression" and key_of(owner) not in self.view.kernels:
+            owner = self.view.owner(owner)  # a lambda inside a kernel or a device function
+        if owner is None or key_of(owner) in self.view.kernels:
+            return None
+        return self.view.names.get(key_of(owner))
+
+    def shape(self, context: UnitContext) -> LaneShape:
+        key = context.source.key
+        if key not in self._shapes:
+            root = context.source.root
+            body = root.child_by_field_name("body") or root
+            launch = next((each for each in self.launches if each.covers(span_of(body))), None)
+            self._shapes[key] = _lane_shape(launch)
+        return self._shapes[key]
+
+
+# -- helpers ------------------------------------------------------------------------------------------
+
+
+def _in_alternative(statement: Node, child: Node) -> bool:
+    """Whether `child` is the `else` arm of an `if` (its else clause) or the third operand of a `?:`."""
+    alternative = statement.child_by_field_name("alternative")
+    if alternative is None:
+        return False
+    return same_node(alternative, child) or (
+        alternative.type == "else_clause" and any(same_node(c, child) for c in alternative.named_children)
+    )
+
+
+def _chain(node: Node) -> tuple[list[Node | None], Node | None]:
+    """The indices of `a[i][j]` outermost first, and its base `a`."""
+    indices: list[Node | None] = []
+    base: Node | None = node
+    while base is not None and base.type == "subscript_expression":
+        argument_list = base.child_by_field_name("indices")
+        named = argument_list.named_children if argument_list is not None else []
+        indices.insert(0, named[0] if len(named) == 1 else None)
+        base = base.child_by_field_name("argument")
+    return indices, base
+
+
+def _flatten(memory: MemoryObject, indices: list[Expr]) -> Expr:
+    """Row-major: `t[a][b]` of extents (E0, E1) is a × E1 + b; an unknown extent is a named symbol."""
+    address: Expr = indices[0]
+    for dimension, index in enumerate(indices[1:], start=1):
+        extent = memory.extents[dimension]
+        pitch: Expr = Const(extent) if extent is not None else Uniform(f"{memory.name}'s row length")
+        address = Binary("+", Binary("*", address, pitch), index)
+    return address
+
+
+def _steps(indices: list[Expr], source: StrideSource, memo: dict) -> tuple[tuple[float | None, float | None], ...]:
+    """How far the lane and the next row of lanes move each subscript; () when one is not readable."""
+    found = []
+    for index in indices:
+        form = lane_form(index, source, memo)
+        if form is None:
+            return ()
+        found.append((_number(form.lane.value), _number(form.row.value)))
+    return tuple(found)
+
+
+def _member(node: Node, parent_of: Callable[[Node], Node | None]) -> tuple[Node, str | None]:
+    """`p[i].x`: the member expression and `x`; else the subscript itself (also for a method called on
+    the element, `v[i].x()` of a vector: the element is loaded whole)."""
+    parent = parent_of(node)
+    if (
+        parent is not None
+        and parent.type == "field_expression"
+        and text_of(parent.child_by_field_name("operator")) == "."
+        and same_node(parent.child_by_field_name("argument"), node)
+    ):
+        above = parent_of(parent)
+        if above is not None and above.type == "call_expression":
+            return node, None
+        return parent, text_of(parent.child_by_field_name("field"))
+    return node, None
+
+
+def _kind(node: Node, parent_of: Callable[[Node], Node | None]) -> AccessKind:
+    parent = parent_of(node)
+    while parent is not None and parent.type in ("parenthesized_expression", "subscript_expression"):
+        if parent.type == "subscript_expression" and not same_node(parent.child_by_field_name("argument"), node):
+            return "load"  # used as an index
+        node, parent = parent, parent_of(parent)
+    if parent is None:
+        return "load"
+    if parent.type == "assignment_expression" and same_node(parent.child_by_field_name("left"), node):
+        return "store" if text_of(parent.child_by_field_name("operator")) in _STORES else "update"
+    if parent.type == "update_expression":
+        return "update"
+    return "load"
+
+
+def _lane_shape(launch: KernelLaunch | None) -> LaneShape:
+    """Which dimension is fastest: the last whose extent is not 1 (the local range's when known, else
+    the global range's), and that dimension's local extent."""
+    if launch is None:
+        return LaneShape()
+    local = launch.local_range or launch.attributes.reqd_work_group_size
+    extents = local if local is not None and local.known else launch.global_range
+    if extents is None or not extents.dims:
+        return LaneShape()
+    dims = len(extents.dims)
+    fastest = next((d for d in range(dims - 1, -1, -1) if extents.dims[d] != 1), dims - 1)
+    width = local.dims[fastest] if local is not None and local.known and len(local.dims) == dims else None
+    return LaneShape(dims, fastest, width)
+
+
+def _handle_dims(types: CppTypes, name: str, at: Node) -> int | None:
+    declared = types.declared(name, at)
+    return dims_of(declared.type_text) if declared is not None else None
+
+
+def _number(value: Fraction | None) -> float | None:
+    if value is None:
+        return None
+    return int(value) if value.denominator == 1 else float(value)
+
+
+def _with_members_used(
+    accesses: Iterable[MemoryAccess], types: CppTypes, kernel: Callable[[Span], int]
+) -> list[MemoryAccess]:
+    """For struct members: which members of the struct the kernel's accesses to the same array use (a
+    whole-element access uses them all), and the bytes they cover."""
+    found = list(accesses)
+    used: dict[tuple[str, int], set[str]] = {}
+    for access in found:
+        key = (access.array, kernel(access.span))
+        if access.member is not None:
+            used.setdefault(key, set()).add(access.member)
+        elif access.element_type is not None and access.struct is None:
+            used.setdefault(key, set()).add("*")
+    result = []
+    for access in found:
+        if access.member is None or access.element_type is None:
+            result.append(access)
+            continue
+        members = used.get((access.array, kernel(access.span)), set())
+        layout = types.layout(access.element_type)
+        if layout is None or "*" in members:
+            result.append(replace(access, members_used=tuple(m.name for m in layout.members) if layout else ()))
+            continue
+        covered = sum(m.size for m in layout.members if m.name in members)
+        result.append(replace(access, members_used=tuple(sorted(members)), used_bytes=covered))
+    return result
