@@ -1,0 +1,65 @@
+"""KL603: arrays of structs read one member at a time."""
+
+from __future__ import annotations
+
+from conftest import CORPUS
+from kernlint.diagnostics import Severity
+from rule_helpers import cost_at, run_engine
+
+BODIES = CORPUS / "sycl" / "kl603_bodies.cpp"
+
+
+def test_a_member_a_struct_apart_is_priced_in_sectors() -> None:
+    # `Body` from the quoted header: 7 floats and an int, 32 bytes. A float a struct apart: 32 lanes
+    # span 31 × 32 + 4 = 996 bytes, 32 sectors of 32 for the 4 the floats fill (H100); on Xe-HPC
+    # 16 lines of 64 for 2.
+    assert cost_at(BODIES, 16, "KL603", "h100").value == 32
+    assert cost_at(BODIES, 16, "KL603").value == 16
+    # `Interval` (a typedef'd struct of two doubles, 16 bytes): 31 × 16 + 8 = 504 bytes → 16 sectors for 8
+    interval = cost_at(BODIES, 51, "KL603", "h100")
+    assert interval.value == 16 and interval.figures["sectors_needed"] == 8
+
+
+def test_the_message_counts_the_members_the_kernel_uses() -> None:
+    [found] = run_engine(
+        """
+        #include <sycl/sycl.hpp>
+        struct P { float x, y, z, w; double e; };
+        void k(sycl::queue &q, const P *p, float *out, int n, int m) {
+          q.parallel_for(sycl::nd_range<1>(n, 64), [=](sycl::nd_item<1> it) {
+            const int i = it.get_global_id(0);
+            float acc = 0.0f;
+            for (int s = 0; s < m; ++s) acc += p[i].y * s;
+            out[i] = acc;
+          });
+        }
+        """,
+        "k.cpp",
+        "h100",
+        "KL603",
+    )
+    assert found.severity is Severity.WARNING
+    assert "reads 4 bytes of each 24-byte `P`" in found.message
+    assert "the kernel uses 4 of its 24 bytes through `p` (`y`)" in found.message
+    assert "struct of arrays" in found.message
+
+
+def test_whole_copies_broadcasts_and_unknown_layouts_say_nothing() -> None:
+    assert not run_engine(
+        """
+        #include <sycl/sycl.hpp>
+        #include <complex>
+        struct P { float x, y; };
+        template <typename T> struct Box { T lo, hi; };
+        void k(sycl::queue &q, const P *p, const Box<float> *b, P *out, float *f, int n) {
+          q.parallel_for(sycl::range<1>(n), [=](sycl::id<1> i) {
+            P v = p[i];
+            out[i] = v;
+            f[i] = p[0].x + b[i].lo;
+          });
+        }
+        """,
+        "k.cpp",
+        "h100",
+        "KL603",
+    )
