@@ -338,6 +338,8 @@ class _Walk:
 
     def _binary(self, expr: Binary, depth: int) -> Found:
         op = expr.op
+        if op in ("/", ">>", "%", "&") and self._uniform(expr):
+            return LaneForm(uniform=Poly.symbol(_text(expr)))  # `lid / 32`: sub-group uniform, as graded
         if op in ("+", "-", "*", "/", ">>", "<<", "%", "&"):
             left = self.form(expr.left, depth + 1)
             right = self.form(expr.right, depth + 1)
@@ -370,6 +372,9 @@ class _Walk:
             return left.scale(Poly.constant(1 << k))
         if op in ("/", ">>"):
             factor = k if op == "/" else (1 << k if 0 <= k < 31 else 0)
+            if factor > 0 and factor % 32 == 0 and left.lane == ONE and left.row.zero:
+                # `lid / 32`: the same in every lane of an (aligned) sub-group, at most 32 wide
+                return LaneForm(uniform=Poly.symbol(_text(expr)))
             if factor <= 0 or left.uniform.symbols:
                 return None
             # `lid / 2`: pairs of lanes share an element (a stride of one half)

@@ -125,7 +125,7 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
     )
     language = _language(unit.data, launches, pragmas)
     errors = tuple(span_of(n) for n in groups.get("error", []))
-    omp, omp_branches = openmp_facts(unit, pragmas)
+    omp, omp_branches, omp_memory = openmp_facts(unit, pragmas)
     in_target = inside_any([c.region for c in omp if c.region is not None and "target" in c.leaves])
     sides: list[tuple[LoopKind, tree_sitter.Node, Side]] = [
         (kind, n, "device" if in_device(n) or in_target(n) else "host") for kind, n in loops
@@ -152,7 +152,7 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
         pragmas=pragmas,
         branches=device.branches + omp_branches,
         block_accesses=device.block_accesses,
-        memory_accesses=device.memory_accesses,
+        memory_accesses=device.memory_accesses + omp_memory,
         omp=omp,
         syntax_errors=errors,
         dependencies=tuple(unit.constants.dependencies),

@@ -41,7 +41,9 @@ _SCOPES = frozenset(
     }
 )
 _FUNCTIONS = frozenset({"function_definition", "lambda_expression"})
-_QUALIFIERS = re.compile(r"\b(?:const|volatile|restrict|__restrict__|__restrict|static|constexpr|inline|typename)\b")
+_QUALIFIERS = re.compile(
+    r"\b(?:const|volatile|restrict|__restrict__|__restrict|static|constexpr|inline|typename|struct|class|union)\b"
+)
 _VECTOR = re.compile(
     r"^(?:(?:sycl|cl::sycl)::)?(?P<base>char|uchar|short|ushort|int|uint|long|ulong|float|double|half)"
     r"(?P<n>2|3|4|8|16)$"

@@ -30,6 +30,7 @@ from kernlint.facts.device import ArmCost, Branch, Reach
 from kernlint.facts.kinds import BranchKind
 from kernlint.facts.openmp import OmpConstruct
 from kernlint.frontends.openmp import expr as ex
+from kernlint.frontends.openmp.solved import SolvedRegion, SolvedRegions
 from kernlint.frontends.openmp.lanes import geometric, index_seed
 
 _WORKSHARING = frozenset({"for", "do", "loop"})
@@ -107,11 +108,11 @@ class DeviceSource(Protocol):
         """Constants and substitutable local definitions at `at_byte`."""
 
 
-def openmp_branches(constructs: tuple[OmpConstruct, ...], source: DeviceSource) -> tuple[Branch, ...]:
-    """`Branch` facts for the id-dependent conditions of every device parallel region."""
+def solve_regions(constructs: tuple[OmpConstruct, ...], source: DeviceSource) -> SolvedRegions | None:
+    """Lower every device parallel region into one dependence program and solve it (None: no region)."""
     regions = _parallel_regions(constructs)
     if not regions:
-        return ()
+        return None
     program = dep.Program()
     shared = _shared_out_loops(constructs)
     simd_loops = [
@@ -120,6 +121,7 @@ def openmp_branches(constructs: tuple[OmpConstruct, ...], source: DeviceSource) 
         if "simd" in c.leaves and not set(c.leaves) & _WORKSHARING and c.loop is not None and c.loop.index
     ]
     pending: list[tuple[Span, RawBranch]] = []
+    solved: list[SolvedRegion] = []
     for construct in regions:
         assert construct.region is not None
         if _one_lane(construct, constructs):
@@ -185,7 +187,21 @@ def openmp_branches(constructs: tuple[OmpConstruct, ...], source: DeviceSource) 
                 )
                 pending.append((construct.region, statement))
         flow.lower_variants(unit)
+        seeds = {n: next(v for v in unit.values(n) if isinstance(v, dep.Seed)) for n in ids}
+        solved.append(SolvedRegion(construct, statements, lower, seeds))
     program.solve()
+    return SolvedRegions(program, solved, pending)
+
+
+def openmp_branches(
+    constructs: tuple[OmpConstruct, ...], source: DeviceSource, solved: SolvedRegions | None = None
+) -> tuple[Branch, ...]:
+    """`Branch` facts for the id-dependent conditions of every device parallel region (`solved`: the
+    regions' program when the caller already solved it for other passes)."""
+    solved = solved if solved is not None else solve_regions(constructs, source)
+    if solved is None:
+        return ()
+    program, pending = solved.program, solved.pending
     loops = [raw.span for _unit, raw in pending if raw.kind == "loop"]
     branches = []
     for unit_key, raw in pending:

@@ -130,10 +130,14 @@ def _message(access: MemoryAccess, lanes: int, assumed: bool, language: str) -> 
             f"interleave the chunks (index `{stride.counter} * <work-items> + <id>`) so neighbouring lanes read "
             "neighbouring elements"
         )
-    elif stride.form == "row-pitch":
-        why = f"neighbouring lanes of {who} are a row of `{stride.symbol}` elements apart" + (
-            f" (each walks its own row along `{stride.counter}`)" if stride.counter else ""
+    elif stride.form == "row-pitch" and stride.counter:
+        why = (
+            f"neighbouring lanes of {who} are a row of `{stride.symbol}` elements apart "
+            f"(each walks its own row along `{stride.counter}`)"
         )
+        fix = _row_fix(language)
+    elif stride.form == "row-pitch":
+        why = f"neighbouring lanes of {who} are `{stride.symbol}` elements apart"
         fix = _row_fix(language)
     else:
         why = f"neighbouring lanes of {who} are {stride.elements:g} elements apart"

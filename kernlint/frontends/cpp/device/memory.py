@@ -122,7 +122,7 @@ class _Reader:
             and same_node(parent.child_by_field_name("argument"), node)
         ):
             return None  # the inner part of `t[a][b]`: read with the whole
-        indices, base = _chain(node)
+        indices, base = chain(node)
         context = self.dependence.context_of(node)
         if base is None or context is None or any(i is None for i in indices):
             return None
@@ -146,7 +146,7 @@ class _Reader:
         named = classify(form, lambda name: name in counters)
         if named is None:
             return None
-        outer, member = _member(node, self.dependence.parent_of)
+        outer, member = member_of(node, self.dependence.parent_of)
         element_bytes = pitch = self.types.size(memory.element_type) if memory.element_type else None
         struct = None
         if member is not None:
@@ -161,7 +161,7 @@ class _Reader:
             array=text_of(base),
             index="".join(f"[{text_of(i)}]" for i in indices),
             space=memory.space,
-            kind=_kind(outer, self.dependence.parent_of),
+            kind=access_kind(outer, self.dependence.parent_of),
             stride=LaneStride(
                 named.form,
                 _number(named.elements),
@@ -255,7 +255,7 @@ def _in_alternative(statement: Node, child: Node) -> bool:
     )
 
 
-def _chain(node: Node) -> tuple[list[Node | None], Node | None]:
+def chain(node: Node) -> tuple[list[Node | None], Node | None]:
     """The indices of `a[i][j]` outermost first, and its base `a`."""
     indices: list[Node | None] = []
     base: Node | None = node
@@ -288,7 +288,7 @@ def _steps(indices: list[Expr], source: StrideSource, memo: dict) -> tuple[tuple
     return tuple(found)
 
 
-def _member(node: Node, parent_of: Callable[[Node], Node | None]) -> tuple[Node, str | None]:
+def member_of(node: Node, parent_of: Callable[[Node], Node | None]) -> tuple[Node, str | None]:
     """`p[i].x`: the member expression and `x`; else the subscript itself (also for a method called on
     the element, `v[i].x()` of a vector: the element is loaded whole)."""
     parent = parent_of(node)
@@ -305,7 +305,7 @@ def _member(node: Node, parent_of: Callable[[Node], Node | None]) -> tuple[Node,
     return node, None
 
 
-def _kind(node: Node, parent_of: Callable[[Node], Node | None]) -> AccessKind:
+def access_kind(node: Node, parent_of: Callable[[Node], Node | None]) -> AccessKind:
     parent = parent_of(node)
     while parent is not None and parent.type in ("parenthesized_expression", "subscript_expression"):
         if parent.type == "subscript_expression" and not same_node(parent.child_by_field_name("argument"), node):

@@ -9,14 +9,16 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from kernlint.facts import Branch, OmpConstruct, Pragma
+from kernlint.facts.memory import MemoryAccess
 from kernlint.facts.openmp_directive import OmpDirective, OmpParseError
 from kernlint.frontends.common.nodes import span_of
 from kernlint.frontends.cpp.openmp.constructs import CppOmpSource
 from kernlint.frontends.cpp.openmp.syntax import associated_loops, collapse_depth, following_statement
 from kernlint.frontends.cpp.pragma_operators import expanded_clauses
-from kernlint.frontends.openmp.dependence import openmp_branches
+from kernlint.frontends.openmp.dependence import openmp_branches, solve_regions
 from kernlint.frontends.openmp.directives import is_macro_name, parse_directive
 from kernlint.frontends.openmp.facts import Located, build_constructs, has_region, is_loop_construct
+from kernlint.frontends.openmp.memory import openmp_memory_accesses
 
 if TYPE_CHECKING:
     from kernlint.frontends.cpp.unit import CppUnit
@@ -52,13 +54,19 @@ class MacroAwareOmpSource(CppOmpSource):
         return self.unit.constants.macro_body(word) if is_macro_name(word) else None
 
 
-def openmp_facts(unit: CppUnit, pragmas: tuple[Pragma, ...]) -> tuple[tuple[OmpConstruct, ...], tuple[Branch, ...]]:
-    """`cpp.openmp.openmp_facts`, reading directives through `MacroAwareOmpSource`."""
+def openmp_facts(
+    unit: CppUnit, pragmas: tuple[Pragma, ...]
+) -> tuple[tuple[OmpConstruct, ...], tuple[Branch, ...], tuple[MemoryAccess, ...]]:
+    """`cpp.openmp.openmp_facts`, reading directives through `MacroAwareOmpSource`, with the memory
+    accesses of the device parallel regions (from the same solved dependence program)."""
     if not any(p.text.split()[:1] in (["omp"], ["ompx"]) for p in pragmas):
-        return (), ()
+        return (), (), ()
     source = MacroAwareOmpSource(unit, pragmas)
     constructs = build_constructs(source)
-    return constructs, openmp_branches(constructs, source)
+    solved = solve_regions(constructs, source)
+    if solved is None:
+        return constructs, (), ()
+    return constructs, openmp_branches(constructs, source, solved), openmp_memory_accesses(solved, source, constructs)
 
 
 def _unexpanded_macro(found: Located) -> bool:

@@ -1,0 +1,74 @@
+"""The array elements a C/C++ OpenMP device region uses, as the OpenMP memory pass reads them
+(`kernlint.frontends.openmp.memory`): each subscript chain of an array or pointer declared outside
+the region (what the region declares is its threads' own), with the element type, the declared
+extents and, for `p[i].x`, the struct member, from `kernlint.frontends.cpp.types`."""
+
+from __future__ import annotations
+
+import tree_sitter
+
+from kernlint.frontends.common import treesitter
+from kernlint.frontends.common.nodes import span_of, text_of
+from kernlint.frontends.cpp.dependence.nodes import Parents, same_node
+from kernlint.frontends.cpp.device.memory import access_kind, chain, member_of
+from kernlint.frontends.cpp.types import CppTypes
+from kernlint.frontends.openmp.memory import RawArrayAccess
+
+Node = tree_sitter.Node
+
+
+def region_array_accesses(region: Node, types: CppTypes, parent_of: Parents) -> list[RawArrayAccess]:
+    found = []
+    for node in treesitter.captures("cpp", "cpp_openmp_subscripts", region).get("subscript", []):
+        parent = parent_of(node)
+        if (
+            parent is not None
+            and parent.type == "subscript_expression"
+            and same_node(parent.child_by_field_name("argument"), node)
+        ):
+            continue  # the inner part of `a[i][k]`
+        indices, base = chain(node)
+        if base is None or base.type != "identifier" or any(i is None for i in indices):
+            continue
+        access = _access(node, base, [i for i in indices if i is not None], region, types, parent_of)
+        if access is not None:
+            found.append(access)
+    return found
+
+
+def _access(
+    node: Node, base: Node, indices: list[Node], region: Node, types: CppTypes, parent_of: Parents
+) -> RawArrayAccess | None:
+    declared = types.declared(text_of(base), node)
+    if declared is None or region.start_byte <= declared.start_byte < region.end_byte:
+        return None
+    if declared.pointers == 1:
+        extents = (None, *declared.extents)
+    elif declared.pointers == 0 and declared.extents:
+        extents = declared.extents
+    else:
+        return None
+    if len(extents) != len(indices):
+        return None
+    outer, member = member_of(node, parent_of)
+    element = types.size(declared.type_text)
+    pitch, struct = element, None
+    if member is not None:
+        layout = types.layout(declared.type_text)
+        field = layout.member(member) if layout is not None else None
+        if layout is None or field is None:
+            return None
+        struct, element = layout.name, types.size(field.type_text)
+    return RawArrayAccess(
+        span_of(outer),
+        text_of(base),
+        tuple(text_of(i) for i in indices),
+        access_kind(outer, parent_of),
+        element,
+        tuple(str(e) if e is not None else None for e in extents),
+        pitch,
+        declared.type_text,
+        struct,
+        member,
+        declared.start_byte,
+    )
