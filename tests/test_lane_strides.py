@@ -105,6 +105,12 @@ def test_gathers_products_of_ids_and_wrapping_remainders_are_unknown() -> None:
     assert _form({"i": GID}, _b("%", V("i"), C(4))) is None
 
 
+def test_rows_of_lanes_sharing_an_element_have_no_symbolic_stride() -> None:
+    found = _form({"i": GID}, _b("+", _b("*", _b("/", V("i"), C(16)), V("w")), C(1)))
+    assert found is not None and found.lane == Poly.symbol("w").scale(Fraction(1, 16))
+    assert classify(found) is None
+
+
 def test_a_quotient_shares_elements_between_lanes() -> None:
     found = _form({"i": GID}, _b("/", V("i"), C(2)))
     assert found is not None and found.lane.value == Fraction(1, 2)

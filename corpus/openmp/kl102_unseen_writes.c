@@ -14,7 +14,7 @@ void bump(float *slot);
 void drift(particle *p, size_t n, float dt) {
 #pragma omp target teams distribute parallel for map(tofrom: p[0:n])
   for (size_t i = 0; i < n; ++i)
-    p[i].pos = p[i].pos + dt * p[i].vel; // expect: KL603, KL603, KL603
+    p[i].pos = p[i].pos + dt * p[i].vel;
 }
 
 void smooth(float *v, int n, int passes) {

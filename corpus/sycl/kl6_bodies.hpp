@@ -10,4 +10,5 @@ struct Body {
 
 typedef struct {
   double lo, hi;
+  double weight;
 } Interval;

@@ -448,8 +448,8 @@ def classify(found: LaneForm, loop_counter: Callable[[str], bool] = lambda _n: F
         return Classified("unit", abs(value))  # `lid / 2`: lanes share elements, none is skipped
     if value is not None:
         return Classified("chunk" if counter is not None else "constant", abs(value), None, counter)
-    if found.uniform.zero and found.row.zero:
-        return None
+    if (found.uniform.zero and found.row.zero) or any(c.denominator != 1 for _m, c in stride.terms):
+        return None  # a bare `x[i * incx]`; `(lid / 16) * w`: rows of lanes sharing elements, not a stride
     return Classified("row-pitch", None, stride.text(), counter)
 
 

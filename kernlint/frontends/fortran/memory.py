@@ -5,18 +5,31 @@ anything else is a call), with the element size and every dimension's declared e
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
+
+import tree_sitter
 
 from kernlint.facts import Span
 from kernlint.facts.kinds import AccessKind
 from kernlint.frontends.common.nodes import text_of
+from kernlint.frontends.fortran.source import LineMap
+from kernlint.frontends.openmp.facts import Declared
 from kernlint.frontends.openmp.memory import RawArrayAccess
 
-if TYPE_CHECKING:
-    from kernlint.frontends.fortran.openmp import FortranOmpSource
+
+class _Source(Protocol):
+    """What this module asks of the Fortran OpenMP source (`fortran.openmp.FortranOmpSource`)."""
+
+    linemap: LineMap
+
+    def captures_in(self, query: str, region: Span) -> dict[str, list[tree_sitter.Node]]: ...
+
+    def declared(self, name: str, at_byte: int) -> Declared | None: ...
+
+    def node_span(self, node: tree_sitter.Node) -> Span: ...
 
 
-def region_array_accesses(source: FortranOmpSource, region: Span) -> list[RawArrayAccess]:
+def region_array_accesses(source: _Source, region: Span) -> list[RawArrayAccess]:
     captures = source.captures_in("fortran_arrays", region)
     found = []
     for element, name, args in zip(captures.get("element", []), captures.get("name", []), captures.get("args", [])):

@@ -48,6 +48,7 @@ class RawArrayAccess:
     struct: str | None = None
     member: str | None = None
     declared_at: int | None = None  # where the array is declared (a byte), when in the same file
+    member_bytes: tuple[tuple[str, int], ...] = ()  # for a struct member: every member of the struct, with its size
 
 
 class ArraySource(Protocol):
@@ -66,14 +67,14 @@ def openmp_memory_accesses(
     """The accesses of every solved region; an array a `target` region declares outside its parallel
     region is the team's, in local (shared) memory."""
     teams = [c.region for c in constructs if c.region is not None and "target" in c.leaves]
-    found: list[MemoryAccess] = []
+    found: list[tuple[MemoryAccess, RawArrayAccess]] = []
     for region in solved.regions:
         assert region.construct.region is not None
         reader = _RegionReader(solved.program, region, source, teams)
         for raw in source.array_accesses(region.construct.region):
             access = reader.access(raw)
             if access is not None:
-                found.append(access)
+                found.append((access, raw))
     return tuple(_members_used(found))
 
 
@@ -253,13 +254,18 @@ def _number(value: Fraction | None) -> float | None:
     return int(value) if value.denominator == 1 else float(value)
 
 
-def _members_used(accesses: list[MemoryAccess]) -> list[MemoryAccess]:
-    """For struct members: the members the same array's accesses in the file use."""
+def _members_used(accesses: list[tuple[MemoryAccess, RawArrayAccess]]) -> list[MemoryAccess]:
+    """For struct members: the members the same array's accesses in the file use, and their bytes."""
     used: dict[str, set[str]] = {}
-    for access in accesses:
+    for access, _raw in accesses:
         if access.member is not None:
             used.setdefault(access.array, set()).add(access.member)
-    return [
-        replace(access, members_used=tuple(sorted(used.get(access.array, ())))) if access.member is not None else access
-        for access in accesses
-    ]
+    found = []
+    for access, raw in accesses:
+        if access.member is None:
+            found.append(access)
+            continue
+        members = used.get(access.array, set())
+        covered = sum(size for name, size in raw.member_bytes if name in members) if raw.member_bytes else None
+        found.append(replace(access, members_used=tuple(sorted(members)), used_bytes=covered))
+    return found

@@ -153,7 +153,7 @@ def bank_cost(passes: int, ideal: int, lanes: int, banks: int, bank_bytes: int, 
         f"per sub-group access of local memory for {ideal} without conflict ({device})",
         "the most distinct words one bank holds among the lanes' (the same word is broadcast)",
         f"{lanes} lanes over {banks} banks of {bank_bytes} bytes: the busiest bank holds {passes} distinct "
-        f"words, so the access takes {passes} passes where {ideal} would do ({passes / ideal:g}-way conflict)",
+        f"words, so the access takes {passes} passes where {ideal} would do ({passes / ideal:.3g}× the passes)",
         device=device,
         figures={"lanes": lanes, "banks": banks, "bank_bytes": bank_bytes, "wavefronts": passes, "ideal": ideal},
     )

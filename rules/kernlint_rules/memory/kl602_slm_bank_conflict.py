@@ -173,7 +173,8 @@ def _message(
 ) -> str:
     stride = access.stride
     verb = {"load": "load", "store": "store", "update": "read-modify-write"}[access.kind]
-    head = f"{passes / ideal:g}-way local-memory bank conflict at {verb} `{written(access)}` ({where(access)})"
+    degree = f"{passes // ideal}-way" if passes % ideal == 0 else f"{passes}-pass (where {ideal} would do)"
+    head = f"{degree} local-memory bank conflict at {verb} `{written(access)}` ({where(access)})"
     who = lane_words(lanes, assumed)
     if in_row > 1:
         why = f"the lanes of {who} are {stride.elements:g} elements apart, so several land on one bank"

@@ -7,8 +7,10 @@ What it does
     struct's layout comes from its definition in the file or a quoted header (C's rules: each member
     at a multiple of its alignment); the members the kernel uses through the same array are counted,
     so the message can say how much of each fetched struct is wanted. Not reported: a whole-struct copy
-    (`Particle q = p[i]` moves every byte), a uniform index (every lane reads the same struct), a
-    struct whose layout is not known (templates, base classes, bit-fields, a type from a system header).
+    (`Particle q = p[i]` moves every byte), a struct of 16 bytes or less whose every member the kernel
+    reads through the array (compilers merge those reads into one vector load per lane), a uniform
+    index (every lane reads the same struct), a struct whose layout is not known (templates, base
+    classes, bit-fields, a type from a system header).
 
 Why it matters
     The memory system moves whole sectors, and a sub-group reading one float member of a 20-byte
@@ -95,7 +97,13 @@ class ArrayOfStructs(Rule):
             )
 
 
+_VECTOR_BYTES = 16  # the widest load one lane issues: a struct this small, read whole, is one vector load
+
+
 def _candidate(access: MemoryAccess) -> bool:
+    whole = access.used_bytes == access.pitch_bytes or "*" in access.members_used
+    if whole and access.pitch_bytes is not None and access.pitch_bytes <= _VECTOR_BYTES:
+        return False  # every member of a small struct read: compilers merge them into one load per lane
     return (
         access.space == "global"
         and access.member is not None

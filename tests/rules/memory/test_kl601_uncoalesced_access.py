@@ -91,3 +91,27 @@ def test_one_lane_block_loads_gathers_and_broadcasts_say_nothing() -> None:
         }
         """
     )
+
+
+def test_an_address_handed_on_is_no_access_and_a_vector_tail_is_information() -> None:
+    found = _one(
+        """
+        #include <sycl/sycl.hpp>
+        void use(float *row);
+        void k(sycl::queue &q, float *a, float *c, size_t n) {
+          q.parallel_for(sycl::nd_range<1>(n / 8, 64), [=](sycl::nd_item<1> it) {
+            const size_t base = it.get_global_id(0) * 8;
+            use(&a[base]);
+            if (n - base < 8) {
+              for (size_t i = base; i < n; ++i) c[i] = a[i];
+            } else {
+              for (int k = 0; k < 8; ++k) c[base + k] = 2.0f * a[base + k];
+            }
+          });
+        }
+        """
+    )
+    tail = [d for d in found if "only lanes past a bound run it" in d.message]
+    assert {d.line for d in tail} == {9} and all(d.severity is Severity.INFO for d in tail)
+    assert all(d.line != 7 for d in found)  # `&a[base]`
+    assert {d.line for d in found if d.severity is Severity.WARNING} == {11}

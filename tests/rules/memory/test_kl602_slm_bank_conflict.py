@@ -91,3 +91,25 @@ def test_padded_tiles_broadcasts_and_private_arrays_say_nothing() -> None:
         }
         """
     )
+
+
+def test_a_conflict_that_is_not_a_multiple_of_the_ideal_counts_passes() -> None:
+    [found] = _findings(
+        """
+        #include <sycl/sycl.hpp>
+        void k(sycl::queue &q, float *out, int n) {
+          q.submit([&](sycl::handler &h) {
+            sycl::local_accessor<float, 1> s(sycl::range<1>(192), h);
+            h.parallel_for(sycl::nd_range<1>(n, 32), [=](sycl::nd_item<1> it) {
+              const int l = it.get_local_id(0);
+              s[6 * l] = 1.0f;
+              out[it.get_global_id(0)] = s[l];
+            });
+          });
+        }
+        """,
+        "xe-hpc",
+    )
+    # 32 lanes 6 words apart over 16 banks: gcd(6, 16) = 2, so 8 banks hold 4 words each: 4 passes for 2
+    assert found.message.startswith("2-way local-memory bank conflict")
+    assert found.cost is not None and (found.cost.value, found.cost.figures["ideal"]) == (4, 2)

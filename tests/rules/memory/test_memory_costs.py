@@ -101,5 +101,5 @@ def test_a_symbolic_pitch_over_rows_is_wider_than_the_rows() -> None:
 
 def test_bank_cost_states_the_degree() -> None:
     cost = bank_cost(32, 2, 32, 16, 4, "xe-hpc")
-    assert cost.value == 32.0 and "16-way conflict" in cost.basis
+    assert cost.value == 32.0 and "32 passes where 2 would do (16× the passes)" in cost.basis
     assert cost.phrase() == "32 wavefronts per sub-group access of local memory for 2 without conflict (xe-hpc)"

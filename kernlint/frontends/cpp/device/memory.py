@@ -112,6 +112,7 @@ class _Reader:
         ]
         self._shapes: dict[Key, LaneShape] = {}
         self._memos: dict[Key, dict] = {}  # per unit: the forms of its variables
+        self._uppers: dict[Key, bool] = {}
         self.strides: FileStrides
 
     def access(self, node: Node) -> MemoryAccess | None:
@@ -147,6 +148,8 @@ class _Reader:
         if named is None:
             return None
         outer, member = member_of(node, self.dependence.parent_of)
+        if address_taken(outer, self.dependence.parent_of):
+            return None  # `&a[i]`: an address handed on, not an element read
         element_bytes = pitch = self.types.size(memory.element_type) if memory.element_type else None
         struct = None
         if member is not None:
@@ -219,10 +222,38 @@ class _Reader:
                 lanes = grade.lanes.kind if grade is not None and grade.lanes is not None else None
                 if taken and lanes == "single":
                     return "single"
-                if other and grade is not None and grade.dependence == "boundary" and lanes == "edge":
-                    found = "edge"
+                if grade is not None and grade.dependence == "boundary" and (taken or other):
+                    upper = self._upper(current, context)  # holds for the top lanes only: the taken arm is the tail
+                    if (taken and upper) or (other and not upper and lanes == "edge"):
+                        found = "edge"
             child, current = current, parent_of(current)
         return found
+
+    def _upper(self, statement: Node, context: UnitContext) -> bool:
+        """Whether a bound test holds only for the lanes at the top of the range, near the problem's size
+        (`if (n - 8 * gid < 8)`, `if (x > width - 2)`): the tail a vectorised kernel leaves to a loop."""
+        key = key_of(statement)
+        if key not in self._uppers:
+            self._uppers[key] = self._holds_for_the_top(statement, context)
+        return self._uppers[key]
+
+    def _holds_for_the_top(self, statement: Node, context: UnitContext) -> bool:
+        condition = statement.child_by_field_name("condition")
+        while condition is not None and condition.type in ("condition_clause", "parenthesized_expression"):
+            condition = condition.child_by_field_name("value") or next(iter(condition.named_children), None)
+        if condition is None or condition.type != "binary_expression":
+            return False
+        op = text_of(condition.child_by_field_name("operator"))
+        left, right = condition.child_by_field_name("left"), condition.child_by_field_name("right")
+        if op not in ("<", "<=", ">", ">=") or left is None or right is None:
+            return False
+        difference = Binary("-", self.dependence.lower(left, context), self.dependence.lower(right, context))
+        form = lane_form(difference, self.strides.source(context, condition))
+        step = form.lane.value if form is not None else None
+        if step is None or step == 0 or form is None:
+            return False
+        high = (step < 0) == (op in ("<", "<="))
+        return high and any(not s.startswith("?") for s in form.uniform.symbols)
 
     def _function(self, node: Node) -> str | None:
         owner = self.view.owner(node)
@@ -243,6 +274,17 @@ class _Reader:
 
 
 # -- helpers ------------------------------------------------------------------------------------------
+
+
+def address_taken(node: Node, parent_of: Callable[[Node], Node | None]) -> bool:
+    parent = parent_of(node)
+    while parent is not None and parent.type == "parenthesized_expression":
+        parent = parent_of(parent)
+    return (
+        parent is not None
+        and parent.type == "pointer_expression"
+        and text_of(parent.child_by_field_name("operator")) == "&"
+    )
 
 
 def _in_alternative(statement: Node, child: Node) -> bool:

@@ -10,7 +10,7 @@ import tree_sitter
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import span_of, text_of
 from kernlint.frontends.cpp.dependence.nodes import Parents, same_node
-from kernlint.frontends.cpp.device.memory import access_kind, chain, member_of
+from kernlint.frontends.cpp.device.memory import access_kind, address_taken, chain, member_of
 from kernlint.frontends.cpp.types import CppTypes
 from kernlint.frontends.openmp.memory import RawArrayAccess
 
@@ -51,14 +51,18 @@ def _access(
     if len(extents) != len(indices):
         return None
     outer, member = member_of(node, parent_of)
+    if address_taken(outer, parent_of):
+        return None
     element = types.size(declared.type_text)
     pitch, struct = element, None
+    sizes: tuple[tuple[str, int], ...] = ()
     if member is not None:
         layout = types.layout(declared.type_text)
         field = layout.member(member) if layout is not None else None
         if layout is None or field is None:
             return None
         struct, element = layout.name, types.size(field.type_text)
+        sizes = tuple((m.name, m.size) for m in layout.members)
     return RawArrayAccess(
         span_of(outer),
         text_of(base),
@@ -71,4 +75,5 @@ def _access(
         struct,
         member,
         declared.start_byte,
+        sizes,
     )
