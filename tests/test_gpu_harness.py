@@ -9,6 +9,7 @@ import json
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -173,7 +174,7 @@ def test_rendered_table(raw: Path) -> None:
     assert "KL301" in text and "Intel only" in text
 
 
-def _metrics(tmp_path: Path, claim: claims.Claim, counters: dict[str, float]) -> Path:
+def _metrics(tmp_path: Path, claim: claims.Claim, counters: Mapping[str, float]) -> Path:
     """A raw page of one launch of the claim's kernel, as `ncu --page raw --csv` writes it."""
     header = ["ID", "Process ID", "Kernel Name", "CC", *counters]
     units = ["", "", "", "", *("" for _ in counters)]
