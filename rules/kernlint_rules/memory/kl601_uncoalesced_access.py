@@ -42,9 +42,11 @@ Severity policy
     Warning when the access is on the kernel's hot path (inside a loop of device code, or one of the
     accesses of a kernel that has no loop, which are its work) and touches at least twice the sectors
     its bytes need; the message names the stride, the sectors and the change. Info when it runs once
-    per work-item next to a loop that does the work, or wastes less than half. A row pitch that is a
-    symbol is priced honestly: at least the sectors of a stride of 2 ("at least 8 sectors for 4
-    useful"), all lanes apart once it reaches a sector; never a number the source does not give.
+    per work-item next to a loop that does the work, when only the lanes past a bound run it (the
+    tail a vectorised kernel leaves to a scalar loop, the `else` of a bound test), or when it wastes less
+    than half. A row pitch that is a symbol is priced honestly: at least the sectors of a stride of 2
+    (wider than the rows a narrow work-group's sub-group spans), "at least 8 sectors for 4 useful", and
+    every lane apart once it reaches a sector; never a number the source does not give.
 
 Occupancy basis
     None: occupancy counts resident threads, this counts the memory traffic each of their accesses

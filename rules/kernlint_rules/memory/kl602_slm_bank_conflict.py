@@ -29,8 +29,10 @@ Fix
 
 Severity policy
     Warning when the access is on the kernel's hot path (inside a loop, or one of the accesses of a
-    kernel without a loop) and takes at least twice the passes of a conflict-free access; info when it
-    runs once per work-item next to a loop that does the work.
+    kernel without a loop) and its lanes' own stride takes at least twice the passes of a conflict-free
+    access; info when the conflict only comes from the rows a sub-group spans (a work-group narrower than
+    the sub-group, whose rows start on the same banks), when it runs once per work-item next to a loop
+    that does the work, or when only the lanes past a bound run it.
 
 Occupancy basis
     None: occupancy counts resident threads, this counts how often one access of theirs waits for a
