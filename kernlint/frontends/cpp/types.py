@@ -1,8 +1,9 @@
 """What a C/C++ name's declared type says about the memory it indexes: the element type, the extents of
 its dimensions, and the layout of a struct element (`sizeof`, each member's offset and size).
 
-Declarations are indexed by name on first use (the `cpp_declarations` query: every declarator's name);
-the one visible at a use is the innermost declaration before it (block scopes,
+Declarations are found by name on first use: among the initialised declarations and parameters of the
+file's symbol query and its file-scope declarations, else in the blocks around the use (each block's
+own declarations indexed once); the one visible at a use is the innermost declaration before it (block scopes,
 parameters of the enclosing functions and lambdas, then the file). Structs, classes, unions, type
 aliases and function-like macros come from the file and from its quoted headers (the `cpp_types`
 query, run only when a struct member or a macro is met), as the constants do. Sizes follow the one type-size table
@@ -114,16 +115,16 @@ class CppTypes:
         self._top: dict[str, list[Node]] | None = None
         self._scopes: dict[tuple[int, int], tuple[int, int]] = {}
         self._layouts: dict[str, Layout | None] = {}
+        self._sizes: dict[str, int | None] = {}
 
     # -- declarations -------------------------------------------------------------------------------
 
     def declared(self, name: str, at: Node) -> Declared | None:
         """The declaration of `name` visible at `at`: the innermost one before it whose scope holds it.
         The file's initialised declarations and parameters (from the symbol query the file's walk already
-        ran) and its file-scope declarations are searched first; only when none is visible, every
-        declaration of the outermost function (or class) around `at` (the `cpp_declarations` query, once
-        per such function)."""
-        return self._visible(self._cheap(name), name, at) or self._visible(self._around(at).get(name, []), name, at)
+        ran) and its file-scope declarations are searched first; only when none is visible, the blocks
+        around `at`, innermost first (each block's own declarations indexed once)."""
+        return self._visible(self._cheap(name), name, at) or self._in_blocks(name, at)
 
     def _visible(self, candidates: list[Node], name: str, at: Node) -> Declared | None:
         best: tuple[int, Declared] | None = None
@@ -138,19 +139,42 @@ class CppTypes:
                 best = (hi - lo, found)
         return best[1] if best is not None else None
 
-    def _around(self, at: Node) -> dict[str, list[Node]]:
-        outer = None
+    def _in_blocks(self, name: str, at: Node) -> Declared | None:
         current = self._parent(at)
         while current is not None:
-            if current.type in _OUTER_SCOPES:
-                outer = current
+            if current.type in _SCOPES or current.type in _FUNCTIONS:
+                for node in self._block(current).get(name, ()):
+                    if node.start_byte <= at.start_byte or node.type in ("parameter_declaration", "field_declaration"):
+                        found = _read_declaration(node, name, self._value)
+                        if found is not None:
+                            return found
             current = self._parent(current)
-        if outer is None:
-            return {}
-        key = (outer.start_byte, outer.end_byte)
+        return None
+
+    def _block(self, block: Node) -> dict[str, list[Node]]:
+        """The declarations a block (or a function's parameter list, a `for`'s initialiser) makes itself."""
+        key = (block.start_byte, block.end_byte)
         if key not in self._indexed:
-            names = treesitter.captures("cpp", "cpp_declarations", outer).get("name", [])
-            self._indexed[key] = _declared_names(names, self._parent)
+            children = list(block.named_children)
+            if block.type in _FUNCTIONS:
+                declarator = block.child_by_field_name("declarator")
+                while declarator is not None and declarator.type not in (
+                    "function_declarator",
+                    "abstract_function_declarator",
+                ):
+                    declarator = declarator.child_by_field_name("declarator")
+                parameters = declarator.child_by_field_name("parameters") if declarator is not None else None
+                children = list(parameters.named_children) if parameters is not None else []
+            index: dict[str, list[Node]] = {}
+            for child in children:
+                if child.type in _DECLARATIONS:
+                    for declarator in _declarators(child):
+                        found = _declared_identifier(declarator) or (
+                            text_of(vexing) if (vexing := _vexing_of(child, declarator)) is not None else None
+                        )
+                        if found:
+                            index.setdefault(found, []).append(child)
+            self._indexed[key] = index
         return self._indexed[key]
 
     def read(self, declaration: Node, name: str) -> Declared | None:
@@ -210,8 +234,10 @@ class CppTypes:
     def size(self, type_text: str) -> int | None:
         """`sizeof` a type as written: arithmetic, SYCL vector, pointer, or a struct or alias of the file
         or its quoted headers."""
-        found = self._size_align(type_text, 0)
-        return found[0] if found is not None else None
+        if type_text not in self._sizes:
+            found = self._size_align(type_text, 0)
+            self._sizes[type_text] = found[0] if found is not None else None
+        return self._sizes[type_text]
 
     def layout(self, type_text: str) -> Layout | None:
         """The layout of a struct type (through aliases), None for any other type or an unknown one."""
@@ -334,9 +360,6 @@ _DECLARATIONS = frozenset(
 )
 
 
-_OUTER_SCOPES = frozenset({"function_definition", "class_specifier", "struct_specifier"})
-
-
 def _declared_names(names: list[Node], parent_of: Callable[[Node], Node | None]) -> dict[str, list[Node]]:
     """Declaration nodes by the name their declarator declares."""
     index: dict[str, list[Node]] = {}
@@ -453,6 +476,11 @@ def _read_declaration(node: Node, name: str, value: _Value) -> Declared | None:
 
 
 _SYCL_OBJECTS = re.compile(r"\b(?:accessor|local_accessor|buffer)\b")
+
+
+def _vexing_of(declaration: Node, declarator: Node) -> Node | None:
+    type_node = declaration.child_by_field_name("type")
+    return _vexing(declarator, type_node) if type_node is not None else None
 
 
 def _vexing(declarator: Node, type_node: Node) -> Node | None:

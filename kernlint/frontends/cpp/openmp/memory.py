@@ -11,7 +11,7 @@ from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import span_of, text_of
 from kernlint.frontends.cpp.dependence.nodes import Parents, same_node
 from kernlint.frontends.cpp.device.memory import access_kind, address_taken, chain, member_of
-from kernlint.frontends.cpp.types import CppTypes
+from kernlint.frontends.cpp.types import CppTypes, Declared
 from kernlint.frontends.openmp.memory import RawArrayAccess
 
 Node = tree_sitter.Node
@@ -19,6 +19,7 @@ Node = tree_sitter.Node
 
 def region_array_accesses(region: Node, types: CppTypes, parent_of: Parents) -> list[RawArrayAccess]:
     found = []
+    declared: dict[str, Declared | None] = {}  # a name the region does not declare means one array in it
     for node in treesitter.captures("cpp", "cpp_openmp_subscripts", region).get("subscript", []):
         parent = parent_of(node)
         if (
@@ -30,16 +31,24 @@ def region_array_accesses(region: Node, types: CppTypes, parent_of: Parents) -> 
         indices, base = chain(node)
         if base is None or base.type != "identifier" or any(i is None for i in indices):
             continue
-        access = _access(node, base, [i for i in indices if i is not None], region, types, parent_of)
+        name = text_of(base)
+        if name not in declared:
+            declared[name] = types.declared(name, node)
+        access = _access(node, base, [i for i in indices if i is not None], region, types, parent_of, declared[name])
         if access is not None:
             found.append(access)
     return found
 
 
 def _access(
-    node: Node, base: Node, indices: list[Node], region: Node, types: CppTypes, parent_of: Parents
+    node: Node,
+    base: Node,
+    indices: list[Node],
+    region: Node,
+    types: CppTypes,
+    parent_of: Parents,
+    declared: Declared | None,
 ) -> RawArrayAccess | None:
-    declared = types.declared(text_of(base), node)
     if declared is None or region.start_byte <= declared.start_byte < region.end_byte:
         return None
     if declared.pointers == 1:
