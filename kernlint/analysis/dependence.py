@@ -141,10 +141,6 @@ class Unit:
         if into is None:
             self.names.add(name)
 
-    def values(self, name: Name) -> list[Expr]:
-        """Every value the unit assigns to `name`, in order."""
-        return [expr for assigned, expr, _g, _c, _i in self._assignments if assigned == name]
-
     def give_return(self, expr: Expr, guards: Sequence[Hashable] = ()) -> None:
         self._returns.append((expr, tuple(guards)))
 

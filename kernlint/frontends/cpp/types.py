@@ -69,6 +69,18 @@ class Declared:
     start_byte: int
     value: Node | None = None
     parameter: bool = False
+    pointer_elements: bool = False  # `float *rows[4]`: an array of pointers, each row its own allocation
+
+    @property
+    def shape(self) -> tuple[int | None, ...] | None:
+        """The extents an element subscript chain walks through contiguous memory, outermost first (None:
+        a pointer's unknown count), or None when the name is no such array (a value, a pointer to
+        pointers, an array of pointers)."""
+        if self.pointer_elements:
+            return None
+        if self.pointers == 1:
+            return (None, *self.extents)
+        return self.extents if self.pointers == 0 and self.extents else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,7 +303,7 @@ class CppTypes:
                 read = _read_declarator(declarator, self._value)
                 if read is None:
                     return None
-                member_name, pointers, extents, _reference = read
+                member_name, pointers, extents, _reference, _pointer_elements = read
                 element = self._size_align(text_of(type_node), 0) if not pointers else (8, 8)
                 if element is None or any(e is None for e in extents):
                     return None
@@ -299,7 +311,8 @@ class CppTypes:
                 for extent in extents:
                     size *= extent or 0
                 at = 0 if union else -(-offset // element[1]) * element[1]
-                members.append(Member(member_name, at, size, text_of(type_node)))
+                element_type = text_of(type_node) + " *" * pointers  # what one element of the member is
+                members.append(Member(member_name, at, size, element_type))
                 offset = max(offset, size) if union else at + size
                 align = max(align, element[1])
         if not members:
@@ -418,11 +431,13 @@ def _declared_identifier(declarator: Node) -> str | None:
     return text_of(node) if node is not None else None
 
 
-def _read_declarator(declarator: Node, value: _Value) -> tuple[str, int, tuple[int | None, ...], bool] | None:
-    """(name, pointer levels, array extents, reference) of a declarator, extents outermost first."""
+def _read_declarator(declarator: Node, value: _Value) -> tuple[str, int, tuple[int | None, ...], bool, bool] | None:
+    """(name, pointer levels, array extents, reference, whether the array's elements are the pointers)
+    of a declarator, extents outermost first."""
     pointers = 0
     extents: list[int | None] = []
     reference = False
+    pointer_elements = False
     node: Node | None = declarator
     while node is not None and node.type not in ("identifier", "field_identifier"):
         if node.type == "pointer_declarator":
@@ -430,6 +445,7 @@ def _read_declarator(declarator: Node, value: _Value) -> tuple[str, int, tuple[i
         elif node.type == "reference_declarator":
             reference = True
         elif node.type == "array_declarator":
+            pointer_elements = pointer_elements or pointers > 0  # `*rows[4]`: the `*` outside the `[4]`
             size = node.child_by_field_name("size")
             extents.insert(0, value(text_of(size), size.start_byte) if size is not None else None)
         elif node.type not in ("init_declarator", "parenthesized_declarator"):
@@ -441,7 +457,7 @@ def _read_declarator(declarator: Node, value: _Value) -> tuple[str, int, tuple[i
     if node is None:
         return None
     # `float (*t)[33]`: the pointer is inside the parentheses, the extents outside apply to what it points at
-    return text_of(node), pointers, tuple(extents), reference
+    return text_of(node), pointers, tuple(extents), reference, pointer_elements
 
 
 def _read_declaration(node: Node, name: str, value: _Value) -> Declared | None:
@@ -460,7 +476,7 @@ def _read_declaration(node: Node, name: str, value: _Value) -> Declared | None:
         read = _read_declarator(declarator, value)
         if read is None:
             return None
-        _name, pointers, extents, reference = read
+        _name, pointers, extents, reference, pointer_elements = read
         initialiser = declarator.child_by_field_name("value") if declarator.type == "init_declarator" else None
         return Declared(
             name,
@@ -471,6 +487,7 @@ def _read_declaration(node: Node, name: str, value: _Value) -> Declared | None:
             node.start_byte,
             initialiser,
             node.type in ("parameter_declaration", "optional_parameter_declaration"),
+            pointer_elements,
         )
     return None
 

@@ -30,8 +30,8 @@ from kernlint.facts.device import ArmCost, Branch, Reach
 from kernlint.facts.kinds import BranchKind
 from kernlint.facts.openmp import OmpConstruct
 from kernlint.frontends.openmp import expr as ex
-from kernlint.frontends.openmp.solved import SolvedRegion, SolvedRegions
 from kernlint.frontends.openmp.lanes import geometric, index_seed
+from kernlint.frontends.openmp.solved import SolvedRegion, SolvedRegions
 
 _WORKSHARING = frozenset({"for", "do", "loop"})
 _THREAD_SEEDS = frozenset({"omp_get_thread_num"})
@@ -128,16 +128,18 @@ def solve_regions(constructs: tuple[OmpConstruct, ...], source: DeviceSource) ->
             continue
         unit = program.unit(construct.region)
         lanes = _simd_lanes(construct, simd_loops)
-        ids: set[str] = set()  # work-item indices: read flow-insensitively, as the seeds they are
+        seeds: dict[str, dep.Expr] = {}  # work-item indices: read flow-insensitively, as the seeds they are
         for loop in construct.loops:
             if loop.index is None:
                 continue
             if lanes is not None and loop.role in ("simd", "parallel-simd") and loop.index in lanes:
-                unit.assign(loop.index, dep.Seed("lane", loop.index))
-                ids.add(loop.index)
+                seeds[loop.index] = dep.Seed("lane", loop.index)
             elif lanes is None and loop.span in shared:
-                unit.assign(loop.index, index_seed(loop, construct, shared))
-                ids.add(loop.index)
+                seeds[loop.index] = index_seed(loop, construct, shared)
+            else:
+                continue
+            unit.assign(loop.index, seeds[loop.index])
+        ids = set(seeds)
         statements = source.device_code(construct.region)
         seeded = {
             loop.index: loop.step_value
@@ -187,7 +189,6 @@ def solve_regions(constructs: tuple[OmpConstruct, ...], source: DeviceSource) ->
                 )
                 pending.append((construct.region, statement))
         flow.lower_variants(unit)
-        seeds = {n: next(v for v in unit.values(n) if isinstance(v, dep.Seed)) for n in ids}
         solved.append(SolvedRegion(construct, statements, lower, seeds))
     program.solve()
     return SolvedRegions(program, solved, pending)

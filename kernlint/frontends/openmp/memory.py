@@ -267,5 +267,7 @@ def _members_used(accesses: list[tuple[MemoryAccess, RawArrayAccess]]) -> list[M
             continue
         members = used.get(access.array, set())
         covered = sum(size for name, size in raw.member_bytes if name in members) if raw.member_bytes else None
+        if raw.member_bytes and all(name in members for name, _size in raw.member_bytes):
+            covered = access.pitch_bytes  # every member: the whole struct, its padding too
         found.append(replace(access, members_used=tuple(sorted(members)), used_bytes=covered))
     return found

@@ -28,7 +28,7 @@ class SolvedRegion:
     construct: OmpConstruct
     statements: list[Any]
     lowering: Lowering
-    seeds: dict[str, dep.Seed]
+    seeds: dict[str, dep.Expr]
 
 
 @dataclass

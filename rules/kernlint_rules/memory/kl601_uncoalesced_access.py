@@ -38,7 +38,7 @@ Fix
     loads and read it there, or, for per-work-item chunks, interleave them (`a[k * n_items + i]`) so
     that at every step neighbouring lanes read neighbouring elements.
 
-Severity policy
+Severity
     Warning when the access is on the kernel's hot path (inside a loop of device code, or one of the
     accesses of a kernel that has no loop, which are its work) and touches at least twice the sectors
     its bytes need; the message names the stride, the sectors and the change. Info when it runs once
@@ -46,7 +46,8 @@ Severity policy
     tail a vectorised kernel leaves to a scalar loop, the `else` of a bound test), or when it wastes less
     than half. A row pitch that is a symbol is priced honestly: at least the sectors of a stride of 2
     (wider than the rows a narrow work-group's sub-group spans), "at least 8 sectors for 4 useful", and
-    every lane apart once it reaches a sector; never a number the source does not give.
+    every lane apart once it reaches a sector; never a number the source does not give. Never an
+    error: the kernel computes the right results, only more slowly.
 
 Occupancy basis
     None: occupancy counts resident threads, this counts the memory traffic each of their accesses

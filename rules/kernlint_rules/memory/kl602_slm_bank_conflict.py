@@ -27,12 +27,13 @@ Fix
     Pad the tile's row by one element (`sycl::range<2>(32, 33)`, `float tile[32][33]`) so a column
     spreads over every bank, or swap the indices so that the lane's index is the last one.
 
-Severity policy
+Severity
     Warning when the access is on the kernel's hot path (inside a loop, or one of the accesses of a
     kernel without a loop) and its lanes' own stride takes at least twice the passes of a conflict-free
     access; info when the conflict only comes from the rows a sub-group spans (a work-group narrower than
     the sub-group, whose rows start on the same banks), when it runs once per work-item next to a loop
-    that does the work, or when only the lanes past a bound run it.
+    that does the work, or when only the lanes past a bound run it. Never an error: the results are
+    right, the access is only served in more passes.
 
 Occupancy basis
     None: occupancy counts resident threads, this counts how often one access of theirs waits for a

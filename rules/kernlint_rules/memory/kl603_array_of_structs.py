@@ -27,12 +27,13 @@ Fix
     Store the members in separate arrays (a struct of arrays: `float *x, *y, *z, *mass;`, indexed
     `mass[i]`), or keep the members that are read together in a struct of their own.
 
-Severity policy
+Severity
     Warning when the access is on the kernel's hot path (inside a loop, or one of the accesses of a
     kernel without a loop) and touches at least twice the sectors its bytes need: every such access
     costs that many sector lookups, and where the kernel leaves members unread through the array (the
     message says how many bytes of the struct it uses) their bytes are fetched from memory for nothing.
     Info when it runs once per work-item next to a loop that does the work, or only in lanes past a bound.
+    Never an error: the layout is correct, only slower to read.
 
 Occupancy basis
     None: occupancy counts resident threads, this counts the memory traffic each of their accesses

@@ -115,3 +115,20 @@ def test_an_address_handed_on_is_no_access_and_a_vector_tail_is_information() ->
     assert {d.line for d in tail} == {9} and all(d.severity is Severity.INFO for d in tail)
     assert all(d.line != 7 for d in found)  # `&a[base]`
     assert {d.line for d in found if d.severity is Severity.WARNING} == {11}
+
+
+def test_an_array_of_row_pointers_has_no_pitch() -> None:
+    """`float *rows[4]`: each row is its own allocation, so `rows[r][i]` is not row-major in one array."""
+    assert not run_engine(
+        """
+        #include <sycl/sycl.hpp>
+        void k(sycl::queue &q, float *rows[4], int n) {
+          q.parallel_for(sycl::range<1>(n), [=](sycl::id<1> i) {
+            for (int c = 0; c < 16; ++c) rows[i][c] = 0.0f;
+          });
+        }
+        """,
+        "k.cpp",
+        "h100",
+        "KL601",
+    )

@@ -64,3 +64,21 @@ def test_whole_copies_broadcasts_and_unknown_layouts_say_nothing() -> None:
         "h100",
         "KL603",
     )
+
+
+def test_every_member_read_covers_the_padding_too() -> None:
+    """`{char tag; float v;}` is 8 bytes with 3 of padding: both members read is the whole struct."""
+    assert not run_engine(
+        """
+        #include <sycl/sycl.hpp>
+        struct T { char tag; float v; };
+        void k(sycl::queue &q, const T *t, float *out, int n) {
+          q.parallel_for(sycl::range<1>(n), [=](sycl::id<1> i) {
+            out[i] = t[i].tag ? t[i].v : 0.0f;
+          });
+        }
+        """,
+        "k.cpp",
+        "h100",
+        "KL603",
+    )

@@ -70,3 +70,44 @@ def test_a_team_tile_is_local_memory() -> None:
     )
     assert [d.code for d in found] == ["KL602"]
     assert "32-way" in found[0].message and "pad the tile to [32][33]" in found[0].message
+
+
+def test_an_array_of_row_pointers_is_not_one_flat_array() -> None:
+    """`double *planes[4]`: each row is its own allocation, so `planes[p][x]` has no element pitch."""
+    found = run_engine(
+        """
+        void t(int nx) {
+          double *planes[4];
+          #pragma omp target teams distribute parallel for map(tofrom: planes)
+          for (int p = 0; p < 4; ++p)
+            for (int x = 0; x < nx; ++x)
+              planes[p][x] = 0.0;
+        }
+        """,
+        "k.cpp",
+        "xe-hpc",
+        "KL6",
+    )
+    assert found == []
+
+
+def test_a_small_struct_read_whole_but_its_padding_is_one_vector_load() -> None:
+    """`{int count; float *samples;}` is 16 bytes with 4 of padding: both members read is the whole
+    struct, which one vector load per lane fetches."""
+    found = run_engine(
+        """
+        struct Cell { int count; float *samples; };
+        float t(Cell *cells, int n) {
+          float total = 0.0f;
+          #pragma omp target teams distribute parallel for reduction(+: total) map(to: cells[0:n])
+          for (int c = 0; c < n; ++c)
+            for (int k = 0; k < cells[c].count; ++k)
+              total += cells[c].samples[k];
+          return total;
+        }
+        """,
+        "k.cpp",
+        "xe-hpc",
+        "KL603",
+    )
+    assert found == []

@@ -412,5 +412,7 @@ def _with_members_used(
             result.append(replace(access, members_used=tuple(m.name for m in layout.members) if layout else ()))
             continue
         covered = sum(m.size for m in layout.members if m.name in members)
+        if all(m.name in members for m in layout.members):
+            covered = layout.size  # every member: the whole struct, its padding too
         result.append(replace(access, members_used=tuple(sorted(members)), used_bytes=covered))
     return result

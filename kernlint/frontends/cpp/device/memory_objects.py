@@ -150,15 +150,17 @@ class MemoryObjects:
         found = self.of(value, context, depth + 1)
         if found is None or declared.type_text == "auto" or declared.reference:
             return found
-        return MemoryObject(declared.name, found.space, declared.type_text, (None,) + declared.extents)
+        if declared.shape is None or declared.pointers != 1:
+            return None
+        return MemoryObject(declared.name, found.space, declared.type_text, declared.shape)
 
     def _captured(self, declared: Declared) -> MemoryObject | None:
         """A name declared outside device code (a capture, a functor member, a global)."""
         text = declared.type_text
         if _ACCESSOR.search(text) or text == "auto":
             return self._accessor(declared)
-        if declared.pointers == 1:
-            return MemoryObject(declared.name, "global", text, (None,) + declared.extents)
+        if declared.pointers == 1 and declared.shape is not None:
+            return MemoryObject(declared.name, "global", text, declared.shape)
         return None  # a value, an array of pointers, a pointer to pointers: not followed
 
     def _accessor(self, declared: Declared) -> MemoryObject | None:
@@ -238,9 +240,8 @@ class MemoryObjects:
                     else (None,) * (dims or 1)
                 )
                 result = MemoryObject(declared.name, space, element, extents)
-            elif declared.pointers == 1 or declared.extents:
-                extents = (None,) + declared.extents if declared.pointers == 1 else declared.extents
-                result = MemoryObject(declared.name, space, declared.type_text, extents)
+            elif declared.shape is not None:
+                result = MemoryObject(declared.name, space, declared.type_text, declared.shape)
         self._parameters[key] = result
         return result
 

@@ -23,9 +23,8 @@ from kernlint.facts.openmp_directive import OmpDirective
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import span_of, text_of
 from kernlint.frontends.cpp.callees import Callees, file_functions, file_macros
-from kernlint.frontends.cpp.dependence.nodes import Parents
 from kernlint.frontends.cpp.openmp.device import declared_names, device_code
-from kernlint.frontends.cpp.openmp.memory import region_array_accesses
+from kernlint.frontends.cpp.openmp.memory import RegionArrays
 from kernlint.frontends.cpp.openmp.nodes import FUNCTION_TYPES, LOOP_TYPES
 from kernlint.frontends.cpp.openmp.syntax import (
     associated_loops,
@@ -41,7 +40,6 @@ from kernlint.frontends.cpp.openmp.syntax import (
 )
 from kernlint.frontends.cpp.openmp.uses import alias_source, alias_target, classify_use, quiet_call
 from kernlint.frontends.cpp.syntax import last_name
-from kernlint.frontends.cpp.types import CppTypes
 from kernlint.frontends.openmp.dependence import RawAssign, RawBranch, openmp_branches
 from kernlint.frontends.openmp.directives import join_c_pragma, parse_directive
 from kernlint.frontends.openmp.expr import Expr, Scope, parse
@@ -94,8 +92,7 @@ class CppOmpSource:
         self._definitions: dict[tuple[str, int], Expr | None] = {}
         self._uses_by_function: dict[int, list[tree_sitter.Node]] = {}
         self._words_by_function: dict[int, set[str]] = {}
-        self._types: CppTypes | None = None  # declared types, for the array elements regions use (KL6xx)
-        self._parents = Parents()
+        self._arrays = RegionArrays(unit)  # the array elements regions use (KL6xx)
 
     # -- directives ----------------------------------------------------------------------------
 
@@ -391,11 +388,7 @@ class CppOmpSource:
 
     def array_accesses(self, region: Span) -> list[RawArrayAccess]:
         node = self.nodes.get(region)
-        if node is None:
-            return []
-        if self._types is None:
-            self._types = CppTypes(self.root, self.unit.constants, self._parents, self.unit.symbols)
-        return region_array_accesses(node, self._types, self._parents)
+        return self._arrays.accesses(node) if node is not None else []
 
     def accesses(self, region: Span, names: frozenset[str]) -> list[Access]:
         node = self.nodes.get(region)

@@ -5,6 +5,8 @@ extents and, for `p[i].x`, the struct member, from `kernlint.frontends.cpp.types
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import tree_sitter
 
 from kernlint.frontends.common import treesitter
@@ -14,7 +16,24 @@ from kernlint.frontends.cpp.device.memory import access_kind, address_taken, cha
 from kernlint.frontends.cpp.types import CppTypes, Declared
 from kernlint.frontends.openmp.memory import RawArrayAccess
 
+if TYPE_CHECKING:
+    from kernlint.frontends.cpp.unit import CppUnit
+
 Node = tree_sitter.Node
+
+
+class RegionArrays:
+    """The array elements of a C/C++ file's OpenMP regions, with the file's declared types read once."""
+
+    def __init__(self, unit: CppUnit) -> None:
+        self._unit = unit
+        self._types: CppTypes | None = None
+        self._parents = Parents()
+
+    def accesses(self, region: Node) -> list[RawArrayAccess]:
+        if self._types is None:
+            self._types = CppTypes(self._unit.root, self._unit.constants, self._parents, self._unit.symbols)
+        return region_array_accesses(region, self._types, self._parents)
 
 
 def region_array_accesses(region: Node, types: CppTypes, parent_of: Parents) -> list[RawArrayAccess]:
@@ -51,13 +70,8 @@ def _access(
 ) -> RawArrayAccess | None:
     if declared is None or region.start_byte <= declared.start_byte < region.end_byte:
         return None
-    if declared.pointers == 1:
-        extents = (None, *declared.extents)
-    elif declared.pointers == 0 and declared.extents:
-        extents = declared.extents
-    else:
-        return None
-    if len(extents) != len(indices):
+    extents = declared.shape
+    if extents is None or len(extents) != len(indices):
         return None
     outer, member = member_of(node, parent_of)
     if address_taken(outer, parent_of):
