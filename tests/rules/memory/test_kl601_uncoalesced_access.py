@@ -132,3 +132,30 @@ def test_an_array_of_row_pointers_has_no_pitch() -> None:
         "h100",
         "KL601",
     )
+
+
+def test_a_pointer_cast_to_wider_elements_keeps_its_byte_offset_unnamed() -> None:
+    # `start` moves `bpt` bytes a lane; read as words the lanes are bpt / 4 words apart: no count of
+    # `bpt` elements may be printed. The same cast without a lane offset keeps its unit-stride reading.
+    kernel = """
+        #include <sycl/sycl.hpp>
+        #include <cstdint>
+        inline uint32_t words(const unsigned char *input) {
+          uint32_t s = 0;
+          for (unsigned i = 0; i < 8; ++i) s += ((const uint32_t *)input)[i];
+          return s;
+        }
+        void k(sycl::queue &q, const unsigned char *d, uint32_t *out, size_t n, size_t bpt) {
+          q.parallel_for(sycl::nd_range<1>(n, 64), [=](sycl::nd_item<1> it) {
+            size_t t = it.get_global_id(0);
+            out[t] = words(d + bpt * t);
+          });
+        }
+        """
+    assert _one(kernel) == []
+    [same_size] = _one(
+        kernel.replace("const unsigned char *input", "const int *input").replace(
+            "const unsigned char *d", "const int *d"
+        )
+    )
+    assert "a row of `bpt` elements apart" in same_size.message

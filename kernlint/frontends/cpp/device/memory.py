@@ -29,7 +29,7 @@ from kernlint.facts.memory import LaneStride, MemoryAccess
 from kernlint.frontends.common.nodes import span_of, text_of
 from kernlint.frontends.cpp.dependence.context import UnitContext
 from kernlint.frontends.cpp.dependence.lane_strides import FileStrides, LaneShape, dims_of, loop_counter_names
-from kernlint.frontends.cpp.dependence.nodes import Key, key_of, same_node
+from kernlint.frontends.cpp.dependence.nodes import Key, call_parts, key_of, same_node
 from kernlint.frontends.cpp.dependence.program import CppDependence
 from kernlint.frontends.cpp.device.memory_objects import MemoryObject, MemoryObjects, calls_into, span_in
 from kernlint.frontends.cpp.types import CppTypes
@@ -141,6 +141,8 @@ class _Reader:
         )
         if form is None or offset is None:
             return None
+        if offset.varies and self._retyped(base, memory, context):
+            return None  # `((uint32_t *)bytes)[i]` with bytes = p + gid * n: n counts bytes, not words
         form = LaneForm(form.lane + offset.lane, form.row + offset.row, form.uniform)
         loops = self.dependence.loops_around(node, context)
         counters = loop_counter_names(context, loops)
@@ -185,6 +187,27 @@ class _Reader:
             lanes=self._lanes(node, context),
             function=self._function(node),
         )
+
+    def _retyped(self, base: Node, memory: MemoryObject, context: UnitContext) -> bool:
+        """Whether `base` casts a pointer to an element of another size (or one we cannot size): the offset
+        the pointer carries counts the old elements, the subscript the new ones."""
+        node = base
+        while node.type == "parenthesized_expression" and node.named_children:
+            node = node.named_children[0]
+        if node.type == "cast_expression":
+            inner = node.child_by_field_name("value")
+        elif node.type == "call_expression":
+            receiver, name, args = call_parts(node)
+            if receiver is not None or name not in ("static_cast", "reinterpret_cast") or len(args) != 1:
+                return False
+            inner = args[0]
+        else:
+            return False
+        found = self.objects.of(inner, context) if inner is not None else None
+        if found is None or found.element_type is None or memory.element_type is None:
+            return True
+        before, after = self.types.size(found.element_type), self.types.size(memory.element_type)
+        return before is None or before != after
 
     # -- where it runs --------------------------------------------------------------------------------
 
