@@ -82,3 +82,46 @@ def test_every_member_read_covers_the_padding_too() -> None:
         "h100",
         "KL603",
     )
+
+
+def _kl603(code: str) -> list:
+    return run_engine(code, "k.cpp", "h100", "KL603")
+
+
+def test_an_element_used_where_its_members_cannot_be_seen_counts_as_used_whole() -> None:
+    # a 4-byte pixel read member by member and rewritten through a method: the kernel moves every byte,
+    # one word a lane; a struct of arrays would not fetch less
+    pixels = """
+        #include <sycl/sycl.hpp>
+        struct Pixel {
+          unsigned char b, g, r, a;
+          void set(unsigned char v) { b = g = r = a = v; }
+        };
+        void k(sycl::queue &q, Pixel *p, int n) {
+          q.parallel_for(sycl::nd_range<1>(n, 64), [=](sycl::nd_item<1> it) {
+            const int i = it.get_global_id(0);
+            const float v = 0.3f * p[i].r + 0.59f * p[i].g + 0.11f * p[i].b;
+            p[i].set((unsigned char)v);
+          });
+        }
+        """
+    assert _kl603(pixels) == []
+    assert len(_kl603(pixels.replace("p[i].set((unsigned char)v);", "p[i].a = (unsigned char)v * 0;"))) == 0
+    assert len(_kl603(pixels.replace("p[i].set((unsigned char)v);", "p[i].r = (unsigned char)v;"))) == 4
+    # the element's address handed on: the members read through it are unseen, so no share is claimed
+    particles = """
+        #include <sycl/sycl.hpp>
+        struct Particle { double x, v; bool alive; };
+        void push(Particle *q) { q->x += q->v; }
+        void k(sycl::queue &q, Particle *p, int n) {
+          q.parallel_for(sycl::nd_range<1>(n, 64), [=](sycl::nd_item<1> it) {
+            const int i = it.get_global_id(0);
+            if (p[i].alive) push(&p[i]);
+          });
+        }
+        """
+    [found] = _kl603(particles)
+    assert "`p[i].alive` reads 1 bytes of each 24-byte `Particle`" in found.message
+    assert "the kernel uses" not in found.message
+    partial, _x = _kl603(particles.replace("push(&p[i]);", "p[i].x += 1.0;"))
+    assert "the kernel uses 9 of its 24 bytes through `p` (`alive`, `x`)" in partial.message

@@ -77,7 +77,7 @@ def memory_accesses(
         types.function_macro,
     )
     found = [access for node in subscripts if (access := reader.access(node)) is not None]
-    return tuple(_with_members_used(found, types, reader.kernel_of))
+    return tuple(_with_members_used(found, reader.unseen, types, reader.kernel_of))
 
 
 def _subscripts(scans: dict[Key, dict[str, list[Node]]]) -> list[Node]:
@@ -114,6 +114,7 @@ class _Reader:
         self._memos: dict[Key, dict] = {}  # per unit: the forms of its variables
         self._uppers: dict[Key, bool] = {}
         self.strides: FileStrides
+        self.unseen: list[tuple[str, Span]] = []  # elements used where we cannot see which members
 
     def access(self, node: Node) -> MemoryAccess | None:
         parent = self.dependence.parent_of(node)
@@ -151,6 +152,7 @@ class _Reader:
             return None
         outer, member = member_of(node, self.dependence.parent_of)
         if address_taken(outer, self.dependence.parent_of):
+            self.unseen.append((text_of(base), span_of(outer)))
             return None  # `&a[i]`: an address handed on, not an element read
         element_bytes = pitch = self.types.size(memory.element_type) if memory.element_type else None
         struct = None
@@ -158,7 +160,8 @@ class _Reader:
             layout = self.types.layout(memory.element_type) if memory.element_type else None
             field = layout.member(member) if layout is not None else None
             if layout is None or field is None:
-                return None
+                self.unseen.append((text_of(base), span_of(outer)))
+                return None  # `p[i].set(…)`: a method, whose reads we do not follow
             struct, pitch = layout.name, layout.size
             element_bytes = self.types.size(field.type_text) or None
         return MemoryAccess(
@@ -412,12 +415,18 @@ def _number(value: Fraction | None) -> float | None:
 
 
 def _with_members_used(
-    accesses: Iterable[MemoryAccess], types: CppTypes, kernel: Callable[[Span], int]
+    accesses: Iterable[MemoryAccess],
+    unseen: Iterable[tuple[str, Span]],
+    types: CppTypes,
+    kernel: Callable[[Span], int],
 ) -> list[MemoryAccess]:
     """For struct members: which members of the struct the kernel's accesses to the same array use (a
-    whole-element access uses them all), and the bytes they cover."""
+    whole-element access uses them all, and so does one we cannot follow: `&p[i]` handed on, a method
+    called on `p[i]`), and the bytes they cover."""
     found = list(accesses)
     used: dict[tuple[str, int], set[str]] = {}
+    for array, span in unseen:
+        used.setdefault((array, kernel(span)), set()).add("*")
     for access in found:
         key = (access.array, kernel(access.span))
         if access.member is not None:
@@ -431,8 +440,11 @@ def _with_members_used(
             continue
         members = used.get((access.array, kernel(access.span)), set())
         layout = types.layout(access.element_type)
-        if layout is None or "*" in members:
-            result.append(replace(access, members_used=tuple(m.name for m in layout.members) if layout else ()))
+        if layout is None:
+            result.append(access)
+            continue
+        if "*" in members:  # the whole element used: every member, the padding too
+            result.append(replace(access, members_used=tuple(m.name for m in layout.members), used_bytes=layout.size))
             continue
         covered = sum(m.size for m in layout.members if m.name in members)
         if all(m.name in members for m in layout.members):
