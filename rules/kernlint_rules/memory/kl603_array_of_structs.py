@@ -6,9 +6,11 @@ What it does
     of a sub-group touch `sizeof(struct)`-spaced bytes and fetch the other members with them. The
     struct's layout comes from its definition in the file or a quoted header (C's rules: each member
     at a multiple of its alignment); the members the kernel uses through the same array are counted,
-    so the message can say how much of each fetched struct is wanted. Not reported: a whole-struct copy
-    (`Particle q = p[i]` moves every byte), a struct of 16 bytes or less whose every member the kernel
-    reads through the array (compilers merge those reads into one vector load per lane), a uniform
+    so the message can say how much of each fetched struct is wanted; an element whose members we
+    cannot follow (its address handed on, `&p[i]`, or a method called on it, `p[i].set(…)`) counts as
+    used whole. Not reported: a whole-struct copy (`Particle q = p[i]` moves every byte), a struct of
+    16 bytes or less that the kernel uses whole through the array (compilers merge the member reads
+    into one vector load per lane, and a struct of arrays would fetch no fewer lines), a uniform
     index (every lane reads the same struct), a struct whose layout is not known (templates, base
     classes, bit-fields, a type from a system header).
 
