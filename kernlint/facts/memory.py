@@ -58,8 +58,10 @@ class MemoryAccess:
     work-item), `main` marks a kernel whose device code holds no loop at all (its accesses are its
     work), and `lanes` is set when a condition keeps only some lanes of a sub-group on the access
     ("single": a leader `lid == 0`; "edge": a test of the local id against a bound inside the
-    sub-group, such as a halo `lid < R`). `function` is the device function it is in, when not the
-    kernel's body.
+    sub-group, such as a halo `lid < R`). `active_lanes` bounds how many lanes of a sub-group run it
+    when a test of the local id against a known bound guards it (`if (lid < 8)`, or `lid < d` with d a
+    loop counter that starts at 8 and only falls). `function` is the device function it is in, when
+    not the kernel's body.
     """
 
     span: Span
@@ -80,3 +82,4 @@ class MemoryAccess:
     main: bool = False
     lanes: LaneKind | None = None
     function: str | None = None
+    active_lanes: int | None = None

@@ -8,8 +8,10 @@ What it does
     apart, all in one bank), a stride that shares a factor with the bank count. The degree is counted
     on the device's bank model (Intel Xe: 16 banks of 4 bytes; NVIDIA: 32 banks of 4 bytes) for the
     kernel's sub-group, across the rows a sub-group spans when the work-group's fastest dimension is
-    narrower than it. Never reported: every lane at one word (a broadcast), a stride the banks spread
-    (a padded tile, `[32][33]`), a tile whose row length is not a known constant, and code one lane runs.
+    narrower than it; when a test of the local id keeps fewer lanes than that (`if (lid < 8)`, or
+    `lid < d` in `for (d = 8; d > 0; d >>= 1)`), only those lanes are counted. Never reported: every
+    lane at one word (a broadcast), a stride the banks spread (a padded tile, `[32][33]`), a tile whose
+    row length is not a known constant, and code one lane runs.
 
 Why it matters
     Local memory is split into banks that serve one word each per cycle; the guide states that requests
@@ -68,6 +70,8 @@ class SlmBankConflict(Rule):
         banks, width = device.local_memory_banks, device.slm_bank_bytes
         for access in once_each(facts.memory_accesses):
             lanes, assumed = sub_group_size(facts, access, device)
+            if access.active_lanes is not None and access.active_lanes < lanes:
+                lanes, assumed = access.active_lanes, False  # `if (lid < 8)`: only these lanes share the banks
             layout = _layout(access, lanes, access.extents)
             if layout is None:
                 continue
@@ -179,6 +183,8 @@ def _message(
     degree = f"{passes // ideal}-way" if passes % ideal == 0 else f"{passes}-pass (where {ideal} would do)"
     head = f"{degree} local-memory bank conflict at {verb} `{written(access)}` ({where(access)})"
     who = lane_words(lanes, assumed)
+    if access.active_lanes is not None and access.active_lanes == lanes:
+        who = f"a sub-group ({lanes} of its lanes pass the test around it)"
     if in_row > 1:
         why = f"the lanes of {who} are {stride.elements:g} elements apart, so several land on one bank"
     else:

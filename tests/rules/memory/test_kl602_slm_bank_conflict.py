@@ -113,3 +113,40 @@ def test_a_conflict_that_is_not_a_multiple_of_the_ideal_counts_passes() -> None:
     # 32 lanes 6 words apart over 16 banks: gcd(6, 16) = 2, so 8 banks hold 4 words each: 4 passes for 2
     assert found.message.startswith("2-way local-memory bank conflict")
     assert found.cost is not None and (found.cost.value, found.cost.figures["ideal"]) == (4, 2)
+
+
+_REDUCTION = """
+    #include <sycl/sycl.hpp>
+    void k(sycl::queue &q, const float *in, float *out, int n) {
+      q.submit([&](sycl::handler &h) {
+        sycl::local_accessor<float, 1> cov(sycl::range<1>(96), h);
+        h.parallel_for(sycl::nd_range<1>(n, 64), [=](sycl::nd_item<1> it) {
+          const int idx = it.get_local_id(0);
+          if (idx < 16) {
+            for (int c = 0; c < 6; ++c) cov[6 * idx + c] = in[it.get_global_id(0) * 6 + c];
+          }
+          it.barrier(sycl::access::fence_space::local_space);
+          for (int d = 8; d > 0; d >>= 1) {
+            if (idx < d) {
+              cov[6 * idx + 0] += cov[6 * (idx + d) + 0];
+            }
+            it.barrier(sycl::access::fence_space::local_space);
+          }
+          if (idx == 0) out[it.get_group(0)] = cov[0];
+        });
+      });
+    }
+    """
+
+
+def test_only_the_lanes_a_test_lets_through_share_the_banks() -> None:
+    # xe-hpc, 16 banks: 16 lanes 6 words apart fall on 8 banks twice (2 passes for 1); under
+    # `idx < d` with d falling from 8, at most 8 lanes run, on 8 different banks: no conflict
+    found = run_engine(_REDUCTION, "k.cpp", "xe-hpc", "KL602")
+    assert [(f.line, f.cost.value if f.cost else None) for f in found] == [(9, 2)]
+    assert "16 of its lanes pass the test around it" in found[0].message
+    # a counter that grows gives no bound: the 32 lanes of the sub-group are counted
+    rising = run_engine(
+        _REDUCTION.replace("d = 8; d > 0; d >>= 1", "d = 1; d < 16; d <<= 1"), "k.cpp", "xe-hpc", "KL602"
+    )
+    assert 14 in [f.line for f in rising]

@@ -189,6 +189,7 @@ class _Reader:
             main=self._main(node),
             lanes=self._lanes(node, context),
             function=self._function(node),
+            active_lanes=self._active(node, context) if memory.space == "local" else None,
         )
 
     def _retyped(self, base: Node, memory: MemoryObject, context: UnitContext) -> bool:
@@ -255,6 +256,62 @@ class _Reader:
             child, current = current, parent_of(current)
         return found
 
+    def _active(self, node: Node, context: UnitContext) -> int | None:
+        """The most lanes of a sub-group the tests around `node` let through: the taken arm of
+        `lid < B` (or `B > lid`) with B a constant or a loop counter that starts at a constant and only
+        falls (`for (d = 8; d > 0; d >>= 1) if (lid < d)`: at most 8 lanes)."""
+        parent_of = self.dependence.parent_of
+        child, current = node, parent_of(node)
+        found: int | None = None
+        while current is not None and current != context.source.root:
+            if current.type == "if_statement" and same_node(current.child_by_field_name("consequence"), child):
+                bound = self._lane_bound(current, context)
+                if bound is not None:
+                    found = bound if found is None else min(found, bound)
+            child, current = current, parent_of(current)
+        return found
+
+    def _lane_bound(self, statement: Node, context: UnitContext) -> int | None:
+        condition = statement.child_by_field_name("condition")
+        while condition is not None and condition.type in ("condition_clause", "parenthesized_expression"):
+            condition = condition.child_by_field_name("value") or next(iter(condition.named_children), None)
+        if condition is None or condition.type != "binary_expression":
+            return None
+        op = text_of(condition.child_by_field_name("operator"))
+        left, right = condition.child_by_field_name("left"), condition.child_by_field_name("right")
+        if left is None or right is None or op not in ("<", "<=", ">", ">="):
+            return None
+        lane, bound = (left, right) if op in ("<", "<=") else (right, left)
+        form = lane_form(self.dependence.lower(lane, context), self.strides.source(context, condition))
+        if form is None or form.lane.value != 1 or not form.row.zero or not form.uniform.zero:
+            return None  # only the local id itself: a global id or an offset lane is a range test
+        top = self._constant(bound, context)
+        if top is None and bound.type == "identifier":
+            top = self._falling_counter_start(bound, statement, context)
+        if top is None:
+            return None
+        return int(top) + (1 if op in ("<=", ">=") else 0)
+
+    def _constant(self, node: Node, context: UnitContext) -> float | None:
+        lowered = self.dependence.lower(node, context)
+        value = lowered.value if isinstance(lowered, Const) else None
+        return value if value is not None and value >= 0 else None
+
+    def _falling_counter_start(self, name: Node, inside: Node, context: UnitContext) -> float | None:
+        """The start of the loop counter `name` of a loop around `inside` whose update only lowers it."""
+        text = text_of(name)
+        loop = self.dependence.parent_of(inside)
+        while loop is not None and loop != context.source.root:
+            if loop.type == "for_statement":
+                init, update = loop.child_by_field_name("initializer"), loop.child_by_field_name("update")
+                start = _declared_start(init, text) if init is not None else None
+                if start is not None:
+                    if update is None or not _falls(update, text):
+                        return None
+                    return self._constant(start, context)
+            loop = self.dependence.parent_of(loop)
+        return None
+
     def _upper(self, statement: Node, context: UnitContext) -> bool:
         """Whether a bound test holds only for the lanes at the top of the range, near the problem's size
         (`if (n - 8 * gid < 8)`, `if (x > width - 2)`): the tail a vectorised kernel leaves to a loop."""
@@ -300,6 +357,29 @@ class _Reader:
 
 
 # -- helpers ------------------------------------------------------------------------------------------
+
+
+def _declared_start(init: Node, name: str) -> Node | None:
+    """`int d = 8` (or `d = 8`) in a for-loop's initializer: the value node."""
+    declarator = init.child_by_field_name("declarator") if init.type == "declaration" else init
+    if declarator is not None and declarator.type == "assignment_expression":
+        target, value = declarator.child_by_field_name("left"), declarator.child_by_field_name("right")
+    elif declarator is not None and declarator.type == "init_declarator":
+        target, value = declarator.child_by_field_name("declarator"), declarator.child_by_field_name("value")
+    else:
+        return None
+    return value if target is not None and text_of(target) == name else None
+
+
+def _falls(update: Node, name: str) -> bool:
+    """`d >>= 1`, `d /= 2`, `d -= k`, `--d`, `d--`: an update that only lowers a non-negative counter."""
+    if update.type == "update_expression":
+        return text_of(update.child_by_field_name("argument")) == name and "--" in text_of(update)
+    if update.type != "assignment_expression" or text_of(update.child_by_field_name("left")) != name:
+        return False
+    operator = text_of(update.child_by_field_name("operator"))
+    value = update.child_by_field_name("right")
+    return operator in (">>=", "/=", "-=") and value is not None and value.type == "number_literal"
 
 
 def address_taken(node: Node, parent_of: Callable[[Node], Node | None]) -> bool:
