@@ -29,13 +29,13 @@ from typing import Any
 from kernlint import __version__, interrupts
 from kernlint.cache_home import Signer, cache_home, signer
 from kernlint.cache_upkeep import project_folder, prune, record_root
-from kernlint.diagnostics import Diagnostic, FileResult, FileStatus
+from kernlint.diagnostics import Diagnostic, FileCoverage, FileResult, FileStatus
 from kernlint.discovery import SourceEntry
 from kernlint.reading import ReadProblem, read_regular
 
 # Coarser than any file system's timestamp resolution (FAT's 2 s included).
 RACY_NS = 2_000_000_000
-_FORMAT = 2
+_FORMAT = 3  # 3: results carry their kernel coverage
 # An index file is this prefix, the body's signature (hex) and a newline, then the body (JSON).
 _MAGIC = b"kernlint-index "
 
@@ -256,4 +256,5 @@ def _decode(cached: dict[str, Any]) -> FileResult:
         diagnostics=tuple(Diagnostic.from_json(d) for d in data["diagnostics"]),
         dependencies=tuple(path for path, _stamp, _digest in cached["dependencies"]),
         content_digest=cached["digest"],
+        coverage=FileCoverage.from_json(data.get("coverage")),
     )

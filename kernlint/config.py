@@ -11,6 +11,7 @@ import fnmatch
 import hashlib
 import json
 import os
+import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -59,6 +60,8 @@ class Config:
     show_infos: bool = False  # the text report lists infos too (they are always in JSON, SARIF and the editor)
     include_dirs: tuple[str, ...] = ()
     defines: tuple[tuple[str, str], ...] = ()
+    # Macros the tree-sitter front-end expands in place (`cpp.dialect`): NAME or NAME(…) -> value.
+    macros: tuple[tuple[str, str], ...] = ()
     rule_options: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = ()
     frontend: str = "tree-sitter"  # or "clang" (libclang, with compile_commands.json)
     compile_db: str | None = None  # `-p DIR`: where compile_commands.json is; None: the nearest above each file
@@ -160,6 +163,7 @@ _KEYS = (
     "show-infos",
     "include-dirs",
     "defines",
+    "macros",
     "rules",
     "frontend",
     "clang-args",
@@ -207,6 +211,8 @@ def _parse_table(table: dict[str, Any], path: Path) -> Config:
         updates["clang_args"] = tuple(_str_list(table["clang-args"], where, "clang-args"))
     if "defines" in table:
         updates["defines"] = parse_defines(_str_list(table["defines"], where, "defines"), f"{where}: key 'defines'")
+    if "macros" in table:
+        updates["macros"] = parse_macros(table["macros"], f"{where}: key 'macros'")
     if "per-file-ignores" in table:
         value = table["per-file-ignores"]
         if not isinstance(value, dict):
@@ -305,6 +311,26 @@ def parse_defines(values: list[str], where: str) -> tuple[tuple[str, str], ...]:
             raise ConfigError(f"{where}: {value!r} is not NAME or NAME=VALUE")
         defines.append((name.strip(), text.strip() or "1"))
     return tuple(defines)
+
+
+_MACRO_KEY = re.compile(
+    r"^[A-Za-z_]\w*(\(\s*(?:[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*(?:\s*,\s*\.\.\.)?|\.\.\.)?\s*\))?$"
+)
+
+
+def parse_macros(value: Any, where: str) -> tuple[tuple[str, str], ...]:
+    """`macros = {"MYLIB_INLINE" = "inline", "ALIGN(n)" = ""}`: a table of macro names (a function-like
+    one with its parameter list) to the text they expand to, which must be one line."""
+    if not isinstance(value, dict):
+        raise ConfigError(f'{where} must be a table of NAME = "value", e.g. {{"MYLIB_INLINE" = "inline"}}')
+    found = []
+    for name, text in value.items():
+        if not _MACRO_KEY.match(name.strip()):
+            raise ConfigError(f"{where}: {name!r} is not a macro name (NAME, or NAME(params) for a function-like one)")
+        if not isinstance(text, str) or "\n" in text:
+            raise ConfigError(f"{where}: the value of {name!r} must be a one-line string, got {text!r}")
+        found.append((name.strip(), text.strip()))
+    return tuple(found)
 
 
 def validate_rule_options(config: Config, rules: dict[str, Any]) -> None:

@@ -177,6 +177,49 @@ class FileStatus(str, enum.Enum):
 
 
 @dataclass(frozen=True)
+class UnresolvedLaunch:
+    """A launch whose kernel kernlint did not see, where it is and why (1-based, columns in characters)."""
+
+    line: int
+    column: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class FileCoverage:
+    """What kernlint saw of a file's kernels: launches (SYCL launch calls, OpenMP `target` constructs),
+    distinct kernels found (launched here or not), those whose device code was analysed, the launches
+    whose kernel was not seen, and the line ranges the parser could not read."""
+
+    launches: int = 0
+    kernels: int = 0
+    kernels_analysed: int = 0
+    unresolved_launches: tuple[UnresolvedLaunch, ...] = ()
+    lost_lines: tuple[tuple[int, int], ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "launches": self.launches,
+            "kernels": self.kernels,
+            "kernels_analysed": self.kernels_analysed,
+            "unresolved_launches": [asdict(u) for u in self.unresolved_launches],
+            "lost_lines": [list(lines) for lines in self.lost_lines],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any] | None) -> FileCoverage | None:
+        if data is None:
+            return None
+        return cls(
+            data["launches"],
+            data["kernels"],
+            data["kernels_analysed"],
+            tuple(UnresolvedLaunch(**u) for u in data["unresolved_launches"]),
+            tuple((first, last) for first, last in data["lost_lines"]),
+        )
+
+
+@dataclass(frozen=True)
 class FileResult:
     """Everything the engine learned about one file."""
 
@@ -189,9 +232,17 @@ class FileResult:
     dependencies: tuple[str, ...] = ()
     # sha256 of the bytes analysed, so `--fix` never edits a file that changed since.
     content_digest: str | None = None
+    # What was seen of its kernels; None for a file not analysed.
+    coverage: FileCoverage | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"path": self.path, "language": self.language, "status": self.status.value, "error": self.error}
+        return {
+            "path": self.path,
+            "language": self.language,
+            "status": self.status.value,
+            "error": self.error,
+            "coverage": self.coverage.to_json() if self.coverage is not None else None,
+        }
 
 
 @dataclass(frozen=True)
@@ -218,6 +269,20 @@ class RunResult:
     rules: tuple[RuleInfo, ...]
     elapsed_s: float
     tool_version: str
+
+    def coverage(self) -> dict[str, int]:
+        """The run's coverage totals: launches, kernels found and analysed, unresolved launches, and
+        the files that hold kernels, that launch kernels not seen, and that parsed partially."""
+        seen = [f.coverage for f in self.files if f.coverage is not None]
+        return {
+            "launches": sum(c.launches for c in seen),
+            "kernels": sum(c.kernels for c in seen),
+            "kernels_analysed": sum(c.kernels_analysed for c in seen),
+            "unresolved_launches": sum(len(c.unresolved_launches) for c in seen),
+            "files_with_kernels": sum(1 for c in seen if c.kernels_analysed),
+            "files_with_unresolved_launches": sum(1 for c in seen if c.unresolved_launches),
+            "partially_parsed_files": sum(1 for f in self.files if f.status is FileStatus.PARTIAL),
+        }
 
     def by_code(self) -> dict[str, int]:
         counts: dict[str, int] = {}

@@ -20,6 +20,7 @@ from kernlint import __version__, interrupts
 from kernlint.cache import CacheIndex, Record, cacheable, digest, record_for
 from kernlint.config import Config
 from kernlint.cost import MODEL_VERSION as COST_MODEL_VERSION
+from kernlint.coverage_notes import file_coverage, lost_lines_note
 from kernlint.diagnostics import Diagnostic, FileResult, FileStatus, RuleInfo, RunResult, Severity
 from kernlint.discovery import SourceEntry
 from kernlint.frontends import extract_facts, warm_up
@@ -148,8 +149,11 @@ def _analyse(entry: SourceEntry, data: bytes, setup: EngineSetup) -> FileResult:
     ]
     rules_run = frozenset(r.code for r in applicable)
     suppressions = parse_suppressions(source.text)
-    # How the front-end read the file (libclang overran its time): an info, suppressible like any finding.
+    # How the front-end read the file (libclang overran its time, lines it could not parse): infos,
+    # suppressible like any finding.
     reading += [_front_end_note(path, note) for note in notes]
+    if source.decode_problem is None:  # (undecodable bytes in code are the likelier cause, said above)
+        reading += [d for d in (lost_lines_note(source, facts),) if d is not None]
     for phase in (False, True):
         found: list[Diagnostic] = [] if phase else reading  # suppressible like any finding
         for rule_class in (r for r in applicable if r.after_suppression is phase):
@@ -178,7 +182,15 @@ def _analyse(entry: SourceEntry, data: bytes, setup: EngineSetup) -> FileResult:
         lines = sorted({s.line for s in facts.syntax_errors})
         shown = ", ".join(map(str, lines[:5])) + (", …" if len(lines) > 5 else "")
         error = f"syntax errors near line(s) {shown}; analysed the rest of the file"
-    return FileResult(path, facts.language, status, error, tuple(diagnostics), facts.dependencies)
+    return FileResult(
+        path,
+        facts.language,
+        status,
+        error,
+        tuple(diagnostics),
+        facts.dependencies,
+        coverage=file_coverage(source, facts),
+    )
 
 
 def analyse_file(entry: SourceEntry, setup: EngineSetup) -> FileResult:

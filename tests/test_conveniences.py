@@ -277,6 +277,6 @@ def test_a_run_with_only_infos_passes_and_says_how_many(tmp_path: Path) -> None:
     proc = run_kernlint("k.cpp", "--no-cache", cwd=tmp_path)
     assert proc.returncode == 0
     assert lines(proc)[-2:] == [
-        "All checks passed (1 file), with 1 info (--show-infos lists it).",
+        "All checks passed (1 file; no kernel was found in it), with 1 info (--show-infos lists it).",
         "[*] 1 fixable with `--fix`",
     ]

@@ -254,6 +254,7 @@ _KEYS = st.sampled_from(
         "fail-on",
         "include-dirs",
         "defines",
+        "macros",
         "devices",
         "frontend",
     ]

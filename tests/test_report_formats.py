@@ -19,6 +19,7 @@ import pytest
 from kernlint.diagnostics import (
     Diagnostic,
     Edit,
+    FileCoverage,
     FileResult,
     FileStatus,
     Fix,
@@ -27,6 +28,7 @@ from kernlint.diagnostics import (
     RuleInfo,
     RunResult,
     Severity,
+    UnresolvedLaunch,
 )
 from kernlint.report import FORMATS, render
 from kernlint.rule_docs import RULES_URL
@@ -140,11 +142,27 @@ def diagnostics(shift: int = 0) -> tuple[Diagnostic, ...]:
     )
 
 
+A_COVERAGE = FileCoverage(launches=2, kernels=2, kernels_analysed=2)
+B_COVERAGE = FileCoverage(
+    launches=2,
+    kernels=1,
+    kernels_analysed=1,
+    unresolved_launches=(
+        UnresolvedLaunch(7, 3, "`k` is a parameter of `submit`, which no call in this file passes a kernel to"),
+    ),
+    lost_lines=((3, 4),),
+)
+
+
 def run_result(diags: tuple[Diagnostic, ...] | None = None) -> RunResult:
     diags = diagnostics() if diags is None else diags
     files = (
-        FileResult(A_PATH, "sycl", FileStatus.OK, None, tuple(d for d in diags if d.path == A_PATH)),
-        FileResult(B_PATH, "sycl", FileStatus.PARTIAL, None, tuple(d for d in diags if d.path == B_PATH)),
+        FileResult(
+            A_PATH, "sycl", FileStatus.OK, None, tuple(d for d in diags if d.path == A_PATH), coverage=A_COVERAGE
+        ),
+        FileResult(
+            B_PATH, "sycl", FileStatus.PARTIAL, None, tuple(d for d in diags if d.path == B_PATH), coverage=B_COVERAGE
+        ),
         FileResult(
             GONE_PATH,
             None,
@@ -262,17 +280,41 @@ def test_json_keys_and_values_match_spec(project: Path) -> None:
     assert data["version"] == 1
     assert data["tool"] == {"name": "kernlint", "version": "0.1.0"}
     assert data["devices"] == ["xe-lp", "h100"]
+    a_coverage = {"launches": 2, "kernels": 2, "kernels_analysed": 2, "unresolved_launches": [], "lost_lines": []}
+    b_coverage = {
+        "launches": 2,
+        "kernels": 1,
+        "kernels_analysed": 1,
+        "unresolved_launches": [
+            {
+                "line": 7,
+                "column": 3,
+                "reason": "`k` is a parameter of `submit`, which no call in this file passes a kernel to",
+            }
+        ],
+        "lost_lines": [[3, 4]],
+    }
     assert data["files"] == [
-        {"path": A_PATH, "language": "sycl", "status": "ok", "error": None},
-        {"path": B_PATH, "language": "sycl", "status": "partial", "error": None},
+        {"path": A_PATH, "language": "sycl", "status": "ok", "error": None, "coverage": a_coverage},
+        {"path": B_PATH, "language": "sycl", "status": "partial", "error": None, "coverage": b_coverage},
         {
             "path": GONE_PATH,
             "language": None,
             "status": "error",
             "error": "cannot read file: No such file or directory",
+            "coverage": None,
         },
     ]
-    assert list(data["files"][0]) == ["path", "language", "status", "error"]
+    assert list(data["files"][0]) == ["path", "language", "status", "error", "coverage"]
+    assert data["summary"]["coverage"] == {
+        "launches": 4,
+        "kernels": 3,
+        "kernels_analysed": 3,
+        "unresolved_launches": 1,
+        "files_with_kernels": 2,
+        "files_with_unresolved_launches": 1,
+        "partially_parsed_files": 1,
+    }
     assert list(data["diagnostics"][0])[:14] == [
         "path",
         "line",
@@ -322,9 +364,10 @@ def test_json_keys_and_values_match_spec(project: Path) -> None:
         "files": 3,
         "diagnostics": 4,
         "by_code": {"KL000": 1, "KL101": 1, "KL202": 1, "KL501": 1},
+        "coverage": result.coverage(),
         "elapsed_s": 0.123,
     }
-    assert list(data["summary"]) == ["files", "diagnostics", "by_code", "elapsed_s"]
+    assert list(data["summary"]) == ["files", "diagnostics", "by_code", "coverage", "elapsed_s"]
 
 
 # -------------------------------------------------------------------------------------------- sarif
@@ -396,7 +439,10 @@ def test_sarif_locations_are_relative_and_percent_encoded(project: Path) -> None
     assert physical["region"] == {"startLine": 4, "startColumn": 5, "endLine": 4, "endColumn": 33}
     artifacts = run["artifacts"]
     assert [a["location"]["uri"] for a in artifacts] == ["src%20dir/k%C3%A9rnel%20a.cpp", "src/b.cpp", "src/gone.cpp"]
-    assert artifacts[1]["properties"] == {"language": "sycl", "status": "partial"}
+    assert artifacts[1]["properties"] == {"language": "sycl", "status": "partial", "coverage": B_COVERAGE.to_json()}
+    assert artifacts[2]["properties"]["coverage"] is None
+    assert run["properties"]["coverage"] == run_result().coverage()
+    assert run["properties"]["coverage"]["unresolved_launches"] == 1
     for res in run["results"]:
         loc = res["locations"][0]["physicalLocation"]["artifactLocation"]
         assert artifacts[loc["index"]]["location"]["uri"] == loc["uri"]
@@ -550,14 +596,17 @@ def test_text_location_frame_notes_and_fix(project: Path) -> None:
 
 def test_text_summary_error_and_partial_files(project: Path) -> None:
     lines = rendered("text", run_result(), color=False).splitlines()
-    assert lines[-4:] == [
+    assert lines[-7:] == [
         "error: src/gone.cpp: cannot read file: No such file or directory",
         "1 file parsed with syntax errors; results there may be incomplete: src/b.cpp",
+        "Analysed 3 kernels in 2 files.",
+        "1 launch in 1 file runs a kernel kernlint did not see, so nothing in it was checked:",
+        "  src/b.cpp:7:3: `k` is a parameter of `submit`, which no call in this file passes a kernel to",
         "Found 4 diagnostics (1 error, 2 warnings, 1 info) in 3 of 3 files.",
         "[*] 1 fixable with `--fix` (1 more with `--fix --unsafe-fixes`)",
     ]
     shown = rendered("text", run_result(), color=False, show_partial=True).splitlines()
-    assert shown[-5:-2] == [
+    assert shown[-8:-5] == [
         "error: src/gone.cpp: cannot read file: No such file or directory",
         "partial: src/b.cpp: syntax errors",
         "1 file parsed with syntax errors; results there may be incomplete",
@@ -633,6 +682,9 @@ def test_concise_is_one_line_per_finding_then_the_summary(project: Path) -> None
         "",
         "error: src/gone.cpp: cannot read file: No such file or directory",
         "1 file parsed with syntax errors; results there may be incomplete: src/b.cpp",
+        "Analysed 3 kernels in 2 files.",
+        "1 launch in 1 file runs a kernel kernlint did not see, so nothing in it was checked:",
+        "  src/b.cpp:7:3: `k` is a parameter of `submit`, which no call in this file passes a kernel to",
         "Found 4 diagnostics (1 error, 2 warnings, 1 info) in 3 of 3 files.",
         "[*] 1 fixable with `--fix` (1 more with `--fix --unsafe-fixes`)",
     ]

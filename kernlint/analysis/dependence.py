@@ -190,6 +190,7 @@ class _Instance:
     context: tuple[Taint | None, ...]
     env: dict[Name, Taint] = field(default_factory=dict)
     result: Taint | None = None
+    evaluated_at: int = -1  # the program's clock when its last evaluation began (-1: never evaluated)
 
 
 class Program:
@@ -201,9 +202,13 @@ class Program:
         self._by_unit: dict[Hashable, list[_Instance]] = {}
         self._solving = False
         self._grown = False
-        # grades of conditions per instance, valid while nothing grows (see `_grew`)
-        self._grades: dict[tuple[int, Hashable], tuple[_Instance, Grade | None]] = {}
+        # grades of conditions per instance, with the generation they were graded in: valid while
+        # nothing the instance reads grows (see `_grew`)
+        self._grades: dict[tuple[int, Hashable], tuple[_Instance, Grade | None, int]] = {}
+        self._watchers: dict[Hashable, set[Hashable]] | None = None  # while solving: who reads each unit
         self._generation = 0  # how many times something grew
+        # unit -> the last generation in which a unit it reads (see `_watched`) grew, while solving
+        self._stale_at: dict[Hashable, int] = {}
         self._single: dict[Hashable, dict[Name, Expr | None]] = {}  # unit -> its singly assigned names
 
     def unit(
@@ -227,22 +232,25 @@ class Program:
 
         Units nobody calls (kernels, lambdas handed to library code) start with uniform parameters;
         the others get an instance per calling context as their callers are evaluated."""
-        called = {b.callee for u in self.units.values() for b in u._bindings}
-        called |= {
-            n.unit
-            for u in self.units.values()
-            for n in sub_expressions(_expressions(u))
-            if isinstance(n, Call) and n.unit is not None
-        }
+        callees = self._callees()
+        called = {key for keys in callees.values() for key in keys}
         self._solving = True
         self._grew()  # calls are answered differently while solving
         for unit in self.units.values():
             if unit.key not in called:
                 self._instance(unit, ())
+        self._watchers = {key: set() for key in self.units}
+        for reader, keys in self._watched(callees).items():
+            for key in keys:
+                self._watchers.setdefault(key, set()).add(reader)
         for _ in range(max_rounds):
             self._grown = False
             for instance in list(self._instances.values()):
-                self._evaluate(instance)
+                # An instance whose inputs (its own unit, the units it reads names from, those it
+                # calls) have not grown since its last evaluation would only repeat it: skipped.
+                if instance.evaluated_at < 0 or self._stale_at.get(instance.unit.key, -1) > instance.evaluated_at:
+                    instance.evaluated_at = self._generation
+                    self._evaluate(instance)
             if not self._grown:
                 orphans = [u for u in self.units.values() if u.key not in self._by_unit]
                 if not orphans:
@@ -250,7 +258,29 @@ class Program:
                 for unit in orphans:  # only reached through calls from code outside the program
                     self._instance(unit, ())
         self._solving = False
+        self._watchers = None
         self._grew()
+
+    def _callees(self) -> dict[Hashable, set[Hashable]]:
+        """The units each unit calls: at its call sites, and in the expressions it evaluates."""
+        return {
+            unit.key: {b.callee for b in unit._bindings}
+            | {n.unit for n in sub_expressions(_expressions(unit)) if isinstance(n, Call) and n.unit is not None}
+            for unit in self.units.values()
+        }
+
+    def _watched(self, callees: dict[Hashable, set[Hashable]]) -> dict[Hashable, set[Hashable]]:
+        """For each unit, the units whose growth can change its evaluation: itself, the units around
+        it (it reads their names), and the units it calls (their results and reference outputs)."""
+        watched: dict[Hashable, set[Hashable]] = {}
+        for unit in self.units.values():
+            keys = {unit.key, *callees[unit.key]}
+            parent, depth = unit.parent, 0
+            while parent is not None and parent in self.units and depth < 16:
+                keys.add(parent)
+                parent, depth = self.units[parent].parent, depth + 1
+            watched[unit.key] = keys
+        return watched
 
     def _instance(self, unit: Unit, context: tuple[Taint | None, ...]) -> _Instance:
         context = tuple(context[: len(unit.params)]) + (None,) * (len(unit.params) - len(context))
@@ -270,7 +300,7 @@ class Program:
         instance = self._instances[(unit.key, context)] = _Instance(unit, context)
         instances.append(instance)
         self._seed(instance)
-        self._grew()
+        self._grew(unit.key)
         return instance
 
     def _seed(self, instance: _Instance) -> None:
@@ -292,7 +322,7 @@ class Program:
                 merged = join(target.external.get(name), value)
                 if merged is not None and merged != target.external.get(name):
                     target.external[name] = merged
-                    self._grew()
+                    self._grew(into)
             else:
                 self._update(instance, name, value)
         for expr, guards in unit._returns:
@@ -300,7 +330,7 @@ class Program:
             if value != instance.result:
                 instance.result = value
                 unit.result = join(unit.result, value)
-                self._grew()
+                self._grew(unit.key)
         for binding in unit._bindings:
             callee = self.units.get(binding.callee)
             if callee is None:
@@ -319,7 +349,7 @@ class Program:
         widened = join(instance.unit.env.get(name), merged)
         assert widened is not None  # a join with a taint (`merged`) is never None
         instance.unit.env[name] = widened
-        self._grew()
+        self._grew(instance.unit.key)
 
     def _lookup(self, instance: _Instance, name: Name) -> Taint | None:
         unit = instance.unit
@@ -368,23 +398,33 @@ class Program:
             (instance.unit.group_size, instance.unit.sub_group),
         )
 
-    def _grew(self) -> None:
-        """Something the taints depend on changed: another round is due, and remembered grades are stale."""
+    def _grew(self, unit: Hashable | None = None) -> None:
+        """Something the taints depend on changed (in `unit`, when given): another round is due, and
+        the remembered grades that depend on it are stale (all of them, without a unit)."""
         self._grown = True
         self._generation += 1
-        self._grades.clear()
+        if unit is None or self._watchers is None:
+            self._grades.clear()
+            return
+        for reader in self._watchers.get(unit, ()):
+            self._stale_at[reader] = self._generation
 
     def _grade_in(self, instance: _Instance, condition_key: Hashable) -> Grade | None:
-        """The grade of a condition in one instance, remembered until something grows: an assignment's
-        guards are graded for every assignment they guard, in every round."""
+        """The grade of a condition in one instance, remembered until a unit it reads grows: an
+        assignment's guards are graded for every assignment they guard, in every round."""
         remembered = self._grades.get((id(instance), condition_key))
-        if remembered is not None and remembered[0] is instance:
+        if remembered is not None and remembered[0] is instance and self._still_valid(instance, remembered[2]):
             return remembered[1]
         generation = self._generation
         grade = self._grade_now(instance, condition_key)
         if generation == self._generation:  # nothing grew while grading
-            self._grades[(id(instance), condition_key)] = (instance, grade)
+            self._grades[(id(instance), condition_key)] = (instance, grade, generation)
         return grade
+
+    def _still_valid(self, instance: _Instance, generation: int) -> bool:
+        """Whether nothing `instance` reads has grown since `generation` (outside `solve`, every
+        growth clears the remembered grades)."""
+        return self._stale_at.get(instance.unit.key, -1) <= generation
 
     def _grade_now(self, instance: _Instance, condition_key: Hashable) -> Grade | None:
         condition = instance.unit.conditions.get(condition_key)

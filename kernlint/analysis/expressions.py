@@ -46,9 +46,12 @@ class Seed:
 
 @dataclass(frozen=True, slots=True)
 class Uniform:
-    """An opaque value that is the same in every work-item (group id, range, group collective)."""
+    """An opaque value that is the same in every work-item (group id, range, group collective).
+    `sub_group_size`: the sub-group's size (`sg.get_max_local_range()`), which ids divide into the
+    sub-group's number (`gid / sg_size`, the warp-per-item index)."""
 
     text: str = ""
+    sub_group_size: bool = False
 
 
 @dataclass(frozen=True, slots=True)

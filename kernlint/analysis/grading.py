@@ -165,6 +165,15 @@ class Evaluator:
             and uniform_quotient(expr.left, expr.right, self.resolve, lambda e: self.taint(e) is None)
         ):
             return None  # (lid + k * wg) / wg: the pass number of a work-group-strided index
+        if (
+            expr.op == "/"
+            and left is not None
+            and left.kind == "id"
+            and not left.lane
+            and self._sub_group_size(expr.right)
+        ):
+            # `gid / sg.get_max_local_range()[0]`: the sub-group's number, as `gid / 32` is for sub-groups of 32
+            return Taint("sub-group", left.origin)
         block = _block(_const(expr.right), expr.op) if left is not None and right is None else None
         if (
             block
@@ -244,6 +253,14 @@ class Evaluator:
                     return Taint("id", worst.origin, shared=shared)
                 return replace(worst, shared=shared)
         return Taint("mixed", worst.origin)
+
+    def _sub_group_size(self, expr: Expr | None, depth: int = 0) -> bool:
+        """Whether `expr` is the sub-group's size (through single definitions and a component read)."""
+        if isinstance(expr, Load) and depth < 8:
+            return self._sub_group_size(expr.base, depth + 1)
+        if isinstance(expr, Var) and self.resolve is not None and depth < 8:
+            return self._sub_group_size(self.resolve(expr.name), depth + 1)
+        return isinstance(expr, Uniform) and expr.sub_group_size
 
     def _call_taint(self, expr: Call) -> Taint | None:
         taints = [self.taint(arg) for arg in expr.args]
@@ -417,8 +434,9 @@ class Evaluator:
         ):
             # `lid % 128 < 32`, `lid >= 64`: the bound falls between sub-groups, whole ones drop out
             return Grade("sub-group", "sub-group-aligned", None, taint.origin)
-        if taint.lane and op in ("<", "<=", ">", ">="):
-            # every sub-group holds every lane id: `lane < 8` splits all of them
+        if taint.lane and op in ("<", "<=", ">", ">=") and isinstance(bound, int):
+            # every sub-group holds every lane id: `lane < 8` splits all of them (`lane < len`, a
+            # length the lanes share, is a row's tail guard: it splits only the sub-groups of short rows)
             return Grade("strong", "lane-range", LaneEstimate("split"), taint.origin)
         if op in ("==", "!=") and taint.shared:
             # `row == 0`, `tid / 4 == k`: the lanes that share the value, a band rather than one lane

@@ -21,8 +21,16 @@ LaunchApi = Literal["parallel_for", "single_task", "parallel_for_work_group"]
 LaunchVia = Literal["handler", "queue"]
 #: How a launch's range is written: `range<N>`, `nd_range<N>`, or a bare count.
 RangeKind = Literal["range", "nd_range", "scalar"]
-#: What the launch runs: a lambda or a functor's `operator()`.
-KernelBodyKind = Literal["lambda", "functor"]
+#: What the launch runs: a lambda, a functor's `operator()`, or a function that takes a SYCL index
+#: (`void k(…, sycl::nd_item<1> it)`: device code wherever it is written).
+KernelBodyKind = Literal["lambda", "functor", "function"]
+#: How a launch's kernel was found. `inline`: written at the launch; `variable`: a lambda stored in a
+#: variable the launch names; `factory`: the lambda (or functor) a function of the file returns
+#: (`auto k = make_kernel(…)`); `functor`: a class of the file with an `operator()`; `wrapper`: the
+#: argument a launch wrapper of the file is called with (`submit(q, r, [=](…){…})`, one call level);
+#: `header`: a functor or factory defined in a quoted header (analysed with that header); `unlaunched`:
+#: no launch was seen, the code is a kernel by what it is (its call operator takes a SYCL index).
+KernelLink = Literal["inline", "variable", "factory", "functor", "wrapper", "header", "unlaunched"]
 #: The declared type of the kernel's index parameter (`integral` for a plain integer, `auto` when deduced).
 IndexType = Literal["nd_item", "item", "id", "group", "h_item", "integral", "auto"]
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from kernlint.facts.accessor_uses import AccessorUses
 from kernlint.facts.base import Extent, Span
+from kernlint.facts.coverage import Coverage
 from kernlint.facts.device import Branch, SubGroupBlockAccess
 from kernlint.facts.kinds import (
     AccessMode,
@@ -15,6 +16,7 @@ from kernlint.facts.kinds import (
     BufferForm,
     IndexType,
     KernelBodyKind,
+    KernelLink,
     Language,
     LaunchApi,
     LaunchVia,
@@ -41,10 +43,12 @@ class KernelAttributes:
 
 @dataclass(frozen=True, slots=True)
 class KernelLaunch:
-    """A `parallel_for` / `single_task` / `parallel_for_work_group` launch."""
+    """A `parallel_for` / `single_task` / `parallel_for_work_group` launch, or (`link` "unlaunched",
+    `via` None) a kernel found by what it is, whose launch the file does not show: its sizes are unknown,
+    and it is analysed for what needs none (divergence, memory access)."""
 
     api: LaunchApi
-    via: LaunchVia
+    via: LaunchVia | None  # None: no launch seen (`link` "unlaunched")
     span: Span
     name: str | None  # kernel name template argument or functor type
     range_kind: RangeKind | None  # None for single_task or when unknown
@@ -68,6 +72,15 @@ class KernelLaunch:
     # Its device code holds a grid-stride loop (`for (i = gid; i < n; i += global size)`): written for
     # more data than the launch has work-items, so its size is a choice, not the problem's.
     grid_stride: bool = False
+    # How the kernel was found (see `KernelLink`); None: it was not found (`link_note` says why).
+    link: KernelLink | None = "inline"
+    # For `header`, the header that defines the kernel; for a kernel not found, why not.
+    link_note: str | None = None
+
+    @property
+    def launched(self) -> bool:
+        """Whether this fact is a launch the file makes (not a kernel seen without its launch)."""
+        return self.via is not None
 
     def covers(self, span: Span) -> bool:
         """Whether `span` lies in this kernel's device code (body or a function it calls)."""
@@ -211,6 +224,7 @@ class FileFacts:
     syntax_errors: tuple[Span, ...] = ()
     dependencies: tuple[str, ...] = field(default=())
     calls: tuple[FunctionCall, ...] = ()  # host calls of the file's own functions, made inside host loops
+    coverage: Coverage = field(default_factory=Coverage)  # what the front-end saw of the file's kernels
 
     def enclosing_loops(self, span: Span, side: Side = "host") -> list[Loop]:
         """The loops of the given side that contain `span`, innermost first."""

@@ -41,6 +41,7 @@ def extract_facts(
             config.clang_args,
             clang_parse_bound(time_limit_s),
             notes,
+            dict(config.macros),
         )
     from kernlint.frontends.clang.flags import preprocessor_settings
     from kernlint.frontends.cpp import frontend as cpp
@@ -48,7 +49,11 @@ def extract_facts(
     # The build's -D/-I (compile_commands.json) for #if and quoted includes; the configuration's win.
     defines, include_dirs, database = preprocessor_settings(source.path, config.compile_db)
     facts = cpp.extract(
-        source.path, source.data, config.include_dirs + include_dirs, {**defines, **dict(config.defines)}
+        source.path,
+        source.data,
+        config.include_dirs + include_dirs,
+        {**defines, **dict(config.defines)},
+        dict(config.macros),
     )
     return replace(facts, dependencies=(*facts.dependencies, database)) if database else facts
 

@@ -17,6 +17,7 @@ def to_json(result: RunResult, timings: bool = True) -> dict[str, Any]:
         "files": len(result.files),
         "diagnostics": len(result.diagnostics),
         "by_code": result.by_code(),
+        "coverage": result.coverage(),
     }
     if timings:
         summary["elapsed_s"] = round(result.elapsed_s, 3)

@@ -42,7 +42,11 @@ class _Locator:
         # Files first, so artifact indices follow the run's file order.
         for file in files:
             self.artifact_location(file.path)
-            self.artifacts[-1]["properties"] = {"language": file.language, "status": file.status.value}
+            self.artifacts[-1]["properties"] = {
+                "language": file.language,
+                "status": file.status.value,
+                "coverage": file.coverage.to_json() if file.coverage is not None else None,
+            }
 
     def artifact_location(self, path: str) -> dict[str, Any]:
         """A percent-encoded URI relative to `%SRCROOT%`, or an absolute file URI outside it."""
@@ -194,7 +198,7 @@ def to_sarif(
         "artifacts": locator.artifacts,
         "columnKind": "unicodeCodePoints",
         "results": results,
-        "properties": {"devices": list(result.devices)},
+        "properties": {"devices": list(result.devices), "coverage": result.coverage()},
     }
     return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
 

@@ -294,6 +294,45 @@ def _unanalysed(console: Console, file: FileResult) -> None:
     )
 
 
+_NAMED_UNRESOLVED = 3  # launches of unseen kernels the summary names; the JSON report lists them all
+
+
+def _kernels_seen(console: Console, result: RunResult, coverage: dict[str, int]) -> None:
+    """`Analysed N kernels in M files.`, and the launches whose kernel kernlint did not see (the
+    first few with why), so that a quiet report over code it could not follow says so."""
+    if not coverage["launches"] and not coverage["kernels"]:
+        return
+    console.print(
+        f"Analysed {_plural(coverage['kernels_analysed'], 'kernel')} in "
+        f"{_plural(coverage['files_with_kernels'], 'file')}.",
+        soft_wrap=True,
+    )
+    unresolved = [
+        (file.path, launch)
+        for file in result.files
+        if file.coverage is not None
+        for launch in file.coverage.unresolved_launches
+    ]
+    if not unresolved:
+        return
+    files = coverage["files_with_unresolved_launches"]
+    one = len(unresolved) == 1
+    console.print(
+        f"{_plural(len(unresolved), 'launch').replace('launchs', 'launches')} in {_plural(files, 'file')} "
+        f"{'runs a kernel' if one else 'run kernels'} kernlint did not see, so nothing in "
+        f"{'it' if one else 'them'} was checked:",
+        style="yellow",
+        soft_wrap=True,
+    )
+    for path, launch in unresolved[:_NAMED_UNRESOLVED]:
+        console.print(f"  {path}:{launch.line}:{launch.column}: {launch.reason}", style="yellow", soft_wrap=True)
+    if len(unresolved) > _NAMED_UNRESOLVED:
+        more = len(unresolved) - _NAMED_UNRESOLVED
+        console.print(
+            f"  and {more} more (`--format json` lists them under `coverage`)", style="yellow", soft_wrap=True
+        )
+
+
 def _fixable(diagnostics: tuple[Diagnostic, ...]) -> str | None:
     """`[*] 3 fixable with `--fix` (1 more with `--unsafe-fixes`)`, as ruff says it; None without fixes.
     Counted over every finding, listed or not: `--fix` applies the fixes of unlisted infos too."""
@@ -334,12 +373,25 @@ def _summary(
         console.print(line, style="yellow", soft_wrap=True)
     checked = _plural(len(result.files), "file")
     infos = f"{_plural(hidden, 'info')} ({_SHOW_INFOS} lists {'it' if hidden == 1 else 'them'})"
+    coverage = result.coverage()
+    _kernels_seen(console, result, coverage)
     if not result.diagnostics:
-        if any(file.status is not FileStatus.ERROR for file in result.files):
-            tail = f", with {infos}" if hidden else ""
-            console.print(f"All checks passed ({checked}){tail}.", style="bold green", soft_wrap=True)
-        else:
+        if not any(file.status is not FileStatus.ERROR for file in result.files):
             console.print("No files were checked.", style="bold yellow", soft_wrap=True)
+        elif not coverage["kernels_analysed"] and (coverage["launches"] or coverage["kernels"]):
+            # Nothing was looked at: a clean bill of health would be the worst answer.
+            console.print(
+                f"No kernel was analysed in {checked}: no finding does not mean no problem.",
+                style="bold yellow",
+                soft_wrap=True,
+            )
+        else:
+            them = "it" if len(result.files) == 1 else "them"
+            known = any(file.coverage is not None for file in result.files)
+            none = known and not coverage["launches"] and not coverage["kernels"]
+            found = f"; no kernel was found in {them}" if none else ""
+            tail = f", with {infos}" if hidden else ""
+            console.print(f"All checks passed ({checked}{found}){tail}.", style="bold green", soft_wrap=True)
         fixable = _fixable(every)
         if fixable:
             console.print(fixable, soft_wrap=True)

@@ -75,6 +75,7 @@ def extract(
     clang_args: tuple[str, ...] = (),
     timeout_s: float | None = DEFAULT_PARSE_TIMEOUT_S,
     notes: list[str] | None = None,
+    macros: dict[str, str] | None = None,
 ) -> FileFacts:
     """The facts of one C/C++ file: tree-sitter's, refined by libclang with the file's build flags
     (parsed within `timeout_s`, None: no bound); `notes` gets a line when libclang's part is missing."""
@@ -84,7 +85,7 @@ def extract(
     all_dirs = tuple(include_dirs) + extra.include_dirs + flags.include_dirs
     build_known = from_build(flags, defines or {}, clang_args)
     probes = _Probes()
-    unit = _tree_sitter_unit(path, data, all_dirs, all_defines, probes.ask)
+    unit = _tree_sitter_unit(path, data, all_dirs, all_defines, probes.ask, macros)
     probes.root = unit.root
     if not build_known:  # clang's `#if` choices are then a guess: constants that hang on one stay unknown
         probes.guessed = ConditionalChoices(data, unit.root, unit.arms, unit.constants.dependencies, all_defines)
@@ -103,7 +104,7 @@ def extract(
     macros = directive_macros(clang.tu, clang.top_level, data, {c.span.line for c in facts.omp}, build_known)
     if macros:
         all_defines, asked = {**all_defines, **macros}, len(probes.requests)
-        tree_sitter_facts(_tree_sitter_unit(path, data, all_dirs, all_defines, probes.ask))
+        tree_sitter_facts(_tree_sitter_unit(path, data, all_dirs, all_defines, probes.ask, macros))
         if len(probes.requests) > asked:
             with suppress(ParseTimeout, cindex.TranslationUnitLoadError):
                 clang = clang_unit(
@@ -111,7 +112,9 @@ def extract(
                 )
     answers = probes.answers(clang.probe_values())
     if answers or macros:
-        unit = _tree_sitter_unit(path, data, all_dirs, all_defines, lambda text, at, _c: answers.get((text, at)))
+        unit = _tree_sitter_unit(
+            path, data, all_dirs, all_defines, lambda text, at, _c: answers.get((text, at)), macros
+        )
         facts = tree_sitter_facts(unit)
     facts = _refine(facts, unit, clang, select_branches=build_known)
     facts = instantiate_launches(facts, unit, clang)
@@ -201,9 +204,14 @@ class _AnsweringConstants:
 
 
 def _tree_sitter_unit(
-    path: str, data: bytes, include_dirs: tuple[str, ...], defines: dict[str, str], answer: _Answer
+    path: str,
+    data: bytes,
+    include_dirs: tuple[str, ...],
+    defines: dict[str, str],
+    answer: _Answer,
+    macros: dict[str, str] | None = None,
 ) -> CppUnit:
-    unit = CppUnit(path, data, include_dirs, defines)
+    unit = CppUnit(path, data, include_dirs, defines, macros)
     unit.constants = cast(CppConstants, _AnsweringConstants(unit.constants, answer))
     return unit
 

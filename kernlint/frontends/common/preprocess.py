@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import pairwise
 
 from kernlint.analysis.consteval import evaluate
 
@@ -245,3 +246,86 @@ def counterparts(arms: list[ConditionalArm], positions: list[int]) -> list[int |
             for mine, theirs in zip(indices, leader):
                 found[mine] = theirs
     return found
+
+
+_DIRECTIVE_LINE = re.compile(rb"^[ \t]*#(?:[^\n]*\\\r?\n)*[^\n]*", re.M)
+_DEFINES = re.compile(rb"^[ \t]*#[ \t]*(?:define|undef)\b", re.M)
+_CODE_NOISE = re.compile(rb'//[^\n]*|/\*.*?\*/|"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'', re.S)
+
+
+def _nesting(text: bytes) -> tuple[int, int]:
+    """How far `text` opens braces and parentheses (closes count negative), comments and literals aside."""
+    code = _CODE_NOISE.sub(b" ", text)
+    return code.count(b"{") - code.count(b"}"), code.count(b"(") - code.count(b")")
+
+
+def split_groups(data: bytes, arms: list[ConditionalArm], near: list[tuple[int, int]]) -> set[int]:
+    """The `#if` groups a parser reading every arm at once cannot read: a directive of theirs lies in
+    one of the byte ranges `near` (around where the parse failed: a directive in the middle of an
+    argument list), or their condition is unknown and they have two arms or more that open or close braces or
+    parentheses unevenly (`#ifdef GPU` / `q.submit([&](handler &h) {` / `#else` / `{` / `#endif`).
+    A group that defines macros is left alone: its arms' values stay unknown."""
+    by_group: dict[int, list[ConditionalArm]] = {}
+    for arm in arms:
+        by_group.setdefault(arm.group, []).append(arm)
+    found = set()
+    for group, members in by_group.items():
+        if all(arm.state is False for arm in members):
+            continue  # dead code, blanked already
+        if any(_DEFINES.search(data, arm.start, arm.end) for arm in members):
+            continue  # `#define`s never break a parse, and choosing an arm would choose their values
+        members.sort(key=lambda arm: arm.index)
+        directives = [group, *(arm.end for arm in members)]
+        if any(lo <= at <= hi for at in directives for lo, hi in near):
+            found.add(group)
+        elif len(members) > 1 and all(arm.state is None for arm in members):
+            # (one arm alone reads as it did: `#ifdef T` / `for (…) {` … `#ifdef T` / `}`)
+            nests = {_nesting(data[arm.start : arm.end]) for arm in members}
+            if len(nests) > 1 or nests != {(0, 0)}:
+                found.add(group)
+    return found
+
+
+def one_arm(data: bytes, arms: list[ConditionalArm], groups: set[int], choice: int = 0) -> bytes:
+    """`data` with each of `groups` reduced to one arm, the `choice`-th when the group has it and it
+    may be compiled (else the first that may be): the other arms and every directive line of the
+    group blanked (newlines kept, so offsets and lines stay), as if the preprocessor had chosen it."""
+    if not groups:
+        return data
+    out = bytearray(data)
+    for group in groups:
+        kept = chosen_arm(arms, group, choice)
+        members = sorted((arm for arm in arms if arm.group == group), key=lambda arm: arm.index)
+        end_line = data.find(b"\n", members[-1].end)
+        spans = [(group, members[0].start), (members[-1].end, len(data) if end_line < 0 else end_line)]
+        spans += [(before.end, after.start) for before, after in pairwise(members)]
+        spans += [(arm.start, arm.end) for arm in members if arm is not kept]
+        for lo, hi in spans:
+            out[lo:hi] = re.sub(rb"[^\n]", b" ", data[lo:hi])
+    return bytes(out)
+
+
+def chosen_arm(arms: list[ConditionalArm], group: int, choice: int) -> ConditionalArm:
+    """The arm `one_arm` keeps of `group` for `choice`."""
+    members = sorted((arm for arm in arms if arm.group == group), key=lambda arm: arm.index)
+    live = [arm for arm in members if arm.state is not False]
+    return next((arm for arm in live if arm.index == choice), live[0])
+
+
+def blank_directive_comments(data: bytes) -> bytes:
+    """`data` with the block comments inside preprocessor lines blanked (newlines kept): the C grammar
+    ends a directive at such a comment and reads the rest of the line as code
+    (`#pragma omp target map(to: a) /* in */ map(from: b)`). A comment that runs on past its line is
+    left alone: blanking it would cut the directive short."""
+    if b"/*" not in data:
+        return data
+    out = bytearray(data)
+    for line in _DIRECTIVE_LINE.finditer(data):
+        at, end = line.start(), line.end()
+        while (start := data.find(b"/*", at, end)) >= 0:
+            close = data.find(b"*/", start + 2, end)
+            if close < 0:
+                break
+            out[start : close + 2] = re.sub(rb"[^\n]", b" ", data[start : close + 2])
+            at = close + 2
+    return bytes(out)

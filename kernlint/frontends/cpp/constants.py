@@ -14,6 +14,7 @@ bindings of a name are read from the tree only when that name is first looked up
 from __future__ import annotations
 
 import os
+import re
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,7 @@ from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import arguments_of, text_of
 from kernlint.frontends.common.preprocess import ConditionalArm, alternatives
 from kernlint.frontends.cpp.constant_writes import WriteFinder
+from kernlint.frontends.cpp.dialect import file_macros
 from kernlint.frontends.cpp.scan import file_matches, include_paths
 
 _SCOPE_TYPES = frozenset(
@@ -140,7 +142,10 @@ class CppConstants:
         self._template_values: dict[tuple[str, int, int], int | None] = {}
         self._names: dict[bytes, str] = {}
         self.dependencies: list[str] = []
-        self._headers: list[CppConstants] = []  # the quoted includes read, for their type definitions
+        # Quoted headers read for this file, and (for a header) the kernels it may define by name:
+        # its classes with an `operator()` and its function definitions.
+        self._headers: list[tuple[str, CppConstants]] = []
+        self.callables: frozenset[str] = frozenset()
 
     # -- public --------------------------------------------------------------------------------
 
@@ -163,12 +168,29 @@ class CppConstants:
         bodies = {d.value_text for d in self._definitions(name) if d.kind == "macro"}
         return bodies.pop() if len(bodies) == 1 else None
 
-    def header_roots(self) -> list[tree_sitter.Node]:
+    def header_defining(self, name: str, _seen: set[int] | None = None) -> str | None:
+        """The quoted header (as its `#include` names it, or through the headers it includes) that
+        defines a class with an `operator()` or a function called `name`; None when none does."""
+        self._ensure()
+        seen = _seen if _seen is not None else set()
+        seen.add(id(self))
+        for include, header in self._headers:
+            if id(header) in seen:
+                continue  # headers are shared between files: two may include each other
+            if name in header.callables or header.header_defining(name, seen) is not None:
+                return include
+        return None
+
+    def header_roots(self, _seen: set[int] | None = None) -> list[tree_sitter.Node]:
         """The trees of the quoted includes (and theirs), in first-seen order."""
         self._ensure()
+        seen = _seen if _seen is not None else set()
+        seen.add(id(self))
         roots: list[tree_sitter.Node] = []
-        for header in self._headers:
-            roots += [header._root, *(r for r in header.header_roots() if r not in roots)]
+        for _include, header in self._headers:
+            if id(header) in seen:
+                continue  # headers are shared between files: two may include each other
+            roots += [r for r in (header._root, *header.header_roots(seen)) if r not in roots]
         return roots
 
     def file_scope_definitions(self) -> list[Definition]:
@@ -327,7 +349,7 @@ class CppConstants:
             header = _load_header(resolved, self._include_dirs, self._visited)
             if header is None:
                 continue
-            self._headers.append(header)
+            self._headers.append((name, header))
             # once each, in first-seen order (a header's own includes may already be listed)
             self.dependencies.extend(d for d in (resolved, *header.dependencies) if d not in self.dependencies)
             for definition in header.file_scope_definitions():
@@ -481,9 +503,9 @@ def _load_header(path: str, include_dirs: tuple[str, ...], visited: frozenset[st
             _HEADER_CACHE.move_to_end(key)
         else:
             data = Path(path).read_bytes()
-            root = treesitter.parser("cpp").parse(data).root_node
+            root = treesitter.parser("cpp").parse(file_macros(path, data, include_dirs).apply(data)).root_node
             found = file_matches(root)  # the front-end's own walk, with its compiled query
-            _HEADER_CACHE[key] = CppConstants(
+            header = CppConstants(
                 root,
                 path,
                 include_dirs,
@@ -492,8 +514,25 @@ def _load_header(path: str, include_dirs: tuple[str, ...], visited: frozenset[st
                 includes=include_paths(found),
                 symbols=treesitter.as_captures(found["cpp_symbols"]),
             )
+            header.callables = defined_callables(found)
+            _HEADER_CACHE[key] = header
             if len(_HEADER_CACHE) > _HEADER_CACHE_SIZE:
                 _HEADER_CACHE.popitem(last=False)
         return _HEADER_CACHE[key]
     except OSError:
         return None
+
+
+def defined_callables(found: dict[str, list[treesitter.Match]]) -> frozenset[str]:
+    """Names a file's matches define as callables: classes with an `operator()`, functions."""
+    names = {text_of(match["functor.class"][0]) for _index, match in found["cpp"] if "functor.class" in match}
+    for _index, match in found["cpp_device_index"]:
+        if "function" not in match:
+            continue
+        declarator = match["function"][0].child_by_field_name("declarator")
+        while declarator is not None and declarator.type != "function_declarator":
+            declarator = declarator.child_by_field_name("declarator")
+        name = declarator.child_by_field_name("declarator") if declarator is not None else None
+        if name is not None and name.type in ("identifier", "qualified_identifier", "template_function"):
+            names.add(re.split(r"::", re.sub(r"<.*", "", text_of(name)))[-1])
+    return frozenset(names)

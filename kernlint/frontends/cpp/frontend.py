@@ -10,17 +10,18 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TypeVar
 
 import tree_sitter
 
 from kernlint.facts import Barrier, Buffer, FileFacts, KernelLaunch, Pragma, QueueConstruction
-from kernlint.facts.kinds import BarrierScope, Language, LoopKind, Side
+from kernlint.facts.kinds import BarrierScope, Language, LaunchApi, LoopKind, Side
 from kernlint.frontends.common.nodes import arguments_of, inside_any, span_of, text_of
 from kernlint.frontends.common.preprocess import ConditionalArm, counterparts
 from kernlint.frontends.cpp.accessors.uses import analyse_accessor_uses
+from kernlint.frontends.cpp.coverage import kernel_coverage, lost_lines
 from kernlint.frontends.cpp.device.code import analyse_device_code
 from kernlint.frontends.cpp.host import (
     calls_in_loops,
@@ -43,6 +44,7 @@ from kernlint.frontends.cpp.sycl.constructions import (
 from kernlint.frontends.cpp.sycl.launches import LaunchReader
 from kernlint.frontends.cpp.syntax import base_type, last_word
 from kernlint.frontends.cpp.unit import CppUnit
+from kernlint.frontends.cpp.variants import merged
 
 # Words only SYCL code writes. `parallel_for` is not one: Kokkos, TBB and plain C++ thread pools have
 # their own, and a member `.parallel_for(…)` alone does not make a file SYCL either.
@@ -66,9 +68,16 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
     decls: list[tree_sitter.Node] = []
     loops: list[tuple[LoopKind, tree_sitter.Node]] = []
     functors: dict[str, tree_sitter.Node] = {}
+    free_launches: list[tuple[tree_sitter.Node, tree_sitter.Node]] = []
+    candidates: dict[tuple[int, int], tree_sitter.Node] = {}
     for _index, match in unit.file_matches["cpp"]:
         if "member.call" in match:
             members.append((text_of(match["member.name"][0]), match["member.call"][0]))
+        elif "launch.call" in match:
+            free_launches.append((match["launch.call"][0], match["launch.callee"][0]))
+        elif "kernel.candidate" in match:
+            node = match["kernel.candidate"][0]
+            candidates[(node.start_byte, node.end_byte)] = node
         elif "free.call" in match:
             frees.append((match["free.call"][0], match["free.callee"][0]))
         elif "decl" in match:
@@ -89,8 +98,20 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
         id(c): local for c in constructions if c.cls not in ("buffer", "queue") and (local := local_allocation(unit, c))
     }
     reader = LaunchReader(unit, functors)
-    found = [reader.launch(LAUNCH_METHODS[method], call) for method, call in members if method in LAUNCH_METHODS]
-    device = analyse_device_code(unit, [launch for launch in found if launch is not None], tuple(locals_.values()))
+    found = [
+        launch
+        for method, call in members
+        if method in LAUNCH_METHODS
+        for launch in reader.launches(LAUNCH_METHODS[method], call)
+    ]
+    sycl = bool(_SYCL_USAGE.search(unit.data))
+    for call, callee in free_launches:
+        api = _free_launch(callee, reader) if sycl else None
+        if api is not None:
+            found += reader.launches(api, call, free=True)
+    found.sort(key=lambda launch: launch.span.start_byte)
+    unlaunched = reader.unlaunched(sorted(candidates.values(), key=lambda n: n.start_byte)) if sycl else []
+    device = analyse_device_code(unit, found, unlaunched, tuple(locals_.values()))
     launches = _once_per_arm(device.launches, unit.arms)
     in_device = inside_any([region for launch in launches for region in launch.regions])
 
@@ -125,8 +146,11 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
     )
     language = _language(unit.data, launches, pragmas)
     errors = tuple(span_of(n) for n in groups.get("error", []))
-    omp, omp_branches, omp_memory = openmp_facts(unit, pragmas)
-    in_target = inside_any([c.region for c in omp if c.region is not None and "target" in c.leaves])
+    omp, omp_branches, device_functions, omp_memory = openmp_facts(unit, pragmas)
+    # (a `.parallel_for` of a file that is not SYCL is another library's: not a launch kernlint reads)
+    sycl_launches = launches if language == "sycl" else ()
+    coverage = kernel_coverage(sycl_launches, omp, device.complete, lost_lines(unit, groups.get("error", [])))
+    in_target = inside_any([c.region for c in omp if c.region is not None and "target" in c.leaves] + device_functions)
     sides: list[tuple[LoopKind, tree_sitter.Node, Side]] = [
         (kind, n, "device" if in_device(n) or in_target(n) else "host") for kind, n in loops
     ]
@@ -157,6 +181,7 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
         syntax_errors=errors,
         dependencies=tuple(unit.constants.dependencies),
         calls=calls,
+        coverage=coverage,
     )
 
 
@@ -180,6 +205,19 @@ def _once_per_arm(constructs: Sequence[_Construct], arms: list[ConditionalArm]) 
         else:
             kept[index] = None
     return tuple(c for c in kept if c is not None)
+
+
+def _free_launch(callee: tree_sitter.Node, reader: LaunchReader) -> LaunchApi | None:
+    """The launch a free call makes (`parallel_for(q, r, k)` of SYCL's enqueue-functions extension),
+    or None: another library's (`Kokkos::parallel_for`, `tbb::parallel_for`) or a wrapper the file
+    defines itself, whose own launch is read where it is written."""
+    text = text_of(callee)
+    qualifier, _, name = re.sub(r"<.*", "", text, flags=re.S).rpartition("::")
+    if qualifier and not re.search(r"sycl|experimental", qualifier, re.I):
+        return None
+    if not qualifier and name in reader.finder.functions():
+        return None
+    return "single_task" if name == "single_task" else "parallel_for"
 
 
 def _holds_any(node: tree_sitter.Node, positions: list[int]) -> bool:
@@ -229,8 +267,18 @@ def _pragma_text(node: tree_sitter.Node) -> str:
 
 
 def extract(
-    path: str, data: bytes, include_dirs: tuple[str, ...] = (), defines: dict[str, str] | None = None
+    path: str,
+    data: bytes,
+    include_dirs: tuple[str, ...] = (),
+    defines: dict[str, str] | None = None,
+    macros: Mapping[str, str] | None = None,
 ) -> FileFacts:
     """Parse `data` once and return its facts. C goes through the C++ grammar too: the OpenMP and
-    host constructs kernlint reads parse the same, and one grammar keeps one set of queries."""
-    return facts_of_unit(CppUnit(path, data, include_dirs, defines))
+    host constructs kernlint reads parse the same, and one grammar keeps one set of queries.
+    `macros` are the configuration's (see `cpp.dialect`)."""
+    unit = CppUnit(path, data, include_dirs, defines, macros)
+    facts = facts_of_unit(unit)
+    for choice, regions in unit.other_arms():  # `#if` arms that split a construct: each read in turn
+        other = CppUnit(path, data, include_dirs, defines, macros, arm_choice=(unit.split, choice))
+        facts = merged(facts, facts_of_unit(other), regions)
+    return facts

@@ -7,12 +7,22 @@ front-end -> analyses -> unit.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import tree_sitter
 
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import text_of
-from kernlint.frontends.common.preprocess import blank_disabled_blocks, conditional_arms
+from kernlint.frontends.common.preprocess import (
+    blank_directive_comments,
+    blank_disabled_blocks,
+    chosen_arm,
+    conditional_arms,
+    one_arm,
+    split_groups,
+)
 from kernlint.frontends.cpp.constants import CppConstants
+from kernlint.frontends.cpp.dialect import file_macros
 from kernlint.frontends.cpp.pragma_operators import rewrite_pragma_operators
 from kernlint.frontends.cpp.scan import file_matches, include_paths
 
@@ -22,17 +32,34 @@ class CppUnit:
     `#if` groups (those known not to be compiled are blanked before parsing)."""
 
     def __init__(
-        self, path: str, data: bytes, include_dirs: tuple[str, ...] = (), defines: dict[str, str] | None = None
+        self,
+        path: str,
+        data: bytes,
+        include_dirs: tuple[str, ...] = (),
+        defines: dict[str, str] | None = None,
+        macros: Mapping[str, str] | None = None,
+        arm_choice: tuple[frozenset[int], int] | None = None,
     ) -> None:
         self.path = path
         self.data = data
         self.arms = conditional_arms(data, defines)
-        # Directives written as `_Pragma("…")` or through a macro, by the offset of the `#pragma` line
-        # the parser is given in their place.
-        parsed, self.pragma_texts = rewrite_pragma_operators(blank_disabled_blocks(data, self.arms), defines)
+        # `#if` groups whose arms cannot be read together (`split_groups`), read one arm at a time:
+        # this parse keeps the `split_choice`-th arm of each.
+        self.split: frozenset[int] = frozenset()
+        self.split_choice = 0
+        # Attribute macros rewritten as the compiler expands them (`dialect`); directives written as
+        # `_Pragma("…")` or through a macro, by the offset of the `#pragma` line given in their place.
+        live = blank_directive_comments(blank_disabled_blocks(data, self.arms))
+        live = file_macros(path, data, include_dirs, defines, macros).apply(live)
+        parsed, self.pragma_texts = rewrite_pragma_operators(live, defines)
+        if arm_choice is not None:
+            self.split, self.split_choice = arm_choice
+            parsed = one_arm(parsed, self.arms, set(self.split), self.split_choice)
         self.tree = treesitter.parser("cpp").parse(parsed)
         self.root = self.tree.root_node
         self.file_matches = file_matches(self.root)
+        if self.root.has_error and arm_choice is None:
+            self._parse_split_groups(parsed)
         self.includes = include_paths(self.file_matches)
         symbols = treesitter.as_captures(self.file_matches["cpp_symbols"])
         self.symbols = {name: symbols.get(name, []) for name in ("var.decl", "param.name")}
@@ -40,6 +67,37 @@ class CppUnit:
             self.root, path, include_dirs, defines, includes=self.includes, symbols=symbols, arms=self.arms
         )
         self._assigned = symbols.get("assigned.name", [])
+
+    def _parse_split_groups(self, parsed: bytes) -> None:
+        """Parse again with the first arm only of each `#if` group whose arms cannot be read together
+        (braces opened in both arms, a directive inside an argument list), and keep that parse when it
+        loses fewer lines; the front-end then reads the other arms in parses of their own
+        (`other_arms`)."""
+        errors = [match["error"][0] for _i, match in self.file_matches["cpp"] if "error" in match]
+        near = [(max(0, at - _NEAR), at + _NEAR) for e in errors for at in (e.start_byte, e.end_byte)]
+        groups = split_groups(parsed, self.arms, near)
+        if not groups:
+            return
+        tree = treesitter.parser("cpp").parse(one_arm(parsed, self.arms, groups))
+        matches = file_matches(tree.root_node)
+        if _lost(matches) < _lost(self.file_matches):
+            self.tree, self.root, self.file_matches = tree, tree.root_node, matches
+            self.split = frozenset(groups)
+
+    def other_arms(self) -> list[tuple[int, list[tuple[int, int]]]]:
+        """For each other choice of arm in the split groups, the (start, end) bytes of the arms that
+        choice reads and this parse did not: where the facts of that choice's parse belong."""
+        found = []
+        widest = max((arm.index for arm in self.arms if arm.group in self.split), default=0)
+        for choice in range(1, widest + 1):
+            bodies = []
+            for group in sorted(self.split):
+                arm = chosen_arm(self.arms, group, choice)
+                if arm != chosen_arm(self.arms, group, 0):
+                    bodies.append((arm.start, arm.end))
+            if bodies:
+                found.append((choice, bodies))
+        return found
 
     def init_text(self, name: str, at_byte: int) -> str | None:
         """The initialiser text of the variable `name` visible at `at_byte` (ranges are often built
@@ -67,3 +125,15 @@ class CppUnit:
             and n.parent is not None
             and n.parent.type in ("assignment_expression", "update_expression")
         }
+
+
+_NEAR = 256  # bytes from where a parse error starts or ends that a misread directive may lie
+
+
+def _lost(matches: dict[str, list[treesitter.Match]]) -> int:
+    """How many lines the error nodes of a parse cover."""
+    return sum(
+        match["error"][0].end_point[0] - match["error"][0].start_point[0] + 1
+        for _i, match in matches["cpp"]
+        if "error" in match
+    )

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from kernlint.config import Config
 from kernlint.facts import FileFacts, Loop, Pragma, Span
+from kernlint.facts.coverage import LostLines
 from kernlint.frontends.common import treesitter
+from kernlint.frontends.common.coverage import kernel_coverage, merged_lines
 from kernlint.frontends.common.preprocess import blank_disabled_blocks
 from kernlint.frontends.fortran.constants import FortranConstants
 from kernlint.frontends.fortran.openmp import FortranOmpSource
@@ -79,7 +81,20 @@ def extract(source: SourceFile, *, fixed_form: bool, config: Config) -> FileFact
         memory_accesses=memory,
         omp=omp,
         syntax_errors=errors,
+        coverage=kernel_coverage((), omp, lost=_lost(errors)),
     )
+
+
+def _lost(errors: tuple[Span, ...]) -> tuple[LostLines, ...]:
+    """The error regions merged by line (no cause: Fortran has no attribute macros to blame)."""
+    found = []
+    for first, last in merged_lines((e.line, e.end_line) for e in errors):
+        inside = [e for e in errors if first <= e.line <= last]
+        start, end = inside[0], max(inside, key=lambda e: e.end_byte)
+        found.append(
+            LostLines(Span(start.start_byte, end.end_byte, first, start.column_byte, last, end.end_column_byte))
+        )
+    return tuple(found)
 
 
 def _live(directive: tuple[int, int, str], code_lines: list[str]) -> bool:

@@ -26,7 +26,7 @@ from kernlint.frontends.fortran.declarations import declarations
 from kernlint.frontends.fortran.memory import region_array_accesses
 from kernlint.frontends.fortran.openmp_uses import FortranUses
 from kernlint.frontends.fortran.source import LineMap
-from kernlint.frontends.openmp.dependence import BranchShape, RawAssign, RawBranch
+from kernlint.frontends.openmp.dependence import BranchShape, RawAssign, RawBranch, RawCall, RawFunction
 from kernlint.frontends.openmp.directives import parse_directive
 from kernlint.frontends.openmp.expr import Expr, Scope, linear_text, parse
 from kernlint.frontends.openmp.facts import (
@@ -355,6 +355,12 @@ class FortranOmpSource:
 
     def declared_in(self, region: Span) -> frozenset[str] | None:
         return None  # declarations sit at the top of the unit: which names a team shares needs the clauses
+
+    def calls(self, region: Span) -> list[RawCall]:
+        return []  # a region's `call` statements are not followed into the subroutine (yet)
+
+    def function(self, name: str) -> RawFunction | None:
+        return None
 
     def device_code(self, region: Span) -> list[RawAssign | RawBranch]:
         """Assignments and conditionals of one device region, in source order (for

@@ -18,20 +18,27 @@ its bounds come from an id; team ids and counts are uniform.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import partial
-from typing import Protocol
 
 from kernlint.analysis import dependence as dep
 from kernlint.analysis.names import DefinitionKey, Name, VariantKey, definition_of
 from kernlint.analysis.reaching import Flow, source_order
 from kernlint.facts import Span
-from kernlint.facts.device import ArmCost, Branch, Reach
-from kernlint.facts.kinds import BranchKind
+from kernlint.facts.device import Branch, Reach
 from kernlint.facts.openmp import OmpConstruct
 from kernlint.frontends.openmp import expr as ex
+from kernlint.frontends.openmp.device_code import (
+    BranchShape,
+    DeviceSource,
+    RawAssign,
+    RawBranch,
+    RawCall,
+    RawFunction,
+)
 from kernlint.frontends.openmp.lanes import geometric, index_seed
 from kernlint.frontends.openmp.solved import SolvedRegion, SolvedRegions
+
+__all__ = ["BranchShape", "DeviceSource", "RawAssign", "RawBranch", "RawCall", "RawFunction", "openmp_branches"]
 
 _WORKSHARING = frozenset({"for", "do", "loop"})
 _THREAD_SEEDS = frozenset({"omp_get_thread_num"})
@@ -49,67 +56,9 @@ _UNIFORM_CALLS = frozenset(
 _MONOTONE = frozenset({"min", "max", "fmin", "fmax", "floor", "ceil", "int", "nint", "real", "dble"})
 
 
-@dataclass(frozen=True)
-class RawAssign:
-    """`name = value` (`compound`: `name op= value`, `name++`; value None when it adds no new source).
-    `scaling`: it halves or doubles the name (`s >>= 1`, `s /= 2`, `s = s / 2`), a tree's step."""
-
-    name: str
-    value: str | None
-    span: Span
-    guards: tuple[Span, ...] = ()
-    compound: bool = False
-    scaling: bool = False
-
-
-@dataclass(frozen=True)
-class BranchShape:
-    """The language-specific half of a `Branch` (see facts.device.Branch for each field)."""
-
-    arms: tuple[ArmCost, ...] = ()  # what each guarded path costs
-    steers_loop: bool = False
-    rewritable: bool = False
-    comparison: tuple[str, str, str] | None = None
-    combines: bool = False  # a reduction or scan step (`s[i] += s[i + d]`)
-
-
-@dataclass(frozen=True)
-class RawBranch:
-    """A conditional: `span` the statement, `condition` its test (text as written), `regions` the
-    code it guards, `guards` the conditionals around it (their spans), `varying` names that change
-    from one iteration of the loops around it to the next (for a loop, its own included)."""
-
-    span: Span
-    condition: Span
-    text: str
-    kind: BranchKind
-    regions: tuple[Span, ...] = ()
-    guards: tuple[Span, ...] = ()
-    varying: tuple[str, ...] = ()
-    head: Span | None = None
-    select_like: bool = False
-    # what the construct's arms cost and how it may be rewritten: asked only of the divergent ones
-    shape: Callable[[], BranchShape] = BranchShape
-
-
-class DeviceSource(Protocol):
-    fortran: bool
-
-    def device_code(self, region: Span) -> list[RawAssign | RawBranch]:
-        """The assignments and conditionals inside `region`, in source order."""
-
-    def declared_in(self, region: Span) -> frozenset[str] | None:
-        """Names declared inside `region` (each thread's own), None when the front-end cannot tell."""
-
-    def is_array(self, name: str, at_byte: int) -> bool:
-        """Whether `name` is declared as an array (Fortran `a(i)` is then a load, not a call)."""
-
-    def scope(self, at_byte: int) -> ex.Scope:
-        """Constants and substitutable local definitions at `at_byte`."""
-
-
 def solve_regions(constructs: tuple[OmpConstruct, ...], source: DeviceSource) -> SolvedRegions | None:
-    """Lower every device parallel region into one dependence program and solve it (None: no region)."""
+    """Lower every device parallel region (and the functions it calls, one level) into one dependence
+    program and solve it (None: no region)."""
     regions = _parallel_regions(constructs)
     if not regions:
         return None
@@ -122,6 +71,7 @@ def solve_regions(constructs: tuple[OmpConstruct, ...], source: DeviceSource) ->
     ]
     pending: list[tuple[Span, RawBranch]] = []
     solved: list[SolvedRegion] = []
+    followed = _Followed(program, source)
     for construct in regions:
         assert construct.region is not None
         if _one_lane(construct, constructs):
@@ -160,38 +110,20 @@ def solve_regions(constructs: tuple[OmpConstruct, ...], source: DeviceSource) ->
             statements, _barriers(construct, constructs), _team_shared(construct, source, assigned - ids)
         )
         flow = _RegionFlow(statements, assigned - ids, source.fortran, published)
-        halved = geometric(
-            ((a.name, a.span, a.scaling) for a in statements if isinstance(a, RawAssign)),
-            ((b.span, b.condition) for b in statements if isinstance(b, RawBranch) and b.kind == "loop"),
-        )
         lower = _Lowering(source, unit, seeded, uniform | {n for n in read if n not in assigned}, flow)
         skip = {loop.span for loop in construct.loops if loop.role != "sequential"}
-        for index, statement in enumerate(statements):
-            lower.site = index
-            if isinstance(statement, RawAssign):
-                value = lower.expr(statement.value, statement.span.start_byte) if statement.value else dep.Const()
-                if statement.name in flow.tracked:
-                    if statement.compound:  # `x += v`, `x++`: the old value moved by the new one
-                        value = dep.Binary("+", flow.read(index, statement.name, statement.span), value)
-                    unit.assign(flow.key(index), value)
-                    unit.assign(statement.name, dep.Var(flow.key(index)), statement.guards)
-                else:
-                    unit.assign(statement.name, value, statement.guards, statement.compound)
-            elif statement.span not in skip:
-                expr = lower.expr(statement.text, statement.condition.start_byte)
-                unit.condition(
-                    statement.span,
-                    expr,
-                    statement.guards,
-                    flow.varying(index, expr),
-                    "loop" if statement.kind == "loop" else "if",
-                    geometric={name for name in dep.names_in(expr) if _variable(name) in halved},
-                )
-                pending.append((construct.region, statement))
-        flow.lower_variants(unit)
+        pending += _lower_code(unit, statements, lower, skip, construct.region)
+        # The file's functions it calls, followed one level: their parameters take the arguments (a
+        # call's value stays as dependent as its arguments: their `return`s are not read).
+        lower.site = -1  # a call's arguments: every definition of the names they read
+        for call in source.calls(construct.region):
+            function = followed.function(call.name)
+            if function is not None:
+                args = [lower.expr(arg, call.span.start_byte) for arg in call.args]
+                unit.bind_call(function.body, args, call.guards)
         solved.append(SolvedRegion(construct, statements, lower, seeds))
     program.solve()
-    return SolvedRegions(program, solved, pending)
+    return SolvedRegions(program, solved, pending + followed.pending, followed.names)
 
 
 def openmp_branches(
@@ -235,9 +167,78 @@ def openmp_branches(
                 rewritable=shape.rewritable,
                 comparison=shape.comparison,
                 combines=shape.combines,
+                function=solved.functions.get(unit_key),
             )
         )
     return tuple(branches)
+
+
+def _lower_code(
+    unit: dep.Unit, statements: list[RawAssign | RawBranch], lower: _Lowering, skip: set[Span], key: Span
+) -> list[tuple[Span, RawBranch]]:
+    """Lower the statements of one region (or followed function) into `unit`; its conditions to grade."""
+    flow = lower.flow
+    halved = geometric(
+        ((a.name, a.span, a.scaling) for a in statements if isinstance(a, RawAssign)),
+        ((b.span, b.condition) for b in statements if isinstance(b, RawBranch) and b.kind == "loop"),
+    )
+    pending = []
+    for index, statement in enumerate(statements):
+        lower.site = index
+        if isinstance(statement, RawAssign):
+            value = lower.expr(statement.value, statement.span.start_byte) if statement.value else dep.Const()
+            if statement.name in flow.tracked:
+                if statement.compound:  # `x += v`, `x++`: the old value moved by the new one
+                    value = dep.Binary("+", flow.read(index, statement.name, statement.span), value)
+                unit.assign(flow.key(index), value)
+                unit.assign(statement.name, dep.Var(flow.key(index)), statement.guards)
+            else:
+                unit.assign(statement.name, value, statement.guards, statement.compound)
+        elif statement.span not in skip:
+            expr = lower.expr(statement.text, statement.condition.start_byte)
+            unit.condition(
+                statement.span,
+                expr,
+                statement.guards,
+                flow.varying(index, expr),
+                "loop" if statement.kind == "loop" else "if",
+                geometric={name for name in dep.names_in(expr) if _variable(name) in halved},
+            )
+            pending.append((key, statement))
+    flow.lower_variants(unit)
+    return pending
+
+
+class _Followed:
+    """Functions of the file that device parallel regions call, followed one level: each is a unit of
+    its own, its parameters bound at every call, its conditions graded like the region's."""
+
+    def __init__(self, program: dep.Program, source: DeviceSource) -> None:
+        self.program = program
+        self.source = source
+        self.pending: list[tuple[Span, RawBranch]] = []
+        self.names: dict[Span, str] = {}
+        self._functions: dict[str, RawFunction | None] = {}
+
+    def function(self, name: str) -> RawFunction | None:
+        """The function `name` as a unit of the program (lowered on first use), None when not followed."""
+        if name not in self._functions:
+            function = self.source.function(name)
+            self._functions[name] = function
+            if function is not None:
+                self._lower(function)
+        return self._functions[name]
+
+    def _lower(self, function: RawFunction) -> None:
+        unit = self.program.unit(function.body, function.params)
+        self.names[function.body] = function.name
+        statements = self.source.device_code(function.body)
+        assigned = {s.name for s in statements if isinstance(s, RawAssign)}
+        read = _all_names(statements, self.source.fortran)
+        flow = _RegionFlow(statements, assigned - set(function.params), self.source.fortran)
+        outside = {n for n in read if n not in assigned and n not in function.params}
+        lower = _Lowering(self.source, unit, {}, outside, flow)  # (no calls followed further)
+        self.pending += _lower_code(unit, statements, lower, set(), function.body)
 
 
 def _variable(name: Name) -> str | None:

@@ -3,7 +3,7 @@ read it: the branch facts (`dependence.openmp_branches`) and the memory accesses
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from kernlint.analysis import dependence as dep
@@ -38,3 +38,4 @@ class SolvedRegions:
     program: dep.Program
     regions: list[SolvedRegion]
     pending: list[tuple[Span, Any]]  # (the region's unit, a `RawBranch`)
+    functions: dict[Span, str] = field(default_factory=dict)  # the followed functions' units, by name

@@ -17,6 +17,23 @@
    "parallel_for" "single_task" "parallel_for_work_group" "submit"
    "get_access" "get_host_access" "barrier"))
 
+; Free-function launches (`sycl::ext::oneapi::experimental::parallel_for(q, r, k)`, `nd_launch`,
+; `single_task`); Python keeps those whose qualifier is SYCL's (not Kokkos' or TBB's).
+((call_expression
+   function: [(identifier) (qualified_identifier) (template_function)] @launch.callee) @launch.call
+ (#match? @launch.callee "(^|:)(parallel_for|nd_launch|single_task)(<|$| )"))
+
+; Kernels by what they are: a lambda or function with a parameter whose type may spell a SYCL index
+; (`sycl::nd_item<1>`, `item<2>`, `sycl::group<1>`, …); Python checks the spelling.
+((lambda_expression
+   declarator: (abstract_function_declarator
+     parameters: (parameter_list (parameter_declaration type: (_) @kernel.type)))) @kernel.candidate
+ (#match? @kernel.type "(^|:)(nd_item|item|id|group|h_item)(<|$| )"))
+((function_definition
+   declarator: (function_declarator
+     parameters: (parameter_list (parameter_declaration type: (_) @kernel.type)))) @kernel.candidate
+ (#match? @kernel.type "(^|:)(nd_item|item|id|group|h_item)(<|$| )"))
+
 ; Free calls and temporaries whose callee names a SYCL class or group function.
 ((call_expression
    function: [(identifier) (qualified_identifier) (template_function)] @free.callee) @free.call

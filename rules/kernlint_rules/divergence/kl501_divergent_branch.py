@@ -17,7 +17,8 @@ What it does
     functions, and `bool` flags. Conditions on group or sub-group ids, ranges, kernel arguments,
     constants and results of group collectives (`reduce_over_group`, `group_broadcast`) are uniform and
     never flagged, and so are values that are the same in every lane of a sub-group: sub-group ids,
-    `lid / 32` or `lid >> 5` (sub-groups are at most 32 wide), sub-group broadcasts
+    `lid / 32` or `lid >> 5` (sub-groups are at most 32 wide), an id divided by the sub-group's size
+    (`gid / sg.get_max_local_range()[0]`, one sub-group per item), sub-group broadcasts
     (`select_from_group(sg, x, 0)`), votes and reductions. Dependence follows each definition of a
     variable (a variable reassigned after a divergent assignment is uniform again) and each call of a
     device function with its own arguments. A `?:` whose arms are plain values is compiled to a select

@@ -57,6 +57,11 @@ class _Found:
         self.uses.append(AccessorUse(kind, span_of(node), detail))
 
 
+#: Kernels whose code names the accessors of the command group as it does: written there, or a functor
+#: whose members it binds.
+_BOUND_HERE = frozenset({"inline", "variable", "functor"})
+
+
 class _Analysis:
     """Accessor-usage analysis of one file."""
 
@@ -80,8 +85,8 @@ class _Analysis:
         ):
             return accessor
         launches = [launch for launch in self.launches if launch.command_group == accessor.command_group]
-        if not launches or any(launch.body is None for launch in launches):
-            return accessor
+        if not launches or any(launch.body is None or launch.link not in _BOUND_HERE for launch in launches):
+            return accessor  # a kernel made elsewhere (a factory's) names the accessor by another name
         group = node_at(self.root, accessor.command_group, ("lambda_expression", "function_definition"))
         node = node_at(self.root, accessor.span)
         if group is None or node is None or node.has_error:

@@ -119,6 +119,8 @@ def lower_call(
                 return Call(name, tuple(lower(a) for a in args))
             if kind == "sub-group" and name in ("get_group_id", "get_group_linear_id"):
                 return SubGroupUniform(text)
+            if kind == "sub-group" and name in ("get_max_local_range", "get_local_range"):
+                return Uniform(text, sub_group_size=True)
             return Uniform(text)
         if name in _UNIVERSAL_SEEDS:
             return Seed(_SEED_METHODS[name], text)

@@ -58,40 +58,50 @@ _INDEX_HANDLES = {
 
 @dataclass(frozen=True)
 class DeviceCode:
-    """Launches with their device regions filled in, and the device-code facts found in them.
-    `barriers` is None when the device code was not analysed (the caller then reads them as written)."""
+    """Launches with their device regions filled in (the unlaunched kernels that no other kernel
+    reaches after them), the device-code facts found in them, and whether the analysis of their code
+    ran to the end. `barriers` is None when the device code was not analysed (the caller then reads
+    them as written)."""
 
     launches: tuple[KernelLaunch, ...]
     branches: tuple[Branch, ...] = ()
     block_accesses: tuple[SubGroupBlockAccess, ...] = ()
     barriers: tuple[Barrier, ...] | None = None
+    complete: bool = True
     memory_accesses: tuple[MemoryAccess, ...] = ()
 
 
 def analyse_device_code(
-    unit: CppUnit, launches: list[KernelLaunch], local_allocations: tuple[LocalAllocation, ...] = ()
+    unit: CppUnit,
+    launches: list[KernelLaunch],
+    unlaunched: list[KernelLaunch] | None = None,
+    local_allocations: tuple[LocalAllocation, ...] = (),
 ) -> DeviceCode:
-    if not launches:
+    """The device code of `launches` and of the `unlaunched` kernels (found by what they are) that are
+    not part of another kernel's code: an `h_item` lambda inside a work-group kernel, or a function
+    taking an `nd_item` that a kernel calls, is that kernel's code, not a kernel of its own."""
+    if not launches and not unlaunched:
         return DeviceCode(())
     graph = _DeviceGraph(unit.root, launches, unit.file_matches["cpp_device_index"])
-    with_regions = tuple(
+    with_regions = [
         replace(launch, regions=regions, grid_stride=grid_stride(graph.scans.values(), regions, launch, unit))
         for launch, regions in zip(launches, graph.launch_regions)
-    )
+    ]
+    with_regions += graph.add_unlaunched(unlaunched or [])
     if not graph.scans:
-        return DeviceCode(with_regions)
+        return DeviceCode(tuple(with_regions))
     try:
         dependence = CppDependence(graph.unit_sources(), graph.callees, unit.constants.value)
         branches = sorted(_branches(graph, dependence), key=lambda b: (b.span.start_byte, b.span.end_byte))
         accesses = sorted(_block_accesses(graph, dependence), key=lambda a: a.span.start_byte)
         barriers = sorted(find_barriers(graph.scans.values(), dependence), key=lambda b: b.span.start_byte)
         view = DeviceView(graph.scans, graph.callees, graph.names, frozenset(graph.kernels), graph.owner)
-        memory = memory_accesses(unit, view, dependence, with_regions, local_allocations)
+        memory = memory_accesses(unit, view, dependence, tuple(with_regions), local_allocations)
     except RecursionError:
         # Statements nested hundreds deep (generated code) exceed the recursive walk of the dependence
         # analysis. Its facts are then unknown, so the rules that need them say nothing for this file.
-        return DeviceCode(with_regions)
-    return DeviceCode(with_regions, tuple(branches), tuple(accesses), tuple(barriers), memory)
+        return DeviceCode(tuple(with_regions), complete=False)
+    return DeviceCode(tuple(with_regions), tuple(branches), tuple(accesses), tuple(barriers), True, memory)
 
 
 def _body(root: Node) -> Node | None:
@@ -195,6 +205,27 @@ class _DeviceGraph:
         self._index: _FunctionIndex | None = None
         self.owner = Owners()  # the unit (lambda or function) around a node
         self.launch_regions: list[tuple[Span, ...]] = [self._reach_kernel(launch) for launch in launches]
+
+    def add_unlaunched(self, kernels: list[KernelLaunch]) -> list[KernelLaunch]:
+        """Reach the code of each unlaunched kernel not already inside the code of a kernel before it,
+        and keep those that no later one reaches either (a helper taking an `nd_item` is often written
+        before the kernel that calls it); their regions filled in."""
+        covered = [region for regions in self.launch_regions for region in regions]
+        kept: list[tuple[KernelLaunch, tuple[Span, ...]]] = []
+        for kernel in kernels:
+            body = kernel.body
+            if body is None or any(region.contains(body) for region in covered):
+                continue
+            regions = self._reach_kernel(kernel)
+            reached = [k for k in kept if any(region.contains(k[0].body) for region in regions[1:] if k[0].body)]
+            for helper in reached:  # a kernel written earlier that this one calls: its code, not a kernel
+                kept.remove(helper)
+                root = self._kernel_root(helper[0])
+                if root is not None:
+                    self.kernels.pop(key_of(root), None)
+            kept.append((kernel, regions))
+            covered += regions
+        return [replace(kernel, regions=regions) for kernel, regions in kept]
 
     def _kernel_root(self, launch: KernelLaunch) -> Node | None:
         body = launch.body

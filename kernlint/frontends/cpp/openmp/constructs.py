@@ -23,7 +23,7 @@ from kernlint.facts.openmp_directive import OmpDirective
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import span_of, text_of
 from kernlint.frontends.cpp.callees import Callees, file_functions, file_macros
-from kernlint.frontends.cpp.openmp.device import declared_names, device_code
+from kernlint.frontends.cpp.openmp.device import calls_in, declared_names, device_code, raw_function
 from kernlint.frontends.cpp.openmp.memory import RegionArrays
 from kernlint.frontends.cpp.openmp.nodes import FUNCTION_TYPES, LOOP_TYPES
 from kernlint.frontends.cpp.openmp.syntax import (
@@ -40,7 +40,7 @@ from kernlint.frontends.cpp.openmp.syntax import (
 )
 from kernlint.frontends.cpp.openmp.uses import alias_source, alias_target, classify_use, quiet_call
 from kernlint.frontends.cpp.syntax import last_name
-from kernlint.frontends.openmp.dependence import RawAssign, RawBranch, openmp_branches
+from kernlint.frontends.openmp.dependence import RawAssign, RawBranch, RawCall, RawFunction, openmp_branches
 from kernlint.frontends.openmp.directives import join_c_pragma, parse_directive
 from kernlint.frontends.openmp.expr import Expr, Scope, parse
 from kernlint.frontends.openmp.facts import (
@@ -380,6 +380,13 @@ class CppOmpSource:
         declared = treesitter.captures("cpp", "cpp_openmp_declared", root).get("declared", [])
         assigned = treesitter.captures("cpp", "cpp_openmp_decls", root).get("assigned", [])
         return frozenset(text_of(n) for n in declared + assigned if not in_loop_header(n))
+
+    def calls(self, region: Span) -> list[RawCall]:
+        root = self.nodes.get(region)
+        return calls_in(root, self.functions) if root is not None else []
+
+    def function(self, name: str) -> RawFunction | None:
+        return raw_function(name, self.functions.get(name, []), self.nodes)
 
     def is_array(self, name: str, at_byte: int) -> bool:
         return False  # C subscripts are their own syntax: a call is a call

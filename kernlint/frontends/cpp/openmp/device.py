@@ -7,6 +7,7 @@ loops) that guard it. This module reads them from the tree with the `cpp_openmp_
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import partial
 
 import tree_sitter
@@ -14,7 +15,7 @@ import tree_sitter
 from kernlint.facts import Span
 from kernlint.facts.kinds import BranchKind
 from kernlint.frontends.common import treesitter
-from kernlint.frontends.common.nodes import span_of, text_of
+from kernlint.frontends.common.nodes import arguments_of, span_of, text_of
 from kernlint.frontends.cpp.device.arms import (
     ArmCounter,
     Constant,
@@ -24,7 +25,8 @@ from kernlint.frontends.cpp.device.arms import (
     rewritable,
 )
 from kernlint.frontends.cpp.openmp.nodes import LOOP_TYPES
-from kernlint.frontends.openmp.dependence import BranchShape, RawAssign, RawBranch
+from kernlint.frontends.cpp.syntax import function_declarator
+from kernlint.frontends.openmp.dependence import BranchShape, RawAssign, RawBranch, RawCall, RawFunction
 from kernlint.frontends.openmp.lanes import scales
 
 Node = tree_sitter.Node
@@ -112,6 +114,45 @@ def device_code(root: Node, functions: frozenset[str], constant: Constant | None
             )
         )
     return [item for _start, item in sorted(items, key=lambda pair: pair[0])]
+
+
+def calls_in(root: Node, functions: Mapping[str, list[Node]]) -> list[RawCall]:
+    """Calls inside the region `root` of the file's own `functions` (by plain name), in source order,
+    each with the conditionals around it in the region."""
+    found = []
+    for call in treesitter.captures("cpp", "cpp_openmp_calls", root).get("call", []):
+        name = text_of(call.child_by_field_name("function"))
+        if name in functions:
+            args = tuple(text_of(a) for a in arguments_of(call.child_by_field_name("arguments")))
+            found.append(RawCall(name, args, span_of(call), _guards(call, root)))
+    return sorted(found, key=lambda c: c.span.start_byte)
+
+
+def raw_function(name: str, definitions: list[Node], nodes: dict[Span, Node]) -> RawFunction | None:
+    """The file's one definition of `name` as device code: its body (registered in `nodes`, the
+    regions a source reads by span) and parameter names; None with several definitions, without a
+    body, or when a parameter has no name, which no call could bind."""
+    definition = definitions[0] if len(definitions) == 1 else None
+    body = definition.child_by_field_name("body") if definition is not None else None
+    declarator = function_declarator(definition) if definition is not None else None
+    if body is None or declarator is None:
+        return None
+    params = []
+    for param in arguments_of(declarator.child_by_field_name("parameters")):
+        if param.type == "variadic_parameter":
+            return None
+        declared = param.child_by_field_name("declarator")
+        while declared is not None and declared.type != "identifier":
+            declared = declared.child_by_field_name("declarator") or next(
+                (c for c in declared.named_children if c.type == "identifier"), None
+            )
+        if declared is None:
+            if text_of(param).strip() == "void":
+                continue
+            return None
+        params.append(text_of(declared))
+    nodes[span_of(body)] = body
+    return RawFunction(name, span_of(body), tuple(params))
 
 
 def declared_names(root: Node) -> frozenset[str]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from kernlint.facts import Branch, OmpConstruct, Pragma
+from kernlint.facts import Branch, OmpConstruct, Pragma, Span
 from kernlint.facts.memory import MemoryAccess
 from kernlint.facts.openmp_directive import OmpDirective, OmpParseError
 from kernlint.frontends.common.nodes import span_of
@@ -56,17 +56,47 @@ class MacroAwareOmpSource(CppOmpSource):
 
 def openmp_facts(
     unit: CppUnit, pragmas: tuple[Pragma, ...]
-) -> tuple[tuple[OmpConstruct, ...], tuple[Branch, ...], tuple[MemoryAccess, ...]]:
-    """`cpp.openmp.openmp_facts`, reading directives through `MacroAwareOmpSource`, with the memory
-    accesses of the device parallel regions (from the same solved dependence program)."""
+) -> tuple[tuple[OmpConstruct, ...], tuple[Branch, ...], list[Span], tuple[MemoryAccess, ...]]:
+    """`cpp.openmp.openmp_facts`, reading directives through `MacroAwareOmpSource`; the bodies of the
+    file's functions that run on the device (`device_functions`); and the memory accesses of the device
+    parallel regions (from the same solved dependence program as the branches)."""
     if not any(p.text.split()[:1] in (["omp"], ["ompx"]) for p in pragmas):
-        return (), (), ()
+        return (), (), [], ()
     source = MacroAwareOmpSource(unit, pragmas)
     constructs = build_constructs(source)
+    functions = device_functions(source, constructs)
     solved = solve_regions(constructs, source)
     if solved is None:
-        return constructs, (), ()
-    return constructs, openmp_branches(constructs, source, solved), openmp_memory_accesses(solved, source, constructs)
+        return constructs, (), functions, ()
+    memory = openmp_memory_accesses(solved, source, constructs)
+    return constructs, openmp_branches(constructs, source, solved), functions, memory
+
+
+def device_functions(source: CppOmpSource, constructs: tuple[OmpConstruct, ...]) -> list[Span]:
+    """Bodies of the file's functions that are device code: those between `declare target` and
+    `end declare target`, and those a target region calls (one level, as the region is followed)."""
+    bodies: list[Span] = []
+    opened: list[int] = []
+    for construct in constructs:
+        if construct.leaves == ("declare target",) and construct.directive is not None:
+            if construct.directive.is_end:
+                start = opened.pop() if opened else None
+                if start is not None:
+                    bodies += [
+                        span_of(body)
+                        for definitions in source.functions.values()
+                        for definition in definitions
+                        if start <= definition.start_byte < construct.span.start_byte
+                        and (body := definition.child_by_field_name("body")) is not None
+                    ]
+            elif not construct.directive.clauses and not construct.directive.arguments:
+                opened.append(construct.span.end_byte)  # the block form (with a list, it names functions)
+        elif "target" in construct.leaves and construct.region is not None:
+            for call in source.calls(construct.region):
+                function = source.function(call.name)
+                if function is not None:
+                    bodies.append(function.body)
+    return bodies
 
 
 def _unexpanded_macro(found: Located) -> bool:

@@ -1,0 +1,43 @@
+"""Files read once per arm of the `#if` groups that split a construct (`CppUnit.split`): the first
+parse keeps the first arm of each, a parse per further arm keeps that arm, and the facts found inside
+those arms join the first parse's. Blanking keeps every byte offset, so the parses' spans agree."""
+
+from __future__ import annotations
+
+from dataclasses import fields, replace
+from typing import Any
+
+from kernlint.facts import FileFacts
+from kernlint.facts.coverage import Coverage
+from kernlint.frontends.common.coverage import kernel_coverage
+
+
+def merged(first: FileFacts, other: FileFacts, regions: list[tuple[int, int]]) -> FileFacts:
+    """`first` with the facts of `other` that start inside `regions` (the arms only `other` read)."""
+
+    def inside(item: Any) -> bool:
+        span = getattr(item, "span", None)
+        return span is not None and any(lo <= span.start_byte < hi for lo, hi in regions)
+
+    updates: dict[str, Any] = {}
+    for field in fields(FileFacts):
+        mine, theirs = getattr(first, field.name), getattr(other, field.name)
+        if field.name in ("syntax_errors", "coverage") or not isinstance(mine, tuple):
+            continue
+        if field.name == "dependencies":
+            updates[field.name] = tuple(dict.fromkeys((*mine, *theirs)))
+            continue
+        added = [item for item in theirs if inside(item)]
+        if added:
+            updates[field.name] = tuple(sorted((*mine, *added), key=lambda item: item.span.start_byte))
+    facts = replace(first, **updates)
+    return replace(
+        facts,
+        coverage=kernel_coverage(
+            facts.launches, facts.omp, _complete(first.coverage) and _complete(other.coverage), first.coverage.lost
+        ),
+    )
+
+
+def _complete(coverage: Coverage) -> bool:
+    return coverage.kernels_analysed >= coverage.kernels

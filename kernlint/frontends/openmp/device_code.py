@@ -1,0 +1,101 @@
+"""How a front-end describes the device code of an OpenMP region to the dependence analysis
+(`openmp.dependence`), whatever its language: assignments and conditionals in source order, with the
+conditionals that guard them (`RawAssign`, `RawBranch`), the calls of the file's functions
+(`RawCall`) and those functions' code (`RawFunction`), all answered by a `DeviceSource`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from kernlint.facts import Span
+from kernlint.facts.device import ArmCost
+from kernlint.facts.kinds import BranchKind
+from kernlint.frontends.openmp import expr as ex
+
+
+@dataclass(frozen=True)
+class RawAssign:
+    """`name = value` (`compound`: `name op= value`, `name++`; value None when it adds no new source).
+    `scaling`: it halves or doubles the name (`s >>= 1`, `s /= 2`, `s = s / 2`), a tree's step."""
+
+    name: str
+    value: str | None
+    span: Span
+    guards: tuple[Span, ...] = ()
+    compound: bool = False
+    scaling: bool = False
+
+
+@dataclass(frozen=True)
+class BranchShape:
+    """The language-specific half of a `Branch` (see facts.device.Branch for each field)."""
+
+    arms: tuple[ArmCost, ...] = ()  # what each guarded path costs
+    steers_loop: bool = False
+    rewritable: bool = False
+    comparison: tuple[str, str, str] | None = None
+    combines: bool = False  # a reduction or scan step (`s[i] += s[i + d]`)
+
+
+@dataclass(frozen=True)
+class RawBranch:
+    """A conditional: `span` the statement, `condition` its test (text as written), `regions` the
+    code it guards, `guards` the conditionals around it (their spans), `varying` names that change
+    from one iteration of the loops around it to the next (for a loop, its own included)."""
+
+    span: Span
+    condition: Span
+    text: str
+    kind: BranchKind
+    regions: tuple[Span, ...] = ()
+    guards: tuple[Span, ...] = ()
+    varying: tuple[str, ...] = ()
+    head: Span | None = None
+    select_like: bool = False
+    # what the construct's arms cost and how it may be rewritten: asked only of the divergent ones
+    shape: Callable[[], BranchShape] = BranchShape
+
+
+class DeviceSource(Protocol):
+    fortran: bool
+
+    def device_code(self, region: Span) -> list[RawAssign | RawBranch]:
+        """The assignments and conditionals inside `region`, in source order."""
+
+    def declared_in(self, region: Span) -> frozenset[str] | None:
+        """Names declared inside `region` (each thread's own), None when the front-end cannot tell."""
+
+    def is_array(self, name: str, at_byte: int) -> bool:
+        """Whether `name` is declared as an array (Fortran `a(i)` is then a load, not a call)."""
+
+    def scope(self, at_byte: int) -> ex.Scope:
+        """Constants and substitutable local definitions at `at_byte`."""
+
+    def calls(self, region: Span) -> list[RawCall]:
+        """The calls inside `region` of functions the file defines (empty when not followed)."""
+
+    def function(self, name: str) -> RawFunction | None:
+        """The file's one definition of the function `name`, None when it has none or several."""
+
+
+@dataclass(frozen=True)
+class RawCall:
+    """A call of a function the file defines, made in device code: `name(args)` (argument texts as
+    written), with the conditionals around it inside the region."""
+
+    name: str
+    args: tuple[str, ...]
+    span: Span
+    guards: tuple[Span, ...] = ()
+
+
+@dataclass(frozen=True)
+class RawFunction:
+    """A function of the file as device code: its name, its body (a region `device_code` reads) and
+    its parameters' names, in order."""
+
+    name: str
+    body: Span
+    params: tuple[str, ...]
