@@ -393,6 +393,7 @@ class _Builder:
                     touched=self.touched(name, mine, loops, item.span.start_byte, region),
                     dereferences=max((a.depth for a in mine), default=0),
                     members=tuple(sorted({a.member for a in mine if a.member is not None})),
+                    written_first=self.written_first(item, item_map.item, mine, by_loop),
                 )
             )
         return tuple(uses)
@@ -424,6 +425,38 @@ class _Builder:
             fortran=self.fortran,
             rank_one=frozenset({name}) if self.fortran else frozenset(),
             varying=varying,
+        )
+
+    def written_first(self, item: Located, mapped, mine: list[Access], by_loop: dict[Span, OmpLoop]) -> bool:
+        """The region's first use of a variable (`mine`, in source order) is a device loop that
+        overwrites the whole mapped section and runs whenever the region does, and every other use
+        comes after that loop: nothing in the region can see what was copied in."""
+        region = item.region
+        if region is None or not mine or mine[0].kind != "write" or mine[0].loop is None:
+            return False
+        first, loop = mine[0], mine[0].loop
+        if not self.writes_cover(mapped, [first], by_loop, item.span.start_byte):
+            return False
+        owner = next((o for o in self.located if o.loops and o.loops[0] == loop), None)
+        if (
+            owner is None
+            or owner is item
+            or not isinstance(owner.directive, OmpDirective)
+            or owner.directive.has("nowait")
+            or not (self.in_target(loop) or "target" in owner.directive.leaves)
+        ):
+            return False  # not a device loop of its own construct, or not ordered before what follows
+        if any(region.contains(outer.span) for outer in self.source.loops_around(owner.span)):
+            return False  # a loop of the region around it may run no iteration
+        if any(region.start_byte <= c.span.start_byte for c in self.source.conditions_around(owner.span)):
+            return False  # it may not run
+        if any(a.span.start_byte < loop.end_byte for a in mine[1:]):
+            return False
+        # The section and the loop are compared by their bounds' names: none may change in between.
+        section = self.section_range(mapped, item.span.start_byte)
+        names = frozenset().union(*(bound.names for bound in section or () if bound is not None))
+        return not any(
+            a.kind != "read" and a.span.start_byte < loop.start_byte for a in self.source.accesses(region, names)
         )
 
     def updated_names(self, region: Span) -> frozenset[str]:

@@ -19,6 +19,7 @@ from kernlint.frontends.common.nodes import arguments_of, node_at, span_of, text
 from kernlint.frontends.cpp.accessors.index import Index, Write, is_own
 from kernlint.frontends.cpp.accessors.mode_syntax import is_property, template_args
 from kernlint.frontends.cpp.sycl.constructions import buffer_of, construction_from_call, construction_from_decl
+from kernlint.frontends.cpp.sycl.containers import container_size
 from kernlint.frontends.cpp.sycl.ranges import evaluate_range
 from kernlint.frontends.cpp.syntax import no_spaces
 from kernlint.frontends.cpp.unit import CppUnit
@@ -259,17 +260,18 @@ class CoverageReader:
         ):
             return None, None, None  # a sub-buffer or an iterator range: the extent is not the range argument
         buffer = buffer_of(self.unit, construction, False)
-        texts = None
-        if buffer.extent is not None and not buffer.extent.known:
+        texts: tuple[str, ...] | None = None
+        single = args and (len(args) == 1 or is_property(args[1])) and re.fullmatch(r"[A-Za-z_]\w*", text_of(args[0]))
+        element = _element_size(construction.template_args[:1])
+        if single and buffer.extent is not None:
+            texts = (buffer.extent.text,) if buffer.extent.text else None  # a container's or a count's size
+            if element is None:  # `sycl::buffer b(vec)`: the element type is the container's
+                size = container_size(self.unit, args[0], construction.node)
+                element = type_size(size.element) if size is not None and size.element else None
+        elif buffer.extent is not None and not buffer.extent.known:
             range_arg = args[1] if buffer.has_host_data and len(args) >= 2 else args[0]
             texts = self._dim_texts(range_arg)
-        elif (
-            len(args) == 1
-            and args[0].type in ("identifier", "parameter_declaration")
-            and re.fullmatch(r"[A-Za-z_]\w*", text_of(args[0]))
-        ):
-            texts = (f"{text_of(args[0])}.size()",)  # `sycl::buffer b(vec)`: the container's size
-        return buffer, texts, _element_size(construction.template_args[:1])
+        return buffer, texts, element
 
 
 def _element_size(args: list[Node]) -> int | None:

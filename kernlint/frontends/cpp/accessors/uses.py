@@ -36,7 +36,7 @@ from kernlint.frontends.cpp.accessors.index import Captures, Index, IndexReader,
 from kernlint.frontends.cpp.accessors.mode_syntax import mode_syntax
 from kernlint.frontends.cpp.callees import Callees, element_argument_effect, file_functions, file_macros, parameters
 from kernlint.frontends.cpp.sycl.api import ATOMIC_METHODS, MODE_WORD, NEUTRAL_METHODS
-from kernlint.frontends.cpp.syntax import element_context, last_name, no_spaces, unwrap_value
+from kernlint.frontends.cpp.syntax import data_pointer, element_context, last_name, no_spaces, unwrap_value
 from kernlint.frontends.cpp.unit import CppUnit
 
 Node = tree_sitter.Node
@@ -282,10 +282,17 @@ class _Analysis:
             call = parent.parent
             if call is not None and call.type == "call_expression" and method in NEUTRAL_METHODS:
                 return
+            pointer = data_pointer(parent)
+            helper_call = _call_taking(pointer) if pointer is not None else None
+            if pointer is not None and helper_call is not None:
+                # `helper(acc.get_pointer(), …)`: the helper's parameter is the accessor's data
+                self._passed_to_function(pointer, helper_call, scope, found)
+                return
             found.add("escape", node, f"`.{method}` gives access the analysis does not follow")
             return
-        if parent.type == "argument_list" and parent.parent is not None and parent.parent.type == "call_expression":
-            self._passed_to_function(node, parent.parent, scope, found)
+        call = _call_taking(node)
+        if call is not None:
+            self._passed_to_function(node, call, scope, found)
             return
         found.add("escape", node, "copied or used as a whole")
 
@@ -477,6 +484,13 @@ class _Analysis:
             typed_sites=tuple(dict.fromkeys(found.typed_sites)),
             syntax=syntax,
         )
+
+
+def _call_taking(node: Node) -> Node | None:
+    """The call `node` is an argument of (`f(node, …)`), if it is one."""
+    parent = node.parent
+    call = parent.parent if parent is not None and parent.type == "argument_list" else None
+    return call if call is not None and call.type == "call_expression" else None
 
 
 def analyse_accessor_uses(
