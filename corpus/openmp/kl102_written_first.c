@@ -44,7 +44,7 @@ void near_misses(float *y, const float *src, int n, int steps, int warm) {
       y[i] = src[i];
 #pragma omp target teams distribute parallel for
     for (int i = 0; i < n; ++i)
-      y[i] *= 2.0f;
+      y[i] *= src[i];
   }
   // The initialisation may not run.
 #pragma omp target data map(tofrom: y[0:n]) map(to: src[0:n])
