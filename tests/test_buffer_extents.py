@@ -61,6 +61,27 @@ def test_sizes_the_buffer_may_not_have_stay_unknown(declarations, construction) 
     assert buffer_named(declarations, construction).extent is None
 
 
+def test_containers_named_through_aliases_or_using_namespace_std() -> None:
+    aliases = "typedef std::vector<int> Ints;\nusing Row = array<float, 64>;\nusing namespace std;\n"
+    code = (
+        PRELUDE
+        + aliases
+        + textwrap.dedent("""
+        void f(const Ints &given) {
+          Row r;
+          sycl::buffer a{r};
+          sycl::buffer b(given);
+        }
+    """)
+    )
+    first, second = extract("t.cpp", code.encode()).buffers
+    assert first.extent is not None and first.extent.dims == (64,)
+    assert second.extent is not None and second.extent.text == "given.size()"
+    plain = PRELUDE + "void f() { array<float, 8> r; sycl::buffer a{r}; }\n"
+    (buffer,) = extract("t.cpp", plain.encode()).buffers
+    assert buffer.extent is None  # an unqualified `array` without `using namespace std` is some other class
+
+
 def test_a_vector_resized_in_the_loop_around_the_buffer_is_unknown() -> None:
     buffer = buffer_named(
         "std::vector<int> v(N);",

@@ -55,6 +55,25 @@ void label_cells(sycl::queue &q, size_t n) {
   });
 }
 
+// Through the file's own names for the containers.
+using Histogram = std::array<int, kBins>;
+typedef std::vector<float> Field;
+
+void reset_aliases(sycl::queue &q, size_t n) {
+  Histogram h;
+  sycl::buffer hbuf{h};
+  q.submit([&](sycl::handler &cgh) {
+    sycl::accessor out{hbuf, cgh, sycl::write_only}; // expect: KL103
+    cgh.parallel_for(sycl::range<1>{kBins}, [=](sycl::id<1> i) { out[i] = 0; });
+  });
+  Field f(n);
+  sycl::buffer fbuf(f);
+  q.submit([&](sycl::handler &cgh) {
+    sycl::accessor out{fbuf, cgh, sycl::write_only}; // expect: KL103
+    cgh.parallel_for(sycl::range<1>{n}, [=](sycl::id<1> i) { out[i] = 0.0f; });
+  });
+}
+
 // Silent: the size the buffer sees is not the declared one, or not known.
 void resized_or_unknown(sycl::queue &q, std::vector<float> &given, size_t n) {
   std::vector<float> grown(kCells);

@@ -268,6 +268,8 @@ class CoverageReader:
             if element is None:  # `sycl::buffer b(vec)`: the element type is the container's
                 size = container_size(self.unit, args[0], construction.node)
                 element = type_size(size.element) if size is not None and size.element else None
+        elif single:
+            texts = (f"{text_of(args[0])}.size()",)  # a container of a type not read here: its size by name
         elif buffer.extent is not None and not buffer.extent.known:
             range_arg = args[1] if buffer.has_host_data and len(args) >= 2 else args[0]
             texts = self._dim_texts(range_arg)

@@ -18,11 +18,14 @@ from dataclasses import dataclass, replace
 import tree_sitter
 
 from kernlint.frontends.common.nodes import arguments_of, text_of
-from kernlint.frontends.cpp.syntax import base_type, function_declarator
+from kernlint.frontends.cpp.sycl.ranges import split_top_level
+from kernlint.frontends.cpp.syntax import function_declarator
 from kernlint.frontends.cpp.unit import CppUnit
 
 Node = tree_sitter.Node
 
+_CONTAINER_TYPE = re.compile(r"(?P<std>(?:::)?std::)?(?P<cls>array|vector)\s*<(?P<args>.*)>", re.S)
+_MAX_ALIASES = 4
 _SCOPES = frozenset({"compound_statement", "translation_unit", "declaration_list"})
 _LOOPS = frozenset({"for_statement", "for_range_loop", "while_statement", "do_statement"})
 _INTEGRAL = re.compile(
@@ -64,7 +67,6 @@ def container_size(unit: CppUnit, arg: Node, construction: Node) -> ContainerSiz
         return None
     type_node = declaration.child_by_field_name("type")
     type_text = re.sub(r"\s+", " ", text_of(type_node)).strip()
-    cls, targs = base_type(type_node)
     if core.type == "array_declarator":
         inner = core.child_by_field_name("declarator")
         bound = core.child_by_field_name("size")
@@ -74,22 +76,43 @@ def container_size(unit: CppUnit, arg: Node, construction: Node) -> ContainerSiz
     by_reference = is_parameter and core.type == "reference_declarator"
     if core.type not in ("identifier", "function_declarator") and not by_reference:
         return None  # a pointer, or a declaration this does not read
-    if cls == "array" and targs is not None and type_text.startswith(("std::", "const std::")):
-        args = arguments_of(targs)
+    container = _container_type(unit, type_text)
+    if container is not None and container[0] == "array":
+        args = container[1]
         if len(args) != 2:
             return None
-        count = args[1]
-        return ContainerSize(
-            unit.constants.value(text_of(count), count.start_byte), text_of(count), element=text_of(args[0])
-        )
-    if cls == "vector" and type_text.startswith(("std::", "const std::")):
-        element = text_of(arguments_of(targs)[0]) if arguments_of(targs) else None
+        return ContainerSize(unit.constants.value(args[1], construction.start_byte), args[1], element=args[0])
+    if container is not None:
+        element = container[1][0] if container[1] else None
         if is_parameter:
             return ContainerSize(None, f"{name}.size()", element=element)
         sized = _vector_size(unit, name, declarator, construction)
         return replace(sized, element=element) if sized is not None else None
     if core.type == "identifier" and _INTEGRAL.match(type_text):
         return ContainerSize(unit.constants.value(name, arg.start_byte), name, is_range=True)
+    return None
+
+
+def _container_type(unit: CppUnit, type_text: str) -> tuple[str, list[str]] | None:
+    """(`array` or `vector`, its template arguments as written) when `type_text` names `std::array` or
+    `std::vector`, directly, without `std::` under `using namespace std`, or through a typedef or
+    `using` alias of the file."""
+    for _ in range(_MAX_ALIASES):
+        type_text = re.sub(r"^(?:const\s+)", "", type_text.strip())
+        match = _CONTAINER_TYPE.fullmatch(type_text)
+        if match is not None:
+            cls = match.group("cls")
+            if not match.group("std") and not re.search(rf"using\s+(?:namespace\s+std\s*;|std::{cls}\b)", unit.text):
+                return None  # some other `vector`
+            return cls, split_top_level(match.group("args"))
+        if not re.fullmatch(r"[A-Za-z_]\w*", type_text):
+            return None
+        alias = re.search(
+            rf"\btypedef\s+([^;{{}}]+?)\s+{type_text}\s*;|\busing\s+{type_text}\s*=\s*([^;{{}}]+);", unit.text
+        )
+        if alias is None:
+            return None
+        type_text = re.sub(r"\s+", " ", alias.group(1) or alias.group(2))
     return None
 
 
