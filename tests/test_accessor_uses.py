@@ -48,7 +48,8 @@ def test_atomics_in_every_spelling() -> None:
 @pytest.mark.parametrize(
     "body, reason",
     [
-        ("float *p = a.get_pointer(); p[i] = 0.0f;", "raw pointer"),
+        ("float *p = a.get_pointer(); p += 1; p[i] = 0.0f;", "raw pointer moved"),
+        ("float *p; p = a.get_pointer(); p[i] = 0.0f;", "raw pointer assigned"),
         ("float *p = &a[i]; *p = 0.0f;", "address"),
         ("external(a, i);", "undefined function"),
         ("opaque(a[i]);", "element to unknown function"),

@@ -137,10 +137,24 @@ def test_a_data_pointer_passed_to_a_helper_is_followed() -> None:
     assert counts(uses["d"])[4]  # pointer arithmetic escapes
 
 
+def test_a_local_pointer_to_the_data_is_the_accessor_in_its_block() -> None:
+    uses = uses_by_name(
+        in_kernel(
+            "const float *src = a.get_multi_ptr<sycl::access::decorated::no>().get(); float *dst = b.get_pointer();"
+            " dst[i] = src[i]; if (flag) { float *p = c.get_pointer(); p[i] = 1.0f; } float *p = d.get_pointer();"
+            " p[i] = 2.0f;",
+            "".join(f"    sycl::accessor {n}(b{k}, h, sycl::read_write);\n" for k, n in enumerate("abcd")),
+        )
+    )
+    assert uses["a"].only_read and uses["b"].only_written and uses["b"].covering_write is not None
+    assert uses["c"].only_written and uses["c"].covering_write is None  # under `if (flag)`
+    assert uses["d"].only_written and uses["d"].writes == 1  # the block's `p` is c's, not d's
+
+
 def test_a_data_pointer_kept_or_given_to_an_unknown_function_escapes() -> None:
     uses = uses_by_name(
         in_kernel(
-            "auto p = a.get_pointer(); p[i] = 0.0f; external(b.get_pointer(), i[0]);",
+            "auto p = a.get_pointer(); p[i] = 0.0f; p++; external(b.get_pointer(), i[0]);",
             "    sycl::accessor a(b0, h, sycl::read_write);\n    sycl::accessor b(b1, h, sycl::read_write);",
             before="void external(float *p, size_t k);",
         )

@@ -1,6 +1,7 @@
 // KL102 and KL103 through the accessor's data pointer: a kernel that hands `get_pointer()` or
 // `get_multi_ptr<…>().get()` to a helper defined in this file is judged by what the helper does
-// through that pointer (one call level, as for accessors passed whole).
+// through that pointer (one call level, as for accessors passed whole), and a local pointer to the
+// data is judged by how the block that declares it indexes it.
 #include <sycl/sycl.hpp>
 #include <vector>
 
@@ -45,6 +46,16 @@ void energies(sycl::queue &q, std::vector<float> &v, std::vector<float> &m, std:
       store_energy(energy.get_pointer(), i[0], mass[i] * 2.0f);
     });
   });
+  // Local pointers to the data, indexed in the block that declares them.
+  q.submit([&](sycl::handler &h) {
+    sycl::accessor vel(vb, h, sycl::read_write);    // expect: KL102
+    sycl::accessor energy(eb, h, sycl::write_only); // expect: KL103
+    h.parallel_for(sycl::range<1>(kParticles), [=](sycl::id<1> i) {
+      const float *v = vel.get_multi_ptr<sycl::access::decorated::no>().get();
+      float *out = energy.get_pointer();
+      out[i] = 0.5f * v[i] * v[i];
+    });
+  });
 }
 
 // Silent: the helper updates in place, walks the pointer, or is not defined here.
@@ -69,6 +80,15 @@ void silent(sycl::queue &q, sycl::buffer<float, 1> &vb, sycl::buffer<float, 1> &
     sycl::accessor energy(eb, h, sycl::write_only, sycl::no_init);
     h.parallel_for(sycl::range<1>(kParticles), [=](sycl::id<1> i) {
       energy[i] = norm_of(vel.get_pointer(), i[0]);
+    });
+  });
+  // A local pointer that is moved: where it points is not followed.
+  q.submit([&](sycl::handler &h) {
+    sycl::accessor energy(eb, h, sycl::write_only);
+    h.parallel_for(sycl::range<1>(kParticles / 2), [=](sycl::id<1> i) {
+      float *out = energy.get_pointer();
+      out += kParticles / 2;
+      out[i] = 0.0f;
     });
   });
   // Only half the elements written through the pointer: the old contents of the rest survive.

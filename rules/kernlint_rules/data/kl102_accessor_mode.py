@@ -6,7 +6,9 @@ What it does
     `buf.get_access(h)`), and at every use of it in the kernel launched in the same command group:
     by name in a lambda kernel, through the functor member it initialises, and through helper
     functions defined in the same file (given the accessor, or its data pointer: `get_pointer()`,
-    `get_multi_ptr<…>()`, either with `.get()`). It reports two cases:
+    `get_multi_ptr<…>()`, either with `.get()`), and through a local pointer to its data declared
+    in the kernel (`float *p = a.get_pointer();`, followed to the end of its block). It reports two
+    cases:
 
     * the kernel only reads the accessor: suggest `sycl::read_only`;
     * the kernel never reads it and one unconditional write at the work-item's own index
@@ -17,7 +19,7 @@ What it does
       a buffer promises no copy back either (there is no host memory to copy to), only the ordering.
 
     Anything the analysis cannot follow (a function not defined in the file, a pointer taken with
-    `get_pointer()` or `get_multi_ptr()` and kept, moved or used other than by indexing it in a helper,
+    `get_pointer()` or `get_multi_ptr()` and moved, assigned or used other than by indexing it,
     `&a[i]`, a copy of the accessor, a use outside the kernel, an
     atomic, kernel code pulled in with `#include`) keeps it silent; a store to a member of an element
     (`a[i].x = …`, `a[i].v[k] += …`) is a write that keeps the other members, so it is neither a read

@@ -11,12 +11,13 @@ What it does
     `sycl::buffer b{arr}` over a `std::array`, `sycl::buffer b(vec)` over a `std::vector` sized
     where it is declared and never resized) spans the container. Writes made by a helper defined in
     the file count, whether it is given the accessor or its data pointer (`get_pointer()`,
-    `get_multi_ptr<…>()`).
+    `get_multi_ptr<…>()`), and so do writes through a local pointer to the data (`float *p =
+    a.get_pointer(); p[i] = …`).
 
     It stays silent whenever the old contents may survive: a partial write (`out[i + 1]`, `out[0]`,
     half the range, a sub-range accessor), a write under any other condition, after an early `return`
     or in a loop that may not run, an extent it cannot compare, or a use it cannot follow (a function
-    not defined in the file, a macro, a data pointer kept or moved rather than indexed, `&a[i]`, an
+    not defined in the file, a macro, a data pointer moved or assigned rather than indexed, `&a[i]`, an
     atomic, kernel code pulled in with `#include`), a store to a member of an element (`a[i].x = …`
     keeps the other members, so it is not an overwrite), or another accessor in the same command group
     over the same buffer, which may read what `no_init` would discard. A `read_write` accessor that is only

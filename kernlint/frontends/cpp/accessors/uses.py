@@ -214,17 +214,17 @@ class _Analysis:
         names = {n.encode() for n in scope.names}
         macros = self.callees.macros
         for ref in caps.get("ref", []):
-            macro = macros.get(text_of(ref)) if ref.text not in names else None
+            macro = macros.get(text_of(ref)) if ref.text not in names and scope.sees(ref) else None
             if macro is not None and macro.words & scope.names:
                 found.add("escape", ref, f"macro `{text_of(ref)}` names it")
         for ref in caps.get("ref", []):
-            if ref.text in names:
+            if ref.text in names and scope.sees(ref):
                 self._reference(ref, scope, found)
         for ref in caps.get("member_ref", []):
             if scope.members and ref.text in names and ref.parent is not None:
                 self._classify_value(ref.parent, scope, found)
         for ref in caps.get("type_ref", []):
-            if ref.text in names:
+            if ref.text in names and scope.sees(ref):
                 decl = self._enclosing(ref, ("declaration", "parameter_declaration"))
                 outer = self._enclosing(decl, ("declaration",)) if decl is not None else None
                 if outer is not None and "atomic" in text_of(outer.child_by_field_name("type")):
@@ -287,6 +287,14 @@ class _Analysis:
             if pointer is not None and helper_call is not None:
                 # `helper(acc.get_pointer(), …)`: the helper's parameter is the accessor's data
                 self._passed_to_function(pointer, helper_call, scope, found)
+                return
+            alias = _pointer_alias(pointer) if pointer is not None else None
+            if alias is not None:
+                # `float *p = acc.get_pointer();`: `p` is the accessor's data until its block ends
+                name, declaration, block = alias
+                self._scan(
+                    replace(scope, names=frozenset({name}), within=(declaration.end_byte, block.end_byte)), found
+                )
                 return
             found.add("escape", node, f"`.{method}` gives access the analysis does not follow")
             return
@@ -484,6 +492,29 @@ class _Analysis:
             typed_sites=tuple(dict.fromkeys(found.typed_sites)),
             syntax=syntax,
         )
+
+
+def _pointer_alias(pointer: Node) -> tuple[str, Node, Node] | None:
+    """(name, declaration, block) when `pointer` initialises a local declared in a block
+    (`float *p = acc.get_pointer();`, `auto p = acc.get_multi_ptr<…>().get();`)."""
+    init = pointer.parent
+    if init is None or init.type != "init_declarator" or init.child_by_field_name("value") != pointer:
+        return None
+    declarator = init.child_by_field_name("declarator")
+    while declarator is not None and declarator.type == "pointer_declarator":
+        declarator = declarator.child_by_field_name("declarator")
+    declaration = init.parent
+    block = declaration.parent if declaration is not None else None
+    if (
+        declarator is None
+        or declarator.type != "identifier"
+        or declaration is None
+        or declaration.type != "declaration"
+    ):
+        return None
+    if block is None or block.type != "compound_statement":
+        return None
+    return text_of(declarator), declaration, block
 
 
 def _call_taking(node: Node) -> Node | None:
