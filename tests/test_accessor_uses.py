@@ -191,6 +191,37 @@ def test_functor_members_initialised_in_the_command_group() -> None:
     assert [u.only_read for u in unnamed] == [True, False] and unnamed[1].only_written
 
 
+def test_a_template_functor_typed_by_decltype_of_its_accessors() -> None:
+    code = PRELUDE + textwrap.dedent("""
+        template <typename In, typename Out>
+        struct Copy {
+          In in;
+          Out out;
+          void operator()(sycl::id<1> i) const { out[i] = in[i]; }
+        };
+        void f(sycl::queue &q, std::vector<float> &v) {
+          sycl::buffer<float, 1> x(v.data(), sycl::range<1>(N));
+          sycl::buffer<float, 1> y(v.data(), sycl::range<1>(N));
+          q.submit([&](sycl::handler &h) {
+            sycl::accessor a(x, h, sycl::read_write);
+            sycl::accessor b(y, h, sycl::write_only);
+            Copy<decltype(a), decltype(b)> k{a, b};
+            h.parallel_for(sycl::range<1>(N), k);
+          });
+          q.submit([&](sycl::handler &h) {
+            sycl::accessor c(x, h, sycl::read_write);
+            sycl::accessor d(y, h, sycl::write_only);
+            decltype(c) e = c;
+            h.parallel_for(sycl::range<1>(N), Copy<decltype(e), decltype(d)>{e, d});
+          });
+        }
+    """)
+    uses = uses_by_name(code)
+    assert uses["a"].only_read and not uses["a"].escapes  # `decltype(a)` names its type, not its value
+    assert uses["b"].only_written and uses["b"].covering_write is not None
+    assert uses["c"].escapes  # copied into `e`, which the analysis does not follow
+
+
 # -- coverage --------------------------------------------------------------------------------------
 
 

@@ -4,7 +4,8 @@ What it does
     Looks at every device accessor whose mode is `read_write`, written out (`sycl::read_write`,
     `access::mode::read_write`, `access_mode::read_write`) or by default (`sycl::accessor a(buf, h)`,
     `buf.get_access(h)`), and at every use of it in the kernel launched in the same command group:
-    by name in a lambda kernel, through the functor member it initialises, and through helper
+    by name in a lambda kernel, through the functor member it initialises (a template functor's
+    too, its member types filled with `decltype(acc)`), and through helper
     functions defined in the same file (given the accessor, or its data pointer: `get_pointer()`,
     `get_multi_ptr<…>()`, either with `.get()`), and through a local pointer to its data declared
     in the kernel (`float *p = a.get_pointer();`, followed to the end of its block). It reports two

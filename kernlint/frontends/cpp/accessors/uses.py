@@ -176,7 +176,7 @@ class _Analysis:
         self, name: str, node: Node, group: Node, launches: list[KernelLaunch], bound_args: list[Node], found: _Found
     ) -> None:
         """References to the accessor in its command group but outside the kernels: only size queries
-        and the functor construction are understood; anything else escapes."""
+        the functor construction and `decltype(acc)` are understood; anything else escapes."""
         bodies = [launch.body for launch in launches if launch.body is not None]
         caps = self.captures(group)
         for include in caps.get("include", []):
@@ -201,8 +201,8 @@ class _Analysis:
                 and text_of(parent.child_by_field_name("field")) in NEUTRAL_METHODS
             ):
                 continue
-            if parent is not None and parent.type == "lambda_capture_specifier":
-                continue
+            if parent is not None and parent.type in ("lambda_capture_specifier", "decltype"):
+                continue  # a capture list, or `Kernel<decltype(acc)>`: the accessor's type, not its value
             found.add("escape", ref, "used in the command group outside the kernel")
 
     # -- scanning a body ---------------------------------------------------------------------
