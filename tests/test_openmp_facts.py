@@ -279,6 +279,66 @@ def test_fortran_section_overwritten_before_it_is_read() -> None:
     assert [next(v for v in c.variables if v.name == "u").written_first for c in regions] == [True, False]
 
 
+def _y_on_each_construct(facts: FileFacts) -> list[tuple[bool, bool | None]]:
+    """(written_first, writes_cover) of `y` on each target construct, in order."""
+    return [
+        (use.written_first, use.writes_cover)
+        for c in facts.omp
+        if (c.kind or "").startswith("target")
+        for use in c.variables
+        if use.name == "y"
+    ]
+
+
+def test_an_iteration_that_stores_its_element_before_reading_it() -> None:
+    loop = "#pragma omp target teams distribute parallel for map(tofrom: y[0:n]) map(to: x[0:n])\n"
+    bodies = [
+        "y[i] = 0.0f; for (int k = 0; k < 4; k++) y[i] += x[i] * k;",  # reset, then accumulate
+        "y[i] = x[i]; y[i] = y[i] * y[i];",  # stored, then read back
+        "y[i] = y[i] + x[i];",  # the same statement reads the old value first
+        "y[i] = 0.0f; y[i + 1] += x[i];",  # another iteration's element
+        "y[i] = 0.0f; for (int i = 0; i < 4; i++) y[i] += x[i];",  # an inner loop reuses `i`
+        "if (x[i] == 0.0f) continue; y[i] = 0.0f; y[i] += x[i];",  # the store may be skipped
+        "float t = y[i]; y[i] = t;",  # read first
+    ]
+    code = "".join(
+        f"void f{k}(float *y, const float *x, int n) {{\n{loop}for (int i = 0; i < n; i++) {{ {body} }}\n}}\n"
+        for k, body in enumerate(bodies)
+    )
+    assert [first for first, _cover in _y_on_each_construct(c_facts(code))] == [True, True] + [False] * 5
+
+
+def test_a_jump_before_a_store_makes_it_conditional() -> None:
+    c_code = """
+        void f(float *y, const float *x, int n) {
+        #pragma omp target teams distribute parallel for map(tofrom: y[0:n]) map(to: x[0:n])
+          for (int i = 0; i < n; i++) { if (x[i] < 0.0f) continue; y[i] = x[i]; }
+        #pragma omp target teams distribute parallel for map(tofrom: y[0:n]) map(to: x[0:n])
+          for (int i = 0; i < n; i++) { y[i] = x[i]; if (x[i] < 0.0f) continue; }
+        }
+    """
+    assert [cover for _first, cover in _y_on_each_construct(c_facts(c_code))] == [None, True]
+    f_code = """
+        subroutine s(y, x, n)
+          integer :: n, i
+          real :: y(n), x(n)
+          !$omp target teams distribute parallel do map(tofrom: y) map(to: x)
+          do i = 1, n
+            if (x(i) < 0.0) cycle
+            y(i) = x(i)
+          end do
+          !$omp target teams distribute parallel do map(tofrom: y) map(to: x)
+          do i = 1, n
+            if (x(i) < 0.0) then
+        10  continue
+            end if
+            y(i) = x(i)
+          end do
+        end subroutine
+    """
+    assert [cover for _first, cover in _y_on_each_construct(f_facts(f_code))] == [None, True]
+
+
 def test_fortran_uses_whole_arrays_calls_and_target_update() -> None:
     facts = f_facts("""
         subroutine s(a, b, c, d, n)

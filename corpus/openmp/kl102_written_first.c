@@ -126,3 +126,44 @@ void shrinking(float *y, const float *src, int n) {
       y[i] += src[i];
   }
 }
+
+// Each iteration of the mapped construct's own loop stores its element first and only then reads it
+// back (an accumulator reset, then a sum into it): the copy in is never seen either.
+void row_sums(float *sum, const float *m, int rows, int cols) {
+#pragma omp target teams distribute parallel for map(tofrom: sum[0:rows]) map(to: m[0:rows * cols]) // expect: KL102
+  for (int r = 0; r < rows; r++) {
+    sum[r] = 0.0f;
+    for (int c = 0; c < cols; c++)
+      sum[r] += m[r * cols + c];
+  }
+}
+
+// Silent: the old value may be read in the same iteration.
+void row_sums_near(float *sum, const float *m, const int *skip, int rows, int cols) {
+  // Read in the statement that stores it: the old value is added.
+#pragma omp target teams distribute parallel for map(tofrom: sum[0:rows]) map(to: m[0:rows * cols])
+  for (int r = 0; r < rows; r++)
+    sum[r] = sum[r] + m[r * cols];
+  // A `continue` may skip the store: the skipped rows keep what the host had.
+#pragma omp target teams distribute parallel for map(tofrom: sum[0:rows]) map(to: m[0:rows * cols], skip[0:rows])
+  for (int r = 0; r < rows; r++) {
+    if (skip[r]) // expect: KL501
+      continue;
+    sum[r] = 0.0f;
+    for (int c = 0; c < cols; c++)
+      sum[r] += m[r * cols + c];
+  }
+  // The same early exit without any read: the plain overwrite is not proven either.
+#pragma omp target teams distribute parallel for map(tofrom: sum[0:rows]) map(to: m[0:rows * cols], skip[0:rows])
+  for (int r = 0; r < rows; r++) {
+    if (skip[r]) // expect: KL501
+      continue;
+    sum[r] = m[r * cols];
+  }
+  // A neighbour's element is read: another iteration may not have stored it yet.
+#pragma omp target teams distribute parallel for map(tofrom: sum[0:rows]) map(to: m[0:rows * cols])
+  for (int r = 0; r < rows; r++) {
+    sum[r] = m[r * cols];
+    sum[r] += r > 0 ? sum[r - 1] : 0.0f;
+  }
+}

@@ -80,4 +80,36 @@ contains
     end do
     !$omp end target data
   end subroutine near
+
+  ! Each iteration of the construct's own loop resets its element and then accumulates into it.
+  subroutine col_sums(s, a, n, m)
+    integer, intent(in) :: n, m
+    real, intent(inout) :: s(n)
+    real, intent(in) :: a(m, n)
+    integer :: i, j
+    !$omp target teams distribute parallel do map(tofrom: s(1:n)) map(to: a) ! expect: KL102
+    do i = 1, n
+      s(i) = 0.0
+      do j = 1, m
+        s(i) = s(i) + a(j, i)
+      end do
+    end do
+  end subroutine col_sums
+
+  ! Silent: a CYCLE may skip the reset, so those columns add to the old sums.
+  subroutine col_sums_near(s, a, n, m, skip)
+    integer, intent(in) :: n, m
+    real, intent(inout) :: s(n)
+    real, intent(in) :: a(m, n)
+    logical, intent(in) :: skip(n)
+    integer :: i, j
+    !$omp target teams distribute parallel do map(tofrom: s(1:n)) map(to: a, skip)
+    do i = 1, n
+      if (skip(i)) cycle ! expect: KL501
+      s(i) = 0.0
+      do j = 1, m
+        s(i) = s(i) + a(j, i)
+      end do
+    end do
+  end subroutine col_sums_near
 end module smoothing

@@ -268,8 +268,8 @@ class OmpVariableUse:
     over exactly the section, or a whole-array assignment), None otherwise (no writes, partial,
     conditional or not provable). `written_first` is True when the region's first use of the variable
     is such a covering write, in a device loop that runs whenever the region does (no loop or condition
-    of the region around it, no `nowait`), and every other use comes after that loop: whatever the
-    region reads, it wrote first.
+    of the region around it, no `nowait`), and every other use comes after that loop or, inside it,
+    touches the iteration's own element in a later statement: whatever the region reads, it wrote first.
     """
 
     name: str

@@ -34,7 +34,9 @@ What it does
     the whole mapped section without reading it needs `map(from: x)`, and so does one whose first use
     of `x` is a device loop over exactly the section storing every element unconditionally, run
     whenever the region runs (no loop or condition of the region around it, no `nowait`), with every
-    other use after it: it reads only what it wrote. That half is decided in
+    other use after it, or inside it at the iteration's own element in a later statement (`s[r] = 0;
+    … s[r] += …`): it reads only what it wrote. A `continue`, `break`, `return` or `goto` (Fortran
+    `cycle`, `exit`, …) before the store in the loop makes it conditional. That half is decided in
     `kernlint_rules/data/openmp_maps.py` and is just as silent when a use is not fully known: a store
     to a member (`a[i].x += …`, Fortran `a(i)%x = …`), code `#include`d into the region, a pointer into
     the array (`T *p = a;`, `&a[k]`, Fortran `p => a`) used in the region, an element passed where C++

@@ -3,7 +3,8 @@
 `map(tofrom: x)` — also `map(x)`, whose type defaults to tofrom — copies `x` to the device when the
 region starts and back when it ends. If the region only reads `x`, the copy back is wasted (`to`
 suffices); if it overwrites every element of the mapped section without reading it, or before reading
-any (`OmpVariableUse.written_first`), the copy in is wasted (`from` suffices). The facts say how each
+any (`OmpVariableUse.written_first`: each element is stored before anything reads it, also within one
+iteration), the copy in is wasted (`from` suffices). The facts say how each
 mapped variable is used (`OmpVariableUse`); this module decides, for `target` constructs and `target
 data` regions alike, and stays silent whenever the use is not fully known: a variable passed to a
 function or aliased (also through a pointer made outside the region), a member of its elements stored
