@@ -243,6 +243,9 @@ def test_a_template_functor_typed_by_decltype_of_its_accessors() -> None:
         ("sycl::nd_range<1>(N, 256)", "sycl::nd_item<1> it", "auto m = it.get_global_id()[0]; a[m] = 1.0f;"),
         ("sycl::nd_range<1>(N, 256)", "sycl::nd_item<1> it", "auto g = it.get_global_id(); a[g[0]] = 1.0f;"),
         ("sycl::nd_range<1>(N, 256)", "sycl::nd_item<1> it", "a[it.get_global_id()[0]] = 1.0f;"),
+        ("sycl::range<1>(a.size())", "sycl::id<1> i", "a[i] = 0.0f;"),  # the accessor's own count
+        ("sycl::range{b0.size()}", "sycl::item<1> it", "a[it] = 0.0f;"),  # the buffer's
+        ("a.get_count()", "sycl::id<1> i", "a[i] = 0.0f;"),
     ],
 )
 def test_writes_that_cover_the_whole_buffer(launch: str, param: str, body: str) -> None:
@@ -255,6 +258,8 @@ def test_writes_that_cover_the_whole_buffer(launch: str, param: str, body: str) 
     [
         ("sycl::range<1>(N - 1)", "sycl::id<1> i", "a[i + 1] = 0.0f;"),
         ("sycl::range<1>(N / 2)", "sycl::id<1> i", "a[i] = 0.0f;"),
+        ("sycl::range<1>(a.size() - 1)", "sycl::id<1> i", "a[i] = 0.0f;"),
+        ("sycl::range<1>(v.size())", "sycl::id<1> i", "a[i] = 0.0f;"),  # another container's count
         ("sycl::range<1>(N)", "sycl::id<1> i", "if (flag) a[i] = 0.0f;"),
         ("sycl::range<1>(N)", "sycl::id<1> i", "if (flag) return; a[i] = 0.0f;"),
         ("sycl::range<1>(N)", "sycl::id<1> i", "for (int r = 0; r < reps; ++r) a[i] = r;"),

@@ -106,6 +106,25 @@ void resized_or_unknown(sycl::queue &q, std::vector<float> &given, size_t n) {
   });
 }
 
+// Launched over the count the buffer or the accessor reports, whatever the container was: the range is
+// the buffer's extent by construction.
+void launch_by_count(sycl::queue &q, std::vector<float> &given) {
+  sycl::buffer gbuf(given);
+  q.submit([&](sycl::handler &h) {
+    sycl::accessor g(gbuf, h, sycl::write_only); // expect: KL103
+    h.parallel_for(sycl::range<1>(g.size()), [=](sycl::id<1> i) { g[i] = 1.0f; });
+  });
+  q.submit([&](sycl::handler &h) {
+    sycl::accessor g(gbuf, h, sycl::write_only); // expect: KL103
+    h.parallel_for(sycl::range{gbuf.size()}, [=](sycl::item<1> it) { g[it] = 2.0f; });
+  });
+  // Silent: one element short of the count.
+  q.submit([&](sycl::handler &h) {
+    sycl::accessor g(gbuf, h, sycl::write_only);
+    h.parallel_for(sycl::range<1>(g.size() - 1), [=](sycl::id<1> i) { g[i] = 3.0f; });
+  });
+}
+
 // Already right: no_init, or the kernel reads what is there.
 void already_right(sycl::queue &q) {
   std::array<int, kBins> counts;

@@ -5,8 +5,9 @@ What it does
     `access_mode::write`) without the `no_init` property when the kernel launched in its command
     group never reads it and overwrites every element: one unconditional write at the work-item's own
     index (`out[i] = …`, `out[it.get_global_id()] = …`, or through a local copied from it) over a
-    global range equal to the buffer's extent, or inside a counting loop over the whole extent. A
-    bounds check `if (i < n)` is understood when `n` is the buffer's extent and the launch covers it.
+    global range equal to the buffer's extent (a launch over `out.get_range()`, or a one-dimensional
+    range of `out.size()` or the buffer's `size()`, is), or inside a counting loop over the whole
+    extent. A bounds check `if (i < n)` is understood when `n` is the buffer's extent and the launch covers it.
     A buffer built from a host container alone (`sycl::buffer<int> b{bins}` over `int bins[256]`,
     `sycl::buffer b{arr}` over a `std::array`, `sycl::buffer b(vec)` over a `std::vector` sized
     where it is declared and never resized) spans the container. Writes made by a helper defined in

@@ -180,14 +180,20 @@ class CoverageReader:
         return self._launch_texts_at[key]
 
     def _launch_over_accessor(self, launch: KernelLaunch, accessor: Accessor) -> bool:
-        """`parallel_for(acc.get_range(), …)`: the launch is exactly the accessor's range."""
+        """`parallel_for(acc.get_range(), …)`, or a one-dimensional range of `acc.size()` (the buffer's
+        too, or `get_count()`): the launch is exactly the accessor's range."""
         if launch.api != "parallel_for" or not accessor.name:
             return False
         args = self._launch_args(launch)
         if len(args) != 2:
             return False
         text = no_spaces(text_of(args[0]))
-        return text in (f"{accessor.name}.get_range()", f"{accessor.buffer}.get_range()")
+        names = (accessor.name, accessor.buffer)
+        if text in (f"{name}.get_range()" for name in names):
+            return True
+        wrapped = _ONE_DIMENSION.fullmatch(text)
+        count = wrapped.group(1) if wrapped else text
+        return count in (f"{name}.{method}()" for name in names for method in ("size", "get_count"))
 
     def _launch_has_offset(self, launch: KernelLaunch) -> bool:
         return any(re.search(r"\bid\b|offset", text_of(a)) for a in self._launch_args(launch)[1:-1])
@@ -274,6 +280,10 @@ class CoverageReader:
             range_arg = args[1] if buffer.has_host_data and len(args) >= 2 else args[0]
             texts = self._dim_texts(range_arg)
         return buffer, texts, element
+
+
+#: A one-dimensional range around a count: `sycl::range<1>(n)`, `range{n}`.
+_ONE_DIMENSION = re.compile(r"(?:sycl::)?range(?:<1>)?[({](.*)[)}]")
 
 
 def _element_size(args: list[Node]) -> int | None:
