@@ -15,7 +15,8 @@ What it does
     * other non-monotone arithmetic of the id.
 
     Dependence is followed through assignments, arithmetic, id-indexed loads, arguments of device
-    functions, and `bool` flags. Conditions on group or sub-group ids, ranges, kernel arguments,
+    functions (in OpenMP, the file's C functions and Fortran procedures a device region calls, one
+    level deep), and `bool` flags. Conditions on group or sub-group ids, ranges, kernel arguments,
     constants and results of group collectives (`reduce_over_group`, `group_broadcast`) are uniform and
     never flagged, and so are values that are the same in every lane of a sub-group: sub-group ids,
     `lid / 32` or `lid >> 5` (sub-groups are at most 32 wide), an id divided by the sub-group's size
