@@ -82,7 +82,7 @@ from kernlint.analysis.expressions import (  # noqa: F401  (re-exported: the fro
 )
 from kernlint.analysis.grading import Evaluator
 from kernlint.analysis.names import Name
-from kernlint.analysis.trips import uniform_trip_count
+from kernlint.analysis.trips import offset_trip_count, uniform_trip_count
 
 _MAX_INSTANCES = 8  # contexts per unit; further call contexts share one widened instance
 _WIDENED = "widened"
@@ -433,10 +433,13 @@ class Program:
         evaluator = self._evaluator(instance, condition.loop_varying, condition.floors, condition.geometric)
         if condition.kind == "switch":
             return evaluator.grade_switch(condition.expr)
-        if condition.kind == "loop" and uniform_trip_count(
-            condition.expr, lambda n: self._definition(instance.unit, n), lambda e: evaluator.taint(e) is None
-        ):
-            return None
+        if condition.kind == "loop":
+            resolve = lambda n: self._definition(instance.unit, n)  # noqa: E731
+            uniform = lambda e: evaluator.taint(e) is None  # noqa: E731
+            if uniform_trip_count(condition.expr, resolve, uniform) or offset_trip_count(
+                condition.expr, resolve, uniform
+            ):
+                return None
         return evaluator.grade(condition.expr)
 
     def _definition(self, unit: Unit, name: Name) -> Expr | None:

@@ -266,7 +266,10 @@ class OmpVariableUse:
     `writes_cover` is True when the writes provably store every element
     of the mapped section (each iteration of the parallel loop writes its own element, unconditionally,
     over exactly the section, or a whole-array assignment), None otherwise (no writes, partial,
-    conditional or not provable).
+    conditional or not provable). `written_first` is True when the region's first use of the variable
+    is such a covering write, in a device loop that runs whenever the region does (no loop or condition
+    of the region around it, no `nowait`), and every other use comes after that loop or, inside it,
+    touches the iteration's own element in a later statement: whatever the region reads, it wrote first.
     """
 
     name: str
@@ -280,6 +283,7 @@ class OmpVariableUse:
     touched: OmpRange | None = None  # the indices its accesses reach, when every access is one-dimensional and known
     dereferences: int = 0  # the most subscripts (or `*`) one access applies to it: `a[i][j]` is 2
     members: tuple[str, ...] = ()  # members subscripted or dereferenced through it: `s.p[i]`, `s->p[i]` give p
+    written_first: bool = False
 
 
 @dataclass(frozen=True, slots=True)

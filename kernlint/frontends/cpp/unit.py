@@ -8,6 +8,7 @@ front-end -> analyses -> unit.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cached_property
 
 import tree_sitter
 
@@ -98,6 +99,11 @@ class CppUnit:
             if bodies:
                 found.append((choice, bodies))
         return found
+
+    @cached_property
+    def text(self) -> str:
+        """The file's text, decoded once for the few readers that search it (type aliases)."""
+        return self.data.decode("utf-8", errors="replace")
 
     def init_text(self, name: str, at_byte: int) -> str | None:
         """The initialiser text of the variable `name` visible at `at_byte` (ranges are often built

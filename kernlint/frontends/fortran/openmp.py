@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from functools import partial
+from functools import cached_property, partial
 
 import tree_sitter
 
@@ -25,6 +25,7 @@ from kernlint.frontends.fortran.constants import UNITS, FortranConstants
 from kernlint.frontends.fortran.declarations import declarations
 from kernlint.frontends.fortran.memory import region_array_accesses
 from kernlint.frontends.fortran.openmp_uses import FortranUses
+from kernlint.frontends.fortran.procedures import file_procedures, procedure_calls, raw_procedure
 from kernlint.frontends.fortran.source import LineMap
 from kernlint.frontends.openmp.dependence import BranchShape, RawAssign, RawBranch, RawCall, RawFunction
 from kernlint.frontends.openmp.directives import parse_directive
@@ -357,10 +358,25 @@ class FortranOmpSource:
         return None  # declarations sit at the top of the unit: which names a team shares needs the clauses
 
     def calls(self, region: Span) -> list[RawCall]:
-        return []  # a region's `call` statements are not followed into the subroutine (yet)
+        if not self._procedures:
+            return []
+        start = (region.line - 1, region.column_byte)
+        end = (region.end_line - 1, region.end_column_byte)
+        return procedure_calls(
+            self.root,
+            start,
+            end,
+            self._procedures,
+            lambda name, call: self.is_array(name, self.linemap.offset(*call.start_point)),
+            lambda call: (self.node_span(call), self._guards(call, start)),
+        )
 
     def function(self, name: str) -> RawFunction | None:
-        return None
+        return raw_procedure(name.lower(), self._procedures.get(name.lower(), []), self.span)
+
+    @cached_property
+    def _procedures(self) -> dict[str, list[tree_sitter.Node]]:
+        return file_procedures(self.root)
 
     def device_code(self, region: Span) -> list[RawAssign | RawBranch]:
         """Assignments and conditionals of one device region, in source order (for

@@ -426,6 +426,8 @@ class _Lowering:
             return dep.Binary(node.op, convert(node.left), convert(node.right))
         if isinstance(node, ex.Subscript):
             return dep.Load(convert(node.base), convert(node.index))
+        if isinstance(node, ex.Member):
+            return convert(node.base)  # `nodes[i].start`: read from the element, as the element is
         if isinstance(node, ex.Call):
             name = node.name.lower() if self.fortran else node.name
             if name in _THREAD_SEEDS:
