@@ -24,7 +24,6 @@ from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import span_of, text_of
 from kernlint.frontends.cpp.callees import Callees, file_functions, file_macros
 from kernlint.frontends.cpp.openmp.device import calls_in, declared_names, device_code, raw_function
-from kernlint.frontends.cpp.openmp.memory import RegionArrays
 from kernlint.frontends.cpp.openmp.nodes import FUNCTION_TYPES, LOOP_TYPES
 from kernlint.frontends.cpp.openmp.syntax import (
     associated_loops,
@@ -54,7 +53,6 @@ from kernlint.frontends.openmp.facts import (
 )
 from kernlint.frontends.openmp.locate import TextLocator
 from kernlint.frontends.openmp.maps import Declared
-from kernlint.frontends.openmp.memory import RawArrayAccess
 
 if TYPE_CHECKING:
     from kernlint.frontends.cpp.unit import CppUnit
@@ -92,7 +90,6 @@ class CppOmpSource:
         self._definitions: dict[tuple[str, int], Expr | None] = {}
         self._uses_by_function: dict[int, list[tree_sitter.Node]] = {}
         self._words_by_function: dict[int, set[str]] = {}
-        self._arrays = RegionArrays(unit)  # the array elements regions use (KL6xx)
 
     # -- directives ----------------------------------------------------------------------------
 
@@ -392,10 +389,6 @@ class CppOmpSource:
         return False  # C subscripts are their own syntax: a call is a call
 
     # -- uses ----------------------------------------------------------------------------------
-
-    def array_accesses(self, region: Span) -> list[RawArrayAccess]:
-        node = self.nodes.get(region)
-        return self._arrays.accesses(node) if node is not None else []
 
     def accesses(self, region: Span, names: frozenset[str]) -> list[Access]:
         node = self.nodes.get(region)
