@@ -118,6 +118,7 @@ def test_the_text_view_writes_spans_as_positions_and_small_facts_on_one_line() -
         "pragmas: none",
         "branches: none",
         "block_accesses: none",
+        "memory_accesses: none",
         "omp: none",
         "syntax_errors: none",
         "dependencies: none",

@@ -91,7 +91,7 @@ contains
     do i = 1, n
       s(i) = 0.0
       do j = 1, m
-        s(i) = s(i) + a(j, i)
+        s(i) = s(i) + a(j, i) ! expect: KL601
       end do
     end do
   end subroutine col_sums
@@ -108,7 +108,7 @@ contains
       if (skip(i)) cycle ! expect: KL501
       s(i) = 0.0
       do j = 1, m
-        s(i) = s(i) + a(j, i)
+        s(i) = s(i) + a(j, i) ! expect: KL601
       end do
     end do
   end subroutine col_sums_near

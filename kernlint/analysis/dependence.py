@@ -468,6 +468,19 @@ class Program:
         of the unit's calling contexts."""
         return join(*(self._evaluator(i).taint(expr) for i in self._instances_of(unit_key)))
 
+    def definition(self, unit_key: Hashable, name: Name) -> Expr | None:
+        """The value a unit gives `name` when it assigns it exactly once, plainly (None otherwise): what
+        later passes, such as the lane strides of `kernlint.analysis.strides`, follow a variable through."""
+        unit = self.units.get(unit_key)
+        return self._definition(unit, name) if unit is not None else None
+
+    def returned(self, unit_key: Hashable) -> Expr | None:
+        """What a unit returns when it has one unguarded `return` (a helper such as `idx(i, j)`)."""
+        unit = self.units.get(unit_key)
+        if unit is None or len(unit._returns) != 1 or unit._returns[0][1]:
+            return None
+        return unit._returns[0][0]
+
     def grade(self, unit_key: Hashable, condition_key: Hashable) -> Grade | None:
         """The grade of a registered condition (None: uniform, or not registered), the strongest over
         the unit's calling contexts."""

@@ -8,6 +8,7 @@ them into character columns only when a diagnostic is reported.
 from kernlint.facts.accessor_uses import AccessorUses
 from kernlint.facts.base import Extent, Span
 from kernlint.facts.device import Branch, SubGroupBlockAccess
+from kernlint.facts.memory import LaneStride, MemoryAccess
 from kernlint.facts.model import (
     Accessor,
     Barrier,
@@ -34,8 +35,10 @@ __all__ = [
     "FunctionCall",
     "KernelAttributes",
     "KernelLaunch",
+    "LaneStride",
     "LocalAllocation",
     "Loop",
+    "MemoryAccess",
     "OmpConstruct",
     "Pragma",
     "QueueConstruction",

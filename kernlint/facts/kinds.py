@@ -110,3 +110,10 @@ OmpLanguage = Literal["c", "fortran"]
 MapStorage = Literal[
     "scalar", "array", "pointer", "pointer-to-pointer", "pointer-array", "struct-pointers", "assumed-size", "unknown"
 ]
+
+#: Where a memory access lands: global (device) memory or work-group local (shared) memory.
+MemorySpace = Literal["global", "local"]
+#: What an access does to its element: reads it, writes it, or both (`a[i] += x`).
+AccessKind = Literal["load", "store", "update"]
+#: How neighbouring lanes' elements lie (see `kernlint.facts.memory.LaneStride`).
+StrideForm = Literal["uniform", "unit", "constant", "row-pitch", "chunk"]

@@ -25,6 +25,7 @@ from kernlint.facts.kinds import (
     RangeKind,
     Side,
 )
+from kernlint.facts.memory import MemoryAccess
 from kernlint.facts.openmp import OmpConstruct
 
 
@@ -218,6 +219,7 @@ class FileFacts:
     pragmas: tuple[Pragma, ...] = ()
     branches: tuple[Branch, ...] = ()
     block_accesses: tuple[SubGroupBlockAccess, ...] = ()
+    memory_accesses: tuple[MemoryAccess, ...] = ()
     omp: tuple[OmpConstruct, ...] = ()
     syntax_errors: tuple[Span, ...] = ()
     dependencies: tuple[str, ...] = field(default=())

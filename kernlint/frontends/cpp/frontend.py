@@ -91,6 +91,12 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
                 elif name != "include.path":  # the unit has read the includes
                     groups.setdefault(name, []).extend(nodes)
 
+    constructions = [c for c in (construction_from_decl(d) for d in decls) if c] + [
+        c for c in (construction_from_call(n, t) for n, t in frees) if c
+    ]
+    locals_ = {
+        id(c): local for c in constructions if c.cls not in ("buffer", "queue") and (local := local_allocation(unit, c))
+    }
     reader = LaunchReader(unit, functors)
     found = [
         launch
@@ -105,14 +111,11 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
             found += reader.launches(api, call, free=True)
     found.sort(key=lambda launch: launch.span.start_byte)
     unlaunched = reader.unlaunched(sorted(candidates.values(), key=lambda n: n.start_byte)) if sycl else []
-    device = analyse_device_code(unit, found, unlaunched)
+    device = analyse_device_code(unit, found, unlaunched, tuple(locals_.values()))
     launches = _once_per_arm(device.launches, unit.arms)
     in_device = inside_any([region for launch in launches for region in launch.regions])
 
-    constructions = [c for c in (construction_from_decl(d) for d in decls) if c] + [
-        c for c in (construction_from_call(n, t) for n, t in frees) if c
-    ]
-    buffers, accessors, locals_, queues = [], [], [], []
+    buffers, accessors, queues = [], [], []
     for c in constructions:
         if c.cls == "buffer":
             buffer = buffer_of(unit, c, in_device(c.node))
@@ -125,12 +128,8 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
             )
         elif c.cls == "queue":
             queues.append(replace(queue_of(unit, c), element_of=element_of(c.node)))
-        else:
-            local = local_allocation(unit, c)
-            if local is not None:
-                locals_.append(local)
-            else:
-                accessors.append(accessor_of(c))
+        elif id(c) not in locals_:
+            accessors.append(accessor_of(c))
     for method, call in members:
         if method in ("get_access", "get_host_access"):
             accessors.append(get_access_accessor(method, call))
@@ -147,7 +146,7 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
     )
     language = _language(unit.data, launches, pragmas)
     errors = tuple(span_of(n) for n in groups.get("error", []))
-    omp, omp_branches, device_functions = openmp_facts(unit, pragmas)
+    omp, omp_branches, device_functions, omp_memory = openmp_facts(unit, pragmas)
     # (a `.parallel_for` of a file that is not SYCL is another library's: not a launch kernlint reads)
     sycl_launches = launches if language == "sycl" else ()
     coverage = kernel_coverage(sycl_launches, omp, device.complete, lost_lines(unit, groups.get("error", [])))
@@ -170,13 +169,14 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
         launches=launches,
         buffers=tuple(buffers),
         accessors=tuple(accessors),
-        local_allocations=tuple(locals_),
+        local_allocations=tuple(locals_.values()),
         barriers=tuple(sorted(barriers, key=lambda b: b.span.start_byte)),
         loops=all_loops,
         queues=_once_per_arm(queues, unit.arms),
         pragmas=pragmas,
         branches=device.branches + omp_branches,
         block_accesses=device.block_accesses,
+        memory_accesses=device.memory_accesses + omp_memory,
         omp=omp,
         syntax_errors=errors,
         dependencies=tuple(unit.constants.dependencies),

@@ -63,6 +63,7 @@ class CppUnit:
             self._parse_split_groups(parsed)
         self.includes = include_paths(self.file_matches)
         symbols = treesitter.as_captures(self.file_matches["cpp_symbols"])
+        self.symbols = {name: symbols.get(name, []) for name in ("var.decl", "param.name")}
         self.constants = CppConstants(
             self.root, path, include_dirs, defines, includes=self.includes, symbols=symbols, arms=self.arms
         )

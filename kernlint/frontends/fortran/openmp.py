@@ -23,6 +23,7 @@ from kernlint.frontends.common.nodes import text_of as _text
 from kernlint.frontends.fortran.arms import arm_costs, do_trips
 from kernlint.frontends.fortran.constants import UNITS, FortranConstants
 from kernlint.frontends.fortran.declarations import declarations
+from kernlint.frontends.fortran.memory import region_array_accesses
 from kernlint.frontends.fortran.openmp_uses import FortranUses
 from kernlint.frontends.fortran.procedures import file_procedures, procedure_calls, raw_procedure
 from kernlint.frontends.fortran.source import LineMap
@@ -40,6 +41,7 @@ from kernlint.frontends.openmp.facts import (
 from kernlint.frontends.openmp.lanes import scales
 from kernlint.frontends.openmp.locate import TextLocator
 from kernlint.frontends.openmp.maps import Declared
+from kernlint.frontends.openmp.memory import RawArrayAccess
 from kernlint.frontends.openmp.source import code_end
 
 Point = tuple[int, int]
@@ -481,6 +483,9 @@ class FortranOmpSource:
         return tuple(found[::-1])
 
     # -- uses ----------------------------------------------------------------------------------
+
+    def array_accesses(self, region: Span) -> list[RawArrayAccess]:
+        return region_array_accesses(self, region)
 
     def accesses(self, region: Span, names: frozenset[str]) -> list[Access]:
         if self._uses is None:

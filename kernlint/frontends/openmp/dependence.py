@@ -36,6 +36,7 @@ from kernlint.frontends.openmp.device_code import (
     RawFunction,
 )
 from kernlint.frontends.openmp.lanes import geometric, index_seed
+from kernlint.frontends.openmp.solved import SolvedRegion, SolvedRegions
 
 __all__ = ["BranchShape", "DeviceSource", "RawAssign", "RawBranch", "RawCall", "RawFunction", "openmp_branches"]
 
@@ -55,11 +56,12 @@ _UNIFORM_CALLS = frozenset(
 _MONOTONE = frozenset({"min", "max", "fmin", "fmax", "floor", "ceil", "int", "nint", "real", "dble"})
 
 
-def openmp_branches(constructs: tuple[OmpConstruct, ...], source: DeviceSource) -> tuple[Branch, ...]:
-    """`Branch` facts for the id-dependent conditions of every device parallel region."""
+def solve_regions(constructs: tuple[OmpConstruct, ...], source: DeviceSource) -> SolvedRegions | None:
+    """Lower every device parallel region (and the functions it calls, one level) into one dependence
+    program and solve it (None: no region)."""
     regions = _parallel_regions(constructs)
     if not regions:
-        return ()
+        return None
     program = dep.Program()
     shared = _shared_out_loops(constructs)
     simd_loops = [
@@ -68,6 +70,7 @@ def openmp_branches(constructs: tuple[OmpConstruct, ...], source: DeviceSource) 
         if "simd" in c.leaves and not set(c.leaves) & _WORKSHARING and c.loop is not None and c.loop.index
     ]
     pending: list[tuple[Span, RawBranch]] = []
+    solved: list[SolvedRegion] = []
     followed = _Followed(program, source)
     for construct in regions:
         assert construct.region is not None
@@ -75,16 +78,18 @@ def openmp_branches(constructs: tuple[OmpConstruct, ...], source: DeviceSource) 
             continue
         unit = program.unit(construct.region)
         lanes = _simd_lanes(construct, simd_loops)
-        ids: set[str] = set()  # work-item indices: read flow-insensitively, as the seeds they are
+        seeds: dict[str, dep.Expr] = {}  # work-item indices: read flow-insensitively, as the seeds they are
         for loop in construct.loops:
             if loop.index is None:
                 continue
             if lanes is not None and loop.role in ("simd", "parallel-simd") and loop.index in lanes:
-                unit.assign(loop.index, dep.Seed("lane", loop.index))
-                ids.add(loop.index)
+                seeds[loop.index] = dep.Seed("lane", loop.index)
             elif lanes is None and loop.span in shared:
-                unit.assign(loop.index, index_seed(loop, construct, shared))
-                ids.add(loop.index)
+                seeds[loop.index] = index_seed(loop, construct, shared)
+            else:
+                continue
+            unit.assign(loop.index, seeds[loop.index])
+        ids = set(seeds)
         statements = source.device_code(construct.region)
         seeded = {
             loop.index: loop.step_value
@@ -116,8 +121,20 @@ def openmp_branches(constructs: tuple[OmpConstruct, ...], source: DeviceSource) 
             if function is not None:
                 args = [lower.expr(arg, call.span.start_byte) for arg in call.args]
                 unit.bind_call(function.body, args, call.guards)
+        solved.append(SolvedRegion(construct, statements, lower, seeds))
     program.solve()
-    pending += followed.pending
+    return SolvedRegions(program, solved, pending + followed.pending, followed.names)
+
+
+def openmp_branches(
+    constructs: tuple[OmpConstruct, ...], source: DeviceSource, solved: SolvedRegions | None = None
+) -> tuple[Branch, ...]:
+    """`Branch` facts for the id-dependent conditions of every device parallel region (`solved`: the
+    regions' program when the caller already solved it for other passes)."""
+    solved = solved if solved is not None else solve_regions(constructs, source)
+    if solved is None:
+        return ()
+    program, pending = solved.program, solved.pending
     loops = [raw.span for _unit, raw in pending if raw.kind == "loop"]
     branches = []
     for unit_key, raw in pending:
@@ -150,7 +167,7 @@ def openmp_branches(constructs: tuple[OmpConstruct, ...], source: DeviceSource) 
                 rewritable=shape.rewritable,
                 comparison=shape.comparison,
                 combines=shape.combines,
-                function=followed.names.get(unit_key),
+                function=solved.functions.get(unit_key),
             )
         )
     return tuple(branches)

@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable
 
 from kernlint.analysis.dependence import (
+    Expr,
     Grade,
     Program,
     Varying,
@@ -92,6 +93,23 @@ class CppDependence:
         if owner is None or key_of(owner) not in self._contexts:
             return None
         return self.program.grade(key_of(owner), node_key(node))
+
+    def parent_of(self, node: Node) -> Node | None:
+        """`node.parent`, remembered (tree-sitter finds a parent by walking down from the root)."""
+        return self._ancestry.parent_of(node)
+
+    def context_of(self, node: Node) -> UnitContext | None:
+        """The unit (kernel body, device function, lambda) whose code holds `node`."""
+        owner = owner_of(node, self._ancestry.parent_of)
+        return self._contexts.get(key_of(owner)) if owner is not None else None
+
+    def lower(self, node: Node, context: UnitContext) -> Expr:
+        """An expression of `context`'s code in the analysis' terms, its reads resolved as the program's."""
+        return self._lowering.lower(node, context)
+
+    def loops_around(self, node: Node, context: UnitContext) -> tuple[Node, ...]:
+        """The loops around `node` in its unit, innermost first."""
+        return self._ancestry.loops(node, context.source.root)
 
     def handle_kind(self, node: Node | None) -> str | None:
         """item | group | sub-group when `node` (in device code) denotes such a handle."""

@@ -20,9 +20,10 @@ from dataclasses import dataclass, replace
 
 import tree_sitter
 
-from kernlint.facts import Barrier, Branch, KernelLaunch, Span, SubGroupBlockAccess
+from kernlint.facts import Barrier, Branch, KernelLaunch, LocalAllocation, Span, SubGroupBlockAccess
 from kernlint.facts.device import Reach
 from kernlint.facts.kinds import BlockDirection, BranchExit, BranchKind
+from kernlint.facts.memory import MemoryAccess
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import contains, node_at, span_between, span_of, text_of
 from kernlint.frontends.cpp.dependence.context import UnitSource
@@ -30,6 +31,7 @@ from kernlint.frontends.cpp.dependence.nodes import Key, Owners, call_parts, cal
 from kernlint.frontends.cpp.dependence.program import CppDependence
 from kernlint.frontends.cpp.device.arms import ArmCounter, combines, comparison_of, rewritable
 from kernlint.frontends.cpp.device.barriers import find_barriers
+from kernlint.frontends.cpp.device.memory import DeviceView, memory_accesses
 from kernlint.frontends.cpp.device.strides import grid_stride
 from kernlint.frontends.cpp.syntax import function_declarator
 from kernlint.frontends.cpp.unit import CppUnit
@@ -66,10 +68,14 @@ class DeviceCode:
     block_accesses: tuple[SubGroupBlockAccess, ...] = ()
     barriers: tuple[Barrier, ...] | None = None
     complete: bool = True
+    memory_accesses: tuple[MemoryAccess, ...] = ()
 
 
 def analyse_device_code(
-    unit: CppUnit, launches: list[KernelLaunch], unlaunched: list[KernelLaunch] | None = None
+    unit: CppUnit,
+    launches: list[KernelLaunch],
+    unlaunched: list[KernelLaunch] | None = None,
+    local_allocations: tuple[LocalAllocation, ...] = (),
 ) -> DeviceCode:
     """The device code of `launches` and of the `unlaunched` kernels (found by what they are) that are
     not part of another kernel's code: an `h_item` lambda inside a work-group kernel, or a function
@@ -89,11 +95,13 @@ def analyse_device_code(
         branches = sorted(_branches(graph, dependence), key=lambda b: (b.span.start_byte, b.span.end_byte))
         accesses = sorted(_block_accesses(graph, dependence), key=lambda a: a.span.start_byte)
         barriers = sorted(find_barriers(graph.scans.values(), dependence), key=lambda b: b.span.start_byte)
+        view = DeviceView(graph.scans, graph.callees, graph.names, frozenset(graph.kernels), graph.owner)
+        memory = memory_accesses(unit, view, dependence, tuple(with_regions), local_allocations)
     except RecursionError:
         # Statements nested hundreds deep (generated code) exceed the recursive walk of the dependence
         # analysis. Its facts are then unknown, so the rules that need them say nothing for this file.
         return DeviceCode(tuple(with_regions), complete=False)
-    return DeviceCode(tuple(with_regions), tuple(branches), tuple(accesses), tuple(barriers))
+    return DeviceCode(tuple(with_regions), tuple(branches), tuple(accesses), tuple(barriers), True, memory)
 
 
 def _body(root: Node) -> Node | None:
