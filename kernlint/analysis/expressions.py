@@ -236,7 +236,7 @@ class Taint:
     shared: bool = False  # for ids: several lanes of a sub-group may hold the same value (`lid / 4`,
     # a slower dimension's id), so `== c` selects a band of lanes, not one lane
     straddle: bool = False  # for sub-group values: the same along a row, and a sub-group may straddle two
-    # an id divided or shifted by an amount kernlint cannot evaluate (`tid >> LG`), or computed from such
+    # an id shifted right by an amount kernlint cannot evaluate (`tid >> LG`), or computed from such
     # values alone: the lanes share it in blocks that may hold whole sub-groups, so no split is proven
     unknown_block: bool = False
 
@@ -269,7 +269,7 @@ def join(*taints: Taint | None) -> Taint | None:
 
 
 def unknown_block(*taints: Taint | None) -> bool:
-    """Whether every part that differs within a sub-group is an id divided or shifted by an amount
+    """Whether every part that differs within a sub-group is an id shifted right by an amount
     kernlint cannot evaluate (see `Taint.unknown_block`)."""
     varying = [t for t in taints if t is not None and t.kind != "sub-group"]
     return bool(varying) and all(t.unknown_block for t in varying)

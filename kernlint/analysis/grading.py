@@ -13,7 +13,7 @@
 * sub-group a condition on values that are the same in every lane of a sub-group (`sg.get_group_id()`,
             `lid / 32`, a sub-group vote): sub-groups take different paths, lanes of one never do.
 
-A condition that would be strong, but whose dependent parts are all an id divided or shifted by an
+A condition whose dependent parts are all an id shifted right by an
 amount kernlint cannot evaluate (`tid >> LG`), is graded `boundary` for the reason `unknown-block`: the
 lanes share such a value in blocks that may hold whole sub-groups, so the split is not proven.
 """
@@ -210,14 +210,15 @@ class Evaluator:
             # at most 32 consecutive ids starting at a multiple of its size
             return Taint("sub-group", left.origin)
         if (
-            expr.op in ("/", ">>")
+            expr.op == ">>"
             and left is not None
             and left.kind == "id"
             and not left.lane
             and right is None
             and self._constant(expr.right) is None
         ):
-            # `tid >> LG`, `tid / w`: blocks of consecutive ids share the value, of a size not known here
+            # `tid >> LG`: blocks of consecutive ids share the value, of a size not known here (not `tid / w`,
+            # which may be a float quotient, the lane's own)
             return Taint("id", left.origin, shared=True, unknown_block=True)
         if (
             expr.op == "&"
