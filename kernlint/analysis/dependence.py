@@ -75,6 +75,7 @@ from kernlint.analysis.expressions import (  # noqa: F401  (re-exported: the fro
     Uniform,
     Var,
     Varying,
+    flag_of,
     join,
     names_in,
     strongest,
@@ -379,7 +380,7 @@ class Program:
             return None
         if grade.dependence == "sub-group":
             return Taint("sub-group", grade.origin)
-        return Taint("flag", grade.origin, grade)
+        return flag_of(grade)
 
     def _evaluator(
         self,

@@ -172,6 +172,8 @@ _REASONS = {
     "rows": "it depends only on an outer index of the collapsed loop nest, the same along each row of inner "
     "iterations (consecutive lanes): only a sub-group that straddles two rows diverges, and kernlint cannot show "
     "the row length is a multiple of the sub-group size",
+    "unknown-block": "it tests the work-item id shifted right by an amount kernlint cannot evaluate: lanes "
+    "share the value in blocks, and kernlint cannot tell whether a block holds whole sub-groups",
 }
 _LOOP_REASONS = {
     "rows": "its trip count depends only on an outer index of the collapsed loop nest, the same along each row of "

@@ -448,17 +448,15 @@ class CppDependence:
             if not callees:
                 for arg in self._unknown_outputs(call, context):  # `T out; transform(p, out);` sets `out`
                     if key_of(arg) in covered:
-                        unit.assign(
-                            self.scopes.variable(context, text_of(arg), arg.start_byte),
-                            self._lowering.lower(call, context),
-                        )
+                        variable = self.scopes.variable(context, text_of(arg), arg.start_byte)
+                        unit.assign(flow.reference_output(arg, variable), self._lowering.lower(call, context))
                 continue
             _receiver, _name, args = self.scopes.parts(call)
             lowered = [self._lowering.lower(arg, context) for arg in args]
             for callee in callees:
                 callee_context = self._contexts[callee]
                 outputs = [
-                    (i, self.scopes.variable(context, text_of(arg), arg.start_byte))
+                    (i, flow.reference_output(arg, self.scopes.variable(context, text_of(arg), arg.start_byte)))
                     for i, arg in enumerate(args[: len(callee_context.params)])
                     if callee_context.params[i][1] and arg.type == "identifier"
                 ]
