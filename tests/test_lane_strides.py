@@ -150,3 +150,14 @@ def test_parameters_take_the_callers_arguments_and_calls_are_inlined() -> None:
 @pytest.mark.parametrize(("poly", "text"), [(Poly.symbol("n"), "n"), (Poly.symbol("n") + ONE, "n + 1")])
 def test_strides_are_written_as_the_source_would(poly: Poly, text: str) -> None:
     assert poly.text() == text
+
+
+def test_the_constant_term_is_split_from_the_rest_of_an_index() -> None:
+    from kernlint.analysis.strides import constant_apart
+
+    even = LaneForm(lane=Poly.constant(2), uniform=Poly.symbol("base"))
+    odd = LaneForm(lane=Poly.constant(2), uniform=Poly.symbol("base") + Poly.constant(1))
+    (even_shape, even_at), (odd_shape, odd_at) = constant_apart(even), constant_apart(odd)
+    assert even_shape == odd_shape and (even_at, odd_at) == (Fraction(0), Fraction(1))
+    other = LaneForm(lane=Poly.constant(2), uniform=Poly.symbol("other") + Poly.constant(1))
+    assert constant_apart(other)[0] != odd_shape

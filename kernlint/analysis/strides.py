@@ -453,6 +453,14 @@ def classify(found: LaneForm, loop_counter: Callable[[str], bool] = lambda _n: F
     return Classified("row-pitch", None, stride.text(), counter)
 
 
+def constant_apart(found: LaneForm) -> tuple[str, Fraction]:
+    """The index without its constant term, as a key, and that constant: `a[2 * i]` and `a[2 * i + 1]`
+    share the key and are 0 and 1 apart, so a rule can tell which elements of a stride one lane reads."""
+    constant = dict(found.uniform.terms).get((), Fraction(0))
+    rest = Poly.of({m: c for m, c in found.uniform.terms if m != ()})
+    return f"{found.lane.text()} | {found.row.text()} | {rest.text()}", constant
+
+
 # -- texts of uniform values ----------------------------------------------------------------------
 
 

@@ -30,7 +30,10 @@ class LaneStride:
     `row_elements` apart (None when that step is not a number). For a multi-dimensional subscript of
     a tile (`tile[ly][lx]`), `steps` holds how far the lane, and the next row of lanes, move each
     subscript ((0, 1), (1, 0) for `[ly][lx]`; None when not a number), so that a rule can work out the
-    strides of the same subscripts over other extents (a padded tile).
+    strides of the same subscripts over other extents (a padded tile). `shape` is the flattened index
+    without its constant term and `offset` that term in elements: accesses of one array with the same
+    `shape` read elements `offset` apart in every lane (`p[2 * i]` and `p[2 * i + 1]`: both halves of each
+    pair).
     """
 
     form: StrideForm
@@ -40,6 +43,8 @@ class LaneStride:
     row_width: int | None = None
     row_elements: float | None = None
     steps: tuple[tuple[float | None, float | None], ...] = ()
+    shape: str | None = None
+    offset: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -173,6 +173,7 @@ def compare(claim: Claim, prediction: dict[str, Any], raw: Path) -> dict[str, An
         "predicted_basis": cost.get("basis"),
         "quantity": cost.get("quantity"),
         "line": (finding or {}).get("line"),
+        "severity": (finding or {}).get("severity"),
         "good_findings": prediction.get("good_findings", []),
     }
     try:

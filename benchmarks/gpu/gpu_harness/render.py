@@ -87,6 +87,8 @@ def markdown(rows: list[dict[str, Any]], manifest: dict[str, Any], predicted_by:
     ]
     for row in rows:
         said = f"{_figure(row['predicted'], row.get('unit'))} {row.get('quantity') or ''}".strip()
+        if row.get("severity"):
+            said += f" ({row['severity']})"
         measured = _figure(row.get("measured"), row.get("unit") or _UNITS.get(row["measure"]))
         cells = [row["label"], said, measured, _ratio(row), _result(row), _speedup(row)]
         out.append("| " + " | ".join(cells) + " |")

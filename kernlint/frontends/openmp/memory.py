@@ -20,7 +20,7 @@ from typing import Protocol
 
 from kernlint.analysis import dependence as dep
 from kernlint.analysis.names import Name
-from kernlint.analysis.strides import SeedRole, StrideSource, classify, lane_form
+from kernlint.analysis.strides import SeedRole, StrideSource, classify, constant_apart, lane_form
 from kernlint.facts.base import Span
 from kernlint.facts.kinds import AccessKind, LaneKind
 from kernlint.facts.memory import LaneStride, MemoryAccess
@@ -154,6 +154,7 @@ class _RegionReader:
         named = classify(form, lambda name: name in counters)
         if named is None:
             return None
+        index_shape, apart = constant_apart(form)
         inner = min(
             [loop.span for loop in loops] + [loop.span for loop in self.loops if loop.span.contains(raw.span)],
             key=lambda span: span.end_byte - span.start_byte,
@@ -171,6 +172,8 @@ class _RegionReader:
                 named.symbol,
                 named.counter,
                 steps=self._steps(indices) if len(indices) > 1 and self._team_local(raw) else (),
+                shape=index_shape,
+                offset=_number(apart),
             ),
             extents=tuple(_int(e) for e in extents) if self._team_local(raw) else (),
             element_bytes=raw.element_bytes,

@@ -159,3 +159,44 @@ def test_a_pointer_cast_to_wider_elements_keeps_its_byte_offset_unnamed() -> Non
         )
     )
     assert "a row of `bpt` elements apart" in same_size.message
+
+
+def test_loads_that_cover_their_run_are_information_and_a_partial_run_is_not() -> None:
+    # z[2i] and z[2i + 1] in one kernel: both halves of every pair are read, so no sector is wasted.
+    pairs = _one(
+        """
+        #include <sycl/sycl.hpp>
+        void k(sycl::queue &q, const float *z, float *out, int n) {
+          q.parallel_for(sycl::nd_range<1>(n, 64), [=](sycl::nd_item<1> it) {
+            const int i = it.get_global_id(0);
+            out[i] = z[2 * i] - z[2 * i + 1];
+          });
+          q.parallel_for(sycl::nd_range<1>(n, 64), [=](sycl::nd_item<1> it) {
+            const int i = it.get_global_id(0);
+            out[i] = z[2 * i];
+          });
+        }
+        """
+    )
+    assert [(d.line, d.severity) for d in pairs] == [
+        (6, Severity.INFO),
+        (6, Severity.INFO),
+        (10, Severity.WARNING),  # the other kernel's lone z[2i] is not completed by the first kernel's loads
+    ]
+    assert pairs[0].evidence["siblings_cover"] and not pairs[2].evidence["siblings_cover"]
+    assert "one vector load of 2 elements" in pairs[0].message
+
+
+def test_three_of_four_elements_leave_the_run_uncovered() -> None:
+    found = _one(
+        """
+        #include <sycl/sycl.hpp>
+        void k(sycl::queue &q, const float *p, float *out, int n) {
+          q.parallel_for(sycl::nd_range<1>(n, 64), [=](sycl::nd_item<1> it) {
+            const int i = it.get_global_id(0);
+            out[i] = p[4 * i] + p[4 * i + 1] + p[4 * i + 2];
+          });
+        }
+        """
+    )
+    assert [d.severity for d in found] == [Severity.WARNING] * 3

@@ -22,7 +22,7 @@ from fractions import Fraction
 import tree_sitter
 
 from kernlint.analysis.dependence import Binary, Const, Expr, Uniform
-from kernlint.analysis.strides import LaneForm, StrideSource, classify, lane_form
+from kernlint.analysis.strides import LaneForm, StrideSource, classify, constant_apart, lane_form
 from kernlint.facts import KernelLaunch, LocalAllocation, Span
 from kernlint.facts.kinds import AccessKind, LaneKind
 from kernlint.facts.memory import LaneStride, MemoryAccess
@@ -150,6 +150,7 @@ class _Reader:
         named = classify(form, lambda name: name in counters)
         if named is None:
             return None
+        index_shape, apart = constant_apart(form)
         outer, member = member_of(node, self.dependence.parent_of)
         if address_taken(outer, self.dependence.parent_of):
             self.unseen.append((text_of(base), span_of(outer)))
@@ -178,6 +179,8 @@ class _Reader:
                 shape.row_width,
                 _number(form.row.value) if shape.row_width is not None else None,
                 _steps(lowered, source, memo) if len(lowered) > 1 and memory.space == "local" else (),
+                index_shape,
+                _number(apart),
             ),
             element_bytes=element_bytes,
             pitch_bytes=pitch,
