@@ -8,6 +8,7 @@ them into character columns only when a diagnostic is reported.
 from kernlint.facts.accessor_uses import AccessorUses
 from kernlint.facts.base import Extent, Span
 from kernlint.facts.device import Branch, SubGroupBlockAccess
+from kernlint.facts.host import HostFlow, HostLoop, HostStep, UsmAllocation
 from kernlint.facts.model import (
     Accessor,
     Barrier,
@@ -32,6 +33,9 @@ __all__ = [
     "Extent",
     "FileFacts",
     "FunctionCall",
+    "HostFlow",
+    "HostLoop",
+    "HostStep",
     "KernelAttributes",
     "KernelLaunch",
     "LocalAllocation",
@@ -41,4 +45,5 @@ __all__ = [
     "QueueConstruction",
     "Span",
     "SubGroupBlockAccess",
+    "UsmAllocation",
 ]
