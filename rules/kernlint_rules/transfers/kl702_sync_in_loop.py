@@ -48,9 +48,10 @@ Fix
 
 Severity
     Warning: every iteration pays a round trip between host and device, and the message says where the
-    one wait belongs. Never an error (removing a wait never makes results right); nothing when anything
-    after the wait may need it (a read of the device's results, a clock, a size, a call not followed),
-    or when the wait is conditional.
+    one wait belongs. Info when the loop is known to run at most 8 times (a warm-up, a sweep of a few
+    configurations): a handful of waits costs a few latencies, no material gain. Never an error
+    (removing a wait never makes results right); nothing when anything after the wait may need it (a
+    read of the device's results, a clock, a size, a call not followed), or when the wait is conditional.
 
 Occupancy basis
     None: the cost is host–device synchronisation, the device profile's launch/sync latency
@@ -69,6 +70,9 @@ from kernlint.facts.openmp import enclosing_constructs
 from kernlint.rule import Rule, RuleContext
 from kernlint.transfer_cost import sync_cost, transfer_cost
 from kernlint_rules.transfers.flows import cycle, iterations, loop_evidence, loop_phrase, repeating_loop
+
+#: A loop known to run at most this many times pays too few waits for the finding to be a warning.
+FEW_ITERATIONS = 8
 
 
 class SyncInLoop(Rule):
@@ -115,6 +119,11 @@ class SyncInLoop(Rule):
                 f"the loop never reads `{copied}`: wait once after the loop (and order the kernels with an "
                 "in-order queue or events, not the host)"
             )
+        elif _every_queue_in_order(facts):
+            order = (
+                "the file's one queue is in order, so its work stays in order without the wait: "
+                "wait once after the loop"
+            )
         else:
             order = (
                 "wait once after the loop (to order the kernels, use an in-order queue or events and "
@@ -124,9 +133,11 @@ class SyncInLoop(Rule):
             f"`{form}` blocks the host on every iteration of {loop_phrase(loop, ctx.language)}, but before the next "
             f"wait the host neither reads what the loop's device work writes nor reads a clock: {order}"
         )
+        few = loop.trip_count is not None and loop.trip_count <= FEW_ITERATIONS
         return ctx.diagnostic(
             wait.span,
             message,
+            severity=Severity.INFO if few else None,
             evidence={"wait": form, **loop_evidence(loop)},
             related=[(loop.span, "the loop the wait repeats in")],
             cost=sync_cost(ctx.devices, repeats=loop.trip_count, bound=loop.bound),
@@ -244,4 +255,16 @@ def update_cost(ctx: RuleContext, nbytes: int | None, repeats: int | None, words
             "the wait for the copy comes on top (the launch/sync latency)",
         ),
         share=1.0 - 1.0 / repeats if repeats else 1.0,
+    )
+
+
+def _every_queue_in_order(facts: FileFacts) -> bool:
+    """Whether the file builds one in-order queue (one variable, however many `#if` arms build it): its
+    work runs in submission order without the host's help. Two queues order nothing between them."""
+    names = {q.name for q in facts.queues if q.element_of is None}
+    return (
+        len(names) == 1
+        and None not in names
+        and len(names) == len({q.name for q in facts.queues})
+        and all(any("in_order" in a for a in q.arguments) for q in facts.queues)
     )

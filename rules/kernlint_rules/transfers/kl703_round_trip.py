@@ -109,12 +109,19 @@ class RoundTrip(Rule):
         loop = flow.loops[loop_index] if loop_index is not None and loop_index in back.loops else None
         copies = 1 if read or loop is None else 2
         source = sorted(sources)[0] if sources else host
+        round_loop = loop is not None and out.span.start_byte < back.span.start_byte
+        target = out.writes[0] if out.writes else "the destination"
         if out.construct is not None:
             advice = f"the device still holds it: drop `{out.form}`"
+        elif target == source and round_loop and loop is not None:
+            advice = (
+                f"`{target}` still holds it from the previous iteration: copy `{host}` in once before "
+                f"{loop_phrase(loop, ctx.language)} and drop this copy"
+            )
+        elif target == source:
+            advice = f"`{target}` still holds it: drop this copy"
         else:
-            target = out.writes[0] if out.writes else "the destination"
             advice = f"copy device to device (`{target}` from `{source}`) and leave `{host}` out of it"
-        round_loop = loop is not None and out.span.start_byte < back.span.start_byte
         where = f" round {loop_phrase(loop, ctx.language)}" if loop is not None and round_loop else ""
         message = (
             f"`{out.form}` copies `{host}` to the device, but `{host}` came from the device (`{back.form}`, line "

@@ -7,7 +7,8 @@ What it does
     device there: the host's uses before the loop (filling it) and after it (reading the results) are
     fine, and are where explicit copies would go. The outermost such loop is named. A loop whose host
     code reads or writes the array, passes it to a function, or calls a function of the file that is
-    not followed keeps the finding away: shared memory is then what the program uses.
+    not followed keeps the finding away: shared memory is then what the program uses. So does a
+    `q.prefetch` of the array in the loop: the code already moves its pages ahead of the kernels.
 
 Why it matters
     Shared allocations move between host and device by pages, on demand: the first kernel to touch a
@@ -96,6 +97,8 @@ def _device_only_loop(flow: HostFlow, name: str, after: int) -> int | None:
             continue
         if any(s.kind == "call" or (s.kind == "use" and s.touches(name)) for s in steps):
             continue
+        if any(s.kind == "copy" and s.form.endswith("prefetch") and s.touches(name) for s in steps):
+            continue  # the loop moves the pages ahead of its kernels itself (`q.prefetch`)
         return index
     return None
 

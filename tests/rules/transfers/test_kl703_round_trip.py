@@ -66,3 +66,23 @@ def test_partial_results_per_work_group_are_information() -> None:
     assert partial.severity.value == "info" and partial.evidence["variable"] == "partial"
     assert partial.cost is not None and partial.cost.value == pytest.approx(16384 / (XE_HPC_LINK * 1e9))
     assert not any(d.evidence.get("variable") == "h_out" for d in found)  # a checksum of the whole result
+
+
+def test_a_copy_back_into_the_buffer_it_came_from_is_dropped_not_copied_device_to_device() -> None:
+    # The device buffer `d` is where `h` came from: the copy out writes what `d` already holds, so the
+    # advice is to copy once before the loop, not a device-to-device copy of `d` onto itself.
+    (found,) = kl703(
+        """
+        void bounds(sycl::queue &q, int *h, int steps) {
+          int *d = sycl::malloc_device<int>(4, q);
+          for (int s = 0; s < steps; ++s) {
+            q.memcpy(d, h, 4 * sizeof(int));
+            q.single_task([=] { d[0] += 1; });
+            q.memcpy(h, d, 4 * sizeof(int)).wait();
+          }
+        }
+        """
+    )
+    assert found.line == 5
+    assert "`d` still holds it from the previous iteration: copy `h` in once before the `for` loop" in found.message
+    assert "device to device" not in found.message

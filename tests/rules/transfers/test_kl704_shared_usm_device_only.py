@@ -37,3 +37,8 @@ def test_device_only_use_in_the_loop_is_reported_with_the_bytes_that_migrate() -
 def test_a_host_use_inside_the_loop_keeps_it_away() -> None:
     for inside in ("q.wait(); total += x[0];", "q.wait(); report(x);", "x[0] = 0.0f;"):
         assert kl704(TEMPLATE.format(inside=inside).replace("float run", "float total = 0; float run")) == [], inside
+
+
+def test_a_loop_that_prefetches_the_array_manages_its_pages_itself() -> None:
+    assert kl704(TEMPLATE.format(inside="q.prefetch(x, n * sizeof(float));")) == []
+    assert len(kl704(TEMPLATE.format(inside="q.prefetch(other, n * sizeof(float));"))) == 1
