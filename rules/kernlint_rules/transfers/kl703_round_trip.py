@@ -42,8 +42,10 @@ Fix
 
 Severity
     Warning for data that comes back and goes out again unchanged: the copy out is provably redundant
-    and the message names the device-side alternative. Info for partial results finished on the host:
-    true, but finishing them on the device pays only on some platforms (the guide says so).
+    and the message names the device-side alternative. Info when the copies are known to move less than
+    a page (4 KiB) each time: the link's time for them is negligible, and what dropping them saves is
+    each copy's own latency, which the device model does not price. Info for partial results finished
+    on the host: true, but finishing them on the device pays only on some platforms (the guide says so).
 
 Occupancy basis
     None: the cost is data movement, the bytes of the needless copies over the host link (per
@@ -60,6 +62,9 @@ from kernlint.facts.openmp import enclosing_constructs, map_item_bytes
 from kernlint.rule import Rule, RuleContext
 from kernlint.transfer_cost import transfer_cost
 from kernlint_rules.transfers.flows import loop_evidence, loop_phrase, mapped_by_callers, repeating_loop
+
+#: Copies moving fewer bytes than a page per iteration cost their latency, not link time: information.
+SMALL_COPY_BYTES = 4096
 
 
 class RoundTrip(Rule):
@@ -132,6 +137,7 @@ class RoundTrip(Rule):
         return ctx.diagnostic(
             out.span,
             message,
+            severity=Severity.INFO if nbytes is not None and nbytes * copies < SMALL_COPY_BYTES else None,
             evidence={
                 "variable": host,
                 "copied_back_line": back.span.line,

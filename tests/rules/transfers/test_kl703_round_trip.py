@@ -34,6 +34,7 @@ def test_a_round_trip_round_a_loop_costs_both_copies_per_iteration() -> None:
     # per iteration = 8,388,608 B ÷ 63.008 GB/s = 133 µs; × 20 = 2.66 ms per loop on xe-hpc.
     assert found.line == 7 and found.evidence["copied_back_line"] == 9
     assert found.cost.figures["bytes"] == 4194304 and found.cost.figures["transfers"] == 2
+    assert found.severity.value == "warning"
     assert found.cost.value == pytest.approx(20 * 2 * 4194304 / (XE_HPC_LINK * 1e9))
     assert (
         "round the `for` loop at line 6" in found.message
@@ -84,5 +85,7 @@ def test_a_copy_back_into_the_buffer_it_came_from_is_dropped_not_copied_device_t
         """
     )
     assert found.line == 5
+    # 4 ints back and out again, 2 × 16 B per iteration: under a page, so information, not a warning.
+    assert found.severity.value == "info" and found.cost.figures["bytes"] == 16
     assert "`d` still holds it from the previous iteration: copy `h` in once before the `for` loop" in found.message
     assert "device to device" not in found.message
