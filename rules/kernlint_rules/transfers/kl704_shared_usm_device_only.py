@@ -111,8 +111,9 @@ def shared_usm_cost(allocation: UsmAllocation) -> Cost:
         "s",
         "page migration",
         "page-fault migration of the allocation, each way",
-        f"{size} migrate to the device at the loop's first kernel and back at the host's first access after "
-        "it; a bulk `q.memcpy` moves the same bytes at the host link's bandwidth",
+        f"{size} migrate to the device at the first kernel to touch them after the host's writes (the loop's "
+        "first, or one before it) and back at the host's first access after the loop; a bulk `q.memcpy` "
+        "moves the same bytes at the host link's bandwidth",
         missing=("the page-migration time (not in the device model)",),
         figures={"bytes": allocation.bytes},
     )
