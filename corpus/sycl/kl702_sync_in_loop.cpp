@@ -101,3 +101,45 @@ void checkpoints(sycl::queue &q, float *state, float *h_state, size_t n, int ste
   }
   q.wait();
 }
+
+// A smoothing pass per frame, each waited through its event: nothing on the host needs the frame.
+void smooth_frames(sycl::queue &q, float *img, size_t n, int frames) {
+  for (int f = 0; f < frames; ++f) {
+    sycl::event done = q.parallel_for(sycl::range<1>(n - 1), [=](sycl::id<1> i) { img[i] = 0.5f * (img[i] + img[i + 1]); });
+    done.wait(); // expect: KL702
+  }
+}
+
+// Errors checked after every decay step, though nothing is read: one check after the loop finds them too.
+void decay(sycl::queue &q, float *mass, size_t n, int steps) {
+  for (int s = 0; s < steps; ++s) {
+    q.parallel_for(sycl::range<1>(n), [=](sycl::id<1> i) { mass[i] *= 0.99f; });
+    q.wait_and_throw(); // expect: KL702
+  }
+}
+
+// A host accessor built per iteration and never read: it only blocks until the kernel is done.
+void heat(sycl::queue &q, sycl::buffer<float, 1> &grid, size_t n, int steps) {
+  for (int s = 0; s < steps; ++s) {
+    q.submit([&](sycl::handler &h) {
+      sycl::accessor g(grid, h, sycl::read_write);
+      h.parallel_for(sycl::range<1>(n), [=](sycl::id<1> i) { g[i] += 1.0f; });
+    });
+    sycl::host_accessor view(grid, sycl::read_only); // expect: KL702
+  }
+}
+
+// Needed: the host accessor's value decides whether to go on.
+int heat_until(sycl::queue &q, sycl::buffer<float, 1> &grid, size_t n) {
+  int steps = 0;
+  for (;;) {
+    q.submit([&](sycl::handler &h) {
+      sycl::accessor g(grid, h, sycl::read_write);
+      h.parallel_for(sycl::range<1>(n), [=](sycl::id<1> i) { g[i] += 1.0f; });
+    });
+    ++steps;
+    sycl::host_accessor view(grid, sycl::read_only);
+    if (view[0] > 100.0f) break;
+  }
+  return steps;
+}
