@@ -24,18 +24,11 @@ from kernlint.facts.openmp import (
     OmpRange,
     OmpVariableUse,
 )
-from kernlint.facts.openmp_directive import OmpDirective, OmpItem, OmpParseError
+from kernlint.facts.openmp_directive import OmpDirective, OmpParseError
 from kernlint.frontends.openmp.expr import Scope, condition_shape, linear_text
 from kernlint.frontends.openmp.locate import TextLocator
-from kernlint.frontends.openmp.mapped import implicit_maps
-from kernlint.frontends.openmp.maps import (
-    Declared,
-    device_named,
-    item_facts,
-    mapped_items,
-    own_elements,
-    touched_range,
-)
+from kernlint.frontends.openmp.mapped import implicit_map_facts
+from kernlint.frontends.openmp.maps import Declared, device_named, mapped_items, own_elements, touched_range
 from kernlint.frontends.openmp.names import STANDALONE
 
 #: Leaves that make a construct's associated loop run in parallel or vectorised.
@@ -173,12 +166,8 @@ class OmpSource(Protocol):
     def varying_in(self, region: Span) -> frozenset[str] | None:
         """The names `region` declares or assigns (its loop indices among them), None when unknown."""
 
-    def declared_in(self, region: Span) -> frozenset[str] | None:
-        """Names declared inside `region` (each thread's own), None when the front-end cannot tell."""
-
-    def referenced(self, region: Span) -> frozenset[str]:
-        """The arrays `region` may map implicitly: in C the sized arrays it subscripts and does not
-        declare, in Fortran every name it uses (an element and a call look alike), folded."""
+    def declared_in(self, region: Span) -> frozenset[str] | None: ...  # names declared inside (None: unknown)
+    def referenced(self, region: Span) -> frozenset[str]: ...  # arrays it may map implicitly (`mapped`)
 
 
 def build_constructs(source: OmpSource) -> tuple[OmpConstruct, ...]:
@@ -306,10 +295,6 @@ class _Builder:
             for clause in directive.clauses_named("map")
             if (site := locator.map_type(item.span, clause)) is not None
         )
-        implicit = (
-            implicit_maps(self.source, item.region, directive, self.fortran, self.targets) if "target" in leaves else ()
-        )
-        implicit_facts = tuple(item_facts(self.source, OmpItem(n, (), n, 0), at, self._device_named) for n in implicit)
         return OmpConstruct(
             item.span,
             directive,
@@ -318,7 +303,7 @@ class _Builder:
             append_limit=item.append_limit,
             locations=locations,
             map_types=map_types,
-            implicit_maps=implicit_facts,
+            implicit_maps=implicit_map_facts(self.source, item.region, directive, at, self.targets, self._device_named),
             loop=associated,
             loops=loops,
             enclosing_loops=around,

@@ -9,7 +9,9 @@ from __future__ import annotations
 from typing import Protocol
 
 from kernlint.facts.base import Span
-from kernlint.facts.openmp_directive import OmpDirective
+from kernlint.facts.openmp import OmpMapped
+from kernlint.facts.openmp_directive import OmpDirective, OmpItem
+from kernlint.frontends.openmp.maps import item_facts
 
 #: Clauses whose list items a target construct does not map implicitly (data-sharing, device pointers).
 _LISTING_CLAUSES = frozenset(
@@ -68,3 +70,14 @@ def implicit_maps(
 
 def _fold(name: str, fortran: bool) -> str:
     return name.lower() if fortran else name
+
+
+def implicit_map_facts(
+    source: Names, region: Span | None, directive: OmpDirective, at: int, targets: list[Span], device: frozenset[str]
+) -> tuple[OmpMapped, ...]:
+    """The implicitly mapped arrays of a target construct (written at byte `at`), each with its storage
+    and size read like a clause's list item (`maps.item_facts`); none for other constructs."""
+    if "target" not in directive.leaves:
+        return ()
+    names = implicit_maps(source, region, directive, directive.language == "fortran", targets)
+    return tuple(item_facts(source, OmpItem(n, (), n, 0), at, device) for n in names)  # type: ignore[arg-type]

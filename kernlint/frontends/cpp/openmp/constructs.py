@@ -393,8 +393,7 @@ class CppOmpSource:
     # -- uses ----------------------------------------------------------------------------------
 
     def referenced(self, region: Span) -> frozenset[str]:
-        node = self.nodes.get(region)
-        return self._implicit.referenced(node) if node is not None else frozenset()
+        return self._implicit.referenced(self.nodes[region]) if region in self.nodes else frozenset()
 
     def accesses(self, region: Span, names: frozenset[str]) -> list[Access]:
         node = self.nodes.get(region)
@@ -427,11 +426,7 @@ class CppOmpSource:
     @cached_property
     def callees(self) -> Callees:
         """The file's definitions, prototypes and macros; C passes every argument by value."""
-        return Callees(
-            self.unit.functions(prototypes=True),
-            self.unit.macros,
-            by_reference=not self.unit.path.endswith(".c"),
-        )
+        return Callees(self.unit.functions(prototypes=True), self.unit.macros, by_reference=self.unit.path[-2:] != ".c")
 
     def _hidden(
         self,
