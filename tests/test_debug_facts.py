@@ -124,6 +124,8 @@ def test_the_text_view_writes_spans_as_positions_and_small_facts_on_one_line() -
         "dependencies: none",
         "calls: none",
         "coverage: Coverage(launches=0, kernels=0, kernels_analysed=0, unseen=[], lost=[])",
+        "host_flows: none",
+        "usm: none",
     ]
     assert as_data(Extent((4, None), "range(4, n)")) == {"dims": [4, None], "text": "range(4, n)"}
     assert as_data(frozenset({"b", "a"})) == ["a", "b"]

@@ -8,6 +8,7 @@ them into character columns only when a diagnostic is reported.
 from kernlint.facts.accessor_uses import AccessorUses
 from kernlint.facts.base import Extent, Span
 from kernlint.facts.device import Branch, SubGroupBlockAccess
+from kernlint.facts.host import HostFlow, HostLoop, HostStep, UsmAllocation
 from kernlint.facts.memory import LaneStride, MemoryAccess
 from kernlint.facts.model import (
     Accessor,
@@ -33,6 +34,9 @@ __all__ = [
     "Extent",
     "FileFacts",
     "FunctionCall",
+    "HostFlow",
+    "HostLoop",
+    "HostStep",
     "KernelAttributes",
     "KernelLaunch",
     "LaneStride",
@@ -44,4 +48,5 @@ __all__ = [
     "QueueConstruction",
     "Span",
     "SubGroupBlockAccess",
+    "UsmAllocation",
 ]

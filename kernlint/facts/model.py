@@ -8,6 +8,7 @@ from kernlint.facts.accessor_uses import AccessorUses
 from kernlint.facts.base import Extent, Span
 from kernlint.facts.coverage import Coverage
 from kernlint.facts.device import Branch, SubGroupBlockAccess
+from kernlint.facts.host import HostFlow, UsmAllocation
 from kernlint.facts.kinds import (
     AccessMode,
     AccessorForm,
@@ -225,6 +226,8 @@ class FileFacts:
     dependencies: tuple[str, ...] = field(default=())
     calls: tuple[FunctionCall, ...] = ()  # host calls of the file's own functions, made inside host loops
     coverage: Coverage = field(default_factory=Coverage)  # what the front-end saw of the file's kernels
+    host_flows: tuple[HostFlow, ...] = ()  # functions that hold device work, step by step (facts.host)
+    usm: tuple[UsmAllocation, ...] = ()  # SYCL USM allocations
 
     def enclosing_loops(self, span: Span, side: Side = "host") -> list[Loop]:
         """The loops of the given side that contain `span`, innermost first."""

@@ -337,6 +337,9 @@ class OmpConstruct:
     map_types: tuple[OmpMapType, ...] = ()  # where each `map` clause's type is written, when found
     maps: tuple[OmpMapped, ...] = ()  # every `map` list item with its storage and size, in written order
     unit: Span | None = None  # the function (Fortran: program unit) the directive is written in
+    # The arrays a target construct maps tofrom without a clause (named in its region, listed by none of
+    # its clauses, declared as arrays: in C with a size), each with its storage and size.
+    implicit_maps: tuple[OmpMapped, ...] = ()
 
     def locate(self, text: str) -> Span:
         """Where a clause or list item of this directive is written (its physical line, which matters
@@ -378,6 +381,12 @@ def enclosing_constructs(constructs: Iterable[OmpConstruct], span: Span) -> list
     """The constructs whose region contains `span`, outermost first."""
     found = [c for c in constructs if c.encloses(span) and c.span != span]
     return sorted(found, key=lambda c: (c.region.start_byte, -c.region.end_byte))  # type: ignore[union-attr]
+
+
+def section_bytes(constructs: Iterable[OmpConstruct], item_text: str) -> int | None:
+    """The bytes of the list item written `item_text` wherever a `map` of the file writes it so
+    (`target update from(a[0:n])` moves what `map(to: a[0:n])` maps), None when none knows them."""
+    return next((m.bytes for c in constructs for m in c.maps if m.text == item_text and m.bytes is not None), None)
 
 
 def map_item_bytes(construct: OmpConstruct, item_text: str) -> int | None:

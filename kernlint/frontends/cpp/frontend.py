@@ -30,6 +30,7 @@ from kernlint.frontends.cpp.host import (
     loop_fact,
     outlives_iteration,
 )
+from kernlint.frontends.cpp.hostflow import host_flows
 from kernlint.frontends.cpp.openmp.macros import openmp_facts
 from kernlint.frontends.cpp.sycl.api import LAUNCH_METHODS
 from kernlint.frontends.cpp.sycl.constructions import (
@@ -65,6 +66,7 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
     groups: dict[str, list[tree_sitter.Node]] = {}
     members: list[tuple[str, tree_sitter.Node]] = []
     frees: list[tuple[tree_sitter.Node, tree_sitter.Node]] = []
+    host_calls: list[tuple[tree_sitter.Node, tree_sitter.Node]] = []
     decls: list[tree_sitter.Node] = []
     loops: list[tuple[LoopKind, tree_sitter.Node]] = []
     functors: dict[str, tree_sitter.Node] = {}
@@ -80,6 +82,8 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
             candidates[(node.start_byte, node.end_byte)] = node
         elif "free.call" in match:
             frees.append((match["free.call"][0], match["free.callee"][0]))
+        elif "host.call" in match:
+            host_calls.append((match["host.call"][0], match["host.callee"][0]))
         elif "decl" in match:
             decls.append(match["decl"][0])
         elif "functor.def" in match:
@@ -163,6 +167,8 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
     all_loops = tuple(
         loop_fact(unit, kind, n, side, side == "host" and _holds_any(n, reported)) for kind, n, side in sides
     )
+    looping = [(kind, n) for kind, n, side in sides if side == "host"]
+    flows, usm = host_flows(unit, members, host_calls, looping, accessors, queues, omp, in_device)
     return FileFacts(
         path=unit.path,
         language=language,
@@ -182,6 +188,8 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
         dependencies=tuple(unit.constants.dependencies),
         calls=calls,
         coverage=coverage,
+        host_flows=flows,
+        usm=usm,
     )
 
 

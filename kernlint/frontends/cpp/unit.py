@@ -22,6 +22,7 @@ from kernlint.frontends.common.preprocess import (
     one_arm,
     split_groups,
 )
+from kernlint.frontends.cpp import callees
 from kernlint.frontends.cpp.constants import CppConstants
 from kernlint.frontends.cpp.dialect import file_macros
 from kernlint.frontends.cpp.pragma_operators import rewrite_pragma_operators
@@ -68,6 +69,7 @@ class CppUnit:
             self.root, path, include_dirs, defines, includes=self.includes, symbols=symbols, arms=self.arms
         )
         self._assigned = symbols.get("assigned.name", [])
+        self._functions: dict[tuple[bool, bool], dict[str, list[tree_sitter.Node]]] = {}
 
     def _parse_split_groups(self, parsed: bytes) -> None:
         """Parse again with the first arm only of each `#if` group whose arms cannot be read together
@@ -119,6 +121,19 @@ class CppUnit:
             return None
         definition = self.constants.definition(text_of(node), node.start_byte)
         return definition.type_text if definition is not None and definition.kind == "var" else None
+
+    def functions(self, *, prototypes: bool = False, members: bool = False) -> dict[str, list[tree_sitter.Node]]:
+        """The file's function definitions by name (`callees.file_functions`), read once per kind:
+        the accessor, OpenMP and host-flow readers all ask."""
+        key = (prototypes, members)
+        if key not in self._functions:
+            self._functions[key] = callees.file_functions(self.root, prototypes=prototypes, members=members)
+        return self._functions[key]
+
+    @cached_property
+    def macros(self) -> dict[str, callees.Macro]:
+        """The macros the file `#define`s (`callees.file_macros`)."""
+        return callees.file_macros(self.data)
 
     def assigned_names(self, node: tree_sitter.Node) -> set[str]:
         """Names written inside `node` by an assignment (`=`, `+=`, …) or `++`/`--`, read from the

@@ -16,6 +16,7 @@ from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.coverage import kernel_coverage, merged_lines
 from kernlint.frontends.common.preprocess import blank_disabled_blocks
 from kernlint.frontends.fortran.constants import FortranConstants
+from kernlint.frontends.fortran.hostflow import fortran_flows
 from kernlint.frontends.fortran.openmp import FortranOmpSource
 from kernlint.frontends.fortran.source import LineMap, looks_fixed_form, normalise_fixed
 from kernlint.frontends.openmp.dependence import openmp_branches, solve_regions
@@ -52,6 +53,7 @@ def extract(source: SourceFile, *, fixed_form: bool, config: Config) -> FileFact
     omp: tuple = ()
     branches: tuple = ()
     memory: tuple = ()
+    flows: tuple = ()
     if directives:
         constants = FortranConstants(root, dict(config.defines))
         omp_source = FortranOmpSource(root, lines, code_lines, linemap, constants, directives, fixed)
@@ -60,6 +62,7 @@ def extract(source: SourceFile, *, fixed_form: bool, config: Config) -> FileFact
         if solved is not None:
             branches = openmp_branches(omp, omp_source, solved)
             memory = openmp_memory_accesses(solved, omp_source, omp)
+        flows = fortran_flows(omp_source, omp, captures.get("loop", []))
     pragmas = tuple(Pragma(construct.span, "omp " + text) for construct, (_s, _e, text) in zip(omp, directives))
     targets = [c.region for c in omp if c.region is not None and "target" in c.leaves]
     loops = []
@@ -82,6 +85,7 @@ def extract(source: SourceFile, *, fixed_form: bool, config: Config) -> FileFact
         omp=omp,
         syntax_errors=errors,
         coverage=kernel_coverage((), omp, lost=_lost(errors)),
+        host_flows=flows,
     )
 
 

@@ -317,6 +317,14 @@ class FortranOmpSource:
         raw = self._raw_loop(node)
         return do_trips(raw.lower, raw.upper, raw.step, lambda text: self.value(text, raw.span.start_byte))
 
+    def raw_loop(self, node: tree_sitter.Node) -> RawLoop:
+        """A `do` loop's control as written (the host flows read host loops' bounds with it)."""
+        return self._raw_loop(node)
+
+    def trips(self, node: tree_sitter.Node) -> int | None:
+        """How many times a `do` loop's body runs, when its control says so with constants."""
+        return self._trips(node)
+
     def _raw_loop(self, node: tree_sitter.Node) -> RawLoop:
         """A loop read once: nested regions and the directives inside them see the same loops."""
         found = self._raw_loops.get(node.id)
@@ -486,6 +494,9 @@ class FortranOmpSource:
 
     def array_accesses(self, region: Span) -> list[RawArrayAccess]:
         return region_array_accesses(self, region)
+
+    def referenced(self, region: Span) -> frozenset[str]:
+        return frozenset(_text(n).lower() for n in self.captures_in("fortran_uses", region).get("use", []))
 
     def accesses(self, region: Span, names: frozenset[str]) -> list[Access]:
         if self._uses is None:

@@ -27,6 +27,7 @@ from kernlint.facts.openmp import (
 from kernlint.facts.openmp_directive import OmpDirective, OmpParseError
 from kernlint.frontends.openmp.expr import Scope, condition_shape, linear_text
 from kernlint.frontends.openmp.locate import TextLocator
+from kernlint.frontends.openmp.mapped import implicit_map_facts
 from kernlint.frontends.openmp.maps import Declared, device_named, mapped_items, own_elements, touched_range
 from kernlint.frontends.openmp.names import STANDALONE
 
@@ -165,6 +166,9 @@ class OmpSource(Protocol):
     def varying_in(self, region: Span) -> frozenset[str] | None:
         """The names `region` declares or assigns (its loop indices among them), None when unknown."""
 
+    def declared_in(self, region: Span) -> frozenset[str] | None: ...  # names declared inside (None: unknown)
+    def referenced(self, region: Span) -> frozenset[str]: ...  # arrays it may map implicitly (`mapped`)
+
 
 def build_constructs(source: OmpSource) -> tuple[OmpConstruct, ...]:
     """All OmpConstructs of a file: associations, loops with roles, uses, prefetch targets."""
@@ -299,6 +303,7 @@ class _Builder:
             append_limit=item.append_limit,
             locations=locations,
             map_types=map_types,
+            implicit_maps=implicit_map_facts(self.source, item.region, directive, at, self.targets, self._device_named),
             loop=associated,
             loops=loops,
             enclosing_loops=around,

@@ -89,20 +89,21 @@ def device_named(directives: Iterable[OmpDirective], fortran: bool) -> frozenset
 
 def mapped_items(source: MapSource, directive: OmpDirective, at: int, device: frozenset[str]) -> tuple[OmpMapped, ...]:
     """Every `map` list item of `directive` (written at byte `at`) with its storage and size."""
-    found = []
-    for mapped in directive.map_items:
-        item = mapped.item
-        name = item.name.lower() if source.fortran else item.name
-        declared = source.declared(name, at) if _simple(name) else None
-        if declared is None:
-            found.append(OmpMapped(item.text, name, "unknown"))
-            continue
-        if source.fortran:
-            facts = _fortran_item(source, item, name, declared, at)
-        else:
-            facts = _c_item(source, item, name, declared, at, device)
-        found.append(replace(facts, local=declared.local))
-    return tuple(found)
+    return tuple(item_facts(source, mapped.item, at, device) for mapped in directive.map_items)
+
+
+def item_facts(source: MapSource, item: OmpItem, at: int, device: frozenset[str]) -> OmpMapped:
+    """One list item (written at byte `at`) with its storage and size: a map clause's, or an array a
+    target region maps without one (`implicit_maps`)."""
+    name = item.name.lower() if source.fortran else item.name
+    declared = source.declared(name, at) if _simple(name) else None
+    if declared is None:
+        return OmpMapped(item.text, name, "unknown")
+    if source.fortran:
+        facts = _fortran_item(source, item, name, declared, at)
+    else:
+        facts = _c_item(source, item, name, declared, at, device)
+    return replace(facts, local=declared.local)
 
 
 # -- C and C++ -------------------------------------------------------------------------------------

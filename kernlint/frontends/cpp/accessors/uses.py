@@ -34,7 +34,7 @@ from kernlint.frontends.cpp.accessors.binding import (
 from kernlint.frontends.cpp.accessors.coverage import CoverageReader
 from kernlint.frontends.cpp.accessors.index import Captures, Index, IndexReader, Scope, Write, is_own
 from kernlint.frontends.cpp.accessors.mode_syntax import mode_syntax
-from kernlint.frontends.cpp.callees import Callees, element_argument_effect, file_functions, file_macros, parameters
+from kernlint.frontends.cpp.callees import Callees, element_argument_effect, parameters
 from kernlint.frontends.cpp.sycl.api import ATOMIC_METHODS, MODE_WORD, NEUTRAL_METHODS
 from kernlint.frontends.cpp.syntax import data_pointer, element_context, last_name, no_spaces, unwrap_value
 from kernlint.frontends.cpp.unit import CppUnit
@@ -412,12 +412,12 @@ class _Analysis:
     @cached_property
     def callees(self) -> Callees:
         """The file's definitions, prototypes and macros, for what a call does to an element."""
-        return Callees(file_functions(self.root, prototypes=True), file_macros(self.unit.data))
+        return Callees(self.unit.functions(prototypes=True), self.unit.macros)
 
     def functions(self) -> dict[str, list[Node]]:
         """Function definitions of the file by name, found on first use."""
         if self._functions is None:
-            self._functions = file_functions(self.root)
+            self._functions = self.unit.functions()
         return self._functions
 
     def _passed_to_function(self, node: Node, call: Node, scope: Scope, found: _Found) -> None:

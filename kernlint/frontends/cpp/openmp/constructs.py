@@ -22,8 +22,9 @@ from kernlint.facts.kinds import LoopKind
 from kernlint.facts.openmp_directive import OmpDirective
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import span_of, text_of
-from kernlint.frontends.cpp.callees import Callees, file_functions, file_macros
+from kernlint.frontends.cpp.callees import Callees
 from kernlint.frontends.cpp.openmp.device import calls_in, declared_names, device_code, raw_function
+from kernlint.frontends.cpp.openmp.implicit import ImplicitArrays
 from kernlint.frontends.cpp.openmp.nodes import FUNCTION_TYPES, LOOP_TYPES
 from kernlint.frontends.cpp.openmp.syntax import (
     associated_loops,
@@ -90,6 +91,7 @@ class CppOmpSource:
         self._definitions: dict[tuple[str, int], Expr | None] = {}
         self._uses_by_function: dict[int, list[tree_sitter.Node]] = {}
         self._words_by_function: dict[int, set[str]] = {}
+        self._implicit = ImplicitArrays(unit.data, unit.root)
 
     # -- directives ----------------------------------------------------------------------------
 
@@ -390,6 +392,9 @@ class CppOmpSource:
 
     # -- uses ----------------------------------------------------------------------------------
 
+    def referenced(self, region: Span) -> frozenset[str]:
+        return self._implicit.referenced(self.nodes[region]) if region in self.nodes else frozenset()
+
     def accesses(self, region: Span, names: frozenset[str]) -> list[Access]:
         node = self.nodes.get(region)
         if node is None:
@@ -411,21 +416,17 @@ class CppOmpSource:
     @cached_property
     def functions(self) -> dict[str, list[tree_sitter.Node]]:
         """The file's function definitions by name."""
-        return file_functions(self.root)
+        return self.unit.functions()
 
     @cached_property
     def function_names(self) -> frozenset[str]:
         """The names of the file's functions, member functions included (calls to them are work)."""
-        return frozenset(file_functions(self.root, members=True))
+        return frozenset(self.unit.functions(members=True))
 
     @cached_property
     def callees(self) -> Callees:
         """The file's definitions, prototypes and macros; C passes every argument by value."""
-        return Callees(
-            file_functions(self.root, prototypes=True),
-            file_macros(self.data),
-            by_reference=not self.unit.path.endswith(".c"),
-        )
+        return Callees(self.unit.functions(prototypes=True), self.unit.macros, by_reference=self.unit.path[-2:] != ".c")
 
     def _hidden(
         self,
