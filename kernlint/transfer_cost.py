@@ -1,11 +1,12 @@
-"""What moving data costs on each target device's host link: the time of a number of copies of a
-number of bytes, headline on the device where it is longest.
+"""What moving data and waiting for the device cost on each target device's host side: the time of a
+number of copies of a number of bytes over the host link, and of a blocking wait per loop iteration
+(the device's measured launch/sync latency), headline on the device where it is longest.
 
 The figures come from the host side of the device profiles (`kernlint.occupancy.host`): the PCIe
 generation and lanes give the link's bandwidth (guide chapter 05's table), an integrated GPU shares host
 memory and quotes no link cost. An unknown size or bandwidth is never guessed: the cost's value is then
-None, with the missing input named and the formula shown. The data rules (KL101–KL103) and the
-transfers rules (KL705–KL707) price their copies with it.
+None, with the missing input named and the formula shown; so is a latency no profile measured. The
+data rules (KL101–KL103) and the transfers rules (KL701–KL707) price their copies and waits with it.
 """
 
 from __future__ import annotations
@@ -142,5 +143,79 @@ def transfer_cost(
         None,
         None,
         None,
+        figures,
+    )
+
+
+_SYNC_FORMULA = "waits × launch/sync latency"
+
+
+def sync_cost(
+    devices: Sequence[DeviceProfile],
+    *,
+    repeats: int | None,
+    bound: str | None = None,
+    assumptions: Iterable[str] = (),
+) -> Cost:
+    """A blocking wait on every iteration of a host loop: the device's launch/sync latency per
+    iteration (the host learns the work finished, then submits the next, while the device idles),
+    × the trip count when known. One wait after the loop is still needed, so the needless share is
+    (iterations − 1) ÷ iterations. The headline is the device where the latency is longest."""
+    assumptions = list(assumptions)
+    timed = [(d.host.sync_latency_us, d) for d in devices if d.host.sync_latency_us is not None]
+    per_device: dict[str, Any] = {
+        d.id: (f"{d.host.sync_latency_us:g} µs per wait" if d.host.sync_latency_us is not None else "not measured")
+        for d in devices
+    }
+    figures: dict[str, Any] = {"waits_per_iteration": 1, "per_device": per_device}
+    if repeats is not None:
+        figures["repeats"] = repeats
+    missing = (
+        []
+        if repeats is not None
+        else [f"the loop's trip count{f' (`{bound}`)' if bound else ''} (for the per-loop total)"]
+    )
+    if not timed:
+        ids = ", ".join(d.id for d in devices) or "the target device"
+        return Cost(
+            None,
+            "s",
+            "per iteration",
+            _SYNC_FORMULA,
+            f"? µs per wait (not measured for {ids}) × {repeats if repeats is not None else 'iterations'}",
+            tuple(assumptions),
+            (f"the launch/sync latency of {ids} (not in the device model)",),
+            figures=figures,
+        )
+    latency, device = max(timed, key=lambda pair: pair[0])
+    seconds = latency * 1e-6
+    share = 1.0 - 1.0 / repeats if repeats else 1.0
+    if repeats is None:
+        return Cost(
+            seconds,
+            "s",
+            f"per iteration on {device.id} (total unknown: the trip count is not known)",
+            _SYNC_FORMULA,
+            f"{latency:g} µs per wait × 1 wait per iteration = {format_seconds(seconds)} per iteration",
+            tuple(assumptions),
+            tuple(missing),
+            share,
+            seconds * share,
+            device.id,
+            figures,
+        )
+    total = seconds * repeats
+    assumptions.append("one wait after the loop is still needed; the others are the waste")
+    return Cost(
+        total,
+        "s",
+        f"per loop on {device.id}",
+        _SYNC_FORMULA,
+        f"{latency:g} µs per wait × {repeats} iterations = {format_seconds(total)}",
+        tuple(assumptions),
+        (),
+        share,
+        total * share,
+        device.id,
         figures,
     )

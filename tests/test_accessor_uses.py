@@ -48,7 +48,8 @@ def test_atomics_in_every_spelling() -> None:
 @pytest.mark.parametrize(
     "body, reason",
     [
-        ("float *p = a.get_pointer(); p[i] = 0.0f;", "raw pointer"),
+        ("float *p = a.get_pointer(); p += 1; p[i] = 0.0f;", "raw pointer moved"),
+        ("float *p; p = a.get_pointer(); p[i] = 0.0f;", "raw pointer assigned"),
         ("float *p = &a[i]; *p = 0.0f;", "address"),
         ("external(a, i);", "undefined function"),
         ("opaque(a[i]);", "element to unknown function"),
@@ -190,6 +191,37 @@ def test_functor_members_initialised_in_the_command_group() -> None:
     assert [u.only_read for u in unnamed] == [True, False] and unnamed[1].only_written
 
 
+def test_a_template_functor_typed_by_decltype_of_its_accessors() -> None:
+    code = PRELUDE + textwrap.dedent("""
+        template <typename In, typename Out>
+        struct Copy {
+          In in;
+          Out out;
+          void operator()(sycl::id<1> i) const { out[i] = in[i]; }
+        };
+        void f(sycl::queue &q, std::vector<float> &v) {
+          sycl::buffer<float, 1> x(v.data(), sycl::range<1>(N));
+          sycl::buffer<float, 1> y(v.data(), sycl::range<1>(N));
+          q.submit([&](sycl::handler &h) {
+            sycl::accessor a(x, h, sycl::read_write);
+            sycl::accessor b(y, h, sycl::write_only);
+            Copy<decltype(a), decltype(b)> k{a, b};
+            h.parallel_for(sycl::range<1>(N), k);
+          });
+          q.submit([&](sycl::handler &h) {
+            sycl::accessor c(x, h, sycl::read_write);
+            sycl::accessor d(y, h, sycl::write_only);
+            decltype(c) e = c;
+            h.parallel_for(sycl::range<1>(N), Copy<decltype(e), decltype(d)>{e, d});
+          });
+        }
+    """)
+    uses = uses_by_name(code)
+    assert uses["a"].only_read and not uses["a"].escapes  # `decltype(a)` names its type, not its value
+    assert uses["b"].only_written and uses["b"].covering_write is not None
+    assert uses["c"].escapes  # copied into `e`, which the analysis does not follow
+
+
 # -- coverage --------------------------------------------------------------------------------------
 
 
@@ -211,6 +243,9 @@ def test_functor_members_initialised_in_the_command_group() -> None:
         ("sycl::nd_range<1>(N, 256)", "sycl::nd_item<1> it", "auto m = it.get_global_id()[0]; a[m] = 1.0f;"),
         ("sycl::nd_range<1>(N, 256)", "sycl::nd_item<1> it", "auto g = it.get_global_id(); a[g[0]] = 1.0f;"),
         ("sycl::nd_range<1>(N, 256)", "sycl::nd_item<1> it", "a[it.get_global_id()[0]] = 1.0f;"),
+        ("sycl::range<1>(a.size())", "sycl::id<1> i", "a[i] = 0.0f;"),  # the accessor's own count
+        ("sycl::range{b0.size()}", "sycl::item<1> it", "a[it] = 0.0f;"),  # the buffer's
+        ("a.get_count()", "sycl::id<1> i", "a[i] = 0.0f;"),
     ],
 )
 def test_writes_that_cover_the_whole_buffer(launch: str, param: str, body: str) -> None:
@@ -223,6 +258,8 @@ def test_writes_that_cover_the_whole_buffer(launch: str, param: str, body: str) 
     [
         ("sycl::range<1>(N - 1)", "sycl::id<1> i", "a[i + 1] = 0.0f;"),
         ("sycl::range<1>(N / 2)", "sycl::id<1> i", "a[i] = 0.0f;"),
+        ("sycl::range<1>(a.size() - 1)", "sycl::id<1> i", "a[i] = 0.0f;"),
+        ("sycl::range<1>(v.size())", "sycl::id<1> i", "a[i] = 0.0f;"),  # another container's count
         ("sycl::range<1>(N)", "sycl::id<1> i", "if (flag) a[i] = 0.0f;"),
         ("sycl::range<1>(N)", "sycl::id<1> i", "if (flag) return; a[i] = 0.0f;"),
         ("sycl::range<1>(N)", "sycl::id<1> i", "for (int r = 0; r < reps; ++r) a[i] = r;"),

@@ -44,12 +44,12 @@ def test_a_package_left_out_is_caught(tmp_path: Path) -> None:
     """The check above can fail: a line removed from the document, or a package added to the tree."""
     document = DOCUMENT.read_text("utf-8")
     assert "kernlint/lsp" in unnamed(document.replace("`kernlint/lsp/`", "the language server"))
-    for folder in ("kernlint/analysis", "kernlint/occupancy/devices", "rules/kernlint_rules/memory"):
+    for folder in ("kernlint/analysis", "kernlint/occupancy/devices", "rules/kernlint_rules/hypothetical"):
         (tmp_path / folder).mkdir(parents=True)
-    for package in ("kernlint", "kernlint/analysis", "rules/kernlint_rules", "rules/kernlint_rules/memory"):
+    for package in ("kernlint", "kernlint/analysis", "rules/kernlint_rules", "rules/kernlint_rules/hypothetical"):
         (tmp_path / package / "__init__.py").touch()
     (tmp_path / "kernlint" / "occupancy" / "__init__.py").touch()
-    assert unnamed(document, tmp_path) == ["rules/kernlint_rules/memory"]
+    assert unnamed(document, tmp_path) == ["rules/kernlint_rules/hypothetical"]
 
 
 def test_every_path_it_names_exists() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import textwrap
+import threading
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -17,6 +18,7 @@ from kernlint.config import Config
 from kernlint.discovery import discover
 from kernlint.engine import analyse_file
 from kernlint.frontends.clang import frontend as clang_frontend
+from kernlint.frontends.clang import unit as clang_unit
 from kernlint.frontends.clang.flags import flags_for
 from kernlint.frontends.clang.unit import ClangUnit, ParseTimeout
 from kernlint.frontends.cpp import frontend as cpp_frontend
@@ -122,7 +124,17 @@ def test_missing_project_header_does_not_stop_the_parse(tmp_path: Path) -> None:
     assert unit.errors == []
 
 
-def test_a_parse_over_its_time_bound_keeps_tree_sitter_facts(tmp_path: Path) -> None:
+class _StalledIndex:
+    """An index whose parse waits until released: libclang over its bound, without depending on load."""
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+
+    def parse(self, *args: object, **kwargs: object) -> None:
+        self.release.wait(30)
+
+
+def test_a_parse_over_its_time_bound_keeps_tree_sitter_facts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "t.cpp"
     path.write_text(
         "#include <sycl/sycl.hpp>\nnamespace host { template <class T> struct buffer { buffer(int); }; }\n"
@@ -130,9 +142,15 @@ def test_a_parse_over_its_time_bound_keeps_tree_sitter_facts(tmp_path: Path) -> 
         encoding="utf-8",
     )
     data = path.read_bytes()
-    with pytest.raises(ParseTimeout):
-        ClangUnit(str(path), data, ["-x", "c++"], timeout_s=0.0)
-    slow = clang_frontend.extract(str(path), data, timeout_s=0.0)
+    stalled = _StalledIndex()
+    with monkeypatch.context() as patch:
+        patch.setattr(clang_unit, "_index", lambda: stalled)
+        try:
+            with pytest.raises(ParseTimeout):
+                ClangUnit(str(path), data, ["-x", "c++"], timeout_s=0.05)
+            slow = clang_frontend.extract(str(path), data, timeout_s=0.05)
+        finally:
+            stalled.release.set()
     assert [b.name for b in slow.buffers] == [b.name for b in cpp_frontend.extract(str(path), data).buffers] == ["b"]
     assert clang_frontend.extract(str(path), data).buffers == ()  # in time: host::buffer is not SYCL's
 

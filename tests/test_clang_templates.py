@@ -133,5 +133,7 @@ def test_kl203_and_kl208_name_the_instantiations_they_hold_for() -> None:
     "name", ["kl201_template_work_group.cpp", "kl208_template_nd_range.cpp", "kl301_template_sub_group.cpp"]
 )
 def test_the_default_front_end_is_silent_on_the_template_cases(name: str) -> None:
-    """Only clang knows these sizes: tree-sitter leaves them unknown and reports nothing."""
-    assert Counter(d.code for d in _diagnostics(CORPUS / "clang" / name, "tree-sitter")) == Counter()
+    """Only clang knows these sizes: tree-sitter leaves them unknown and reports nothing that needs them
+    (the launch and sub-group rules; the memory-access rules read the indices, not the sizes)."""
+    found = _diagnostics(CORPUS / "clang" / name, "tree-sitter")
+    assert Counter(d.code for d in found if d.code.startswith(("KL2", "KL3"))) == Counter()

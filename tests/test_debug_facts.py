@@ -118,6 +118,7 @@ def test_the_text_view_writes_spans_as_positions_and_small_facts_on_one_line() -
         "pragmas: none",
         "branches: none",
         "block_accesses: none",
+        "memory_accesses: none",
         "omp: none",
         "syntax_errors: none",
         "dependencies: none",
@@ -126,6 +127,8 @@ def test_the_text_view_writes_spans_as_positions_and_small_facts_on_one_line() -
         "limits: none",
         "preprocessor: Preprocessor(macros={}, includes=[], include_line=1)",
         "compiled_as_c: False",
+        "host_flows: none",
+        "usm: none",
     ]
     assert as_data(Extent((4, None), "range(4, n)")) == {"dims": [4, None], "text": "range(4, n)"}
     assert as_data(frozenset({"b", "a"})) == ["a", "b"]

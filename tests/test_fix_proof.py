@@ -4,7 +4,8 @@
 offered is matched to the construct it edits and checked against the analysis' facts: a map or an
 accessor narrowed to read-only has zero writes, zero read-modify-writes and nothing unknown; one
 narrowed to write-only (`from`, `no_init`) has no read, nothing unknown and a write shown to cover the
-whole buffer. After it, each edited construct is read again and must carry the narrowed mode.
+whole buffer (or, for a map, a covering write that comes before every read: `written_first`). After it,
+each edited construct is read again and must carry the narrowed mode.
 """
 
 from __future__ import annotations
@@ -88,11 +89,14 @@ def _accessor(facts: FileFacts, line: int, name: str) -> Accessor:
 
 
 def _check_map_proof(use: OmpVariableUse, suggested: str) -> None:
-    assert not use.escapes and not use.unknown and not use.updated and use.read_modify_writes == 0, use
+    assert not use.escapes and not use.unknown and not use.updated, use
     if suggested == "to":
-        assert use.writes == 0 and use.reads > 0, use
+        assert use.writes == 0 and use.reads > 0 and use.read_modify_writes == 0, use
+    elif use.written_first:  # reads, if any, come after a write of every element
+        assert suggested == "from" and use.writes > 0, use
     else:
-        assert suggested == "from" and use.reads == 0 and use.writes_cover is True, use
+        assert suggested == "from" and use.reads == 0 and use.read_modify_writes == 0, use
+        assert use.writes_cover is True, use
 
 
 def _check_accessor_proof(accessor: Accessor, suggested: str) -> None:

@@ -9,6 +9,7 @@ import json
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -169,9 +170,64 @@ def test_rendered_table(raw: Path) -> None:
     assert "| tree | 19.4% q | 50% | 0.39 | **fail** |" in text
     assert claims.EXPLANATIONS["kl501_tree_steps"] in text  # a failing claim is explained
     assert "NVIDIA H100 80GB HBM3, driver 580.159.04" in text
-    for code in ("KL601", "KL602", "KL603"):
-        assert f"| {code} | pending: rule not yet built |" in text
+    assert "pending" not in text  # every rule's claims are in the table now
     assert "KL301" in text and "Intel only" in text
+
+
+def _metrics(tmp_path: Path, claim: claims.Claim, counters: Mapping[str, float]) -> Path:
+    """A raw page of one launch of the claim's kernel, as `ncu --page raw --csv` writes it."""
+    header = ["ID", "Process ID", "Kernel Name", "CC", *counters]
+    units = ["", "", "", "", *("" for _ in counters)]
+    row = ["0", "1", f"{claim.kernel}(float const*, float*)", "9.0", *(f"{v:,.0f}" for v in counters.values())]
+    text = "\n".join(",".join(f'"{cell}"' for cell in line) for line in (header, units, row)) + "\n"
+    (tmp_path / f"{claim.key}.bad.metrics.csv").write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+def test_sectors_per_request_are_read_off_the_global_load_counters(tmp_path: Path) -> None:
+    claim = claims.by_key("kl601_row_walk")
+    # 262,144 rows × 64 steps = 16,777,216 lanes' loads in 524,288 warp-wide requests, 32 sectors each
+    raw = _metrics(tmp_path, claim, {compare.SECTORS: 16_777_216, compare.REQUESTS: 524_288})
+    figure = compare.measured_figure(raw, claim)
+    assert figure["value"] == 32 and figure["how"] == "global-load sectors ÷ requests"
+    with pytest.raises(compare.MeasurementError, match="missing or zero"):
+        compare.measured_figure(_metrics(tmp_path, claim, {compare.SECTORS: 10}), claim)
+
+
+def test_shared_wavefronts_per_load_with_the_bank_conflicts_beside_them(tmp_path: Path) -> None:
+    claim = claims.by_key("kl602_tile_column")
+    # 32 passes for each of 131,072 warp-wide column reads: 31 of them conflicts
+    counters = {compare.WAVEFRONTS: 4_194_304, compare.SHARED_LOADS: 131_072, compare.CONFLICTS: 4_063_232}
+    figure = compare.measured_figure(_metrics(tmp_path, claim, counters), claim)
+    assert figure["value"] == 32 and figure["conflicts_per_request"] == 31
+
+
+def test_counts_are_rendered_in_their_unit() -> None:
+    row = {
+        "key": "kl603_member",
+        "label": "KL603 one member",
+        "rule": "KL603",
+        "measure": "sectors-per-request",
+        "predicted": 16.0,
+        "unit": "sectors",
+        "quantity": "per sub-group access for 4 useful (h100)",
+        "measured": 16.5,
+        "measured_detail": {"value": 16.5, "how": "global-load sectors ÷ requests", "total": 33.0, "requests": 2.0},
+        "ratio": 16 / 16.5,
+        "passed": True,
+        "line": 14,
+        "predicted_basis": "b",
+        "good_findings": [],
+        "timing": {v: {"ms": 0.1, "rounds_ms": [0.1], "checksum": 1.0, "all_written": True} for v in ("bad", "good")},
+        "context": {v: {} for v in ("bad", "good")},
+        "speedup": 1.0,
+    }
+    text = render.markdown([row], {}, "kernlint test")
+    assert (
+        "| KL603 one member | 16 sectors per sub-group access for 4 useful (h100) | 16.5 sectors | 0.97 | pass |"
+        in text
+    )
+    assert "global-load sectors ÷ requests = 16.5 sectors (33 over 2 requests)" in text
 
 
 # -- the pairs and the committed results -----------------------------------------------------------------

@@ -29,6 +29,8 @@ barrier_registers = 16
 large_grf = false
 cache_line_bytes = 64
 slm_banks = 16
+sector_bytes = 64
+slm_bank_bytes = 4
 """
 
 
@@ -66,6 +68,17 @@ def test_nvidia_constants() -> None:
         assert dev.default_registers_per_thread * dev.max_threads_per_sm == dev.registers_per_sm
     assert h100.shared_memory_carveouts_kb[-1] == 228 and a100.shared_memory_carveouts_kb[-1] == 164
     assert a100.shared_memory_per_block_optin == 163 * 1024
+
+
+def test_every_profile_states_its_memory_model() -> None:
+    """Intel GPUs move whole 64-byte lines and have 16 SLM banks; NVIDIA moves 32-byte sectors of its
+    128-byte lines and has 32 banks; banks are 4 bytes wide on both (guide chapters 01 and 04)."""
+    for device_id in device_ids():
+        dev = load_device(device_id)
+        banks = 16 if dev.is_intel else 32
+        sector = 64 if dev.is_intel else 32
+        assert (dev.sector_bytes, dev.local_memory_banks, dev.slm_bank_bytes) == (sector, banks, 4), device_id
+        assert dev.to_json()["local_memory_banks"] == banks
 
 
 def test_variants_inherit_from_their_base() -> None:
@@ -120,6 +133,16 @@ def test_user_file_complete(tmp_path: Path) -> None:
         (
             lambda t: t.replace("sub_group_sizes = [16, 32]", "sub_group_sizes = []"),
             r"'sub_group_sizes' must be a non-empty list",
+        ),
+        (lambda t: t.replace("sector_bytes = 64\n", ""), r"missing field 'sector_bytes' \(a positive integer\)"),
+        (
+            lambda t: t.replace("sector_bytes = 64", "sector_bytes = 48"),
+            r"'sector_bytes' is 48 but must be a power of two",
+        ),
+        (lambda t: t.replace("sector_bytes = 64", "sector_bytes = 128"), r"'sector_bytes' is 128 but must divide"),
+        (
+            lambda t: t.replace("slm_bank_bytes = 4", "slm_bank_bytes = 0"),
+            r"'slm_bank_bytes' must be a positive integer",
         ),
         (lambda t: t.replace("name =", "name = ="), r"not a valid TOML file"),
         (lambda t: 'base = "nope"\n' + t, r"field 'base' must be a built-in device id"),

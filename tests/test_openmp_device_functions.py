@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import textwrap
 
+from kernlint.config import Config
 from kernlint.frontends.cpp.frontend import extract
+from kernlint.frontends.fortran.frontend import extract as extract_fortran
+from kernlint.source import SourceFile
 
 
 def facts_of(code: str, path: str = "t.c"):
@@ -54,3 +57,52 @@ def test_a_function_called_with_uniform_arguments_does_not_diverge() -> None:
         }
     """)
     assert not facts.branches
+
+
+def fortran_facts_of(code: str):
+    return extract_fortran(SourceFile("t.f90", textwrap.dedent(code).encode()), fixed_form=False, config=Config())
+
+
+def test_fortran_procedures_a_region_calls_are_followed_one_level() -> None:
+    facts = fortran_facts_of("""
+        module m
+        contains
+          real function limiter(x, lo, hi)
+            real, intent(in) :: x, lo, hi
+            limiter = x
+            if (x < lo) then
+              limiter = lo
+            else if (x > hi) then
+              limiter = hi
+            end if
+          end function limiter
+          subroutine bump(y, k)
+            real :: y
+            integer :: k
+            if (k > 2) y = y + weight(k)
+          end subroutine bump
+          real function weight(k)
+            integer :: k
+            weight = 1.0
+            if (k > 3) weight = 2.0
+          end function weight
+          real function scaled(mode)
+            integer :: mode
+            scaled = 1.0
+            if (mode == 2) scaled = 2.0
+          end function scaled
+          subroutine run(a, lim, n, lo, hi, mode)
+            integer :: n, mode, i
+            real :: a(n), lim(n), lo, hi
+            !$omp target teams distribute parallel do map(tofrom: a) map(to: lim)
+            do i = 1, n
+              a(i) = limiter(a(i), lo, hi) * scaled(mode) + lim(i)
+              call bump(a(i), i)
+            end do
+          end subroutine run
+        end module m
+    """)
+    # limiter's chain and bump's test follow the lane; scaled is called with a shared value, `lim(i)`
+    # is an array element, not a call, and weight is two levels down: not followed
+    found = sorted((b.span.line, b.function) for b in facts.branches if b.dependence != "uniform")
+    assert found == [(7, "limiter"), (9, "limiter"), (16, "bump")]

@@ -216,6 +216,129 @@ def test_uses_reads_writes_escapes_and_coverage() -> None:
     assert (uses["s"].reads, uses["s"].writes) == (1, 0)
 
 
+WRITTEN_FIRST_C = """
+    void f(float *y, float *z, float *w, float *v, const float *s, int n, int m) {
+    #pragma omp target data map(tofrom: y[0:n], z[0:n], w[0:n], v[0:m]) map(to: s[0:n])
+      {
+    #pragma omp target teams distribute parallel for
+        for (int i = 0; i < n; ++i) { y[i] = s[i]; z[i] = 0.0f; }
+    #pragma omp target teams distribute parallel for
+        for (int i = 0; i < n; ++i) { w[i] = s[i]; z[i] += y[i]; }
+    #pragma omp target teams distribute parallel for
+        for (int i = 0; i < n; ++i) w[i] *= 2.0f;
+        m = m / 2;
+    #pragma omp target teams distribute parallel for
+        for (int i = 0; i < m; ++i) v[i] = s[i];
+    #pragma omp target teams distribute parallel for
+        for (int i = 0; i < m; ++i) v[i] += 1.0f;
+      }
+    }
+"""
+
+
+def test_a_region_that_overwrites_a_section_before_reading_it() -> None:
+    uses = {v.name: v for v in only(c_facts(WRITTEN_FIRST_C), "target data").variables}
+    assert uses["y"].written_first and uses["y"].reads == 1  # written by the first loop, read by the second
+    assert uses["z"].written_first and uses["z"].read_modify_writes == 1
+    assert uses["w"].written_first  # its first use is the second loop, which runs unconditionally too
+    assert not uses["v"].written_first  # `m` changes between the map and the loop
+    assert not uses["s"].written_first  # only read
+
+
+def test_fortran_section_overwritten_before_it_is_read() -> None:
+    facts = f_facts("""
+        subroutine s(u, f, n, warm)
+          integer :: n, i
+          logical :: warm
+          real :: u(n), f(n)
+          !$omp target data map(tofrom: u(1:n)) map(to: f(1:n))
+          !$omp target teams distribute parallel do
+          do i = 1, n
+            u(i) = f(i)
+          end do
+          !$omp target teams distribute parallel do
+          do i = 1, n
+            u(i) = u(i) * f(i)
+          end do
+          !$omp end target data
+          !$omp target data map(tofrom: u(1:n)) map(to: f(1:n))
+          if (warm) then
+            !$omp target teams distribute parallel do
+            do i = 1, n
+              u(i) = f(i)
+            end do
+          end if
+          !$omp target teams distribute parallel do
+          do i = 1, n
+            u(i) = u(i) * f(i)
+          end do
+          !$omp end target data
+        end subroutine
+    """)
+    regions = [c for c in facts.omp if c.kind == "target data"]
+    assert [next(v for v in c.variables if v.name == "u").written_first for c in regions] == [True, False]
+
+
+def _y_on_each_construct(facts: FileFacts) -> list[tuple[bool, bool | None]]:
+    """(written_first, writes_cover) of `y` on each target construct, in order."""
+    return [
+        (use.written_first, use.writes_cover)
+        for c in facts.omp
+        if (c.kind or "").startswith("target")
+        for use in c.variables
+        if use.name == "y"
+    ]
+
+
+def test_an_iteration_that_stores_its_element_before_reading_it() -> None:
+    loop = "#pragma omp target teams distribute parallel for map(tofrom: y[0:n]) map(to: x[0:n])\n"
+    bodies = [
+        "y[i] = 0.0f; for (int k = 0; k < 4; k++) y[i] += x[i] * k;",  # reset, then accumulate
+        "y[i] = x[i]; y[i] = y[i] * y[i];",  # stored, then read back
+        "y[i] = y[i] + x[i];",  # the same statement reads the old value first
+        "y[i] = 0.0f; y[i + 1] += x[i];",  # another iteration's element
+        "y[i] = 0.0f; for (int i = 0; i < 4; i++) y[i] += x[i];",  # an inner loop reuses `i`
+        "if (x[i] == 0.0f) continue; y[i] = 0.0f; y[i] += x[i];",  # the store may be skipped
+        "float t = y[i]; y[i] = t;",  # read first
+    ]
+    code = "".join(
+        f"void f{k}(float *y, const float *x, int n) {{\n{loop}for (int i = 0; i < n; i++) {{ {body} }}\n}}\n"
+        for k, body in enumerate(bodies)
+    )
+    assert [first for first, _cover in _y_on_each_construct(c_facts(code))] == [True, True] + [False] * 5
+
+
+def test_a_jump_before_a_store_makes_it_conditional() -> None:
+    c_code = """
+        void f(float *y, const float *x, int n) {
+        #pragma omp target teams distribute parallel for map(tofrom: y[0:n]) map(to: x[0:n])
+          for (int i = 0; i < n; i++) { if (x[i] < 0.0f) continue; y[i] = x[i]; }
+        #pragma omp target teams distribute parallel for map(tofrom: y[0:n]) map(to: x[0:n])
+          for (int i = 0; i < n; i++) { y[i] = x[i]; if (x[i] < 0.0f) continue; }
+        }
+    """
+    assert [cover for _first, cover in _y_on_each_construct(c_facts(c_code))] == [None, True]
+    f_code = """
+        subroutine s(y, x, n)
+          integer :: n, i
+          real :: y(n), x(n)
+          !$omp target teams distribute parallel do map(tofrom: y) map(to: x)
+          do i = 1, n
+            if (x(i) < 0.0) cycle
+            y(i) = x(i)
+          end do
+          !$omp target teams distribute parallel do map(tofrom: y) map(to: x)
+          do i = 1, n
+            if (x(i) < 0.0) then
+        10  continue
+            end if
+            y(i) = x(i)
+          end do
+        end subroutine
+    """
+    assert [cover for _first, cover in _y_on_each_construct(f_facts(f_code))] == [None, True]
+
+
 def test_fortran_uses_whole_arrays_calls_and_target_update() -> None:
     facts = f_facts("""
         subroutine s(a, b, c, d, n)

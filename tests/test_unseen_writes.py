@@ -467,14 +467,20 @@ SYCL_SHAPES = {
         'float t = a[i];\n#include "body.inc"\n',
         "escape",
     ),
+    # A local pointer to the data is followed in its block: the write through it is seen.
     "get_pointer": (
         "sycl::accessor a(fb, h, sycl::read_write);",
         "float t = a[i]; auto p = a.get_pointer(); p[i] = t;",
-        "escape",
+        "write",
     ),
     "get_multi_ptr": (
         "sycl::accessor a(fb, h, sycl::read_write);",
         "float t = a[i]; auto p = a.get_multi_ptr<sycl::access::decorated::no>(); p[i] = t;",
+        "write",
+    ),
+    "get_pointer moved": (
+        "sycl::accessor a(fb, h, sycl::read_write);",
+        "float t = a[i]; auto p = a.get_pointer(); p += 1; p[i] = t;",
         "escape",
     ),
     "address of an element": (

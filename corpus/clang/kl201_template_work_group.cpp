@@ -17,7 +17,7 @@ template <int TILE> void transpose(sycl::queue &q, const float *in, float *out, 
   q.submit([&](sycl::handler &h) {
     h.parallel_for(sycl::nd_range<2>({n, n}, {side, side}), [=](sycl::nd_item<2> it) { // expect: KL201
       size_t r = it.get_global_id(0), c = it.get_global_id(1);
-      out[c * n + r] = in[r * n + c];
+      out[c * n + r] = in[r * n + c]; // expect: KL601
     });
   });
 }

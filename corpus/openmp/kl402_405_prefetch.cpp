@@ -41,7 +41,7 @@ void rows(float *out, const float *m, int rows, int cols) {
     float s = 0.0f;
     for (int c = 0; c < cols; ++c) {
 #pragma ompx prefetch data(OMP_HINT_L1: m[r * cols + c + 64])   /* not linear in r: not reported */
-      s += m[r * cols + c];
+      s += m[r * cols + c]; // expect: KL601
     }
     out[r] = s;
   }

@@ -12,8 +12,7 @@ public:
     double *res = res_.data();
     const int n = n_;
     for (int it = 0; it < iters; ++it) {
-#pragma omp target teams distribute parallel for map(tofrom: u[0:n]) map(to: f[0:n]) \
-    map(from: res[0:n]) // expect: KL706
+#pragma omp target teams distribute parallel for map(tofrom: u[0:n]) map(to: f[0:n]) map(from: res[0:n]) // expect: KL706, KL701
       for (int i = 1; i < n - 1; ++i)
         u[i] = 0.5 * (u[i - 1] + u[i + 1]) + f[i];
     }
@@ -25,7 +24,7 @@ public:
     double *res = res_.data();
     const int n = n_;
     for (int it = 0; it < iters; ++it) {
-#pragma omp target teams distribute parallel for map(tofrom: u[0:n]) map(to: f[0:n]) map(from: res[0:n])
+#pragma omp target teams distribute parallel for map(tofrom: u[0:n]) map(to: f[0:n]) map(from: res[0:n]) // expect: KL701
       for (int i = 1; i < n - 1; ++i) {
         const double next = 0.5 * (u[i - 1] + u[i + 1]) + f[i];
         res[i] = next - u[i];

@@ -7,7 +7,7 @@ void first_rows(const float *field, float *row_sums) {
   for (int r = 0; r < kRows / 4; ++r) {
     float sum = 0.0f;
     for (int c = 0; c < kCols; ++c)
-      sum += field[r * kCols + c];
+      sum += field[r * kCols + c]; // expect: KL601
     row_sums[r] = sum;
   }
 }
@@ -18,7 +18,7 @@ void first_rows_fixed(const float *field, float *row_sums) {
   for (int r = 0; r < kRows / 4; ++r) {
     float sum = 0.0f;
     for (int c = 0; c < kCols; ++c)
-      sum += field[r * kCols + c];
+      sum += field[r * kCols + c]; // expect: KL601
     row_sums[r] = sum;
   }
 }

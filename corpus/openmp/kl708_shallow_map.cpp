@@ -9,7 +9,7 @@ float total_samples(Cell *cells, int ncells) {
   float total = 0.0f;
 #pragma omp target teams distribute parallel for reduction(+: total) map(to: cells[0:ncells]) map(tofrom: total) // expect: KL708
   for (int c = 0; c < ncells; ++c)
-    for (int k = 0; k < cells[c].count; ++k)
+    for (int k = 0; k < cells[c].count; ++k) // expect: KL501
       total += cells[c].samples[k];
   return total;
 }
@@ -22,7 +22,7 @@ float total_samples_deep(Cell *cells, int ncells) {
   }
 #pragma omp target teams distribute parallel for reduction(+: total) map(tofrom: total)
   for (int c = 0; c < ncells; ++c)
-    for (int k = 0; k < cells[c].count; ++k)
+    for (int k = 0; k < cells[c].count; ++k) // expect: KL501
       total += cells[c].samples[k];
   return total;
 }

@@ -27,7 +27,7 @@ void steps_fixed(float *out, size_t n, int count) {
 #endif
   );
   for (int step = 0; step < count; ++step)
-    q.parallel_for(sycl::range<1>(n), [=](sycl::id<1> i) { out[i] = step; }).wait();
+    q.parallel_for(sycl::range<1>(n), [=](sycl::id<1> i) { out[i] = step; }).wait(); // expect: KL702
 }
 
 // Each arm opens its own launch; the second one's kernel synchronises only the odd work-items.

@@ -31,7 +31,7 @@ void transpose(sycl::queue &q, const float *in, float *out, size_t n) {
     h.parallel_for(sycl::nd_range<2>(sycl::range<2>(n, n), sycl::range<2>(TILE_EDGE, TILE_EDGE)), // expect[gen9]: KL201 // expect[xe-lp]: KL201
                    [=](sycl::nd_item<2> it) {
                      size_t r = it.get_global_id(0), c = it.get_global_id(1);
-                     out[c * n + r] = in[r * n + c];
+                     out[c * n + r] = in[r * n + c]; // expect: KL601
                    });
   });
 }
@@ -42,7 +42,7 @@ void transpose_small(sycl::queue &q, const float *in, float *out, size_t n) {
     h.parallel_for(sycl::nd_range<2>(sycl::range<2>(n, n), sycl::range<2>(SMALL_EDGE, SMALL_EDGE)),
                    [=](sycl::nd_item<2> it) {
                      size_t r = it.get_global_id(0), c = it.get_global_id(1);
-                     out[c * n + r] = in[r * n + c];
+                     out[c * n + r] = in[r * n + c]; // expect: KL601
                    });
   });
 }

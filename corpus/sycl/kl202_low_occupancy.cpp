@@ -38,8 +38,8 @@ void tiled(sycl::queue &q, float *out) {
   q.submit([&](sycl::handler &h) {
     sycl::local_accessor<float, 2> tile(sycl::range<2>(kl2_tile_rows, kl2_tile_cols), h); // expect[gen9]: KL205 // expect[xe-lp]: KL205 // expect[h100]: KL205
     h.parallel_for(sycl::nd_range<2>({4096, 4096}, {16, 16}), [=](sycl::nd_item<2> it) { // expect[xe-hpc]: KL202 // expect[h100]: KL202
-      tile[it.get_local_id(0)][it.get_local_id(1)] = out[it.get_global_linear_id()];
-      out[it.get_global_linear_id()] = tile[it.get_local_id(1)][it.get_local_id(0)];
+      tile[it.get_local_id(0)][it.get_local_id(1)] = out[it.get_global_linear_id()]; // expect[h100]: KL602
+      out[it.get_global_linear_id()] = tile[it.get_local_id(1)][it.get_local_id(0)]; // expect: KL602
     });
   });
 }

@@ -14,7 +14,7 @@ void tile_80k(sycl::queue &q, const float *in, float *out, size_t n) {
     h.parallel_for(sycl::nd_range<2>({n, n}, {32, 32}), [=](sycl::nd_item<2> it) { // expect[gen9]: KL201 // expect[xe-lp]: KL201 // expect[xe-hpc]: KL202
       tile[it.get_local_id(0)][it.get_local_id(1)] = in[it.get_global_linear_id()];
       it.barrier(sycl::access::fence_space::local_space);
-      out[it.get_global_linear_id()] = tile[it.get_local_id(1)][it.get_local_id(0)];
+      out[it.get_global_linear_id()] = tile[it.get_local_id(1)][it.get_local_id(0)]; // expect: KL602
     });
   });
 }

@@ -83,7 +83,7 @@ void in_ifdef(float *x, size_t n, int reps) {
 // One queue, created before the loop.
 void hoisted(float *u, size_t n, int steps) {
   sycl::queue q{sycl::gpu_selector_v};
-  for (int s = 0; s < steps; ++s) q.parallel_for(sycl::range<1>(n), [=](sycl::id<1> i) { u[i] *= 0.5f; }).wait();
+  for (int s = 0; s < steps; ++s) q.parallel_for(sycl::range<1>(n), [=](sycl::id<1> i) { u[i] *= 0.5f; }).wait(); // expect: KL702
 }
 
 // Queues built on one shared context: no new context, no new JIT.
@@ -128,6 +128,6 @@ void calls_in_loop(float *u, size_t n, int reps) {
 void reference(sycl::queue &outer, float *u, size_t n, int reps) {
   for (int r = 0; r < reps; ++r) {
     sycl::queue &q = outer;
-    q.parallel_for(sycl::range<1>(n), [=](sycl::id<1> i) { u[i] = 4.0f; }).wait();
+    q.parallel_for(sycl::range<1>(n), [=](sycl::id<1> i) { u[i] = 4.0f; }).wait(); // expect: KL702
   }
 }

@@ -130,7 +130,7 @@ void loops(sycl::queue &q, const int *row_ptr, const int *cols, const float *val
       lower[k] = 0.0f;
     float tri = 0.0f;
     for (int k = 0; k <= row; ++k) // expect: KL501
-      tri += lower[row * rows + k];
+      tri += lower[row * rows + k]; // expect: KL601
     y[row] += tri;
   });
   q.parallel_for(sycl::range<2>(rows, rows), [=](sycl::item<2> it) {

@@ -25,7 +25,7 @@ void pair_forces(sycl::queue &q, const int *count, const int *nbr, const sycl::f
     const sycl::float4 me = pos[p];
     sycl::float4 f{0.0f, 0.0f, 0.0f, 0.0f};
     for (int k = 0; k < count[p]; ++k) { // expect: KL501 (info, inherent)
-      const sycl::float4 other = pos[nbr[p * max_nbr + k]];
+      const sycl::float4 other = pos[nbr[p * max_nbr + k]]; // expect: KL601
       const float dx = me.x() - other.x(), dy = me.y() - other.y(), dz = me.z() - other.z();
       const float r2 = dx * dx + dy * dy + dz * dz;
       if (r2 < cut2) { // expect: KL501 (info, inherent)
@@ -64,7 +64,7 @@ void merge_runs(sycl::queue &q, const int *a, const int *b, int *out, const int 
     const int c = it.get_global_id(0);
     int i = start_a[c], j = start_b[c];
     for (int k = 0; k < chunk; ++k)
-      out[c * chunk + k] = (a[i] <= b[j]) ? a[i++] : b[j++]; // expect: KL501 (info, cheap-arms)
+      out[c * chunk + k] = (a[i] <= b[j]) ? a[i++] : b[j++]; // expect: KL501 (info, cheap-arms) // expect: KL601
   });
 }
 

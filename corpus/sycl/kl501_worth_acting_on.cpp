@@ -90,7 +90,7 @@ void back_substitute(sycl::queue &q, const float *a, const float *b, const float
       sycl::group_barrier(it.get_group());
       if (lid < active) { // expect: KL501 (info, tree-reduction)
         const int i = 2 * lid + 1;
-        x[i] = (d[i] - a[i] * x[i - 1] - c[i] * x[i + 1]) / b[i];
+        x[i] = (d[i] - a[i] * x[i - 1] - c[i] * x[i + 1]) / b[i]; // expect: KL601, KL601, KL601, KL601, KL601, KL601, KL601
       }
     }
   });
@@ -160,7 +160,7 @@ void classify(sycl::queue &q, const float *v, int *bins, float *pairs, size_t n)
     const float x = v[i];
     if (x > 0.0f) { // expect: KL501 (info, cheap-arms)
       for (int k = 0; k < PAIR; ++k)
-        pairs[PAIR * i + k] = x;
+        pairs[PAIR * i + k] = x; // expect: KL601
     }
     int bin;
     if (x < 0.1f) // expect: KL501 (info, cheap-arms)

@@ -75,6 +75,7 @@ from kernlint.analysis.expressions import (  # noqa: F401  (re-exported: the fro
     Uniform,
     Var,
     Varying,
+    flag_of,
     join,
     names_in,
     strongest,
@@ -82,7 +83,7 @@ from kernlint.analysis.expressions import (  # noqa: F401  (re-exported: the fro
 )
 from kernlint.analysis.grading import Evaluator
 from kernlint.analysis.names import Name
-from kernlint.analysis.trips import uniform_trip_count
+from kernlint.analysis.trips import offset_trip_count, uniform_trip_count
 
 _MAX_INSTANCES = 8  # contexts per unit; further call contexts share one widened instance
 _WIDENED = "widened"
@@ -379,7 +380,7 @@ class Program:
             return None
         if grade.dependence == "sub-group":
             return Taint("sub-group", grade.origin)
-        return Taint("flag", grade.origin, grade)
+        return flag_of(grade)
 
     def _evaluator(
         self,
@@ -433,10 +434,13 @@ class Program:
         evaluator = self._evaluator(instance, condition.loop_varying, condition.floors, condition.geometric)
         if condition.kind == "switch":
             return evaluator.grade_switch(condition.expr)
-        if condition.kind == "loop" and uniform_trip_count(
-            condition.expr, lambda n: self._definition(instance.unit, n), lambda e: evaluator.taint(e) is None
-        ):
-            return None
+        if condition.kind == "loop":
+            resolve = lambda n: self._definition(instance.unit, n)  # noqa: E731
+            uniform = lambda e: evaluator.taint(e) is None  # noqa: E731
+            if uniform_trip_count(condition.expr, resolve, uniform) or offset_trip_count(
+                condition.expr, resolve, uniform
+            ):
+                return None
         return evaluator.grade(condition.expr)
 
     def _definition(self, unit: Unit, name: Name) -> Expr | None:
@@ -464,6 +468,19 @@ class Program:
         """How `expr`, evaluated in `unit_key`, depends on the work-item id (None: uniform), in any
         of the unit's calling contexts."""
         return join(*(self._evaluator(i).taint(expr) for i in self._instances_of(unit_key)))
+
+    def definition(self, unit_key: Hashable, name: Name) -> Expr | None:
+        """The value a unit gives `name` when it assigns it exactly once, plainly (None otherwise): what
+        later passes, such as the lane strides of `kernlint.analysis.strides`, follow a variable through."""
+        unit = self.units.get(unit_key)
+        return self._definition(unit, name) if unit is not None else None
+
+    def returned(self, unit_key: Hashable) -> Expr | None:
+        """What a unit returns when it has one unguarded `return` (a helper such as `idx(i, j)`)."""
+        unit = self.units.get(unit_key)
+        if unit is None or len(unit._returns) != 1 or unit._returns[0][1]:
+            return None
+        return unit._returns[0][0]
 
     def grade(self, unit_key: Hashable, condition_key: Hashable) -> Grade | None:
         """The grade of a registered condition (None: uniform, or not registered), the strongest over

@@ -10,7 +10,7 @@ ids, `lid / 32`, sub-group collectives), and the per-lane kinds (id, flag, mixed
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from kernlint.analysis.names import Name
 from kernlint.facts.device import LaneEstimate
@@ -236,6 +236,9 @@ class Taint:
     shared: bool = False  # for ids: several lanes of a sub-group may hold the same value (`lid / 4`,
     # a slower dimension's id), so `== c` selects a band of lanes, not one lane
     straddle: bool = False  # for sub-group values: the same along a row, and a sub-group may straddle two
+    # an id shifted right by an amount kernlint cannot evaluate (`tid >> LG`), or computed from such
+    # values alone: the lanes share it in blocks that may hold whole sub-groups, so no split is proven
+    unknown_block: bool = False
 
 
 _RANK = {"sub-group": 0, "id": 1, "flag": 2, "mixed": 3, "data": 4}
@@ -260,7 +263,16 @@ def join(*taints: Taint | None) -> Taint | None:
             and strongest(best.grade, taint.grade) is taint.grade is not best.grade
         ):
             best = taint
+    if best is not None and best.unknown_block and not unknown_block(*taints):
+        return replace(best, unknown_block=False)  # another part surely differs between the lanes
     return best
+
+
+def unknown_block(*taints: Taint | None) -> bool:
+    """Whether every part that differs within a sub-group is an id shifted right by an amount
+    kernlint cannot evaluate (see `Taint.unknown_block`)."""
+    varying = [t for t in taints if t is not None and t.kind != "sub-group"]
+    return bool(varying) and all(t.unknown_block for t in varying)
 
 
 def strongest(*grades: Grade | None) -> Grade | None:
@@ -270,3 +282,19 @@ def strongest(*grades: Grade | None) -> Grade | None:
         return None
     order = {"strong": 0, "boundary": 1, "sub-group": 2}
     return min(present, key=lambda g: order.get(g.dependence, 1))
+
+
+def unproven(grade: Grade | None, *taints: Taint | None) -> Grade | None:
+    """A grade whose dependent parts are all blocks of unknown size (`(tid >> LG) & 1`): the blocks
+    may hold whole sub-groups, so it is `unknown-block`, not a proven split (and a flag set under it
+    stays a value of such blocks)."""
+    if grade is None or grade.dependence == "sub-group" or not unknown_block(*taints):
+        return grade
+    return Grade("boundary", "unknown-block", None, grade.origin)
+
+
+def flag_of(grade: Grade | None) -> Taint | None:
+    """The truth value of a dependent condition, as a taint."""
+    if grade is None:
+        return None
+    return Taint("flag", grade.origin, grade, unknown_block=grade.reason == "unknown-block")

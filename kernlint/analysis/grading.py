@@ -12,6 +12,10 @@
             `i < n`, leaders `lid == 0`, halo checks `i > 0 && i < n - 1`;
 * sub-group a condition on values that are the same in every lane of a sub-group (`sg.get_group_id()`,
             `lid / 32`, a sub-group vote): sub-groups take different paths, lanes of one never do.
+
+A condition whose dependent parts are all an id shifted right by an
+amount kernlint cannot evaluate (`tid >> LG`), is graded `boundary` for the reason `unknown-block`: the
+lanes share such a value in blocks that may hold whole sub-groups, so the split is not proven.
 """
 
 from __future__ import annotations
@@ -41,9 +45,12 @@ from kernlint.analysis.expressions import (
     Uniform,
     Var,
     Varying,
+    flag_of,
     join,
     names_in,
     strongest,
+    unknown_block,
+    unproven,
 )
 from kernlint.analysis.names import Name
 from kernlint.analysis.trips import Resolve, uniform_quotient
@@ -113,7 +120,7 @@ class Evaluator:
             inner = join(self.taint(expr.base), self.taint(expr.index))
             if inner is None or inner.kind == "sub-group":
                 return inner  # every lane of a sub-group reads the same element
-            return Taint("data", inner.origin)
+            return Taint("data", inner.origin, unknown_block=inner.unknown_block)
         if isinstance(expr, Component):
             base, index = self.taint(expr.base), self.taint(expr.index)
             return join(base, Taint("mixed", index.origin) if index is not None else None)
@@ -123,10 +130,10 @@ class Evaluator:
                 return inner
             if expr.op == "!":
                 grade = self.grade(expr)
-                return Taint("flag", inner.origin, grade) if grade is not None else inner
+                return Taint("flag", inner.origin, grade, unknown_block=inner.unknown_block) if grade else inner
             if expr.op in ("-", "+") or inner.kind in ("data", "mixed"):
                 return inner
-            return Taint("mixed", inner.origin)  # ~id
+            return Taint("mixed", inner.origin, unknown_block=inner.unknown_block)  # ~id
         if isinstance(expr, Binary):
             return self._binary_taint(expr)
         if isinstance(expr, Select):
@@ -135,7 +142,7 @@ class Evaluator:
             return join(
                 self.taint(expr.then),
                 self.taint(expr.other),
-                Taint("flag", grade.origin, grade) if grade is not None else None,
+                flag_of(grade),
             )
         if isinstance(expr, Call):
             return self._call_taint(expr)
@@ -153,6 +160,12 @@ class Evaluator:
 
     def _binary_taint(self, expr: Binary) -> Taint | None:
         left, right = self.taint(expr.left), self.taint(expr.right)
+        found = self._binary_of(expr, left, right)
+        if found is not None and found.kind != "sub-group" and not found.unknown_block and unknown_block(left, right):
+            return replace(found, unknown_block=True)  # computed from blocks of unknown size alone
+        return found
+
+    def _binary_of(self, expr: Binary, left: Taint | None, right: Taint | None) -> Taint | None:
         if left is None and right is None:
             return None
         if all(t is None or t.kind == "sub-group" for t in (left, right)):
@@ -174,7 +187,7 @@ class Evaluator:
         ):
             # `gid / sg.get_max_local_range()[0]`: the sub-group's number, as `gid / 32` is for sub-groups of 32
             return Taint("sub-group", left.origin)
-        block = _block(_const(expr.right), expr.op) if left is not None and right is None else None
+        block = _block(self._constant(expr.right), expr.op) if left is not None and right is None else None
         if (
             block
             and self.group_size
@@ -191,18 +204,29 @@ class Evaluator:
             and left is not None
             and left.kind == "id"
             and not left.lane
-            and _sub_group_multiple(_const(expr.right), expr.op)
+            and _sub_group_multiple(self._constant(expr.right), expr.op)
         ):
             # `lid / 32`, `gid >> 5`: consecutive ids in blocks of 32 share the value, and a sub-group is
             # at most 32 consecutive ids starting at a multiple of its size
             return Taint("sub-group", left.origin)
+        if (
+            expr.op == ">>"
+            and left is not None
+            and left.kind == "id"
+            and not left.lane
+            and right is None
+            and self._constant(expr.right) is None
+        ):
+            # `tid >> LG`: blocks of consecutive ids share the value, of a size not known here (not `tid / w`,
+            # which may be a float quotient, the lane's own)
+            return Taint("id", left.origin, shared=True, unknown_block=True)
         if (
             expr.op == "&"
             and left is not None
             and left.kind == "id"
             and not left.lane
             and right is None
-            and _clears_lane_bits(_const(expr.right))
+            and _clears_lane_bits(self._constant(expr.right))
         ):
             # `lid & ~31`, `gid & 0xFFFFFFE0`: the base of the id's block of 32, the same in a sub-group
             return Taint("sub-group", left.origin)
@@ -211,11 +235,17 @@ class Evaluator:
             and left is not None
             and left.kind == "id"
             and right is None
-            and _sub_group_multiple(_mask_block(_const(expr.right), expr.op), "/")
+            and _sub_group_multiple(_mask_block(self._constant(expr.right), expr.op), "/")
         ):
             # `lid % 32`, `lid & 63`: rises by one from lane to lane inside every sub-group
             return Taint("id", left.origin, lane=True)
-        if expr.op == "%" and left is not None and left.kind == "id" and right is None and _const(expr.right) is None:
+        if (
+            expr.op == "%"
+            and left is not None
+            and left.kind == "id"
+            and right is None
+            and self._constant(expr.right) is None
+        ):
             # `tid % block_x`: a column index of a 2-D decomposition, rising along each row (a sub-group may
             # span several rows, whose lanes then share each column index)
             return Taint("id", left.origin, shared=True)
@@ -245,7 +275,7 @@ class Evaluator:
             other = expr.right if left is not None else expr.left
             if one_sided and (expr.op in ("+", "-", "*") or (left is not None and expr.op in ("/", ">>", "<<"))):
                 # lane + 1 is still a lane; lane + 32 and sg_base + lane are positions beyond the sub-group
-                offset = _const(other)
+                offset = self._constant(other)
                 small = offset is not None and expr.op in ("+", "-") and abs(offset) < SUB_GROUP_MAX
                 # a quotient or shift of an id is shared by the lanes it maps together (`tid / 4`)
                 shared = worst.shared or (expr.op in ("/", ">>") and offset not in (1, 0))
@@ -253,6 +283,18 @@ class Evaluator:
                     return Taint("id", worst.origin, shared=shared)
                 return replace(worst, shared=shared)
         return Taint("mixed", worst.origin)
+
+    def _constant(self, expr: Expr | None, depth: int = 0) -> int | float | None:
+        """The value of a literal, or of a variable whose single definition is one (`const unsigned
+        LGZ = 5;` reads as 5 wherever it reaches)."""
+        value = _const(expr) if expr is not None else None
+        if value is not None or depth > 8:
+            return value
+        if isinstance(expr, Phi) and len(expr.options) == 1:
+            return self._constant(expr.options[0], depth + 1)
+        if isinstance(expr, Var) and self.resolve is not None:
+            return self._constant(self.resolve(expr.name), depth + 1)
+        return None
 
     def _sub_group_size(self, expr: Expr | None, depth: int = 0) -> bool:
         """Whether `expr` is the sub-group's size (through single definitions and a component read)."""
@@ -273,9 +315,9 @@ class Evaluator:
             return worst
         if expr.monotone and all(t is None or t.kind == "id" for t in taints):
             if any(t is None for t in taints) and len(taints) > 1:  # min(n - i, K): K but near the bound
-                return Taint("id", worst.origin, lane=worst.lane, clamped=True)
+                return Taint("id", worst.origin, lane=worst.lane, clamped=True, unknown_block=worst.unknown_block)
             return worst
-        return Taint("mixed", worst.origin)
+        return Taint("mixed", worst.origin, unknown_block=worst.unknown_block)
 
     # -- grade ----------------------------------------------------------------------------------
 
@@ -291,11 +333,10 @@ class Evaluator:
                 return Grade("boundary", "range", LaneEstimate("edge"), left.origin)
             return strongest(left, right)
         if isinstance(expr, Unary) and expr.op == "!":
-            inner = self._truth(expr.operand, negated=True)
-            return inner
+            return unproven(self._truth(expr.operand, negated=True), self.taint(expr.operand))
         if isinstance(expr, Binary) and expr.op in COMPARISONS:
-            return self._comparison(expr)
-        return self._truth(expr)
+            return unproven(self._comparison(expr), self.taint(expr.left), self.taint(expr.right))
+        return unproven(self._truth(expr), self.taint(expr))
 
     def _truth(self, expr: Expr, negated: bool = False) -> Grade | None:
         """A value used as a truth value (`if (x)`, `if (!x)`)."""
@@ -352,7 +393,7 @@ class Evaluator:
         scope = self._plain_id(dependent, 0)
         if scope is None or self.taint(other) is not None:
             return grade
-        value = _const(other)
+        value = self._constant(other)
         bound = value + (op in ("<=", ">")) if isinstance(value, int) else None
         return replace(grade, id_scope=scope, bound=bound)
 
@@ -369,7 +410,7 @@ class Evaluator:
             return self._plain_id(expr.options[0], depth + 1, offsets)
         if isinstance(expr, Var) and self.resolve is not None:
             return self._plain_id(self.resolve(expr.name), depth + 1, offsets)
-        if offsets and isinstance(expr, Binary) and expr.op in ("+", "-") and _const(expr.right) is not None:
+        if offsets and isinstance(expr, Binary) and expr.op in ("+", "-") and self._constant(expr.right) is not None:
             return self._plain_id(expr.left, depth + 1, offsets)
         return None
 
@@ -426,7 +467,7 @@ class Evaluator:
             return Grade("strong", "loop-bound", lanes, taint.origin)
         if other_taint is not None:
             return Grade("boundary", "range", LaneEstimate("edge"), taint.origin)
-        bound = _const(other)
+        bound = self._constant(other)
         if (
             op in ("<", "<=", ">", ">=")
             and isinstance(bound, int)
@@ -449,13 +490,16 @@ class Evaluator:
 
     def grade_switch(self, expr: Expr) -> Grade | None:
         """A `switch` on `expr`: every case takes the lanes whose value matches it."""
+        return unproven(self._switch_grade(expr), self.taint(expr))
+
+    def _switch_grade(self, expr: Expr) -> Grade | None:
         taint = self.taint(expr)
         if taint is None:
             return None
         if taint.kind == "sub-group":
             return _level(taint)
         if isinstance(expr, Binary) and expr.op in ("%", "&") and taint.kind in ("id", "mixed"):
-            k = _const(expr.right)
+            k = self._constant(expr.right)
             cases = k if expr.op == "%" else (k + 1 if isinstance(k, int) else None)
             lanes = LaneEstimate("fraction", 1 / cases) if isinstance(cases, int) and cases > 1 else None
             return Grade("strong", "modulo" if expr.op == "%" else "bit-test", lanes, taint.origin)
@@ -476,8 +520,8 @@ class Evaluator:
                 return None
         if operand_taint.kind not in ("id", "mixed"):
             return None
-        k = _const(modulus)
-        c = _const(other)
+        k = self._constant(modulus)
+        c = self._constant(other)
         if dependent.op == "%":
             reason: BranchReason = "parity" if k == 2 else "modulo"
             if k == 2 and op in ("==", "!="):

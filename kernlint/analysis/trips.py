@@ -50,6 +50,37 @@ def uniform_trip_count(condition: Expr, resolve: Resolve, is_uniform: Callable[[
     return covers_grid or (covers_group and scope == "local")
 
 
+def offset_trip_count(condition: Expr, resolve: Resolve, is_uniform: Callable[[Expr], bool]) -> bool:
+    """Whether the loop condition bounds the index by its own start plus a uniform count (`for (i = s;
+    i < s + k; ++i)`, `i <= k + s`): then every work-item runs the same iterations, whatever `s` is."""
+    if not isinstance(condition, Binary) or condition.op not in ("<", "<=", ">", ">="):
+        return False
+    index, bound = (
+        (condition.left, condition.right) if condition.op in ("<", "<=") else (condition.right, condition.left)
+    )
+    parts = _start_and_step(index, resolve, is_uniform)
+    if parts is None:
+        return False
+    start = parts[0]
+    for _ in range(_DEPTH):
+        if isinstance(bound, Var) and bound != start and (definition := resolve(bound.name)) is not None:
+            bound = definition  # `int end = s + k;`
+        else:
+            break
+    if not isinstance(bound, Binary) or bound.op != "+":
+        return False
+    return (_same(bound.left, start, resolve) and is_uniform(bound.right)) or (
+        _same(bound.right, start, resolve) and is_uniform(bound.left)
+    )
+
+
+def _same(expr: Expr, start: Expr, resolve: Resolve) -> bool:
+    """`expr` is the loop's start: the same expression, or a name defined once as it."""
+    if expr == start:
+        return True
+    return isinstance(expr, Var) and resolve(expr.name) == start
+
+
 def uniform_quotient(dividend: Expr, divisor: Expr, resolve: Resolve, is_uniform: Callable[[Expr], bool]) -> bool:
     """Whether `dividend / divisor` is the same in every work-item: an index that starts at the local id
     and steps by multiples of the work-group size, divided by the work-group size (`(lid + k * wg) / wg`

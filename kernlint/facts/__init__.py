@@ -8,6 +8,8 @@ them into character columns only when a diagnostic is reported.
 from kernlint.facts.accessor_uses import AccessorUses
 from kernlint.facts.base import Extent, Span
 from kernlint.facts.device import Branch, SubGroupBlockAccess
+from kernlint.facts.host import HostFlow, HostLoop, HostStep, UsmAllocation
+from kernlint.facts.memory import LaneStride, MemoryAccess
 from kernlint.facts.model import (
     Accessor,
     Barrier,
@@ -34,15 +36,21 @@ __all__ = [
     "Extent",
     "FileFacts",
     "FunctionCall",
+    "HostFlow",
+    "HostLoop",
+    "HostStep",
     "KernelAttributes",
     "KernelLaunch",
+    "LaneStride",
     "LimitReached",
     "LocalAllocation",
     "Loop",
+    "MemoryAccess",
     "OmpConstruct",
     "Pragma",
     "Preprocessor",
     "QueueConstruction",
     "Span",
     "SubGroupBlockAccess",
+    "UsmAllocation",
 ]

@@ -75,6 +75,9 @@ Dependence = Literal["strong", "boundary", "sub-group"]
 #: sub-group          a value uniform within each sub-group (sub-group id, `lid / 32`) is tested
 #: rows               a value uniform along each row of a collapsed OpenMP nest (an outer index) is
 #:                    tested: only a sub-group that straddles two rows diverges
+#: unknown-block      an id shifted right by an amount kernlint cannot evaluate (`tid >> LG`) is
+#:                    tested: its lanes share the value in blocks that may hold whole sub-groups, so
+#:                    whether it splits one is not known
 BranchReason = Literal[
     "parity",
     "modulo",
@@ -90,6 +93,7 @@ BranchReason = Literal[
     "range",
     "sub-group",
     "rows",
+    "unknown-block",
 ]
 #: How guarded code jumps out early.
 BranchExit = Literal["return", "break", "continue"]
@@ -110,3 +114,10 @@ OmpLanguage = Literal["c", "fortran"]
 MapStorage = Literal[
     "scalar", "array", "pointer", "pointer-to-pointer", "pointer-array", "struct-pointers", "assumed-size", "unknown"
 ]
+
+#: Where a memory access lands: global (device) memory or work-group local (shared) memory.
+MemorySpace = Literal["global", "local"]
+#: What an access does to its element: reads it, writes it, or both (`a[i] += x`).
+AccessKind = Literal["load", "store", "update"]
+#: How neighbouring lanes' elements lie (see `kernlint.facts.memory.LaneStride`).
+StrideForm = Literal["uniform", "unit", "constant", "row-pitch", "chunk"]

@@ -9,6 +9,7 @@ from kernlint.facts.accessor_uses import AccessorUses
 from kernlint.facts.base import Extent, Span
 from kernlint.facts.coverage import Coverage
 from kernlint.facts.device import Branch, Reach, SubGroupBlockAccess
+from kernlint.facts.host import HostFlow, UsmAllocation
 from kernlint.facts.kinds import (
     AccessMode,
     AccessorForm,
@@ -26,6 +27,7 @@ from kernlint.facts.kinds import (
     RangeKind,
     Side,
 )
+from kernlint.facts.memory import MemoryAccess
 from kernlint.facts.openmp import OmpConstruct
 from kernlint.facts.span_index import SpanIndex
 
@@ -85,7 +87,11 @@ class KernelLaunch:
 
     def covers(self, span: Span) -> bool:
         """Whether `span` lies in this kernel's device code (body or a function it calls)."""
-        return any(region.contains(span) for region in _device_code(self))
+        return any(region.contains(span) for region in self.code_spans())
+
+    def code_spans(self) -> tuple[Span, ...]:
+        """This kernel's device code: its regions, else its body (what `covers` tests)."""
+        return _device_code(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,6 +245,7 @@ class FileFacts:
     pragmas: tuple[Pragma, ...] = ()
     branches: tuple[Branch, ...] = ()
     block_accesses: tuple[SubGroupBlockAccess, ...] = ()
+    memory_accesses: tuple[MemoryAccess, ...] = ()
     omp: tuple[OmpConstruct, ...] = ()
     syntax_errors: tuple[Span, ...] = ()
     dependencies: tuple[str, ...] = field(default=())
@@ -247,6 +254,8 @@ class FileFacts:
     limits: tuple[LimitReached, ...] = ()  # where an analysis stopped at one of its bounds
     preprocessor: Preprocessor = Preprocessor()  # C/C++: its includes and macros
     compiled_as_c: bool = False  # C/C++: a C compiler reads it (a `.c` file, or a header one includes)
+    host_flows: tuple[HostFlow, ...] = ()  # functions that hold device work, step by step (facts.host)
+    usm: tuple[UsmAllocation, ...] = ()  # SYCL USM allocations
 
     def enclosing_loops(self, span: Span, side: Side = "host") -> list[Loop]:
         """The loops of the given side that contain `span`, innermost first."""

@@ -266,7 +266,10 @@ class OmpVariableUse:
     `writes_cover` is True when the writes provably store every element
     of the mapped section (each iteration of the parallel loop writes its own element, unconditionally,
     over exactly the section, or a whole-array assignment), None otherwise (no writes, partial,
-    conditional or not provable).
+    conditional or not provable). `written_first` is True when the region's first use of the variable
+    is such a covering write, in a device loop that runs whenever the region does (no loop or condition
+    of the region around it, no `nowait`), and every other use comes after that loop or, inside it,
+    touches the iteration's own element in a later statement: whatever the region reads, it wrote first.
     """
 
     name: str
@@ -280,6 +283,7 @@ class OmpVariableUse:
     touched: OmpRange | None = None  # the indices its accesses reach, when every access is one-dimensional and known
     dereferences: int = 0  # the most subscripts (or `*`) one access applies to it: `a[i][j]` is 2
     members: tuple[str, ...] = ()  # members subscripted or dereferenced through it: `s.p[i]`, `s->p[i]` give p
+    written_first: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -333,6 +337,9 @@ class OmpConstruct:
     map_types: tuple[OmpMapType, ...] = ()  # where each `map` clause's type is written, when found
     maps: tuple[OmpMapped, ...] = ()  # every `map` list item with its storage and size, in written order
     unit: Span | None = None  # the function (Fortran: program unit) the directive is written in
+    # The arrays a target construct maps tofrom without a clause (named in its region, listed by none of
+    # its clauses, declared as arrays: in C with a size), each with its storage and size.
+    implicit_maps: tuple[OmpMapped, ...] = ()
 
     def locate(self, text: str) -> Span:
         """Where a clause or list item of this directive is written (its physical line, which matters
@@ -368,6 +375,12 @@ class OmpConstruct:
     def encloses(self, span: Span) -> bool:
         """Whether `span` lies in this construct's region."""
         return self.region is not None and self.region.contains(span)
+
+
+def section_bytes(constructs: Iterable[OmpConstruct], item_text: str) -> int | None:
+    """The bytes of the list item written `item_text` wherever a `map` of the file writes it so
+    (`target update from(a[0:n])` moves what `map(to: a[0:n])` maps), None when none knows them."""
+    return next((m.bytes for c in constructs for m in c.maps if m.text == item_text and m.bytes is not None), None)
 
 
 def map_item_bytes(construct: OmpConstruct, item_text: str) -> int | None:

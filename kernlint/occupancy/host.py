@@ -5,8 +5,11 @@ what a byte costs to move between host and device. A profile's optional ``[host]
 with its own ``source``. PCIe bandwidth is derived from the generation and lane count with guide
 chapter 05's per-lane table rather than written down per GPU, so every figure has one origin. An
 integrated GPU shares the host's memory: there is no link to cross, and a buffer over host memory may
-not be copied at all, so no link cost is ever quoted for one. Anything a profile does not state stays
-None (unknown), and the cost model then names it as a missing input.
+not be copied at all, so no link cost is ever quoted for one. A blocking wait has a cost of its own,
+the launch/sync latency: the time a host that waits for a kernel and then submits the next one adds
+to each iteration, over submitting without waiting (`sync_latency_us`, measured, with its method in
+the profile's `source`). Anything a profile does not state stays None (unknown), and the cost model
+then names it as a missing input.
 """
 
 from __future__ import annotations
@@ -33,6 +36,8 @@ class HostSide:
     """One direction, GB/s: the PCIe table's figure unless the profile states another."""
     memory_gb_per_s: float | None = None
     """Device-local memory bandwidth, GB/s (vendor figure); None for integrated GPUs (system memory)."""
+    sync_latency_us: float | None = None
+    """What a blocking wait per iteration adds to a loop of submissions, µs (measured; see `source`)."""
     source: str | None = None
 
     @property
@@ -54,13 +59,22 @@ class HostSide:
             "pcie_lanes": self.pcie_lanes,
             "link_gb_per_s": self.link_gb_per_s,
             "memory_gb_per_s": self.memory_gb_per_s,
+            "sync_latency_us": self.sync_latency_us,
             "source": self.source,
         }
 
 
 UNKNOWN_HOST = HostSide()
 
-_KEYS = ("attachment", "pcie_generation", "pcie_lanes", "link_gb_per_s", "memory_gb_per_s", "source")
+_KEYS = (
+    "attachment",
+    "pcie_generation",
+    "pcie_lanes",
+    "link_gb_per_s",
+    "memory_gb_per_s",
+    "sync_latency_us",
+    "source",
+)
 
 
 def _positive_number(value: Any) -> bool:
@@ -86,13 +100,16 @@ def parse_host(table: Any) -> HostSide:
     link = table.get("link_gb_per_s")
     if link is not None and not _positive_number(link):
         raise ValueError(f"key 'link_gb_per_s' must be a positive number (got {link!r})")
+    sync = table.get("sync_latency_us")
+    if sync is not None and not _positive_number(sync):
+        raise ValueError(f"key 'sync_latency_us' must be a positive number (got {sync!r})")
     generation, lanes = table.get("pcie_generation"), table.get("pcie_lanes")
     if attachment == "integrated":
         if generation is not None or lanes is not None or link is not None:
             raise ValueError(
                 "an integrated GPU shares host memory: give no pcie_generation, pcie_lanes or link_gb_per_s"
             )
-        return HostSide("integrated", memory_gb_per_s=_float(memory), source=source)
+        return HostSide("integrated", memory_gb_per_s=_float(memory), sync_latency_us=_float(sync), source=source)
     if generation is not None and generation not in PCIE_GB_PER_S_PER_LANE:
         raise ValueError(
             f"key 'pcie_generation' must be one of {sorted(PCIE_GB_PER_S_PER_LANE)} "
@@ -102,7 +119,7 @@ def parse_host(table: Any) -> HostSide:
         raise ValueError(f"key 'pcie_lanes' must be one of {list(PCIE_LANE_COUNTS)} (got {lanes!r})")
     if link is None and generation is not None and lanes is not None:
         link = round(PCIE_GB_PER_S_PER_LANE[generation] * lanes, 3)
-    return HostSide("pcie", generation, lanes, _float(link), _float(memory), source)
+    return HostSide("pcie", generation, lanes, _float(link), _float(memory), _float(sync), source)
 
 
 def _float(value: Any) -> float | None:

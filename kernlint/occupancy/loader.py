@@ -75,6 +75,8 @@ _COMMON: dict[str, _Field] = {
     "max_work_group_size": _POS,
     "sub_group_sizes": _SIZES,
     "cache_line_bytes": _POS,
+    "sector_bytes": _POS,
+    "slm_bank_bytes": _POS,
 }
 
 _INTEL: dict[str, _Field] = {
@@ -219,6 +221,13 @@ def _check_consistency(p: DeviceProfile, label: str) -> None:
 
     def bad(field: str, why: str) -> DeviceError:
         return DeviceError(f"{label}: field {field!r} {why}")
+
+    for name in ("cache_line_bytes", "sector_bytes", "slm_bank_bytes"):
+        value = getattr(p, name)
+        if value & (value - 1):
+            raise bad(name, f"is {value} but must be a power of two")
+    if p.cache_line_bytes % p.sector_bytes:
+        raise bad("sector_bytes", f"is {p.sector_bytes} but must divide cache_line_bytes = {p.cache_line_bytes}")
 
     if isinstance(p, IntelProfile):
         product = p.xves_per_xe_core * p.threads_per_xve

@@ -4,6 +4,12 @@ A profile is pure data read from a TOML file (see ``loader.py``); the models nev
 up elsewhere, so a user's own TOML describes a GPU completely. Intel and NVIDIA GPUs limit
 residency through different resources, hence two subclasses of one common base that rules can
 treat alike through ``unit``, ``max_work_group_size``, ``sub_group_sizes`` and ``slm_bytes_per_unit``.
+
+The memory model (the memory-access rules, KL6xx) is common to both: ``cache_line_bytes`` (a line of the
+cache), ``sector_bytes`` (what one access moves at least: a 64-byte line on Intel GPUs, a 32-byte
+sector of the 128-byte line on NVIDIA GPUs), and the banks of local memory, ``local_memory_banks``
+(Intel ``slm_banks``, NVIDIA ``shared_memory_banks``) each ``slm_bank_bytes`` wide (4: consecutive
+32-bit words sit in consecutive banks).
 """
 
 from __future__ import annotations
@@ -29,6 +35,10 @@ class DeviceProfile:
     sub_group_sizes: tuple[int, ...]
     """Supported sub-group sizes; the first is the default the model assumes when none is given."""
     cache_line_bytes: int
+    sector_bytes: int
+    """The unit a sub-group's global access moves: the whole line on Intel GPUs, a 32-byte sector on NVIDIA's."""
+    slm_bank_bytes: int
+    """Width of a local-memory bank: consecutive words of this size sit in consecutive banks."""
     host: HostSide = field(default=UNKNOWN_HOST, kw_only=True)
     """Attachment and bandwidths (the profile's ``[host]`` table); all unknown when not given."""
 
@@ -56,6 +66,12 @@ class DeviceProfile:
         raise NotImplementedError
 
     @property
+    def local_memory_banks(self) -> int:
+        """Banks of local (shared) memory: a sub-group's lanes that hit one bank at different words wait
+        for each other."""
+        raise NotImplementedError
+
+    @property
     def slm_capacity_bytes_per_unit(self) -> int:
         """All the local (shared) memory of one Xe-core / SM, shared by its resident work-groups."""
         raise NotImplementedError
@@ -70,6 +86,7 @@ class DeviceProfile:
         data: dict[str, Any] = {"id": self.id, "vendor": self.vendor, "unit": self.unit}
         data["unit_count"] = float(self.unit_count)
         data["slm_bytes_per_unit"] = self.slm_bytes_per_unit
+        data["local_memory_banks"] = self.local_memory_banks
         for f in fields(self):
             value = getattr(self, f.name)
             if isinstance(value, HostSide):
@@ -114,6 +131,10 @@ class IntelProfile(DeviceProfile):
     @property
     def slm_bytes_per_unit(self) -> int:
         return self.slm_kb_max_per_work_group * KB
+
+    @property
+    def local_memory_banks(self) -> int:
+        return self.slm_banks
 
     @property
     def slm_capacity_bytes_per_unit(self) -> int:
@@ -161,6 +182,10 @@ class NvidiaProfile(DeviceProfile):
     @property
     def slm_bytes_per_unit(self) -> int:
         return self.shared_memory_per_block_optin
+
+    @property
+    def local_memory_banks(self) -> int:
+        return self.shared_memory_banks
 
     @property
     def slm_capacity_bytes_per_unit(self) -> int:

@@ -13,6 +13,13 @@ twins `bad.cu` and `good.cu`. Adding a claim is adding such a folder and one `Cl
   busy-lanes  the busy share of the lanes over the SASS instructions of the source lines marked
               `// measured` in bad.cu: predicated-on thread instructions ÷ (32 × warp instructions),
               per instruction from ncu's source counters, reconvergence bookkeeping (BSSY, BSYNC) left out
+  sectors-per-request   the 32-byte sectors a warp's global load touches: the kernel's
+              l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum ÷ l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
+              (the bad twin's only global loads are the claimed access)
+  shared-wavefronts     the passes a warp's local-memory load takes:
+              l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum ÷ smsp__inst_executed_op_shared_ld.sum
+              (its only shared loads are the claimed access); bank conflicts per load
+              (l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum ÷ the same) shown beside it
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ from pathlib import Path
 
 PAIRS = Path(__file__).resolve().parents[1] / "pairs"
 VARIANTS = ("bad", "good")
-MEASURES = ("occupancy", "idle-lanes", "busy-lanes")
+MEASURES = ("occupancy", "idle-lanes", "busy-lanes", "sectors-per-request", "shared-wavefronts")
 TOLERANCE = 0.15  # a prediction passes within ±15 % of the measured figure
 
 
@@ -85,6 +92,10 @@ CLAIMS: tuple[Claim, ...] = (
         "busy-lanes",
         "tree-reduction",
     ),
+    Claim("kl601_row_walk", "KL601 row walk", "KL601", "row_sums", "sectors-per-request"),
+    Claim("kl601_pairs", "KL601 stride 2 (pairs)", "KL601", "magnitudes", "sectors-per-request"),
+    Claim("kl602_tile_column", "KL602 unpadded tile column", "KL602", "transpose", "shared-wavefronts"),
+    Claim("kl603_member", "KL603 one member of a struct", "KL603", "scale_masses", "sectors-per-request"),
 )
 
 #: Device-side figures kernlint prints that this harness does not measure, and why.
@@ -108,11 +119,7 @@ NOT_MEASURED: tuple[tuple[str, str], ...] = (
 )
 
 #: Claims of rules that do not exist yet.
-PENDING: tuple[tuple[str, str], ...] = (
-    ("KL601", "pending: rule not yet built"),
-    ("KL602", "pending: rule not yet built"),
-    ("KL603", "pending: rule not yet built"),
-)
+PENDING: tuple[tuple[str, str], ...] = ()
 
 
 def by_key(key: str) -> Claim:

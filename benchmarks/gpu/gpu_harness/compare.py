@@ -27,6 +27,11 @@ LANES_PER_INSTRUCTION = "smsp__thread_inst_executed_per_inst_executed.ratio"
 PRED_ON_PER_INSTRUCTION = "smsp__thread_inst_executed_pred_on_per_inst_executed.ratio"
 DIVERGENT_TARGETS = "smsp__sass_branch_targets_threads_divergent.sum"
 DURATION = "gpu__time_duration.sum"
+SECTORS = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
+REQUESTS = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
+WAVEFRONTS = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
+CONFLICTS = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"
+SHARED_LOADS = "smsp__inst_executed_op_shared_ld.sum"
 CONTEXT = (DURATION, ACHIEVED, THEORETICAL, LANES_PER_INSTRUCTION, PRED_ON_PER_INSTRUCTION, DIVERGENT_TARGETS)
 
 
@@ -37,7 +42,7 @@ class MeasurementError(ValueError):
 def _read(raw: Path, name: str) -> str:
     path = raw / name
     if not path.exists():
-        raise MeasurementError(f"{name} is missing from {raw}")
+        raise MeasurementError(f"{name} is missing from the raw files (the device step has not measured it)")
     return path.read_text(encoding="utf-8")
 
 
@@ -112,9 +117,24 @@ def measured_figure(raw: Path, claim: Claim) -> dict[str, Any]:
         if ratio is None:
             raise MeasurementError(f"{claim.key}: {LANES_PER_INSTRUCTION} missing")
         return {"value": 100 * (1 - ratio / WARP), "how": "100 × (1 − threads per warp instruction ÷ 32)"}
+    if claim.measure == "sectors-per-request":
+        return per_request(bad, SECTORS, REQUESTS, "global-load sectors ÷ requests")
+    if claim.measure == "shared-wavefronts":
+        figure = per_request(bad, WAVEFRONTS, SHARED_LOADS, "shared-load wavefronts ÷ shared-load instructions")
+        conflicts = bad.value(CONFLICTS)
+        figure["conflicts_per_request"] = None if conflicts is None else conflicts / figure["requests"]
+        return figure
     figure = busy_lanes(attributed(raw, claim, "bad"), set(measured_lines(claim)))
     figure["how"] = "busy lanes ÷ 32 over the marked lines' instructions"
     return figure
+
+
+def per_request(launch: Launch, counted: str, requests: str, how: str) -> dict[str, Any]:
+    """A counter per request of the launch (sectors or wavefronts per warp-wide access)."""
+    total, count = launch.value(counted), launch.value(requests)
+    if total is None or not count:
+        raise MeasurementError(f"{counted if total is None else requests} missing or zero")
+    return {"value": total / count, "how": how, "total": total, "requests": count}
 
 
 def timing(raw: Path, claim: Claim, variant: str) -> dict[str, Any]:
@@ -149,9 +169,11 @@ def compare(claim: Claim, prediction: dict[str, Any], raw: Path) -> dict[str, An
         "rule": claim.rule,
         "measure": claim.measure,
         "predicted": cost.get("value"),
+        "unit": cost.get("unit"),
         "predicted_basis": cost.get("basis"),
         "quantity": cost.get("quantity"),
         "line": (finding or {}).get("line"),
+        "severity": (finding or {}).get("severity"),
         "good_findings": prediction.get("good_findings", []),
     }
     try:

@@ -40,6 +40,11 @@ METRICS = (
     "smsp__sass_branch_targets_threads_divergent.sum",
     "sm__warps_active.avg.pct_of_peak_sustained_active",
     "sm__maximum_warps_per_active_cycle_pct",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+    "smsp__inst_executed_op_shared_ld.sum",
 )
 SECTIONS = ("SourceCounters", "Occupancy", "LaunchStats", "SpeedOfLight", "WarpStateStats")
 TIMING_REPS = 50

@@ -8,12 +8,21 @@ from typing import Any
 from gpu_harness.claims import EXPLANATIONS, NOT_MEASURED, PENDING, TOLERANCE
 
 COMMAND = "python benchmarks/gpu/measure.py"
+#: The unit a measure is read in, when it is not a share.
+_UNITS = {"sectors-per-request": "sectors", "shared-wavefronts": "wavefronts"}
 DEVICE_COMMAND = "python benchmarks/gpu/measure.py --measure-only --raw DIR"
 RENDER_COMMAND = "python benchmarks/gpu/measure.py --render --raw benchmarks/gpu/raw"
 
 
 def _pct(value: float | None) -> str:
     return "—" if value is None else f"{value:.3g}%"
+
+
+def _figure(value: float | None, unit: str | None) -> str:
+    """A figure in its unit: a share as a percentage, a count (sectors, wavefronts) as a number."""
+    if unit in (None, "%"):
+        return _pct(value)
+    return "—" if value is None else f"{value:.3g} {unit}"
 
 
 def _first_line(text: str) -> str:
@@ -77,8 +86,11 @@ def markdown(rows: list[dict[str, Any]], manifest: dict[str, Any], predicted_by:
         "| --- | --- | --- | --- | --- | --- |",
     ]
     for row in rows:
-        said = f"{_pct(row['predicted'])} {row.get('quantity') or ''}".strip()
-        cells = [row["label"], said, _pct(row.get("measured")), _ratio(row), _result(row), _speedup(row)]
+        said = f"{_figure(row['predicted'], row.get('unit'))} {row.get('quantity') or ''}".strip()
+        if row.get("severity"):
+            said += f" ({row['severity']})"
+        measured = _figure(row.get("measured"), row.get("unit") or _UNITS.get(row["measure"]))
+        cells = [row["label"], said, measured, _ratio(row), _result(row), _speedup(row)]
         out.append("| " + " | ".join(cells) + " |")
     out += ["", "## How each figure was measured", ""]
     for row in rows:
@@ -106,12 +118,16 @@ def _details(row: dict[str, Any]) -> list[str]:
         lines += [f"- Not measured: {row.get('error', 'no data')}.", ""]
         return lines
     detail = row["measured_detail"]
-    text = f"- Measured: {detail['how']} = {_pct(detail['value'])}"
+    text = f"- Measured: {detail['how']} = {_figure(detail['value'], _UNITS.get(row['measure']))}"
     if row["measure"] == "occupancy":
         text += (
             f" (achieved {detail['achieved_occupancy_pct']:.4g}%, theoretical "
             f"{_pct(detail.get('theoretical_occupancy_pct'))})"
         )
+    if row["measure"] in ("sectors-per-request", "shared-wavefronts"):
+        text += f" ({detail['total']:,.0f} over {detail['requests']:,.0f} requests)"
+    if detail.get("conflicts_per_request") is not None:
+        text += f"; bank conflicts per request {detail['conflicts_per_request']:.3g}"
     if row["measure"] == "busy-lanes":
         text += (
             f": {detail['thread_instructions']:,.0f} {detail['counter']} over {detail['warp_instructions']:,.0f} warp "

@@ -61,6 +61,7 @@ _PLACED_FIELDS = (
     "pragmas",
     "branches",
     "block_accesses",
+    "memory_accesses",
     "omp",
 )
 

@@ -191,6 +191,18 @@ class CppConstants:
         self._ensure()
         return frozenset(self._macro_names)
 
+    def header_roots(self, _seen: set[int] | None = None) -> list[tree_sitter.Node]:
+        """The trees of the quoted includes (and theirs), in first-seen order."""
+        self._ensure()
+        seen = _seen if _seen is not None else set()
+        seen.add(id(self))
+        roots: list[tree_sitter.Node] = []
+        for _include, header in self._headers:
+            if id(header) in seen:
+                continue  # headers are shared between files: two may include each other
+            roots += [r for r in (header._root, *header.header_roots(seen)) if r not in roots]
+        return roots
+
     def file_scope_definitions(self) -> list[Definition]:
         """Macros and namespace-scope variables, which is what an including file can see."""
         self._ensure()

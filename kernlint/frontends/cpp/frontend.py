@@ -30,6 +30,7 @@ from kernlint.frontends.cpp.host import (
     loop_fact,
     outlives_iteration,
 )
+from kernlint.frontends.cpp.hostflow import host_flows
 from kernlint.frontends.cpp.includers import compiled_as_c
 from kernlint.frontends.cpp.inclusion import preprocessor_facts
 from kernlint.frontends.cpp.openmp.macros import openmp_facts
@@ -67,6 +68,7 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
     groups: dict[str, list[tree_sitter.Node]] = {}
     members: list[tuple[str, tree_sitter.Node]] = []
     frees: list[tuple[tree_sitter.Node, tree_sitter.Node]] = []
+    host_calls: list[tuple[tree_sitter.Node, tree_sitter.Node]] = []
     decls: list[tree_sitter.Node] = []
     loops: list[tuple[LoopKind, tree_sitter.Node]] = []
     functors: dict[str, tree_sitter.Node] = {}
@@ -82,6 +84,8 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
             candidates[(node.start_byte, node.end_byte)] = node
         elif "free.call" in match:
             frees.append((match["free.call"][0], match["free.callee"][0]))
+        elif "host.call" in match:
+            host_calls.append((match["host.call"][0], match["host.callee"][0]))
         elif "decl" in match:
             decls.append(match["decl"][0])
         elif "functor.def" in match:
@@ -93,6 +97,12 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
                 elif name != "include.path":  # the unit has read the quoted includes' names
                     groups.setdefault(name, []).extend(nodes)
 
+    constructions = [c for c in (construction_from_decl(d) for d in decls) if c] + [
+        c for c in (construction_from_call(n, t) for n, t in frees) if c
+    ]
+    locals_ = {
+        id(c): local for c in constructions if c.cls not in ("buffer", "queue") and (local := local_allocation(unit, c))
+    }
     reader = LaunchReader(unit, functors)
     found = [
         launch
@@ -107,14 +117,11 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
             found += reader.launches(api, call, free=True)
     found.sort(key=lambda launch: launch.span.start_byte)
     unlaunched = reader.unlaunched(sorted(candidates.values(), key=lambda n: n.start_byte)) if sycl else []
-    device = analyse_device_code(unit, found, unlaunched)
+    device = analyse_device_code(unit, found, unlaunched, tuple(locals_.values()))
     launches = _once_per_arm(device.launches, unit.arms)
     in_device = inside_any([region for launch in launches for region in launch.regions])
 
-    constructions = [c for c in (construction_from_decl(d) for d in decls) if c] + [
-        c for c in (construction_from_call(n, t) for n, t in frees) if c
-    ]
-    buffers, accessors, locals_, queues = [], [], [], []
+    buffers, accessors, queues = [], [], []
     for c in constructions:
         if c.cls == "buffer":
             buffer = buffer_of(unit, c, in_device(c.node))
@@ -127,12 +134,8 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
             )
         elif c.cls == "queue":
             queues.append(replace(queue_of(unit, c), element_of=element_of(c.node)))
-        else:
-            local = local_allocation(unit, c)
-            if local is not None:
-                locals_.append(local)
-            else:
-                accessors.append(accessor_of(c))
+        elif id(c) not in locals_:
+            accessors.append(accessor_of(c))
     for method, call in members:
         if method in ("get_access", "get_host_access"):
             accessors.append(get_access_accessor(method, call))
@@ -149,7 +152,7 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
     )
     language = _language(unit.data, launches, pragmas)
     errors = tuple(span_of(n) for n in groups.get("error", []))
-    omp, omp_branches, device_functions = openmp_facts(unit, pragmas)
+    omp, omp_branches, device_functions, omp_memory = openmp_facts(unit, pragmas)
     # (a `.parallel_for` of a file that is not SYCL is another library's: not a launch kernlint reads)
     sycl_launches = launches if language == "sycl" else ()
     coverage = kernel_coverage(sycl_launches, omp, device.complete, lost_lines(unit, groups.get("error", [])))
@@ -167,19 +170,22 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
         loop_fact(unit, kind, n, side, side == "host" and _holds_any(n, reported)) for kind, n, side in sides
     )
     as_c, c_sources = compiled_as_c(unit.path) if unit.path else (False, ())
+    looping = [(kind, n) for kind, n, side in sides if side == "host"]
+    flows, usm = host_flows(unit, members, host_calls, looping, accessors, queues, omp, in_device)
     return FileFacts(
         path=unit.path,
         language=language,
         launches=launches,
         buffers=tuple(buffers),
         accessors=tuple(accessors),
-        local_allocations=tuple(locals_),
+        local_allocations=tuple(locals_.values()),
         barriers=tuple(sorted(barriers, key=lambda b: b.span.start_byte)),
         loops=all_loops,
         queues=_once_per_arm(queues, unit.arms),
         pragmas=pragmas,
         branches=device.branches + omp_branches.branches,
         block_accesses=device.block_accesses,
+        memory_accesses=device.memory_accesses + omp_memory,
         omp=omp,
         syntax_errors=errors,
         dependencies=tuple(unit.constants.dependencies) + c_sources,
@@ -188,6 +194,8 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
         limits=device.limits + omp_branches.limits,
         preprocessor=preprocessor_facts(unit.root, groups.get("include", []), unit.constants.macro_names()),
         compiled_as_c=as_c,
+        host_flows=flows,
+        usm=usm,
     )
 
 

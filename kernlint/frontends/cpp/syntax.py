@@ -42,6 +42,29 @@ def function_declarator(definition: Node) -> Node | None:
     return declarator
 
 
+def data_pointer(member: Node) -> Node | None:
+    """The whole expression when the member access `member` (`acc.m`) is the start of
+    `acc.get_pointer()`, `acc.get_multi_ptr<…>()` or either followed by `.get()`: a pointer to the
+    accessor's data; None for any other member."""
+    method = re.match(r"\s*(?:template\s+)?(\w+)", text_of(member.child_by_field_name("field")))
+    call = member.parent
+    if method is None or method.group(1) not in ("get_pointer", "get_multi_ptr") or call is None:
+        return None
+    if call.type != "call_expression" or arguments_of(call.child_by_field_name("arguments")):
+        return None
+    outer = call.parent
+    if (
+        outer is not None
+        and outer.type == "field_expression"
+        and text_of(outer.child_by_field_name("field")) == "get"
+        and outer.parent is not None
+        and outer.parent.type == "call_expression"
+        and not arguments_of(outer.parent.child_by_field_name("arguments"))
+    ):
+        return outer.parent
+    return call
+
+
 def last_word(text: str) -> str:
     """The last component of a qualified name or member access (`sycl::item` -> `item`, `h.x` -> `x`)."""
     return re.split(r"::|\.", text.strip())[-1].strip()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
+from functools import cached_property
 
 import tree_sitter
 
@@ -22,6 +23,7 @@ from kernlint.frontends.common.preprocess import (
     one_arm,
     split_groups,
 )
+from kernlint.frontends.cpp import callees
 from kernlint.frontends.cpp.constants import CppConstants
 from kernlint.frontends.cpp.dialect import file_macros
 from kernlint.frontends.cpp.pragma_operators import rewrite_pragma_operators
@@ -63,11 +65,13 @@ class CppUnit:
             self._parse_split_groups(parsed)
         self.includes = include_paths(self.file_matches)
         symbols = treesitter.as_captures(self.file_matches["cpp_symbols"])
+        self.symbols = {name: symbols.get(name, []) for name in ("var.decl", "param.name")}
         self.constants = CppConstants(
             self.root, path, include_dirs, defines, includes=self.includes, symbols=symbols, arms=self.arms
         )
         self._assigned = sorted(symbols.get("assigned.name", []), key=lambda n: n.start_byte)
         self._assigned_starts = [n.start_byte for n in self._assigned]
+        self._functions: dict[tuple[bool, bool], dict[str, list[tree_sitter.Node]]] = {}
 
     def _parse_split_groups(self, parsed: bytes) -> None:
         """Parse again with the first arm only of each `#if` group whose arms cannot be read together
@@ -100,6 +104,11 @@ class CppUnit:
                 found.append((choice, bodies))
         return found
 
+    @cached_property
+    def text(self) -> str:
+        """The file's text, decoded once for the few readers that search it (type aliases)."""
+        return self.data.decode("utf-8", errors="replace")
+
     def init_text(self, name: str, at_byte: int) -> str | None:
         """The initialiser text of the variable `name` visible at `at_byte` (ranges are often built
         in a variable first), or None when it is written after it (`lws[2] = 64`, `init(lws)`)."""
@@ -114,6 +123,19 @@ class CppUnit:
             return None
         definition = self.constants.definition(text_of(node), node.start_byte)
         return definition.type_text if definition is not None and definition.kind == "var" else None
+
+    def functions(self, *, prototypes: bool = False, members: bool = False) -> dict[str, list[tree_sitter.Node]]:
+        """The file's function definitions by name (`callees.file_functions`), read once per kind:
+        the accessor, OpenMP and host-flow readers all ask."""
+        key = (prototypes, members)
+        if key not in self._functions:
+            self._functions[key] = callees.file_functions(self.root, prototypes=prototypes, members=members)
+        return self._functions[key]
+
+    @cached_property
+    def macros(self) -> dict[str, callees.Macro]:
+        """The macros the file `#define`s (`callees.file_macros`)."""
+        return callees.file_macros(self.data)
 
     def assigned_names(self, node: tree_sitter.Node) -> set[str]:
         """Names written inside `node` by an assignment (`=`, `+=`, …) or `++`/`--`, read from the

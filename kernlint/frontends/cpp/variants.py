@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import fields, replace
 from typing import Any
 
-from kernlint.facts import FileFacts
+from kernlint.facts import FileFacts, HostFlow
 from kernlint.facts.coverage import Coverage
 from kernlint.frontends.common.coverage import kernel_coverage
 
@@ -22,8 +22,8 @@ def merged(first: FileFacts, other: FileFacts, regions: list[tuple[int, int]]) -
     updates: dict[str, Any] = {}
     for field in fields(FileFacts):
         mine, theirs = getattr(first, field.name), getattr(other, field.name)
-        if field.name in ("syntax_errors", "coverage") or not isinstance(mine, tuple):
-            continue
+        if field.name in ("syntax_errors", "coverage", "host_flows", "usm") or not isinstance(mine, tuple):
+            continue  # host flows: the first parse's, their OpenMP steps renumbered below
         if field.name == "dependencies":
             updates[field.name] = tuple(dict.fromkeys((*mine, *theirs)))
             continue
@@ -31,6 +31,8 @@ def merged(first: FileFacts, other: FileFacts, regions: list[tuple[int, int]]) -
         if added:
             updates[field.name] = tuple(sorted((*mine, *added), key=lambda item: item.span.start_byte))
     facts = replace(first, **updates)
+    if "omp" in updates and first.host_flows:
+        facts = replace(facts, host_flows=_renumbered(first.host_flows, first.omp, facts.omp))
     return replace(
         facts,
         coverage=kernel_coverage(
@@ -41,3 +43,19 @@ def merged(first: FileFacts, other: FileFacts, regions: list[tuple[int, int]]) -
 
 def _complete(coverage: Coverage) -> bool:
     return coverage.kernels_analysed >= coverage.kernels
+
+
+def _renumbered(flows: tuple[HostFlow, ...], before: tuple[Any, ...], after: tuple[Any, ...]) -> tuple[HostFlow, ...]:
+    """Host flows whose steps name OpenMP constructs by index, renumbered after other arms' constructs
+    joined the list (the first parse's constructs keep their identity, not their place)."""
+    place = {id(construct): index for index, construct in enumerate(after)}
+    return tuple(
+        replace(
+            flow,
+            steps=tuple(
+                replace(step, construct=place[id(before[step.construct])]) if step.construct is not None else step
+                for step in flow.steps
+            ),
+        )
+        for flow in flows
+    )

@@ -17,11 +17,13 @@ from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.coverage import kernel_coverage, merged_lines
 from kernlint.frontends.common.preprocess import blank_disabled_blocks
 from kernlint.frontends.fortran.constants import FortranConstants
+from kernlint.frontends.fortran.hostflow import fortran_flows
 from kernlint.frontends.fortran.openmp import FortranOmpSource
 from kernlint.frontends.fortran.source import LineMap, looks_fixed_form, normalise_fixed
-from kernlint.frontends.openmp.dependence import RegionBranches, openmp_branches
+from kernlint.frontends.openmp.dependence import RegionBranches, openmp_branches, solve_regions
 from kernlint.frontends.openmp.directives import scan_fortran_directives
 from kernlint.frontends.openmp.facts import build_constructs
+from kernlint.frontends.openmp.memory import openmp_memory_accesses
 from kernlint.source import SourceFile
 
 
@@ -51,11 +53,17 @@ def extract(source: SourceFile, *, fixed_form: bool, config: Config) -> FileFact
     captures = treesitter.captures("fortran", "fortran", root)
     omp: tuple = ()
     found = RegionBranches()
+    memory: tuple = ()
+    flows: tuple = ()
     if directives:
         constants = FortranConstants(root, dict(config.defines))
         omp_source = FortranOmpSource(root, lines, code_lines, linemap, constants, directives, fixed)
         omp = build_constructs(omp_source)
-        found = openmp_branches(omp, omp_source)
+        solved = solve_regions(omp, omp_source)
+        if solved is not None:
+            found = openmp_branches(omp, omp_source, solved)
+            memory = openmp_memory_accesses(solved, omp_source, omp)
+        flows = fortran_flows(omp_source, omp, captures.get("loop", []))
     pragmas = tuple(Pragma(construct.span, "omp " + text) for construct, (_s, _e, text) in zip(omp, directives))
     targets = SpanIndex((c.region, c.region) for c in omp if c.region is not None and "target" in c.leaves)
     loops = []
@@ -74,10 +82,12 @@ def extract(source: SourceFile, *, fixed_form: bool, config: Config) -> FileFact
         loops=tuple(loops),
         pragmas=pragmas,
         branches=found.branches,
+        memory_accesses=memory,
         omp=omp,
         syntax_errors=errors,
         coverage=kernel_coverage((), omp, lost=_lost(errors)),
         limits=found.limits,
+        host_flows=flows,
     )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from functools import partial
+from functools import cached_property, partial
 
 import tree_sitter
 
@@ -23,7 +23,9 @@ from kernlint.frontends.common.nodes import text_of as _text
 from kernlint.frontends.fortran.arms import arm_costs, do_trips
 from kernlint.frontends.fortran.constants import UNITS, FortranConstants
 from kernlint.frontends.fortran.declarations import declarations
+from kernlint.frontends.fortran.memory import region_array_accesses
 from kernlint.frontends.fortran.openmp_uses import FortranUses
+from kernlint.frontends.fortran.procedures import file_procedures, procedure_calls, raw_procedure
 from kernlint.frontends.fortran.source import LineMap
 from kernlint.frontends.openmp.dependence import BranchShape, RawAssign, RawBranch, RawCall, RawFunction
 from kernlint.frontends.openmp.directives import parse_directive
@@ -39,6 +41,7 @@ from kernlint.frontends.openmp.facts import (
 from kernlint.frontends.openmp.lanes import scales
 from kernlint.frontends.openmp.locate import TextLocator
 from kernlint.frontends.openmp.maps import Declared
+from kernlint.frontends.openmp.memory import RawArrayAccess
 from kernlint.frontends.openmp.source import code_end
 
 Point = tuple[int, int]
@@ -314,6 +317,14 @@ class FortranOmpSource:
         raw = self._raw_loop(node)
         return do_trips(raw.lower, raw.upper, raw.step, lambda text: self.value(text, raw.span.start_byte))
 
+    def raw_loop(self, node: tree_sitter.Node) -> RawLoop:
+        """A `do` loop's control as written (the host flows read host loops' bounds with it)."""
+        return self._raw_loop(node)
+
+    def trips(self, node: tree_sitter.Node) -> int | None:
+        """How many times a `do` loop's body runs, when its control says so with constants."""
+        return self._trips(node)
+
     def _raw_loop(self, node: tree_sitter.Node) -> RawLoop:
         """A loop read once: nested regions and the directives inside them see the same loops."""
         found = self._raw_loops.get(node.id)
@@ -355,10 +366,25 @@ class FortranOmpSource:
         return None  # declarations sit at the top of the unit: which names a team shares needs the clauses
 
     def calls(self, region: Span) -> list[RawCall]:
-        return []  # a region's `call` statements are not followed into the subroutine (yet)
+        if not self._procedures:
+            return []
+        start = (region.line - 1, region.column_byte)
+        end = (region.end_line - 1, region.end_column_byte)
+        return procedure_calls(
+            self.root,
+            start,
+            end,
+            self._procedures,
+            lambda name, call: self.is_array(name, self.linemap.offset(*call.start_point)),
+            lambda call: (self.node_span(call), self._guards(call, start)),
+        )
 
     def function(self, name: str) -> RawFunction | None:
-        return None
+        return raw_procedure(name.lower(), self._procedures.get(name.lower(), []), self.span)
+
+    @cached_property
+    def _procedures(self) -> dict[str, list[tree_sitter.Node]]:
+        return file_procedures(self.root)
 
     def device_code(self, region: Span) -> list[RawAssign | RawBranch]:
         """Assignments and conditionals of one device region, in source order (for
@@ -465,6 +491,12 @@ class FortranOmpSource:
         return tuple(found[::-1])
 
     # -- uses ----------------------------------------------------------------------------------
+
+    def array_accesses(self, region: Span) -> list[RawArrayAccess]:
+        return region_array_accesses(self, region)
+
+    def referenced(self, region: Span) -> frozenset[str]:
+        return frozenset(_text(n).lower() for n in self.captures_in("fortran_uses", region).get("use", []))
 
     def accesses(self, region: Span, names: frozenset[str]) -> list[Access]:
         if self._uses is None:

@@ -229,7 +229,12 @@ class FortranUses:
         elif holder is not None and holder.type in ("pointer_association_statement", "association"):
             kind, detail = "escape", "a pointer or name is associated with it"
         loop, conditional = self._context(access)
+        if kind == "write" and loop is not None and not conditional:
+            conditional = _jump_before(access)  # `cycle`, `exit`, `return`, `go to`, `stop` may skip it
         depth = 1 if access is not ident else 0
+        statement = access.parent
+        while statement is not None and not statement.type.endswith("_statement"):
+            statement = statement.parent
         return Access(
             name,
             kind,
@@ -241,6 +246,7 @@ class FortranUses:
             detail,
             depth,
             shape_only=shape_only,
+            statement=self._source.node_span(statement) if statement is not None else None,
         )
 
     def _context(self, access: tree_sitter.Node) -> tuple[Span | None, bool]:
@@ -255,6 +261,27 @@ class FortranUses:
             child = node
             node = node.parent
         return None, conditional
+
+
+def _jump_before(access: tree_sitter.Node) -> bool:
+    """A jump (`cycle`, `exit`, `return`, `go to`, `stop`) in the innermost `do` loop around `access`,
+    before it; `continue`, a label's no-op, is none."""
+    node = access.parent
+    while node is not None and node.type not in UNITS and node.type != "do_loop":
+        node = node.parent
+    if node is None or node.type != "do_loop":
+        return False
+    stack = [c for c in node.named_children if c.type != "do_statement"]
+    while stack:
+        inner = stack.pop()
+        if inner.start_byte >= access.start_byte:
+            continue
+        if inner.type == "stop_statement" or (
+            inner.type == "keyword_statement" and not _text(inner).strip().lower().startswith("continue")
+        ):
+            return True
+        stack.extend(inner.named_children)
+    return False
 
 
 def _component_of(access: tree_sitter.Node) -> tuple[tree_sitter.Node, bool]:

@@ -29,7 +29,6 @@ from kernlint.facts.openmp import OmpConstruct
 from kernlint.facts.span_index import SpanIndex
 from kernlint.frontends.openmp import expr as ex
 from kernlint.frontends.openmp.device_code import (
-    TOO_DEEP,
     BranchShape,
     DeviceSource,
     RawAssign,
@@ -37,8 +36,10 @@ from kernlint.frontends.openmp.device_code import (
     RawCall,
     RawFunction,
     RegionBranches,
+    too_deep,
 )
 from kernlint.frontends.openmp.lanes import geometric, index_seed
+from kernlint.frontends.openmp.solved import SolvedRegion, SolvedRegions
 
 __all__ = ["BranchShape", "DeviceSource", "RawAssign", "RawBranch", "RawCall", "RawFunction", "openmp_branches"]
 
@@ -58,12 +59,13 @@ _UNIFORM_CALLS = frozenset(
 _MONOTONE = frozenset({"min", "max", "fmin", "fmax", "floor", "ceil", "int", "nint", "real", "dble"})
 
 
-def openmp_branches(constructs: tuple[OmpConstruct, ...], source: DeviceSource) -> RegionBranches:
-    """`Branch` facts for the id-dependent conditions of every device parallel region."""
+def solve_regions(constructs: tuple[OmpConstruct, ...], source: DeviceSource) -> SolvedRegions | None:
+    """Lower every device parallel region (and the functions it calls, one level) into one dependence
+    program and solve it (None: no region)."""
     regions = _parallel_regions(constructs)
     if not regions:
-        return RegionBranches()
-    limits: dict[Span, LimitReached] = {}
+        return None
+    limits: dict[Span, LimitReached] = {}  # one a statement
     program = dep.Program()
     shared = _shared_out_loops(constructs)
     around = SpanIndex((c.region, c) for c in constructs if c.region is not None)  # by region
@@ -74,6 +76,7 @@ def openmp_branches(constructs: tuple[OmpConstruct, ...], source: DeviceSource) 
         if "simd" in c.leaves and not set(c.leaves) & _WORKSHARING and c.loop is not None and c.loop.index
     )
     pending: list[tuple[Span, RawBranch]] = []
+    solved: list[SolvedRegion] = []
     followed = _Followed(program, source)
     for construct in regions:
         assert construct.region is not None
@@ -81,16 +84,18 @@ def openmp_branches(constructs: tuple[OmpConstruct, ...], source: DeviceSource) 
             continue
         unit = program.unit(construct.region)
         lanes = _simd_lanes(construct, simd_loops.inside(construct.region))
-        ids: set[str] = set()  # work-item indices: read flow-insensitively, as the seeds they are
+        seeds: dict[str, dep.Expr] = {}  # work-item indices: read flow-insensitively, as the seeds they are
         for loop in construct.loops:
             if loop.index is None:
                 continue
             if lanes is not None and loop.role in ("simd", "parallel-simd") and loop.index in lanes:
-                unit.assign(loop.index, dep.Seed("lane", loop.index))
-                ids.add(loop.index)
+                seeds[loop.index] = dep.Seed("lane", loop.index)
             elif lanes is None and loop.span in shared:
-                unit.assign(loop.index, index_seed(loop, construct, shared))
-                ids.add(loop.index)
+                seeds[loop.index] = index_seed(loop, construct, shared)
+            else:
+                continue
+            unit.assign(loop.index, seeds[loop.index])
+        ids = set(seeds)
         statements = source.device_code(construct.region)
         seeded = {
             loop.index: loop.step_value
@@ -113,14 +118,7 @@ def openmp_branches(constructs: tuple[OmpConstruct, ...], source: DeviceSource) 
         flow = _RegionFlow(statements, assigned - ids, source.fortran, published)
         lower = _Lowering(source, unit, seeded, uniform | {n for n in read if n not in assigned}, flow)
         skip = {loop.span for loop in construct.loops if loop.role != "sequential"}
-        for statement in statements:  # expressions nested past what the reader reads: said, not dropped
-            text, where = (
-                (statement.value, statement.span)
-                if isinstance(statement, RawAssign)
-                else (statement.text, statement.condition)
-            )
-            if text and _too_deep(text, source.fortran):
-                limits.setdefault(where, LimitReached(where, TOO_DEEP))
+        limits.update((limit.span, limit) for limit in too_deep(statements, source.fortran))  # said, not dropped
         pending += _lower_code(unit, statements, lower, skip, construct.region)
         # The file's functions it calls, followed one level: their parameters take the arguments (a
         # call's value stays as dependent as its arguments: their `return`s are not read).
@@ -130,8 +128,21 @@ def openmp_branches(constructs: tuple[OmpConstruct, ...], source: DeviceSource) 
             if function is not None:
                 args = [lower.expr(arg, call.span.start_byte) for arg in call.args]
                 unit.bind_call(function.body, args, call.guards)
+        solved.append(SolvedRegion(construct, statements, lower, seeds))
     program.solve()
-    pending += followed.pending
+    ordered = tuple(sorted(limits.values(), key=lambda limit: limit.span.start_byte))
+    return SolvedRegions(program, solved, pending + followed.pending, followed.names, ordered)
+
+
+def openmp_branches(
+    constructs: tuple[OmpConstruct, ...], source: DeviceSource, solved: SolvedRegions | None = None
+) -> RegionBranches:
+    """`Branch` facts for the id-dependent conditions of every device parallel region, with the limits
+    their analysis met (`solved`: the regions' program when the caller already solved it for other passes)."""
+    solved = solved if solved is not None else solve_regions(constructs, source)
+    if solved is None:
+        return RegionBranches()
+    program, pending = solved.program, solved.pending
     loops = [raw.span for _unit, raw in pending if raw.kind == "loop"]
     branches = []
     for unit_key, raw in pending:
@@ -164,15 +175,10 @@ def openmp_branches(constructs: tuple[OmpConstruct, ...], source: DeviceSource) 
                 rewritable=shape.rewritable,
                 comparison=shape.comparison,
                 combines=shape.combines,
-                function=followed.names.get(unit_key),
+                function=solved.functions.get(unit_key),
             )
         )
-    return RegionBranches(tuple(branches), tuple(sorted(limits.values(), key=lambda limit: limit.span.start_byte)))
-
-
-def _too_deep(text: str, fortran: bool) -> bool:
-    parsed = ex.parse(text, fortran=fortran)
-    return isinstance(parsed, ex.Opaque) and parsed.too_deep
+    return RegionBranches(tuple(branches), solved.limits)
 
 
 def _lower_code(
@@ -425,6 +431,8 @@ class _Lowering:
             return dep.Binary(node.op, convert(node.left), convert(node.right))
         if isinstance(node, ex.Subscript):
             return dep.Load(convert(node.base), convert(node.index))
+        if isinstance(node, ex.Member):
+            return convert(node.base)  # `nodes[i].start`: read from the element, as the element is
         if isinstance(node, ex.Call):
             name = node.name.lower() if self.fortran else node.name
             if name in _THREAD_SEEDS:

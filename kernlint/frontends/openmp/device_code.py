@@ -114,3 +114,19 @@ TOO_DEEP = (
     "expression reader: the work-item dependence analysis takes its value as unknown, so a divergent "
     "branch (KL501) that depends on it may be missing"
 )
+
+
+def too_deep(statements: list[RawAssign | RawBranch], fortran: bool) -> list[LimitReached]:
+    """A `LimitReached` for each statement whose expression is nested past what the reader reads (its
+    value is then unknown to the analysis, which must say so rather than drop what depends on it)."""
+    found = []
+    for statement in statements:
+        text, where = (
+            (statement.value, statement.span)
+            if isinstance(statement, RawAssign)
+            else (statement.text, statement.condition)
+        )
+        parsed = ex.parse(text, fortran=fortran) if text else None
+        if isinstance(parsed, ex.Opaque) and parsed.too_deep:
+            found.append(LimitReached(where, TOO_DEEP))
+    return found

@@ -62,6 +62,16 @@ class Subscript:
 
 
 @dataclass(frozen=True)
+class Member:
+    """A member of an element or of a call's result (`nodes[i].start`, Fortran `cells(i)%n`): its value
+    comes from that element. A member of a plain name (`s.n`, `p->n`) stays a `Name`."""
+
+    base: Expr
+    field: str
+    op: str  # `.`, `->` or `%`
+
+
+@dataclass(frozen=True)
 class Opaque:
     """What the reader could not read; `too_deep` when only its nesting stopped it (see `parse`)."""
 
@@ -69,7 +79,7 @@ class Opaque:
     too_deep: bool = False
 
 
-Expr = Num | Name | Unary | Binary | Call | Subscript | Opaque
+Expr = Num | Name | Unary | Binary | Call | Subscript | Member | Opaque
 
 _C_TOKEN = re.compile(
     r"""
@@ -241,7 +251,10 @@ class _Parser(PrecedenceParser[Expr]):
             elif (token in (("op", "."), ("op", "->")) and not self.fortran) or (token == ("op", "%") and self.fortran):
                 self.take()
                 member = self.take()
-                expr = Name(f"{_describe(expr)}{token[1]}{member[1]}")
+                if isinstance(expr, Name):
+                    expr = Name(f"{expr.name}{token[1]}{member[1]}")
+                else:
+                    expr = Member(expr, member[1], token[1])
                 if self.fortran and self.peek() == ("op", "("):
                     self.take()
                     depth = 1
@@ -274,10 +287,6 @@ _TYPE_WORDS = frozenset(
         "std::ptrdiff_t",
     }
 )
-
-
-def _describe(expr: Expr) -> str:
-    return expr.name if isinstance(expr, Name) else "?"
 
 
 @lru_cache(maxsize=8192)
@@ -471,6 +480,8 @@ def condition_shape(text: str, *, fortran: bool, scope: Scope, negate: bool = Fa
         elif isinstance(node, Subscript):
             visit(node.base, depth + 1, None)
             visit(node.index, depth + 1, None)
+        elif isinstance(node, Member):
+            visit(node.base, depth + 1, None)
         elif isinstance(node, Unary):
             if node.op == "!" and holds is True and isinstance(node.operand, Binary) and node.operand.op == "%":
                 mask(node.operand, Num(0))
@@ -517,6 +528,8 @@ def _expanded_names(node: Name, scope: Scope, depth: int = 0) -> set[str]:
                 stack += list(item.args)
             elif isinstance(item, Subscript):
                 stack += [item.base, item.index]
+            elif isinstance(item, Member):
+                stack.append(item.base)
     return found
 
 
@@ -534,6 +547,8 @@ def _render(expr: Expr) -> str:
         return f"{expr.name}({', '.join(_render(a) for a in expr.args)})"
     if isinstance(expr, Subscript):
         return f"{_render(expr.base)}[{_render(expr.index)}]"
+    if isinstance(expr, Member):
+        return f"{_render(expr.base)}{expr.op}{expr.field}"
     return expr.text
 
 

@@ -28,7 +28,8 @@ from kernlint.facts.openmp_directive import OmpDirective, OmpParseError
 from kernlint.facts.span_index import SpanIndex
 from kernlint.frontends.openmp.expr import Scope, condition_shape, linear_text
 from kernlint.frontends.openmp.locate import TextLocator
-from kernlint.frontends.openmp.maps import Declared, device_named, mapped_items, touched_range
+from kernlint.frontends.openmp.mapped import implicit_map_facts
+from kernlint.frontends.openmp.maps import Declared, device_named, mapped_items, own_elements, touched_range
 from kernlint.frontends.openmp.names import STANDALONE
 
 #: Leaves that make a construct's associated loop run in parallel or vectorised.
@@ -89,7 +90,9 @@ class Access:
     what an escape or a read-modify-write is (`a member of an element is written`, `passed to `f``).
     `depth` counts the subscripts (or `*`) applied to the variable (`a[i][j]`: 2), `member` names the
     member subscripted or dereferenced through it (`s.p[i]`, `s->p[i]`), and `shape_only` marks a use
-    that asks only for the array's shape (Fortran `size(a, 1)`), touching no element.
+    that asks only for the array's shape (Fortran `size(a, 1)`), touching no element. A jump earlier
+    in its loop's body (`continue`, Fortran `cycle`, …) makes a write `conditional` too. `statement`
+    is the statement holding the use (it reads before it writes, whatever the order in the text).
     """
 
     name: str
@@ -103,6 +106,7 @@ class Access:
     depth: int = 0
     member: str | None = None
     shape_only: bool = False
+    statement: Span | None = None
 
 
 @dataclass(frozen=True)
@@ -162,6 +166,9 @@ class OmpSource(Protocol):
 
     def varying_in(self, region: Span) -> frozenset[str] | None:
         """The names `region` declares or assigns (its loop indices among them), None when unknown."""
+
+    def declared_in(self, region: Span) -> frozenset[str] | None: ...  # names declared inside (None: unknown)
+    def referenced(self, region: Span) -> frozenset[str]: ...  # arrays it may map implicitly (`mapped`)
 
 
 def build_constructs(source: OmpSource) -> tuple[OmpConstruct, ...]:
@@ -298,6 +305,7 @@ class _Builder:
             append_limit=item.append_limit,
             locations=locations,
             map_types=map_types,
+            implicit_maps=implicit_map_facts(self.source, item.region, directive, at, self.targets, self._device_named),
             loop=associated,
             loops=loops,
             enclosing_loops=around,
@@ -395,6 +403,7 @@ class _Builder:
                     touched=self.touched(name, mine, loops, item.span.start_byte, region),
                     dereferences=max((a.depth for a in mine), default=0),
                     members=tuple(sorted({a.member for a in mine if a.member is not None})),
+                    written_first=self.written_first(item, item_map.item, mine, by_loop),
                 )
             )
         return tuple(uses)
@@ -426,6 +435,48 @@ class _Builder:
             fortran=self.fortran,
             rank_one=frozenset({name}) if self.fortran else frozenset(),
             varying=varying,
+        )
+
+    def written_first(self, item: Located, mapped, mine: list[Access], by_loop: dict[Span, OmpLoop]) -> bool:
+        """The region's first use of a variable (`mine`, in source order) is a device loop that
+        overwrites the whole mapped section and runs whenever the region does, and every other use
+        comes after that loop: nothing in the region can see what was copied in."""
+        region = item.region
+        if region is None or not mine or mine[0].kind != "write" or mine[0].loop is None:
+            return False
+        first, loop = mine[0], mine[0].loop
+        if not self.writes_cover(mapped, [first], by_loop, item.span.start_byte):
+            return False
+        owner = next((o for o in self.located if o.loops and o.loops[0] == loop), None)
+        if (
+            owner is None
+            or not isinstance(owner.directive, OmpDirective)
+            or (owner is not item and owner.directive.has("nowait"))
+            or not (self.in_target(loop) or "target" in owner.directive.leaves)
+        ):
+            return False  # not a device loop (the construct's own, or one in its region) ordered before the rest
+        if any(region.contains(outer.span) for outer in self.source.loops_around(owner.span)):
+            return False  # a loop of the region around it may run no iteration
+        if any(region.start_byte <= c.span.start_byte for c in self.source.conditions_around(owner.span)):
+            return False  # it may not run
+        if not self.same_iteration(first, [a for a in mine[1:] if a.span.start_byte < loop.end_byte], by_loop):
+            return False
+        # The section and the loop are compared by their bounds' names: none may change in between.
+        section = self.section_range(mapped, item.span.start_byte)
+        names = frozenset().union(*(bound.names for bound in section or () if bound is not None))
+        return not any(
+            a.kind != "read" and a.span.start_byte < loop.start_byte for a in self.source.accesses(region, names)
+        )
+
+    def same_iteration(self, first: Access, later: list[Access], by_loop: dict[Span, OmpLoop]) -> bool:
+        """Every use in `later`, inside the loop of the covering write `first`, touches the element that
+        iteration stored, after the write's statement: it reads what the iteration wrote."""
+        loop = by_loop.get(first.loop) if first.loop is not None else None
+        if not later or loop is None or loop.index is None or first.statement is None:
+            return not later
+        inner = {raw.index for raw in self.source.loops_in(loop.span) if raw.span != loop.span}
+        return loop.index not in inner and own_elements(
+            later, loop.index, first.statement.end_byte, self.source.scope, fortran=self.fortran
         )
 
     def updated_names(self, region: Span) -> frozenset[str]:

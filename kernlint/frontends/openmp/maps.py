@@ -19,7 +19,19 @@ from kernlint.facts.base import Span
 from kernlint.facts.kinds import MapStorage
 from kernlint.facts.openmp import IndexBound, Linear, OmpLoop, OmpMapped, OmpRange
 from kernlint.facts.openmp_directive import OmpDirective, OmpItem
-from kernlint.frontends.openmp.expr import Binary, Call, Expr, Name, Num, Scope, Subscript, Unary, linear, parse
+from kernlint.frontends.openmp.expr import (
+    Binary,
+    Call,
+    Expr,
+    Name,
+    Num,
+    Scope,
+    Subscript,
+    Unary,
+    linear,
+    linear_text,
+    parse,
+)
 
 
 @dataclass(frozen=True)
@@ -77,20 +89,21 @@ def device_named(directives: Iterable[OmpDirective], fortran: bool) -> frozenset
 
 def mapped_items(source: MapSource, directive: OmpDirective, at: int, device: frozenset[str]) -> tuple[OmpMapped, ...]:
     """Every `map` list item of `directive` (written at byte `at`) with its storage and size."""
-    found = []
-    for mapped in directive.map_items:
-        item = mapped.item
-        name = item.name.lower() if source.fortran else item.name
-        declared = source.declared(name, at) if _simple(name) else None
-        if declared is None:
-            found.append(OmpMapped(item.text, name, "unknown"))
-            continue
-        if source.fortran:
-            facts = _fortran_item(source, item, name, declared, at)
-        else:
-            facts = _c_item(source, item, name, declared, at, device)
-        found.append(replace(facts, local=declared.local))
-    return tuple(found)
+    return tuple(item_facts(source, mapped.item, at, device) for mapped in directive.map_items)
+
+
+def item_facts(source: MapSource, item: OmpItem, at: int, device: frozenset[str]) -> OmpMapped:
+    """One list item (written at byte `at`) with its storage and size: a map clause's, or an array a
+    target region maps without one (`implicit_maps`)."""
+    name = item.name.lower() if source.fortran else item.name
+    declared = source.declared(name, at) if _simple(name) else None
+    if declared is None:
+        return OmpMapped(item.text, name, "unknown")
+    if source.fortran:
+        facts = _fortran_item(source, item, name, declared, at)
+    else:
+        facts = _c_item(source, item, name, declared, at, device)
+    return replace(facts, local=declared.local)
 
 
 # -- C and C++ -------------------------------------------------------------------------------------
@@ -382,6 +395,38 @@ def extreme(bound: IndexBound, lower: bool, loops: list[tuple[str, OmpRange]], d
             return None
         result = added
     return extreme(result, lower, loops, depth + 1) if again else result
+
+
+class _ElementUse(Protocol):
+    """An element use as the front-ends record it (`kernlint.frontends.openmp.facts.Access`)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def span(self) -> Span: ...
+    @property
+    def index(self) -> str | None: ...
+    @property
+    def whole(self) -> bool: ...
+    @property
+    def member(self) -> str | None: ...
+
+
+def own_elements(
+    uses: Iterable[_ElementUse], index: str, after: int, scope_at: Callable[[int], Scope], *, fortran: bool
+) -> bool:
+    """Each use reads or writes the element a loop's iteration owns (its subscript is the loop's
+    `index` itself, not a member of it) and starts at or after byte `after`."""
+    own = Linear.name(index)
+    return all(
+        use.kind in ("read", "write", "rmw")
+        and use.member is None
+        and not use.whole
+        and use.index is not None
+        and use.span.start_byte >= after
+        and linear_text(use.index, fortran=fortran, scope=scope_at(use.span.start_byte)) == own
+        for use in uses
+    )
 
 
 def touched_range(

@@ -7,7 +7,8 @@
 (while_statement) @loop.while
 (do_statement) @loop.do
 
-; Member calls that matter: launches, command groups, accessor factories, barriers.
+; Member calls that matter: launches, command groups, accessor factories, barriers, and the host side's
+; waits and copies (host flows).
 ((call_expression
    function: (field_expression
      field: [(field_identifier) @member.name
@@ -15,7 +16,8 @@
              (dependent_name (template_method name: (field_identifier) @member.name))])) @member.call
  (#any-of? @member.name
    "parallel_for" "single_task" "parallel_for_work_group" "submit"
-   "get_access" "get_host_access" "barrier"))
+   "get_access" "get_host_access" "barrier"
+   "wait" "wait_and_throw" "memcpy" "memset" "fill" "copy" "prefetch"))
 
 ; Free-function launches (`sycl::ext::oneapi::experimental::parallel_for(q, r, k)`, `nd_launch`,
 ; `single_task`); Python keeps those whose qualifier is SYCL's (not Kokkos' or TBB's).
@@ -44,6 +46,11 @@
 ((new_expression
    type: (_) @free.callee) @free.call
  (#match? @free.callee "(^|:)(buffer|queue)(<|$| )"))
+
+; USM allocations and the static `event::wait`, for host flows (KL7xx).
+((call_expression
+   function: [(identifier) (qualified_identifier) (template_function)] @host.callee) @host.call
+ (#match? @host.callee "(^|:)((aligned_alloc|malloc)_(shared|device|host)|event::wait|event::wait_and_throw)(<|$| )"))
 
 ; Declarations whose type names a SYCL class (buffers, accessors, local memory, queues).
 ((declaration

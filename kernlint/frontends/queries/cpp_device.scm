@@ -23,6 +23,9 @@
 (update_expression) @update
 (return_statement) @return
 
+; Memory accesses: subscripts of global and local memory (KL6xx).
+(subscript_expression) @subscript
+
 ; Early exits and nested lambdas (units of their own).
 (break_statement) @jump
 (continue_statement) @jump

@@ -9,3 +9,6 @@
 (declaration declarator: (reference_declarator (identifier) @declared))
 (declaration declarator: (init_declarator declarator: (reference_declarator (identifier) @declared)))
 (for_range_loop declarator: (identifier) @declared)
+; Arrays of two and three dimensions (`float tile[16][17];`).
+(declaration declarator: (array_declarator declarator: (array_declarator declarator: (identifier) @declared)))
+(declaration declarator: (array_declarator declarator: (array_declarator declarator: (array_declarator declarator: (identifier) @declared))))

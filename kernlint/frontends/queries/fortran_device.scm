@@ -5,3 +5,5 @@
 (select_case_statement (selector) @condition) @switch
 (do_loop) @loop
 (assignment_statement left: (identifier) @name right: (_) @value) @assign
+; `associate (x => a(r, c))`: the name stands for the selector, as if assigned from it
+(association name: (identifier) @name selector: (_) @value) @assign

@@ -4,8 +4,12 @@ What it does
     Looks at every device accessor whose mode is `read_write`, written out (`sycl::read_write`,
     `access::mode::read_write`, `access_mode::read_write`) or by default (`sycl::accessor a(buf, h)`,
     `buf.get_access(h)`), and at every use of it in the kernel launched in the same command group:
-    by name in a lambda kernel, through the functor member it initialises, and through helper
-    functions defined in the same file. It reports two cases:
+    by name in a lambda kernel, through the functor member it initialises (a template functor's
+    too, its member types filled with `decltype(acc)`), and through helper
+    functions defined in the same file (given the accessor, or its data pointer: `get_pointer()`,
+    `get_multi_ptr<…>()`, either with `.get()`), and through a local pointer to its data declared
+    in the kernel (`float *p = a.get_pointer();`, followed to the end of its block). It reports two
+    cases:
 
     * the kernel only reads the accessor: suggest `sycl::read_only`;
     * the kernel never reads it and one unconditional write at the work-item's own index
@@ -16,7 +20,8 @@ What it does
       a buffer promises no copy back either (there is no host memory to copy to), only the ordering.
 
     Anything the analysis cannot follow (a function not defined in the file, a pointer taken with
-    `get_pointer()`, `get_multi_ptr()` or `&a[i]`, a copy of the accessor, a use outside the kernel, an
+    `get_pointer()` or `get_multi_ptr()` and moved, assigned or used other than by indexing it,
+    `&a[i]`, a copy of the accessor, a use outside the kernel, an
     atomic, kernel code pulled in with `#include`) keeps it silent; a store to a member of an element
     (`a[i].x = …`, `a[i].v[k] += …`) is a write that keeps the other members, so it is neither a read
     nor an overwrite. Partial writes (`a[i + 1]`, `a[0]`, half the range, a write under a condition),
@@ -26,7 +31,12 @@ What it does
 
     OpenMP offload (C, C++, Fortran): the same two cases for `map(tofrom: x)` and `map(x)` on `target`
     and `target data` constructs: a region that only reads `x` needs `map(to: x)`, one that overwrites
-    the whole mapped section without reading it needs `map(from: x)`. That half is decided in
+    the whole mapped section without reading it needs `map(from: x)`, and so does one whose first use
+    of `x` is a device loop over exactly the section storing every element unconditionally, run
+    whenever the region runs (no loop or condition of the region around it, no `nowait`), with every
+    other use after it, or inside it at the iteration's own element in a later statement (`s[r] = 0;
+    … s[r] += …`): it reads only what it wrote. A `continue`, `break`, `return` or `goto` (Fortran
+    `cycle`, `exit`, …) before the store in the loop makes it conditional. That half is decided in
     `kernlint_rules/data/openmp_maps.py` and is just as silent when a use is not fully known: a store
     to a member (`a[i].x += …`, Fortran `a(i)%x = …`), code `#include`d into the region, a pointer into
     the array (`T *p = a;`, `&a[k]`, Fortran `p => a`) used in the region, an element passed where C++

@@ -5,13 +5,20 @@ What it does
     `access_mode::write`) without the `no_init` property when the kernel launched in its command
     group never reads it and overwrites every element: one unconditional write at the work-item's own
     index (`out[i] = …`, `out[it.get_global_id()] = …`, or through a local copied from it) over a
-    global range equal to the buffer's extent, or inside a counting loop over the whole extent. A
-    bounds check `if (i < n)` is understood when `n` is the buffer's extent and the launch covers it.
+    global range equal to the buffer's extent (a launch over `out.get_range()`, or a one-dimensional
+    range of `out.size()` or the buffer's `size()`, is), or inside a counting loop over the whole
+    extent. A bounds check `if (i < n)` is understood when `n` is the buffer's extent and the launch covers it.
+    A buffer built from a host container alone (`sycl::buffer<int> b{bins}` over `int bins[256]`,
+    `sycl::buffer b{arr}` over a `std::array`, `sycl::buffer b(vec)` over a `std::vector` sized
+    where it is declared and never resized) spans the container. Writes made by a helper defined in
+    the file count, whether it is given the accessor or its data pointer (`get_pointer()`,
+    `get_multi_ptr<…>()`), and so do writes through a local pointer to the data (`float *p =
+    a.get_pointer(); p[i] = …`).
 
     It stays silent whenever the old contents may survive: a partial write (`out[i + 1]`, `out[0]`,
     half the range, a sub-range accessor), a write under any other condition, after an early `return`
     or in a loop that may not run, an extent it cannot compare, or a use it cannot follow (a function
-    not defined in the file, a macro, a pointer from `get_pointer()`, `get_multi_ptr()` or `&a[i]`, an
+    not defined in the file, a macro, a data pointer moved or assigned rather than indexed, `&a[i]`, an
     atomic, kernel code pulled in with `#include`), a store to a member of an element (`a[i].x = …`
     keeps the other members, so it is not an overwrite), or another accessor in the same command group
     over the same buffer, which may read what `no_init` would discard. A `read_write` accessor that is only

@@ -2,15 +2,16 @@
 
 `map(tofrom: x)` — also `map(x)`, whose type defaults to tofrom — copies `x` to the device when the
 region starts and back when it ends. If the region only reads `x`, the copy back is wasted (`to`
-suffices); if it overwrites every element of the mapped section without reading it, the copy in is
-wasted (`from` suffices). The facts say how each mapped variable is used (`OmpVariableUse`); this
-module decides, for `target` constructs and `target data` regions alike, and stays silent whenever the
-use is not fully known: a variable passed to a function or aliased (also through a pointer made
-outside the region), a member of its elements stored to, code `#include`d into the region, a call
-that may reach a variable that is not local, updated with `target update`, read-modified-written, or
-already mapped by an enclosing `target data` region (then the inner map moves nothing). A fix that
-narrows the map is offered only on that proof: no write (for `to`), no read (for `from`), nothing
-unknown; the evidence records the counts it rests on.
+suffices); if it overwrites every element of the mapped section without reading it, or before reading
+any (`OmpVariableUse.written_first`: each element is stored before anything reads it, also within one
+iteration), the copy in is wasted (`from` suffices). The facts say how each
+mapped variable is used (`OmpVariableUse`); this module decides, for `target` constructs and `target
+data` regions alike, and stays silent whenever the use is not fully known: a variable passed to a
+function or aliased (also through a pointer made outside the region), a member of its elements stored
+to, code `#include`d into the region, a call that may reach a variable that is not local, updated with
+`target update`, read-modified-written, or already mapped by an enclosing `target data` region (then the
+inner map moves nothing). A fix that narrows the map is offered only on that proof: no write (for `to`),
+no read (for `from`), nothing unknown; the evidence records the counts it rests on.
 """
 
 from __future__ import annotations
@@ -51,9 +52,13 @@ def map_findings(facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
                 continue
             name = mapped.item.name
             use = construct.variable(name)
-            if use is None or use.name in outer or use.escapes or use.unknown or use.updated or use.read_modify_writes:
+            if use is None or use.name in outer or use.escapes or use.unknown or use.updated:
                 continue
-            if use.reads and not use.writes:
+            if use.written_first:
+                yield _diagnostic(construct, mapped, use, "from", ctx)
+            elif use.read_modify_writes:
+                continue
+            elif use.reads and not use.writes:
                 yield _diagnostic(construct, mapped, use, "to", ctx)
             elif use.writes and not use.reads and use.writes_cover:
                 yield _diagnostic(construct, mapped, use, "from", ctx)
@@ -77,6 +82,11 @@ def _diagnostic(
     region = "target data region" if "target data" in construct.leaves else "target region"
     if suggested == "to":
         why = f"the {region} only reads `{use.name}`, so copying it back to the host when the region ends is wasted"
+    elif use.reads or use.read_modify_writes:
+        why = (
+            f"the {region} overwrites every element of `{mapped.item.text}` before it reads any, so copying "
+            f"the old contents to the device is wasted"
+        )
     else:
         why = (
             f"the {region} overwrites every element of `{mapped.item.text}` without reading it, so copying "
@@ -96,6 +106,7 @@ def _diagnostic(
             "read_modify_writes": use.read_modify_writes,
             "escapes": use.escapes,
             "writes_cover": use.writes_cover,
+            "written_first": use.written_first,
             "construct": construct.kind,
         },
         fix=_fix(ctx, construct, mapped, suggested),

@@ -10,11 +10,13 @@ What it does
       tree-reduction step `if (lid < s)` with `s` halved each time, or a loop `for (k = 0; k < i; ++k)`
       whose trip count grows with the id;
     * tests on data loaded with an id-derived index (`if (data[i] > 0)`, a CSR row loop running from
-      `row_ptr[row]` to `row_ptr[row + 1]`);
+      `row_ptr[row]` to `row_ptr[row + 1]`, a member of the lane's element `verts[v].degree`, Fortran
+      `cells(i)%n` or a name `ASSOCIATE`d with an element);
     * other non-monotone arithmetic of the id.
 
     Dependence is followed through assignments, arithmetic, id-indexed loads, arguments of device
-    functions, and `bool` flags. Conditions on group or sub-group ids, ranges, kernel arguments,
+    functions (in OpenMP, the file's C functions and Fortran procedures a device region calls, one
+    level deep), and `bool` flags. Conditions on group or sub-group ids, ranges, kernel arguments,
     constants and results of group collectives (`reduce_over_group`, `group_broadcast`) are uniform and
     never flagged, and so are values that are the same in every lane of a sub-group: sub-group ids,
     `lid / 32` or `lid >> 5` (sub-groups are at most 32 wide), an id divided by the sub-group's size
@@ -22,7 +24,9 @@ What it does
     (`select_from_group(sg, x, 0)`), votes and reductions. Dependence follows each definition of a
     variable (a variable reassigned after a divergent assignment is uniform again) and each call of a
     device function with its own arguments. A `?:` whose arms are plain values is compiled to a select
-    and is not flagged.
+    and is not flagged, nor is a loop bounded by its own start plus a uniform count (`for (k = s; k < s
+    + 4; ++k)` runs four times in every lane, whatever `s` is), nor the test of an OpenMP `atomic
+    compare` (one compare-and-swap instruction).
 
     OpenMP offload code (C, C++ and Fortran) is covered the same way: the OpenMP front-end treats
     the index of a loop shared out by `parallel for` / `parallel do` / `loop` (and
@@ -176,6 +180,8 @@ _REASONS = {
     "rows": "it depends only on an outer index of the collapsed loop nest, the same along each row of inner "
     "iterations (consecutive lanes): only a sub-group that straddles two rows diverges, and kernlint cannot show "
     "the row length is a multiple of the sub-group size",
+    "unknown-block": "it tests the work-item id shifted right by an amount kernlint cannot evaluate: lanes "
+    "share the value in blocks, and kernlint cannot tell whether a block holds whole sub-groups",
 }
 _LOOP_REASONS = {
     "rows": "its trip count depends only on an outer index of the collapsed loop nest, the same along each row of "

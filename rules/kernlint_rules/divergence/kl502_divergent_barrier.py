@@ -60,6 +60,9 @@ Severity
     constant (`if (gid >= n) return;`, `if (ch < count) { … reduce_over_group(sg, …) }`), or a
     loop so bounded, all harmless while the bound is a multiple of the group size. Nothing when
     the known sizes make every group fall on one side (`gid < 1024` in work-groups of 256).
+    Warning too where the condition tests the id shifted right by an amount kernlint cannot
+    evaluate (`(tid >> LG) & 1` with `LG = lg2(…)`): the lanes share such a value in blocks that may
+    hold the whole group.
 
 Occupancy basis
     None: this is a correctness error, independent of the device.
@@ -175,6 +178,14 @@ class DivergentBarrier(Rule):
                 f"{f', {size} here' if size else ''}, so that whole groups "
                 f"{'run the same number of iterations' if looping else 'fall on one side'};"
                 f" kernlint cannot tell {'the bound' if size else 'the sizes'} from the code)"
+            )
+            severity = Severity.WARNING
+        elif branch.reason == "unknown-block":
+            # `(tid >> LG) & 1` with `LG` not evaluated: the lanes share the value in blocks that may hold
+            # the whole group, so the split is not proven
+            message += (
+                f" (harmless only if the shift of the id keeps whole {scope}s together,"
+                " which kernlint cannot tell: it cannot evaluate the amount)"
             )
             severity = Severity.WARNING
         launch = facts.launch_for(at)

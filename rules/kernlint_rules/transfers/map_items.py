@@ -1,4 +1,4 @@
-"""What the map rules (KL705–KL708) ask of a file's OpenMP constructs as a whole: which constructs
+"""What the map rules (KL701, KL705–KL708) ask of a file's OpenMP constructs as a whole: which constructs
 move data, what other directives map or name, and how many copies a map type makes."""
 
 from __future__ import annotations
@@ -69,18 +69,19 @@ def sections_of(
     return [item for item, unit in sections.get(key, []) if not local or unit == construct.unit]
 
 
-def resident(facts: FileFacts) -> frozenset[str]:
-    """Variables the file keeps on the device beyond one region: mapped by `target enter data` or
-    listed by `declare target`. A map of them on a later construct finds them present and copies
-    nothing (unless `always`)."""
+def resident(facts: FileFacts, within: Span | None = None) -> frozenset[str]:
+    """Variables the file keeps on the device beyond one region: mapped by `target enter data` (with
+    `within`, only those written inside it: a function's own) or listed by `declare target`. A map of
+    them on a later construct finds them present and copies nothing (unless `always`)."""
     names: set[str] = set()
     for construct in facts.omp:
         directive = construct.directive
         if directive is None:
             continue
         if "target enter data" in directive.leaves:
-            names |= {fold(m.item.name, construct) for m in directive.map_items}
-        elif directive.kind.startswith("declare target"):
+            if within is None or within.contains(construct.span):
+                names |= {fold(m.item.name, construct) for m in directive.map_items}
+        elif directive.kind.startswith(("declare target", "begin declare target")):
             names |= {fold(a.strip(), construct) for a in directive.arguments}
             names |= {fold(i.name, construct) for c in directive.clauses for i in c.items}
     return frozenset(names)
@@ -89,9 +90,17 @@ def resident(facts: FileFacts) -> frozenset[str]:
 def mapped_by_enclosing(facts: FileFacts, construct: OmpConstruct) -> set[str]:
     """Names an enclosing `target data` region (or target construct) already maps: the inner map then
     finds them present and moves nothing."""
+    return mapped_around(facts, construct.span, construct)
+
+
+def mapped_around(facts: FileFacts, span: Span, inner: OmpConstruct | None = None) -> set[str]:
+    """Names the constructs around `span` map (other than `inner` itself): data regions that keep them
+    on the device while the code at `span` runs (a target construct, or a call of a function holding one)."""
     names: set[str] = set()
-    for outer in facts.constructs_around(construct.span):
-        if outer is construct or outer.region == construct.region or outer.directive is None:
+    for outer in facts.constructs_around(span):
+        if outer is inner or outer.directive is None:
+            continue
+        if inner is not None and outer.region == inner.region:
             continue
         names |= {fold(m.item.name, outer) for m in outer.directive.map_items}
     return names

@@ -19,6 +19,7 @@ from kernlint.frontends.common.nodes import arguments_of, node_at, span_of, text
 from kernlint.frontends.cpp.accessors.index import Index, Write, is_own
 from kernlint.frontends.cpp.accessors.mode_syntax import is_property, template_args
 from kernlint.frontends.cpp.sycl.constructions import buffer_of, construction_from_call, construction_from_decl
+from kernlint.frontends.cpp.sycl.containers import container_size
 from kernlint.frontends.cpp.sycl.ranges import evaluate_range
 from kernlint.frontends.cpp.syntax import no_spaces
 from kernlint.frontends.cpp.unit import CppUnit
@@ -179,14 +180,20 @@ class CoverageReader:
         return self._launch_texts_at[key]
 
     def _launch_over_accessor(self, launch: KernelLaunch, accessor: Accessor) -> bool:
-        """`parallel_for(acc.get_range(), …)`: the launch is exactly the accessor's range."""
+        """`parallel_for(acc.get_range(), …)`, or a one-dimensional range of `acc.size()` (the buffer's
+        too, or `get_count()`): the launch is exactly the accessor's range."""
         if launch.api != "parallel_for" or not accessor.name:
             return False
         args = self._launch_args(launch)
         if len(args) != 2:
             return False
         text = no_spaces(text_of(args[0]))
-        return text in (f"{accessor.name}.get_range()", f"{accessor.buffer}.get_range()")
+        names = (accessor.name, accessor.buffer)
+        if text in (f"{name}.get_range()" for name in names):
+            return True
+        wrapped = _ONE_DIMENSION.fullmatch(text)
+        count = wrapped.group(1) if wrapped else text
+        return count in (f"{name}.{method}()" for name in names for method in ("size", "get_count"))
 
     def _launch_has_offset(self, launch: KernelLaunch) -> bool:
         return any(re.search(r"\bid\b|offset", text_of(a)) for a in self._launch_args(launch)[1:-1])
@@ -259,17 +266,24 @@ class CoverageReader:
         ):
             return None, None, None  # a sub-buffer or an iterator range: the extent is not the range argument
         buffer = buffer_of(self.unit, construction, False)
-        texts = None
-        if buffer.extent is not None and not buffer.extent.known:
+        texts: tuple[str, ...] | None = None
+        single = args and (len(args) == 1 or is_property(args[1])) and re.fullmatch(r"[A-Za-z_]\w*", text_of(args[0]))
+        element = _element_size(construction.template_args[:1])
+        if single and buffer.extent is not None:
+            texts = (buffer.extent.text,) if buffer.extent.text else None  # a container's or a count's size
+            if element is None:  # `sycl::buffer b(vec)`: the element type is the container's
+                size = container_size(self.unit, args[0], construction.node)
+                element = type_size(size.element) if size is not None and size.element else None
+        elif single:
+            texts = (f"{text_of(args[0])}.size()",)  # a container of a type not read here: its size by name
+        elif buffer.extent is not None and not buffer.extent.known:
             range_arg = args[1] if buffer.has_host_data and len(args) >= 2 else args[0]
             texts = self._dim_texts(range_arg)
-        elif (
-            len(args) == 1
-            and args[0].type in ("identifier", "parameter_declaration")
-            and re.fullmatch(r"[A-Za-z_]\w*", text_of(args[0]))
-        ):
-            texts = (f"{text_of(args[0])}.size()",)  # `sycl::buffer b(vec)`: the container's size
-        return buffer, texts, _element_size(construction.template_args[:1])
+        return buffer, texts, element
+
+
+#: A one-dimensional range around a count: `sycl::range<1>(n)`, `range{n}`.
+_ONE_DIMENSION = re.compile(r"(?:sycl::)?range(?:<1>)?[({](.*)[)}]")
 
 
 def _element_size(args: list[Node]) -> int | None:

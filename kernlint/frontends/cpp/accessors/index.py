@@ -62,6 +62,12 @@ class Scope:
     conditional: bool = False  # this body only runs under a condition (a helper called conditionally)
     depth: int = 0
     captures: dict[str, list[Node]] = field(default_factory=dict)
+    # Only references in this byte range count: a local pointer to the accessor's data (`float *p =
+    # a.get_pointer();`) is that accessor from its declaration to the end of its block.
+    within: tuple[int, int] | None = None
+
+    def sees(self, node: Node) -> bool:
+        return self.within is None or self.within[0] <= node.start_byte < self.within[1]
 
 
 class Captures:

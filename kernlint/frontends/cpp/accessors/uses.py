@@ -34,9 +34,9 @@ from kernlint.frontends.cpp.accessors.binding import (
 from kernlint.frontends.cpp.accessors.coverage import CoverageReader
 from kernlint.frontends.cpp.accessors.index import Captures, Index, IndexReader, Scope, Write, is_own
 from kernlint.frontends.cpp.accessors.mode_syntax import mode_syntax
-from kernlint.frontends.cpp.callees import Callees, element_argument_effect, file_functions, file_macros, parameters
+from kernlint.frontends.cpp.callees import Callees, element_argument_effect, parameters
 from kernlint.frontends.cpp.sycl.api import ATOMIC_METHODS, MODE_WORD, NEUTRAL_METHODS
-from kernlint.frontends.cpp.syntax import element_context, last_name, no_spaces, unwrap_value
+from kernlint.frontends.cpp.syntax import data_pointer, element_context, last_name, no_spaces, unwrap_value
 from kernlint.frontends.cpp.unit import CppUnit
 
 Node = tree_sitter.Node
@@ -179,7 +179,7 @@ class _Analysis:
         self, name: str, node: Node, group: Node, launches: list[KernelLaunch], bound_args: list[Node], found: _Found
     ) -> None:
         """References to the accessor in its command group but outside the kernels: only size queries
-        and the functor construction are understood; anything else escapes."""
+        the functor construction and `decltype(acc)` are understood; anything else escapes."""
         bodies = [launch.body for launch in launches if launch.body is not None]
         caps = self.captures(group)
         for include in caps.get("include", []):
@@ -204,8 +204,8 @@ class _Analysis:
                 and text_of(parent.child_by_field_name("field")) in NEUTRAL_METHODS
             ):
                 continue
-            if parent is not None and parent.type == "lambda_capture_specifier":
-                continue
+            if parent is not None and parent.type in ("lambda_capture_specifier", "decltype"):
+                continue  # a capture list, or `Kernel<decltype(acc)>`: the accessor's type, not its value
             found.add("escape", ref, "used in the command group outside the kernel")
 
     # -- scanning a body ---------------------------------------------------------------------
@@ -217,17 +217,17 @@ class _Analysis:
         names = {n.encode() for n in scope.names}
         macros = self.callees.macros
         for ref in caps.get("ref", []):
-            macro = macros.get(text_of(ref)) if ref.text not in names else None
+            macro = macros.get(text_of(ref)) if ref.text not in names and scope.sees(ref) else None
             if macro is not None and macro.words & scope.names:
                 found.add("escape", ref, f"macro `{text_of(ref)}` names it")
         for ref in caps.get("ref", []):
-            if ref.text in names:
+            if ref.text in names and scope.sees(ref):
                 self._reference(ref, scope, found)
         for ref in caps.get("member_ref", []):
             if scope.members and ref.text in names and ref.parent is not None:
                 self._classify_value(ref.parent, scope, found)
         for ref in caps.get("type_ref", []):
-            if ref.text in names:
+            if ref.text in names and scope.sees(ref):
                 decl = self._enclosing(ref, ("declaration", "parameter_declaration"))
                 outer = self._enclosing(decl, ("declaration",)) if decl is not None else None
                 if outer is not None and "atomic" in text_of(outer.child_by_field_name("type")):
@@ -285,10 +285,25 @@ class _Analysis:
             call = parent.parent
             if call is not None and call.type == "call_expression" and method in NEUTRAL_METHODS:
                 return
+            pointer = data_pointer(parent)
+            helper_call = _call_taking(pointer) if pointer is not None else None
+            if pointer is not None and helper_call is not None:
+                # `helper(acc.get_pointer(), …)`: the helper's parameter is the accessor's data
+                self._passed_to_function(pointer, helper_call, scope, found)
+                return
+            alias = _pointer_alias(pointer) if pointer is not None else None
+            if alias is not None:
+                # `float *p = acc.get_pointer();`: `p` is the accessor's data until its block ends
+                name, declaration, block = alias
+                self._scan(
+                    replace(scope, names=frozenset({name}), within=(declaration.end_byte, block.end_byte)), found
+                )
+                return
             found.add("escape", node, f"`.{method}` gives access the analysis does not follow")
             return
-        if parent.type == "argument_list" and parent.parent is not None and parent.parent.type == "call_expression":
-            self._passed_to_function(node, parent.parent, scope, found)
+        call = _call_taking(node)
+        if call is not None:
+            self._passed_to_function(node, call, scope, found)
             return
         found.add("escape", node, "copied or used as a whole")
 
@@ -400,12 +415,12 @@ class _Analysis:
     @cached_property
     def callees(self) -> Callees:
         """The file's definitions, prototypes and macros, for what a call does to an element."""
-        return Callees(file_functions(self.root, prototypes=True), file_macros(self.unit.data))
+        return Callees(self.unit.functions(prototypes=True), self.unit.macros)
 
     def functions(self) -> dict[str, list[Node]]:
         """Function definitions of the file by name, found on first use."""
         if self._functions is None:
-            self._functions = file_functions(self.root)
+            self._functions = self.unit.functions()
         return self._functions
 
     def _passed_to_function(self, node: Node, call: Node, scope: Scope, found: _Found) -> None:
@@ -480,6 +495,36 @@ class _Analysis:
             typed_sites=tuple(dict.fromkeys(found.typed_sites)),
             syntax=syntax,
         )
+
+
+def _pointer_alias(pointer: Node) -> tuple[str, Node, Node] | None:
+    """(name, declaration, block) when `pointer` initialises a local declared in a block
+    (`float *p = acc.get_pointer();`, `auto p = acc.get_multi_ptr<…>().get();`)."""
+    init = pointer.parent
+    if init is None or init.type != "init_declarator" or init.child_by_field_name("value") != pointer:
+        return None
+    declarator = init.child_by_field_name("declarator")
+    while declarator is not None and declarator.type == "pointer_declarator":
+        declarator = declarator.child_by_field_name("declarator")
+    declaration = init.parent
+    block = declaration.parent if declaration is not None else None
+    if (
+        declarator is None
+        or declarator.type != "identifier"
+        or declaration is None
+        or declaration.type != "declaration"
+    ):
+        return None
+    if block is None or block.type != "compound_statement":
+        return None
+    return text_of(declarator), declaration, block
+
+
+def _call_taking(node: Node) -> Node | None:
+    """The call `node` is an argument of (`f(node, …)`), if it is one."""
+    parent = node.parent
+    call = parent.parent if parent is not None and parent.type == "argument_list" else None
+    return call if call is not None and call.type == "call_expression" else None
 
 
 def analyse_accessor_uses(

@@ -9,8 +9,9 @@ the definition, assigned with the guarding conditions.
 
 What a definition of another kind stands for: `ENTRY` (on entry to the unit) is the parameter's
 value, or an uninitialised local; `BARRIER` (shared memory right after a work-group barrier) is the
-same for the whole group; a weak definition through a reference argument is the variable's
-flow-insensitive value (which the call's outputs feed).
+same for the whole group; a definition through a reference argument of a call is the value that
+reaches the argument joined with what the callee leaves in its parameter (the call's output, which
+`reference_output` names), never every definition of the variable anywhere in the unit.
 """
 
 from __future__ import annotations
@@ -85,7 +86,7 @@ class UnitFlow:
         for key in sorted(self.walk.uses.get(key_of(node), ()), key=source_order):
             if isinstance(key, DefinitionKey):
                 definition = self.walk.defs[key]
-                options.append(Var(variable) if definition.how == "reference" else self._variant(definition, node))
+                options.append(self._variant(definition, node))
             elif key == BARRIER:
                 options.append(Uniform("shared memory after a barrier"))
             else:  # ENTRY
@@ -114,15 +115,25 @@ class UnitFlow:
         guards: Callable[[Node], tuple],
     ) -> None:
         """Each definition as an assignment of its own program variable, and of the variable's
-        flow-insensitive value (read by nested lambdas and reference outputs)."""
+        flow-insensitive value (read by nested lambdas). A reference argument's definition starts from
+        the value reaching the argument; the call's output joins it (`reference_output`)."""
         for definition in self.walk.defs.values():
-            if definition.how == "reference" or skip(definition):
+            if skip(definition):
                 continue
-            value = _value(definition, lower)
+            if definition.how == "reference":
+                value: Expr | None = self.read(definition.node, definition.variable)
+            else:
+                value = _value(definition, lower)
             if value is None:
                 continue
             unit.assign(definition.key, value)
             unit.assign(definition.variable, Var(definition.key), guards(definition.node))
+
+    def reference_output(self, argument: Node, variable: Variable) -> Name:
+        """The program variable a call's output through the reference `argument` assigns: the
+        definition the walk made there, or (where the walk did not see the call) the variable."""
+        key = DefinitionKey(variable, argument.start_byte, "reference")
+        return key if key in self.walk.defs else variable
 
     def _definition(self, name: Name) -> Definition | None:
         """The definition of this unit a program variable stands for, if it stands for one."""

@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable
 
 from kernlint.analysis.dependence import (
+    Expr,
     Grade,
     Program,
     Varying,
@@ -100,6 +101,23 @@ class CppDependence:
         if owner is None or key_of(owner) not in self._contexts:
             return None
         return self.program.grade(key_of(owner), node_key(node))
+
+    def parent_of(self, node: Node) -> Node | None:
+        """`node.parent`, remembered (tree-sitter finds a parent by walking down from the root)."""
+        return self._ancestry.parent_of(node)
+
+    def context_of(self, node: Node) -> UnitContext | None:
+        """The unit (kernel body, device function, lambda) whose code holds `node`."""
+        owner = self._ancestry.owner(node)
+        return self._contexts.get(key_of(owner)) if owner is not None else None
+
+    def lower(self, node: Node, context: UnitContext) -> Expr:
+        """An expression of `context`'s code in the analysis' terms, its reads resolved as the program's."""
+        return self._lowering.lower(node, context)
+
+    def loops_around(self, node: Node, context: UnitContext) -> tuple[Node, ...]:
+        """The loops around `node` in its unit, innermost first."""
+        return self._ancestry.loops(node, context.source.root)
 
     def handle_kind(self, node: Node | None) -> str | None:
         """item | group | sub-group when `node` (in device code) denotes such a handle."""
@@ -438,17 +456,15 @@ class CppDependence:
             if not callees:
                 for arg in self._unknown_outputs(call, context):  # `T out; transform(p, out);` sets `out`
                     if key_of(arg) in covered:
-                        unit.assign(
-                            self.scopes.variable(context, text_of(arg), arg.start_byte),
-                            self._lowering.lower(call, context),
-                        )
+                        variable = self.scopes.variable(context, text_of(arg), arg.start_byte)
+                        unit.assign(flow.reference_output(arg, variable), self._lowering.lower(call, context))
                 continue
             _receiver, _name, args = self.scopes.parts(call)
             lowered = [self._lowering.lower(arg, context) for arg in args]
             for callee in callees:
                 callee_context = self._contexts[callee]
                 outputs = [
-                    (i, self.scopes.variable(context, text_of(arg), arg.start_byte))
+                    (i, flow.reference_output(arg, self.scopes.variable(context, text_of(arg), arg.start_byte)))
                     for i, arg in enumerate(args[: len(callee_context.params)])
                     if callee_context.params[i][1] and arg.type == "identifier"
                 ]

@@ -20,9 +20,10 @@ from dataclasses import dataclass, replace
 
 import tree_sitter
 
-from kernlint.facts import Barrier, Branch, KernelLaunch, LimitReached, Span, SubGroupBlockAccess
+from kernlint.facts import Barrier, Branch, KernelLaunch, LimitReached, LocalAllocation, Span, SubGroupBlockAccess
 from kernlint.facts.device import Reach
-from kernlint.facts.kinds import BlockDirection, BranchExit, BranchKind
+from kernlint.facts.kinds import BranchExit, BranchKind
+from kernlint.facts.memory import MemoryAccess
 from kernlint.facts.span_index import SpanIndex
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import contains, node_at, span_between, span_of, text_of
@@ -41,6 +42,8 @@ from kernlint.frontends.cpp.dependence.program import CppDependence
 from kernlint.frontends.cpp.device import limits as bounds
 from kernlint.frontends.cpp.device.arms import ArmCounter, CodeOnly, combines, comparison_of
 from kernlint.frontends.cpp.device.barriers import find_barriers
+from kernlint.frontends.cpp.device.block_access import block_access
+from kernlint.frontends.cpp.device.memory import DeviceView, memory_accesses
 from kernlint.frontends.cpp.device.strides import grid_stride
 from kernlint.frontends.cpp.syntax import function_declarator
 from kernlint.frontends.cpp.unit import CppUnit
@@ -48,10 +51,6 @@ from kernlint.frontends.cpp.unit import CppUnit
 Node = tree_sitter.Node
 
 _HOST_MARKERS = re.compile(rb"\.\s*(?:parallel_for|single_task|submit|parallel_for_work_group)\b|\bmain\s*\(")
-_BLOCK_BUILTIN = re.compile(
-    r"^(?:intel_sub_group_block_(?P<a>read|write)\w*|__spirv_SubgroupBlock(?P<b>Read|Write)INTEL)$"
-)
-_BLOCK_FREE = frozenset({"group_load", "group_store", "load", "store", "sub_group_load", "sub_group_store"})
 _INDEX_HANDLES = {
     "nd_item": "item",
     "item": "item",
@@ -75,11 +74,15 @@ class DeviceCode:
     block_accesses: tuple[SubGroupBlockAccess, ...] = ()
     barriers: tuple[Barrier, ...] | None = None
     complete: bool = True
+    memory_accesses: tuple[MemoryAccess, ...] = ()
     limits: tuple[LimitReached, ...] = ()  # where the analysis of device code stopped at one of its bounds
 
 
 def analyse_device_code(
-    unit: CppUnit, launches: list[KernelLaunch], unlaunched: list[KernelLaunch] | None = None
+    unit: CppUnit,
+    launches: list[KernelLaunch],
+    unlaunched: list[KernelLaunch] | None = None,
+    local_allocations: tuple[LocalAllocation, ...] = (),
 ) -> DeviceCode:
     """The device code of `launches` and of the `unlaunched` kernels (found by what they are) that are
     not part of another kernel's code: an `h_item` lambda inside a work-group kernel, or a function
@@ -100,6 +103,8 @@ def analyse_device_code(
         branches = sorted(_branches(graph, dependence), key=lambda b: (b.span.start_byte, b.span.end_byte))
         accesses = sorted(_block_accesses(graph, dependence), key=lambda a: a.span.start_byte)
         barriers = sorted(find_barriers(graph.scans.values(), dependence), key=lambda b: b.span.start_byte)
+        view = DeviceView(graph.scans, graph.callees, graph.names, frozenset(graph.kernels), graph.owner)
+        memory = memory_accesses(unit, view, dependence, tuple(with_regions), local_allocations)
     except RecursionError:
         # The walks are iterative and expressions are read to a bounded depth, so this is not expected;
         # should some chain still exceed Python's stack, the facts are missing, and the report says so.
@@ -110,7 +115,9 @@ def analyse_device_code(
     lines = {node.start_point[0]: node for _at, node in sorted(dependence.too_deep.items(), reverse=True)}
     too_deep = tuple(LimitReached(span_of(node), bounds.TOO_DEEP_EXPRESSION) for node in lines.values())  # one a line
     limits = tuple(sorted(cut + too_deep, key=bounds.by_position))
-    return DeviceCode(tuple(with_regions), tuple(branches), tuple(accesses), tuple(barriers), limits=limits)
+    return DeviceCode(
+        tuple(with_regions), tuple(branches), tuple(accesses), tuple(barriers), True, memory, limits=limits
+    )
 
 
 def _body(root: Node) -> Node | None:
@@ -555,7 +562,7 @@ def _block_accesses(graph: _DeviceGraph, dependence: CppDependence) -> Iterable[
     seen: set[tuple[int, int]] = set()
     for captures in graph.scans.values():
         for call in captures.get("call", []) + captures.get("tcall", []):
-            access = _block_access(call, dependence)
+            access = block_access(call, dependence)
             if access is None or (call.start_byte, call.end_byte) in seen:
                 continue
             seen.add((call.start_byte, call.end_byte))
@@ -564,33 +571,3 @@ def _block_accesses(graph: _DeviceGraph, dependence: CppDependence) -> Iterable[
                 graph.names.get(key_of(owner)) if owner is not None and key_of(owner) not in graph.kernels else None
             )
             yield replace(access, function=function)
-
-
-def _block_access(call: Node, dependence: CppDependence) -> SubGroupBlockAccess | None:
-    if call.type == "binary_expression":
-        left = call.child_by_field_name("left")
-        if left is None or left.type != "binary_expression":
-            return None
-    receiver, name, args = dependence.scopes.parts(call)
-    builtin = _BLOCK_BUILTIN.match(name)
-    if builtin:
-        direction: BlockDirection = (
-            "store" if (builtin.group("a") or builtin.group("b") or "").lower() == "write" else "load"
-        )
-        return SubGroupBlockAccess(span_of(call), name, direction)
-    if receiver is not None:
-        if name not in ("load", "store") or dependence.handle_kind(receiver) != "sub-group":
-            return None
-        return SubGroupBlockAccess(span_of(call), _callee_text(call), "load" if name == "load" else "store")
-    if name in _BLOCK_FREE and args and dependence.handle_kind(args[0]) == "sub-group":
-        return SubGroupBlockAccess(span_of(call), name, "store" if "store" in name else "load")
-    return None
-
-
-def _callee_text(call: Node) -> str:
-    """`sg.load<4>` as written (spacing removed), for messages."""
-    if call.type == "binary_expression":
-        callee = call.child_by_field_name("left")
-        return re.sub(r"\s+", "", text_of(callee)) + ">" if callee is not None else ""
-    function = call.child_by_field_name("function")
-    return re.sub(r"\s+", "", text_of(function)).replace(".template", ".")

@@ -17,13 +17,14 @@ from typing import TYPE_CHECKING
 
 import tree_sitter
 
-from kernlint.facts import OmpConstruct, Pragma, Span
+from kernlint.facts import Pragma, Span
 from kernlint.facts.kinds import LoopKind
 from kernlint.facts.openmp_directive import OmpDirective
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import span_of, text_of
-from kernlint.frontends.cpp.callees import Callees, file_functions, file_macros
+from kernlint.frontends.cpp.callees import Callees
 from kernlint.frontends.cpp.openmp.device import calls_in, declared_names, device_code, raw_function
+from kernlint.frontends.cpp.openmp.implicit import ImplicitArrays
 from kernlint.frontends.cpp.openmp.nodes import FUNCTION_TYPES, LOOP_TYPES
 from kernlint.frontends.cpp.openmp.syntax import (
     associated_loops,
@@ -39,8 +40,7 @@ from kernlint.frontends.cpp.openmp.syntax import (
 )
 from kernlint.frontends.cpp.openmp.uses import alias_source, alias_target, classify_use, quiet_call
 from kernlint.frontends.cpp.syntax import last_name
-from kernlint.frontends.openmp.dependence import openmp_branches
-from kernlint.frontends.openmp.device_code import RawAssign, RawBranch, RawCall, RawFunction, RegionBranches
+from kernlint.frontends.openmp.device_code import RawAssign, RawBranch, RawCall, RawFunction
 from kernlint.frontends.openmp.directives import join_c_pragma, parse_directive
 from kernlint.frontends.openmp.expr import Expr, Scope, parse
 from kernlint.frontends.openmp.facts import (
@@ -48,7 +48,6 @@ from kernlint.frontends.openmp.facts import (
     Located,
     RawCondition,
     RawLoop,
-    build_constructs,
     has_region,
     is_loop_construct,
 )
@@ -59,16 +58,6 @@ if TYPE_CHECKING:
     from kernlint.frontends.cpp.unit import CppUnit
 
 _LOOP_KINDS: dict[str, LoopKind] = {"for_range_loop": "range-for", "while_statement": "while", "do_statement": "do"}
-
-
-def openmp_facts(unit: CppUnit, pragmas: tuple[Pragma, ...]) -> tuple[tuple[OmpConstruct, ...], RegionBranches]:
-    """Every `#pragma omp` / `#pragma ompx` of the file as an OmpConstruct, and the id-dependent
-    branches of its device parallel regions (for KL501)."""
-    if not any(p.text.split()[:1] in (["omp"], ["ompx"]) for p in pragmas):
-        return (), RegionBranches()
-    source = CppOmpSource(unit, pragmas)
-    constructs = build_constructs(source)
-    return constructs, openmp_branches(constructs, source)
 
 
 class CppOmpSource:
@@ -91,6 +80,7 @@ class CppOmpSource:
         self._definitions: dict[tuple[str, int], Expr | None] = {}
         self._uses_by_function: dict[int, list[tree_sitter.Node]] = {}
         self._words_by_function: dict[int, set[str]] = {}
+        self._implicit = ImplicitArrays(unit.data, unit.root)
 
     # -- directives ----------------------------------------------------------------------------
 
@@ -391,6 +381,9 @@ class CppOmpSource:
 
     # -- uses ----------------------------------------------------------------------------------
 
+    def referenced(self, region: Span) -> frozenset[str]:
+        return self._implicit.referenced(self.nodes[region]) if region in self.nodes else frozenset()
+
     def accesses(self, region: Span, names: frozenset[str]) -> list[Access]:
         node = self.nodes.get(region)
         if node is None:
@@ -412,21 +405,17 @@ class CppOmpSource:
     @cached_property
     def functions(self) -> dict[str, list[tree_sitter.Node]]:
         """The file's function definitions by name."""
-        return file_functions(self.root)
+        return self.unit.functions()
 
     @cached_property
     def function_names(self) -> frozenset[str]:
         """The names of the file's functions, member functions included (calls to them are work)."""
-        return frozenset(file_functions(self.root, members=True))
+        return frozenset(self.unit.functions(members=True))
 
     @cached_property
     def callees(self) -> Callees:
         """The file's definitions, prototypes and macros; C passes every argument by value."""
-        return Callees(
-            file_functions(self.root, prototypes=True),
-            file_macros(self.data),
-            by_reference=not self.unit.path.endswith(".c"),
-        )
+        return Callees(self.unit.functions(prototypes=True), self.unit.macros, by_reference=self.unit.path[-2:] != ".c")
 
     def _hidden(
         self,

@@ -7,6 +7,7 @@ loops) that guard it. This module reads them from the tree with the `cpp_openmp_
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from functools import partial
 
@@ -82,6 +83,8 @@ def device_code(root: Node, functions: frozenset[str], constant: Constant | None
     arms = ArmCounter(calls_one_of(functions), constant)
     code_only = CodeOnly(root.text or b"", root.start_byte)
     for node, condition, kind in branches:
+        if kind == "if" and _atomic_block(node, root):
+            continue  # `#pragma omp atomic compare`: the test is part of one atomic instruction
         loops = [a for a in _ancestors_within(node, root, include_self=True) if a.type in LOOP_TYPES]
         varying = sorted(
             {
@@ -166,6 +169,21 @@ def _shape(arms: ArmCounter, code_only: CodeOnly, node: Node, condition: Node) -
     return BranchShape(
         arms.costs(node), arms.steers_loop(node), code_only(node), comparison_of(condition), combines(node)
     )
+
+
+def _atomic_block(node: Node, root: Node) -> bool:
+    """`node` is the statement, or inside the block, that a `#pragma omp atomic` directive applies to."""
+    for current in _ancestors_within(node, root, include_self=True):
+        before = current.prev_named_sibling
+        while before is not None and before.type == "comment":
+            before = before.prev_named_sibling
+        if (
+            before is not None
+            and before.type in ("preproc_call", "preproc_pragma")
+            and re.match(r"#\s*pragma\s+omp\s+atomic\b", text_of(before))
+        ):
+            return True
+    return False
 
 
 def _ancestors_within(node: Node, root: Node, include_self: bool = False) -> list[Node]:

@@ -9,15 +9,18 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from kernlint.facts import OmpConstruct, Pragma, Span
+from kernlint.facts.memory import MemoryAccess
 from kernlint.facts.openmp_directive import OmpDirective, OmpParseError
 from kernlint.frontends.common.nodes import span_of
 from kernlint.frontends.cpp.openmp.constructs import CppOmpSource
+from kernlint.frontends.cpp.openmp.memory import RegionArrays
 from kernlint.frontends.cpp.openmp.syntax import associated_loops, collapse_depth, following_statement
 from kernlint.frontends.cpp.pragma_operators import expanded_clauses
-from kernlint.frontends.openmp.dependence import openmp_branches
+from kernlint.frontends.openmp.dependence import openmp_branches, solve_regions
 from kernlint.frontends.openmp.device_code import RegionBranches
 from kernlint.frontends.openmp.directives import is_macro_name, parse_directive
 from kernlint.frontends.openmp.facts import Located, build_constructs, has_region, is_loop_construct
+from kernlint.frontends.openmp.memory import RawArrayAccess, openmp_memory_accesses
 
 if TYPE_CHECKING:
     from kernlint.frontends.cpp.unit import CppUnit
@@ -25,7 +28,14 @@ if TYPE_CHECKING:
 
 class MacroAwareOmpSource(CppOmpSource):
     """`CppOmpSource` that reads a directive written through `_Pragma` or a macro as the directive it
-    stands for, and a directive with macro clauses with the macros expanded."""
+    stands for, and a directive with macro clauses with the macros expanded; and the array elements a
+    region uses, for the memory pass."""
+
+    def array_accesses(self, region: Span) -> list[RawArrayAccess]:
+        if not hasattr(self, "_arrays"):
+            self._arrays = RegionArrays(self.unit)
+        node = self.nodes.get(region)
+        return self._arrays.accesses(node) if node is not None else []
 
     def located(self) -> list[Located]:
         expanded = (self._expanded(found) for found in super().located())
@@ -55,15 +65,22 @@ class MacroAwareOmpSource(CppOmpSource):
 
 def openmp_facts(
     unit: CppUnit, pragmas: tuple[Pragma, ...]
-) -> tuple[tuple[OmpConstruct, ...], RegionBranches, list[Span]]:
-    """`cpp.openmp.openmp_facts`, reading directives through `MacroAwareOmpSource` (its branches with
-    the limits their analysis met); and the bodies of the file's functions that run on the device
-    (`device_functions`)."""
+) -> tuple[tuple[OmpConstruct, ...], RegionBranches, list[Span], tuple[MemoryAccess, ...]]:
+    """Every `#pragma omp` / `#pragma ompx` of the file as an OmpConstruct, reading directives through
+    `MacroAwareOmpSource`; the id-dependent branches of its device parallel regions (with the limits
+    their analysis met); the bodies of the file's functions that run on the device
+    (`device_functions`); and the memory accesses of the device parallel regions (from the same solved
+    dependence program as the branches)."""
     if not any(p.text.split()[:1] in (["omp"], ["ompx"]) for p in pragmas):
-        return (), RegionBranches(), []
+        return (), RegionBranches(), [], ()
     source = MacroAwareOmpSource(unit, pragmas)
     constructs = build_constructs(source)
-    return constructs, openmp_branches(constructs, source), device_functions(source, constructs)
+    functions = device_functions(source, constructs)
+    solved = solve_regions(constructs, source)
+    if solved is None:
+        return constructs, RegionBranches(), functions, ()
+    memory = openmp_memory_accesses(solved, source, constructs)
+    return constructs, openmp_branches(constructs, source, solved), functions, memory
 
 
 def device_functions(source: CppOmpSource, constructs: tuple[OmpConstruct, ...]) -> list[Span]:

@@ -16,7 +16,7 @@ import tree_sitter
 from kernlint.facts import Span
 from kernlint.frontends.common.nodes import span_of, text_of
 from kernlint.frontends.cpp.callees import VALUE_FUNCTIONS, Callees, element_argument_effect
-from kernlint.frontends.cpp.openmp.nodes import CONDITIONAL_TYPES, FUNCTION_TYPES, LOOP_TYPES
+from kernlint.frontends.cpp.openmp.nodes import CONDITIONAL_TYPES, FUNCTION_TYPES, JUMP_TYPES, LOOP_TYPES
 from kernlint.frontends.cpp.syntax import element_context, last_name
 from kernlint.frontends.openmp.facts import Access
 
@@ -76,7 +76,11 @@ def classify_use(ident: Node, name: str, region: Node, pointer: bool, callees: C
             member=member,
         )
     kind, detail = _use_kind(access, ident, pointer, callees)
-    return Access(name, kind, span_of(access), index, False, loop, conditional, detail, dims, member)
+    if kind == "write" and loop is not None and not conditional:
+        conditional = _jump_before(access, region)  # `continue`, `break`, `return`, `goto` may skip it
+    return Access(
+        name, kind, span_of(access), index, False, loop, conditional, detail, dims, member, statement=_statement(access)
+    )
 
 
 def dereferenced_member(ident: Node) -> str | None:
@@ -182,6 +186,35 @@ def _context(access: Node, region: Node) -> tuple[Span | None, bool]:
         child = node
         node = node.parent
     return None, conditional
+
+
+def _jump_before(access: Node, region: Node) -> bool:
+    """A jump statement in the body of the innermost loop around `access`, before it."""
+    node = access.parent
+    while node is not None and node.type not in FUNCTION_TYPES:
+        body = node.child_by_field_name("body") if node.type in LOOP_TYPES else None
+        if body is not None and body.start_byte <= access.start_byte < body.end_byte:
+            stack = [body]
+            while stack:
+                inner = stack.pop()
+                if inner.start_byte >= access.start_byte or inner.type in FUNCTION_TYPES:
+                    continue
+                if inner.type in JUMP_TYPES:
+                    return True
+                stack.extend(inner.named_children)
+            return False
+        if node == region:
+            break
+        node = node.parent
+    return False
+
+
+def _statement(access: Node) -> Span | None:
+    """The statement (or declaration) `access` is part of."""
+    node = access.parent
+    while node is not None and not (node.type.endswith("_statement") or node.type == "declaration"):
+        node = node.parent
+    return span_of(node) if node is not None else None
 
 
 def alias_target(ident: Node) -> str | None:

@@ -19,6 +19,7 @@ from kernlint.facts import Accessor, Buffer, Extent, LocalAllocation, QueueConst
 from kernlint.facts.kinds import AccessMode, AccessorForm, AccessTarget, BufferForm
 from kernlint.frontends.common.nodes import arguments_of, span_of, text_of
 from kernlint.frontends.cpp.sycl.api import MODE_WORDS, SYCL_CLASSES, TARGET_WORDS
+from kernlint.frontends.cpp.sycl.containers import container_size
 from kernlint.frontends.cpp.sycl.mode_spelling import enumeration_span, tag_namespace
 from kernlint.frontends.cpp.sycl.queue_arguments import argument_kind
 from kernlint.frontends.cpp.sycl.ranges import evaluate_range
@@ -94,13 +95,19 @@ def construction_from_call(node: Node, callee: Node) -> Construction | None:
 
 def buffer_of(unit: CppUnit, c: Construction, in_device: bool) -> Buffer:
     """A buffer and, when its construction spells one out, its range (`buffer(ptr, range)`,
-    `buffer(range)`, `buffer{ptr, {n}}`)."""
+    `buffer(range)`, `buffer{ptr, {n}}`) or the size of the container it is built from (`buffer(vec)`)."""
     has_host_data = extent = None
     if c.args:
         first = c.args[0]
         has_host_data = not (first.type == "initializer_list" or re.search(r"\brange\b", text_of(first)))
         range_arg = c.args[1] if has_host_data and len(c.args) >= 2 else (first if not has_host_data else None)
-        if range_arg is not None:
+        alone = len(c.args) == 1 or (len(c.args) == 2 and re.search(r"property", text_of(c.args[1])))
+        size = container_size(unit, first, c.node) if has_host_data and alone else None
+        if size is not None:
+            # `buffer<int> b{bins}`, `buffer b(vec)`: the container's size; `buffer<int> b(n)`: a range
+            has_host_data = not size.is_range
+            extent = Extent((size.value,), size.text or "")
+        elif range_arg is not None:
             at = range_arg.start_byte
             extent = evaluate_range(
                 text_of(range_arg), lambda t: unit.constants.value(t, at), lambda n: unit.init_text(n, at)
