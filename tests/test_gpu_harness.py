@@ -202,6 +202,16 @@ def test_shared_wavefronts_per_load_with_the_bank_conflicts_beside_them(tmp_path
     assert figure["value"] == 32 and figure["conflicts_per_request"] == 31
 
 
+def test_idle_sms_are_read_off_the_average_and_busiest_sm(tmp_path: Path) -> None:
+    claim = claims.by_key("kl209_one_team")
+    # one block: the busy SM is active 1,320,000 cycles, the average over 132 SMs is 10,000: 131 of 132 idle
+    counters = {compare.SM_ACTIVE_AVG: 10_000, compare.SM_ACTIVE_MAX: 1_320_000}
+    figure = compare.measured_figure(_metrics(tmp_path, claim, counters), claim)
+    assert figure["value"] == pytest.approx(100 * (1 - 1 / 132))
+    with pytest.raises(compare.MeasurementError, match="missing"):
+        compare.measured_figure(_metrics(tmp_path, claim, {compare.SM_ACTIVE_AVG: 10}), claim)
+
+
 def test_counts_are_rendered_in_their_unit() -> None:
     row = {
         "key": "kl603_member",

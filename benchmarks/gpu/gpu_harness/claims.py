@@ -1,8 +1,8 @@
 """The claims checked on hardware: one entry per pair of kernels, and the claims that are not measured.
 
-A claim is a folder `pairs/<key>/` with four files: `bad.cpp` and `good.cpp` (SYCL, analysed by kernlint
-with `--device h100`; the bad one carries an `expect:` annotation on the finding's line) and their CUDA
-twins `bad.cu` and `good.cu`. Adding a claim is adding such a folder and one `Claim` below.
+A claim is a folder `pairs/<key>/` with four files: `bad.cpp` and `good.cpp` (SYCL or OpenMP C++,
+analysed by kernlint with `--device h100`; the bad one carries an `expect:` annotation on the finding's
+line) and their CUDA twins `bad.cu` and `good.cu`. Adding a claim is adding such a folder and one `Claim` below.
 
 `measure` names how the claim's figure is read off the counters (see `compare.measured_figure`):
 
@@ -20,6 +20,8 @@ twins `bad.cu` and `good.cu`. Adding a claim is adding such a folder and one `Cl
               l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum ÷ smsp__inst_executed_op_shared_ld.sum
               (its only shared loads are the claimed access); bank conflicts per load
               (l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum ÷ the same) shown beside it
+  sm-idle     the idle share of the GPU's SMs over the kernel: 100 × (1 − sm__cycles_active.avg ÷
+              sm__cycles_active.max), the busiest SM standing for the kernel's duration
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from pathlib import Path
 
 PAIRS = Path(__file__).resolve().parents[1] / "pairs"
 VARIANTS = ("bad", "good")
-MEASURES = ("occupancy", "idle-lanes", "busy-lanes", "sectors-per-request", "shared-wavefronts")
+MEASURES = ("occupancy", "idle-lanes", "busy-lanes", "sectors-per-request", "shared-wavefronts", "sm-idle")
 TOLERANCE = 0.15  # a prediction passes within ±15 % of the measured figure
 
 
@@ -92,6 +94,7 @@ CLAIMS: tuple[Claim, ...] = (
         "busy-lanes",
         "tree-reduction",
     ),
+    Claim("kl209_one_team", "KL209 one team", "KL209", "relax", "sm-idle"),
     Claim("kl601_row_walk", "KL601 row walk", "KL601", "row_sums", "sectors-per-request"),
     Claim("kl601_pairs", "KL601 stride 2 (pairs)", "KL601", "magnitudes", "sectors-per-request"),
     Claim("kl602_tile_column", "KL602 unpadded tile column", "KL602", "transpose", "shared-wavefronts"),

@@ -31,6 +31,8 @@ SECTORS = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
 REQUESTS = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
 WAVEFRONTS = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
 CONFLICTS = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"
+SM_ACTIVE_AVG = "sm__cycles_active.avg"
+SM_ACTIVE_MAX = "sm__cycles_active.max"
 SHARED_LOADS = "smsp__inst_executed_op_shared_ld.sum"
 CONTEXT = (DURATION, ACHIEVED, THEORETICAL, LANES_PER_INSTRUCTION, PRED_ON_PER_INSTRUCTION, DIVERGENT_TARGETS)
 
@@ -124,6 +126,16 @@ def measured_figure(raw: Path, claim: Claim) -> dict[str, Any]:
         conflicts = bad.value(CONFLICTS)
         figure["conflicts_per_request"] = None if conflicts is None else conflicts / figure["requests"]
         return figure
+    if claim.measure == "sm-idle":
+        average, busiest = bad.value(SM_ACTIVE_AVG), bad.value(SM_ACTIVE_MAX)
+        if average is None or not busiest:
+            raise MeasurementError(f"{claim.key}: {SM_ACTIVE_AVG} or {SM_ACTIVE_MAX} missing")
+        return {
+            "value": 100 * (1 - average / busiest),
+            "how": "100 × (1 − SM active cycles, average ÷ busiest SM)",
+            "sm_cycles_active_avg": average,
+            "sm_cycles_active_max": busiest,
+        }
     figure = busy_lanes(attributed(raw, claim, "bad"), set(measured_lines(claim)))
     figure["how"] = "busy lanes ÷ 32 over the marked lines' instructions"
     return figure

@@ -45,6 +45,8 @@ METRICS = (
     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
     "smsp__inst_executed_op_shared_ld.sum",
+    "sm__cycles_active.avg",
+    "sm__cycles_active.max",
 )
 SECTIONS = ("SourceCounters", "Occupancy", "LaunchStats", "SpeedOfLight", "WarpStateStats")
 TIMING_REPS = 50
