@@ -48,7 +48,10 @@ PARSE_ERROR_RULE = RuleInfo(
     Severity.ERROR,
     "A file could not be read or analysed (reported, never fatal).",
     "A file could not be read or analysed (reported, never fatal).\n\nkernlint reports unreadable, binary, "
-    "oversized and undecodable files, and internal errors, as KL000 for that file and goes on with the rest.",
+    "oversized and undecodable files, and internal errors, as KL000 for that file and goes on with the rest. "
+    "Where an analysis stops at one of its bounds (an expression nested deeper than the work-item dependence "
+    "analysis reads, calls deeper than it follows from a kernel), a KL000 info at that place names the bound and "
+    "the findings that may be missing there: nothing is left out without a word.",
 )
 
 
@@ -63,11 +66,13 @@ class EngineSetup:
     plugin_errors: tuple[str, ...] = field(default=())
     timeout_s: float | None = DEFAULT_TIMEOUT_S  # per file; None: no limit
     cache_dir: str | None = None  # `--cache-dir`; None: the user's cache directory
+    known_codes: frozenset[str] = frozenset()  # every code the plugins provide, and KL000 (see RuleContext)
 
     def context_key(self) -> str:
         rules = ",".join(f"{r.code}:{r.__module__}" for r in self.rules)
         devices = ",".join(getattr(d, "id", str(d)) for d in self.devices)
-        return f"{self.config.fingerprint()}|{rules}|{devices}|cost{COST_MODEL_VERSION}"
+        known = ",".join(sorted(self.known_codes))
+        return f"{self.config.fingerprint()}|{rules}|{devices}|{known}|cost{COST_MODEL_VERSION}"
 
 
 _kl000 = Diagnostic.parse_error
@@ -154,6 +159,17 @@ def _analyse(entry: SourceEntry, data: bytes, setup: EngineSetup) -> FileResult:
     reading += [_front_end_note(path, note) for note in notes]
     if source.decode_problem is None:  # (undecodable bytes in code are the likelier cause, said above)
         reading += [d for d in (lost_lines_note(source, facts),) if d is not None]
+    # Where an analysis stopped at one of its bounds: findings may be missing there, and the report says so.
+    reading += [
+        _kl000(
+            path,
+            limit.message,
+            Severity.INFO,
+            limit.span.line,
+            source.char_column(limit.span.line, limit.span.column_byte),
+        )
+        for limit in facts.limits
+    ]
     for phase in (False, True):
         found: list[Diagnostic] = [] if phase else reading  # suppressible like any finding
         for rule_class in (r for r in applicable if r.after_suppression is phase):
@@ -161,7 +177,15 @@ def _analyse(entry: SourceEntry, data: bytes, setup: EngineSetup) -> FileResult:
             options = {**rule_class.options, **setup.config.options_for(rule_class.code)}
             for device in setup.devices if rule_class.needs_device else (None,):
                 ctx = RuleContext(
-                    rule_class, source, facts.language, device, options, suppressions, rules_run, setup.devices
+                    rule_class,
+                    source,
+                    facts.language,
+                    device,
+                    options,
+                    suppressions,
+                    rules_run,
+                    setup.devices,
+                    setup.known_codes,
                 )
                 try:
                     found.extend(rule.check(facts, ctx))

@@ -94,6 +94,9 @@ class RuleContext:
     # Every target device of the run, so a device-independent rule can still say what its finding
     # costs on each (a copy's time depends on the device's host link).
     devices: tuple[DeviceProfile, ...] = ()
+    # Every code the run knows (its plugins' rules and KL000), so a suppression naming another is
+    # reported as naming no rule; empty when the caller does not say (then nothing is called unknown).
+    known_codes: frozenset[str] = frozenset()
 
     @property
     def target_device(self) -> DeviceProfile:

@@ -52,7 +52,8 @@ def make_setup(
     rules = tuple(
         rule for code, rule in sorted(plugins.rules.items()) if config.is_selected(code, rule.enabled_by_default)
     )
-    return EngineSetup(config, rules, tuple(devices), use_cache, tuple(plugins.errors), timeout_s, cache_dir)
+    known = known_codes(plugins)
+    return EngineSetup(config, rules, tuple(devices), use_cache, tuple(plugins.errors), timeout_s, cache_dir, known)
 
 
 def check_devices(ids: tuple[str, ...] | list[str], plugins: PluginSet, where: str) -> list[Any]:

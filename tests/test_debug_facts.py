@@ -124,6 +124,9 @@ def test_the_text_view_writes_spans_as_positions_and_small_facts_on_one_line() -
         "dependencies: none",
         "calls: none",
         "coverage: Coverage(launches=0, kernels=0, kernels_analysed=0, unseen=[], lost=[])",
+        "limits: none",
+        "preprocessor: Preprocessor(macros={}, includes=[], include_line=1)",
+        "compiled_as_c: False",
         "host_flows: none",
         "usm: none",
     ]

@@ -8,7 +8,7 @@ import pytest
 
 from kernlint.config import Config
 from kernlint.facts import FileFacts, Span
-from kernlint.facts.openmp import Linear, enclosing_constructs
+from kernlint.facts.openmp import Linear
 from kernlint.frontends.cpp.frontend import extract as extract_cpp
 from kernlint.frontends.fortran.frontend import extract as extract_fortran
 from kernlint.frontends.openmp.expr import Scope, condition_shape, linear_text, parse
@@ -99,7 +99,7 @@ def test_the_same_kernel_gives_the_same_facts_in_c_and_fortran(facts: FileFacts)
     (item,) = prefetch.targets
     assert (item.base, item.index, item.element_bytes, item.array_lower) == ("b", Linear.of({"j": 1, "u": 1}, 64), 4, 0)
     assert item.array_upper == Linear.of({"n2": 1}, -1)
-    assert enclosing_constructs(facts.omp, prefetch.span) == [target]
+    assert facts.constructs_around(prefetch.span) == [target]
 
 
 def test_c_association_skips_comments_pragmas_and_steps_out_of_ifdef() -> None:

@@ -60,18 +60,114 @@ def test_ten_thousand_levels_of_nesting_end_in_a_result(body: str) -> None:
     assert result.status.value in ("ok", "partial")
 
 
-def test_three_thousand_nested_ifs_in_a_kernel_are_analysed() -> None:
-    # Deeper than the dependence analysis walks (it then knows nothing, and its rules stay silent).
-    result = analyse("k.cpp", kernel("if (i) {\n" * 3_000 + "out[i] = 1;\n" + "}\n" * 3_000))
+def omp_region(body: str) -> bytes:
+    """An OpenMP C++ offload loop whose body is `body` (the index is `i`, the output `out`)."""
+    return (
+        "void f(int *out, int n) {\n#pragma omp target teams distribute parallel for map(tofrom: out[0:n])\n"
+        "  for (int i = 0; i < n; ++i) {\n" + body + "  }\n}\n"
+    ).encode()
+
+
+def fortran_region(body: str) -> bytes:
+    """An OpenMP Fortran offload loop whose body is `body` (the index is `i`, the output `out`)."""
+    return (
+        "subroutine f(out, n)\n  integer :: n, i\n  integer :: out(n)\n"
+        "  !$omp target teams distribute parallel do map(tofrom: out)\n  do i = 1, n\n"
+        + body
+        + "  end do\nend subroutine\n"
+    ).encode()
+
+
+def codes(result: FileResult) -> list[str]:
+    return [d.code for d in result.diagnostics]
+
+
+@pytest.mark.parametrize("depth", [350, 3_000])
+def test_every_level_of_a_deep_nest_of_divergent_ifs_is_reported(depth: int) -> None:
+    # The reaching-definitions walk is iterative: no depth makes it give up (350 used to lose them all).
+    result = analyse("k.cpp", kernel("if (i[0] % 2) {\n" * depth + "out[i] = 1;\n" + "}\n" * depth))
     assert result.status.value == "ok"
-    assert not [d for d in result.diagnostics if d.code == "KL501"]
+    assert codes(result).count("KL501") == depth and "KL000" not in codes(result)
 
 
 def test_three_hundred_nested_conditions_are_still_analysed() -> None:
-    # Within the depth the dependence analysis walks, the divergent branch at the bottom is found.
+    # The divergent branch at the bottom of a nest of uniform ones is found.
     body = "".join(f"if (i[0] > {k}) {{\n" for k in range(300)) + "if (i[0] % 2 == 0) out[i] = 1;\n" + "}\n" * 300
     result = analyse("k.cpp", kernel(body))
     assert [d.code for d in result.diagnostics if d.code == "KL501"] == ["KL501"]
+
+
+@pytest.mark.parametrize(
+    ("name", "source"),
+    [
+        ("k.cpp", kernel("if (" + "(" * 500 + "i[0] % 2" + ")" * 500 + ") out[i] = 1;\n")),
+        ("k.cpp", omp_region("if (" + "(" * 500 + "i % 2" + ")" * 500 + ") out[i] = 1;\n")),
+        ("k.f90", fortran_region("if (" + "(" * 500 + "mod(i, 2) == 0" + ")" * 500 + ") out(i) = 1\n")),
+    ],
+    ids=["sycl", "openmp-c++", "fortran"],
+)
+def test_parentheses_however_many_hide_no_finding(name: str, source: bytes) -> None:
+    result = analyse(name, source)
+    assert codes(result) == ["KL501"]
+
+
+def test_an_expression_deeper_than_the_analysis_reads_is_reported_where_it_is() -> None:
+    # `((((i[0] + 1) + 1) …) % 2`: the id lies 300 levels down, past the 120 the lowering reads. The
+    # branch cannot be graded, and a KL000 info says so at the part left unread (line 5).
+    depth = 300
+    result = analyse("k.cpp", kernel("if (\n" + "(" * depth + "i[0]" + " + 1)" * depth + " % 2) out[i] = 1;\n"))
+    assert result.status.value == "ok"
+    [note] = result.diagnostics
+    assert (note.code, note.severity.value, note.line) == ("KL000", "info", 5)
+    assert "nested more than 120 levels deep" in note.message and "KL501" in note.message
+
+
+def test_an_openmp_expression_too_deep_to_read_is_reported() -> None:
+    depth = 1_000  # `(i + (1 + (1 + …)))`: no doubled parentheses to fold, deeper than the reader's stack
+    condition = "(i + " * depth + "1" + ")" * depth
+    result = analyse("k.cpp", omp_region(f"if (({condition}) % 2) out[i] = 1;\n"))
+    [note] = [d for d in result.diagnostics if d.code == "KL000"]
+    assert note.severity.value == "info" and note.line == 4 and "nested too deeply" in note.message
+
+
+def test_calls_deeper_than_the_call_graph_is_followed_are_reported() -> None:
+    # kernel → f0 → f1 → … → f8: eight levels of calls (f0 to f7) are device code of the kernel; the
+    # call to f8 is where kernlint stops, and it says so there (the branch in f8 is not reported).
+    functions = "".join(f"void f{k}(int *out, int i) {{ f{k + 1}(out, i); }}\n" for k in range(7, -1, -1))
+    source = (
+        "#include <sycl/sycl.hpp>\nvoid f8(int *out, int i) { if (i % 2) out[i] = 1; }\n"
+        + functions
+        + "void run(sycl::queue &q, int *out) {\n"
+        "  q.parallel_for(sycl::range<1>(64), [=](sycl::id<1> i) { f0(out, i[0]); });\n}\n"
+    )
+    result = analyse("k.cpp", source.encode())
+    [note] = result.diagnostics
+    assert (note.code, note.severity.value, note.line) == ("KL000", "info", 3)  # the call `f8(out, i)` in f7
+    assert "`f8` is not analysed" in note.message and "8 levels of calls" in note.message
+
+
+def test_a_nest_of_loops_is_walked_a_number_of_times_that_grows_with_its_depth_not_exponentially(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Each loop is walked until its head is stable, and again on every round of the loops around it;
+    # starting where it stopped last time, a nest of 16 costs about 150 rounds (each forks the state
+    # once after its test), not 2**16.
+    from kernlint.analysis.reaching import Flow
+
+    rounds = 0
+    fork = Flow.fork
+
+    def counted(self: Flow) -> object:
+        nonlocal rounds
+        rounds += 1
+        return fork(self)
+
+    monkeypatch.setattr(Flow, "fork", counted)
+    depth = 16
+    loops = "".join(f"for (int k{j} = 0; k{j} < i[0]; ++k{j}) {{\n" for j in range(depth))
+    result = analyse("k.cpp", kernel(loops + "out[i] = 1;\n" + "}\n" * depth))
+    assert codes(result).count("KL501") == depth
+    assert rounds <= depth * depth
 
 
 @pytest.mark.parametrize(

@@ -25,8 +25,9 @@ Variables and definitions are whatever the front-end names them with (`kernlint.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Generator, Hashable
 from dataclasses import dataclass, field
+from typing import Any
 
 from kernlint.analysis.names import DefinitionKey
 
@@ -35,6 +36,36 @@ BARRIER = "<barrier>"
 _MAX_ITERATIONS = 8
 
 State = dict[Hashable, frozenset[Hashable]]  # variable -> the definitions that may reach here
+# A walk of nested code that never recurses: it yields each nested walk it needs run, `drive` runs that
+# one to its end and resumes it with the result. However deep the code nests, the Python stack does not.
+Steps = Generator["Steps", Any, Any]
+Stepper = Callable[[], Steps]
+
+
+def drive(walk: Steps) -> Any:
+    """Run `walk` and every walk it yields, depth first, with a stack of our own; its result."""
+    stack = [walk]
+    result: Any = None
+    while stack:
+        try:
+            nested = stack[-1].send(result)
+        except StopIteration as done:
+            stack.pop()
+            result = done.value
+            continue
+        stack.append(nested)
+        result = None
+    return result
+
+
+def _walk_of(callback: Callable[[], None]) -> Stepper:
+    """A walker that runs a plain callback (which may recurse on its own)."""
+
+    def walk() -> Steps:
+        callback()
+        yield from ()
+
+    return walk
 
 
 def source_order(definition: Hashable) -> tuple[int, int, str]:
@@ -74,6 +105,7 @@ class Flow:
     uses: dict[Hashable, frozenset[Hashable]] = field(default_factory=dict)
     _loops: list[_Loop] = field(default_factory=list)
     _returns: list[State] = field(default_factory=list)
+    _heads: dict[Hashable, State] = field(default_factory=dict)  # a loop's key -> the state at its head, last time
 
     # -- straight-line code ---------------------------------------------------------------------
 
@@ -126,9 +158,13 @@ class Flow:
 
     def block(self, body: Callable[[], None]) -> None:
         """A `switch` body: a `break` in it leaves it, to the code right after it."""
+        drive(self.blocking(_walk_of(body)))
+
+    def blocking(self, body: Stepper) -> Steps:
+        """`block` for a walker that yields the walks it needs run (see `drive`)."""
         frame = _Loop(switch=True)
         self._loops.append(frame)
-        body()
+        yield body()
         self._loops.pop()
         self.merge(*frame.breaks)
 
@@ -142,23 +178,47 @@ class Flow:
         """A loop: `test` (evaluated before the body when `test_first`, else after it, as in
         do-while), `body`, `update` (a `for` loop's increment). The walkers run until the state at
         the loop head is stable; afterwards the state is the one that leaves the loop."""
+        drive(
+            self.looping(
+                _walk_of(body),
+                _walk_of(test) if test is not None else None,
+                _walk_of(update) if update is not None else None,
+                test_first,
+            )
+        )
+
+    def looping(
+        self,
+        body: Stepper,
+        test: Stepper | None = None,
+        update: Stepper | None = None,
+        test_first: bool = True,
+        key: Hashable | None = None,
+    ) -> Steps:
+        """`loop` for walkers that yield the walks they need run (see `drive`). A loop inside another is
+        walked again for each round of the outer one; given its `key`, it starts from the state its
+        head reached last time (joined with the new entry) rather than from scratch. The states only
+        grow from round to round, so that start is still below the fixpoint, and the answer is the same,
+        but a nest of loops costs rounds in proportion to its depth, not 2 to the power of it."""
         entry = self.state
         head = entry
+        if key is not None and entry is not None and key in self._heads:
+            head = _merge(entry, self._heads[key])
         leaving: State | None = None
         for _ in range(_MAX_ITERATIONS):
             self.restore(head)
             frame = _Loop()
             self._loops.append(frame)
             if test_first and test is not None:
-                test()
+                yield test()
             after_test = self.fork() if test is not None else None  # `for (;;)` leaves by `break` only
-            body()
+            yield body()
             self.merge(*frame.continues)
             if not test_first and test is not None:
-                test()
+                yield test()
                 after_test = self.fork()
             if update is not None:
-                update()
+                yield update()
             self._loops.pop()
             leaving = _merge(after_test, None)
             for state in frame.breaks:
@@ -167,6 +227,8 @@ class Flow:
             if following == head:
                 break
             head = following
+        if key is not None and head is not None:
+            self._heads[key] = head
         self.state = leaving
 
     def finish(self) -> State | None:

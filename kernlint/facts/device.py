@@ -9,7 +9,6 @@ decides). Uniform conditions (group ids, kernel arguments, constants) produce no
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
 from kernlint.facts.base import Span
 from kernlint.facts.kinds import BlockDirection, BranchExit, BranchKind, BranchReason, Dependence, IdScope, LaneKind
@@ -84,7 +83,13 @@ class ArmCost:
     exits: bool = False  # a `break` or `return` leaves the loop or function from this arm
     target: str | None = None
     value: str | None = None
-    literal: Literal["int", "number"] | None = None  # `value` is a number literal: an integer one, or any other
+    # With `target`: the types the target and the value are declared with (a literal's, a cast's), when
+    # the file shows them (None: unknown), and whether the target is a private local of the code there
+    # (by value, not static, declared in the same function or lambda with no OpenMP construct between):
+    # what tells whether a rewrite is the same program.
+    target_type: str | None = None
+    value_type: str | None = None
+    target_private: bool = False
     loop_trips: int | None = None  # the most iterations one of its loops runs, when the bounds are constants
     over_group: bool = False  # one of its loops runs over the work-group (bounded by its size: `get_local_range`)
 

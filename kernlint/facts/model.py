@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from kernlint.facts.accessor_uses import AccessorUses
 from kernlint.facts.base import Extent, Span
 from kernlint.facts.coverage import Coverage
-from kernlint.facts.device import Branch, SubGroupBlockAccess
+from kernlint.facts.device import Branch, Reach, SubGroupBlockAccess
 from kernlint.facts.host import HostFlow, UsmAllocation
 from kernlint.facts.kinds import (
     AccessMode,
@@ -28,6 +29,7 @@ from kernlint.facts.kinds import (
 )
 from kernlint.facts.memory import MemoryAccess
 from kernlint.facts.openmp import OmpConstruct
+from kernlint.facts.span_index import SpanIndex
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +87,11 @@ class KernelLaunch:
 
     def covers(self, span: Span) -> bool:
         """Whether `span` lies in this kernel's device code (body or a function it calls)."""
-        return any(region.contains(span) for region in (self.regions or ((self.body,) if self.body else ())))
+        return any(region.contains(span) for region in self.code_spans())
+
+    def code_spans(self) -> tuple[Span, ...]:
+        """This kernel's device code: its regions, else its body (what `covers` tests)."""
+        return _device_code(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,6 +210,25 @@ class Pragma:
     text: str  # the pragma's argument text, e.g. "omp target teams map(to: a[0:n])"
 
 
+@dataclass(frozen=True, slots=True)
+class Preprocessor:
+    """What code written into a C/C++ file must fit, as the preprocessor sees it."""
+
+    macros: frozenset[str] = frozenset()  # the names the file and its quoted includes #define (any kind)
+    includes: tuple[str, ...] = ()  # what it #includes, as written: `<algorithm>`, `"kernels.h"`
+    include_line: int = 1  # a new `#include` line inserted before this line is compiled by every build
+
+
+@dataclass(frozen=True, slots=True)
+class LimitReached:
+    """A place where an analysis stopped at one of its bounds (an expression nested deeper than it
+    reads, calls deeper than it follows): findings that depend on what it did not read may be missing.
+    The engine reports each as a KL000 info, so that nothing is dropped without a word."""
+
+    span: Span
+    message: str  # what was not read and the bound, e.g. "an expression nested more than 120 levels deep …"
+
+
 @dataclass(frozen=True)
 class FileFacts:
     """All facts of one translation unit, plus the syntax-error regions the parser reported."""
@@ -226,12 +251,15 @@ class FileFacts:
     dependencies: tuple[str, ...] = field(default=())
     calls: tuple[FunctionCall, ...] = ()  # host calls of the file's own functions, made inside host loops
     coverage: Coverage = field(default_factory=Coverage)  # what the front-end saw of the file's kernels
+    limits: tuple[LimitReached, ...] = ()  # where an analysis stopped at one of its bounds
+    preprocessor: Preprocessor = Preprocessor()  # C/C++: its includes and macros
+    compiled_as_c: bool = False  # C/C++: a C compiler reads it (a `.c` file, or a header one includes)
     host_flows: tuple[HostFlow, ...] = ()  # functions that hold device work, step by step (facts.host)
     usm: tuple[UsmAllocation, ...] = ()  # SYCL USM allocations
 
     def enclosing_loops(self, span: Span, side: Side = "host") -> list[Loop]:
         """The loops of the given side that contain `span`, innermost first."""
-        around = [loop for loop in self.loops if loop.side == side and loop.span.contains(span) and loop.span != span]
+        around = [loop for loop in self._loop_index.containing(span) if loop.side == side and loop.span != span]
         return sorted(around, key=lambda loop: loop.span.end_byte - loop.span.start_byte)
 
     def repeating_loop(self, span: Span, side: Side = "host") -> Loop | None:
@@ -240,9 +268,110 @@ class FileFacts:
 
     def launch_for(self, span: Span) -> KernelLaunch | None:
         """The kernel whose device code contains `span` (innermost body first)."""
-        for launch in sorted(
-            self.launches, key=lambda each: (each.body.end_byte - each.body.start_byte) if each.body else 1 << 62
-        ):
-            if launch.covers(span):
-                return launch
-        return None
+        candidates = set(self._launch_index.containing(span))
+        if not candidates:
+            return None
+        return self.launches[min(candidates, key=lambda k: (_body_size(self.launches[k]), k))]
+
+    def barriers_in(self, launch: KernelLaunch) -> list[Barrier]:
+        """The barriers in the launch's device code (its body and the functions it calls), in file order."""
+        found = {k for region in _device_code(launch) for k in self._barrier_index.inside(region)}
+        return [self.barriers[k] for k in sorted(found)]
+
+    def local_allocations_of(self, command_group: Span) -> list[LocalAllocation]:
+        """The local allocations made in the command group `command_group`."""
+        return self._allocations_by_group.get(command_group, [])
+
+    def buffers_in(self, function: str) -> list[Buffer]:
+        """The buffers constructed in the function named `function`, in file order."""
+        return self._buffers_by_function.get(function, [])
+
+    def accessors_over(self, buffer: str) -> list[Accessor]:
+        """The accessors whose buffer is written `buffer`, in file order."""
+        return self._accessors_by_buffer.get(buffer, [])
+
+    def constructs_around(self, span: Span) -> list[OmpConstruct]:
+        """The OpenMP constructs whose region contains `span` (the construct at `span` itself excepted),
+        outermost first."""
+        found = [c for c in self._region_index.containing(span) if c.span != span]
+        return sorted(found, key=lambda c: (c.region.start_byte, -c.region.end_byte))  # type: ignore[union-attr]
+
+    def constructs_inside(self, region: Span) -> list[OmpConstruct]:
+        """The OpenMP constructs (directives) written inside `region`, in file order."""
+        return self._construct_index.inside(region)
+
+    def guarding(self, span: Span) -> list[tuple[Branch, Reach]]:
+        """Each branch with each of its reaches (the code it guards and the device functions called
+        from there) that contains `span`, in the order of the branches and their reaches."""
+        return self._reach_index.containing(span)
+
+    def skipping(self, span: Span) -> list[tuple[Branch, Reach]]:
+        """Each branch with an early exit, with each part of the code the exit skips that contains
+        `span`, in the order of the branches and their skipped parts."""
+        return self._skip_index.containing(span)
+
+    # Indexes for the questions above, built on first use: a scan of every fact for every question
+    # would cost the square of the file's size.
+
+    @cached_property
+    def _loop_index(self) -> SpanIndex[Loop]:
+        return SpanIndex((loop.span, loop) for loop in self.loops)
+
+    @cached_property
+    def _launch_index(self) -> SpanIndex[int]:
+        return SpanIndex((region, k) for k, launch in enumerate(self.launches) for region in _device_code(launch))
+
+    @cached_property
+    def _barrier_index(self) -> SpanIndex[int]:
+        return SpanIndex((barrier.span, k) for k, barrier in enumerate(self.barriers))
+
+    @cached_property
+    def _reach_index(self) -> SpanIndex[tuple[Branch, Reach]]:
+        return SpanIndex((reach.region, (branch, reach)) for branch in self.branches for reach in branch.reaches)
+
+    @cached_property
+    def _skip_index(self) -> SpanIndex[tuple[Branch, Reach]]:
+        return SpanIndex(
+            (reach.region, (branch, reach)) for branch in self.branches if branch.exit for reach in branch.skipped
+        )
+
+    @cached_property
+    def _region_index(self) -> SpanIndex[OmpConstruct]:
+        return SpanIndex((c.region, c) for c in self.omp if c.region is not None)
+
+    @cached_property
+    def _construct_index(self) -> SpanIndex[OmpConstruct]:
+        return SpanIndex((c.span, c) for c in self.omp)
+
+    @cached_property
+    def _buffers_by_function(self) -> dict[str, list[Buffer]]:
+        found: dict[str, list[Buffer]] = {}
+        for buffer in self.buffers:
+            if buffer.function is not None:
+                found.setdefault(buffer.function, []).append(buffer)
+        return found
+
+    @cached_property
+    def _accessors_by_buffer(self) -> dict[str, list[Accessor]]:
+        found: dict[str, list[Accessor]] = {}
+        for accessor in self.accessors:
+            if accessor.buffer is not None:
+                found.setdefault(accessor.buffer, []).append(accessor)
+        return found
+
+    @cached_property
+    def _allocations_by_group(self) -> dict[Span, list[LocalAllocation]]:
+        groups: dict[Span, list[LocalAllocation]] = {}
+        for allocation in self.local_allocations:
+            if allocation.command_group is not None:
+                groups.setdefault(allocation.command_group, []).append(allocation)
+        return groups
+
+
+def _device_code(launch: KernelLaunch) -> tuple[Span, ...]:
+    """What `KernelLaunch.covers` tests: the launch's regions, else its body."""
+    return launch.regions or ((launch.body,) if launch.body else ())
+
+
+def _body_size(launch: KernelLaunch) -> int:
+    return (launch.body.end_byte - launch.body.start_byte) if launch.body else 1 << 62

@@ -377,12 +377,6 @@ class OmpConstruct:
         return self.region is not None and self.region.contains(span)
 
 
-def enclosing_constructs(constructs: Iterable[OmpConstruct], span: Span) -> list[OmpConstruct]:
-    """The constructs whose region contains `span`, outermost first."""
-    found = [c for c in constructs if c.encloses(span) and c.span != span]
-    return sorted(found, key=lambda c: (c.region.start_byte, -c.region.end_byte))  # type: ignore[union-attr]
-
-
 def section_bytes(constructs: Iterable[OmpConstruct], item_text: str) -> int | None:
     """The bytes of the list item written `item_text` wherever a `map` of the file writes it so
     (`target update from(a[0:n])` moves what `map(to: a[0:n])` maps), None when none knows them."""

@@ -8,6 +8,7 @@ a function of the file whose parameter there is a non-const reference, a library
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable
 from typing import Protocol
 
@@ -127,8 +128,12 @@ class WriteFinder:
             self._assigned = {}
             for node in self._assigned_nodes:
                 self._assigned.setdefault(self._name_of(node), []).append(node.start_byte)
+            for positions in self._assigned.values():
+                positions.sort()
         lo, hi = definition.scope
-        if any(lo <= pos < hi and pos > definition.start_byte for pos in self._assigned.get(definition.name, ())):
+        positions = self._assigned.get(definition.name, [])
+        first = bisect_right(positions, max(lo - 1, definition.start_byte))  # the first write in its scope after it
+        if first < len(positions) and positions[first] < hi:
             return True
         return any(
             self._call_may_write(node, definition)

@@ -141,6 +141,10 @@ class CppConstants:
         # also stored while it is being worked out, so a parameter whose arguments name it again is unknown.
         self._template_values: dict[tuple[str, int, int], int | None] = {}
         self._names: dict[bytes, str] = {}
+        self._macro_names: set[str] = set()  # see `macro_names`
+        self._by_scope: dict[str, dict[tuple[int, int], list[Definition]]] = {}
+        self._macros: dict[str, set[str]] = {}
+        self._scopes_cache: tuple[int, list[tuple[int, int]]] | None = None
         self.dependencies: list[str] = []
         # Quoted headers read for this file, and (for a header) the kernels it may define by name:
         # its classes with an `operator()` and its function definitions.
@@ -181,6 +185,12 @@ class CppConstants:
                 return include
         return None
 
+    def macro_names(self) -> frozenset[str]:
+        """Every name #defined (object-like or function-like, or configured with -D) by the file and the
+        quoted includes it reaches."""
+        self._ensure()
+        return frozenset(self._macro_names)
+
     def header_roots(self, _seen: set[int] | None = None) -> list[tree_sitter.Node]:
         """The trees of the quoted includes (and theirs), in first-seen order."""
         self._ensure()
@@ -218,6 +228,9 @@ class CppConstants:
         # Bindings of a name keep the order below (macros, valueless macros, variables, parameters,
         # template parameters), which is the order `_visible` breaks ties in.
         pending = self._pending
+        self._macro_names.update(self._defines)
+        self._macro_names.update(self._name(node) for node in captures.get("macro.name", []))
+        self._macro_names.update(self._name(node) for node in captures.get("macro.function", []))
         for name_node in captures.get("macro.name", []):
             pending.setdefault(self._name(name_node), []).append(("macro", name_node, None))
         for node in captures.get("macro.empty", []):
@@ -352,6 +365,7 @@ class CppConstants:
             self._headers.append((name, header))
             # once each, in first-seen order (a header's own includes may already be listed)
             self.dependencies.extend(d for d in (resolved, *header.dependencies) if d not in self.dependencies)
+            self._macro_names |= header.macro_names()
             for definition in header.file_scope_definitions():
                 if definition.kind == "macro" and definition.name in self._defines:
                     continue
@@ -379,38 +393,70 @@ class CppConstants:
 
     def _visible(self, name: str, at_byte: int) -> Definition | None:
         """The innermost binding before `at_byte`, or None when there is none, or when an `#if` arm whose
-        choice is unknown binds it differently (two values, and no telling which is compiled)."""
-        candidates = []
-        for definition in self._definitions(name):
-            if definition.kind == "macro":
-                continue
-            lo, hi = definition.scope
-            if not (lo <= at_byte < hi) or definition.start_byte > at_byte:
-                continue
-            if self._arms and alternatives(self._arms, definition.start_byte, at_byte):
-                continue  # written in another arm than the use: never compiled together
-            candidates.append(definition)
-        best: Definition | None = None
-        for definition in candidates:
-            lo, hi = definition.scope
-            if (
-                best is None
-                or (hi - lo) < (best.scope[1] - best.scope[0])
-                or (definition.scope == best.scope and definition.start_byte > best.start_byte)
-            ):
-                best = definition
-        if (
-            best is not None
-            and self._arms
-            and any(
-                other.scope == best.scope
-                and other.value_text != best.value_text
-                and alternatives(self._arms, other.start_byte, best.start_byte)
-                for other in candidates
-            )
-        ):
+        choice is unknown binds it differently (two values, and no telling which is compiled). Only the
+        bindings made in the scopes around `at_byte` are looked at, innermost first."""
+        scoped = self._scoped(name)
+        if not scoped:
             return None
-        return best
+        for scope in self._scopes_at(at_byte):
+            candidates = [
+                definition
+                for definition in scoped.get(scope, ())
+                if definition.start_byte <= at_byte
+                # written in another arm than the use: never compiled together
+                and not (self._arms and alternatives(self._arms, definition.start_byte, at_byte))
+            ]
+            if not candidates:
+                continue
+            best = candidates[0]
+            for definition in candidates[1:]:
+                if definition.start_byte > best.start_byte:
+                    best = definition
+            if self._arms and any(
+                other.value_text != best.value_text and alternatives(self._arms, other.start_byte, best.start_byte)
+                for other in candidates
+            ):
+                return None
+            return best
+        return None
+
+    def _scoped(self, name: str) -> dict[tuple[int, int], list[Definition]]:
+        """The bindings of `name` other than macros, by the scope they are visible in."""
+        found = self._by_scope.get(name)
+        if found is None:
+            found = self._by_scope[name] = {}
+            for definition in self._definitions(name):
+                if definition.kind != "macro":
+                    found.setdefault(definition.scope, []).append(definition)
+        return found
+
+    def _scopes_at(self, at_byte: int) -> list[tuple[int, int]]:
+        """The scopes around `at_byte` (as `_scope_of` names them), innermost first, file scope last:
+        read by one descent of the tree (lookups of one expression share it)."""
+        if self._scopes_cache is not None and self._scopes_cache[0] == at_byte:
+            return self._scopes_cache[1]
+        chain = [(0, 1 << 62)]
+        cursor = self._root.walk()
+        while True:
+            node = cursor.node
+            if node is None or node.start_byte > at_byte:
+                break
+            if node.type in _SCOPE_TYPES and node.type != "translation_unit" and at_byte < node.end_byte:
+                chain.append((node.start_byte, node.end_byte))
+            if cursor.goto_first_child_for_byte(at_byte) is None:
+                break
+        chain.reverse()
+        self._scopes_cache = (at_byte, chain)
+        return chain
+
+    def _macro_values(self, name: str) -> set[str]:
+        """The bodies `name` is defined with as an object-like macro (configured, file, quoted includes)."""
+        found = self._macros.get(name)
+        if found is None:
+            found = self._macros[name] = {
+                d.value_text for d in self._definitions(name) if d.kind == "macro" and d.value_text is not None
+            }
+        return found
 
     def _eval(self, text: str, at_byte: int, depth: int) -> int | None:
         if depth > _MAX_EVAL_DEPTH:
@@ -420,9 +466,9 @@ class CppConstants:
     def _resolve(self, name: str, at_byte: int, depth: int) -> int | None:
         self._ensure()
         short = name.split("::")[-1]
-        macros = {d.value_text for d in self._definitions(name) if d.kind == "macro" and d.value_text is not None}
+        macros = self._macro_values(name)
         if macros:
-            return self._eval(macros.pop(), at_byte, depth) if len(macros) == 1 else None
+            return self._eval(next(iter(macros)), at_byte, depth) if len(macros) == 1 else None
         definition = self._visible(short, at_byte)
         if definition is None and "::" in name:
             candidates = [d for d in self._definitions(short) if d.kind == "var" and d.is_const]

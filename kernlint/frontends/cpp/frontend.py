@@ -31,6 +31,8 @@ from kernlint.frontends.cpp.host import (
     outlives_iteration,
 )
 from kernlint.frontends.cpp.hostflow import host_flows
+from kernlint.frontends.cpp.includers import compiled_as_c
+from kernlint.frontends.cpp.inclusion import preprocessor_facts
 from kernlint.frontends.cpp.openmp.macros import openmp_facts
 from kernlint.frontends.cpp.sycl.api import LAUNCH_METHODS
 from kernlint.frontends.cpp.sycl.constructions import (
@@ -92,7 +94,7 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
             for name, nodes in match.items():
                 if name in _LOOP_CAPTURES:
                     loops.append((_LOOP_CAPTURES[name], nodes[0]))
-                elif name != "include.path":  # the unit has read the includes
+                elif name != "include.path":  # the unit has read the quoted includes' names
                     groups.setdefault(name, []).extend(nodes)
 
     constructions = [c for c in (construction_from_decl(d) for d in decls) if c] + [
@@ -167,6 +169,7 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
     all_loops = tuple(
         loop_fact(unit, kind, n, side, side == "host" and _holds_any(n, reported)) for kind, n, side in sides
     )
+    as_c, c_sources = compiled_as_c(unit.path) if unit.path else (False, ())
     looping = [(kind, n) for kind, n, side in sides if side == "host"]
     flows, usm = host_flows(unit, members, host_calls, looping, accessors, queues, omp, in_device)
     return FileFacts(
@@ -180,14 +183,17 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
         loops=all_loops,
         queues=_once_per_arm(queues, unit.arms),
         pragmas=pragmas,
-        branches=device.branches + omp_branches,
+        branches=device.branches + omp_branches.branches,
         block_accesses=device.block_accesses,
         memory_accesses=device.memory_accesses + omp_memory,
         omp=omp,
         syntax_errors=errors,
-        dependencies=tuple(unit.constants.dependencies),
+        dependencies=tuple(unit.constants.dependencies) + c_sources,
         calls=calls,
         coverage=coverage,
+        limits=device.limits + omp_branches.limits,
+        preprocessor=preprocessor_facts(unit.root, groups.get("include", []), unit.constants.macro_names()),
+        compiled_as_c=as_c,
         host_flows=flows,
         usm=usm,
     )

@@ -9,6 +9,7 @@ KL207 from advising on loops that run once and on arrays that are meant.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable
 
 import tree_sitter
@@ -216,10 +217,12 @@ def calls_in_loops(
     if not callees or not host_loops:
         return ()
     found = []
+    starts, ends = _union(host_loops)
     pattern = re.compile(rb"\b(" + b"|".join(re.escape(name.encode()) for name in sorted(callees)) + rb")\s*\(")
     for match in pattern.finditer(unit.data):
         at = match.start()
-        if not any(loop.start_byte <= at < loop.end_byte for loop in host_loops):
+        run = bisect_right(starts, at) - 1
+        if run < 0 or at >= ends[run]:
             continue
         node = unit.root.descendant_for_byte_range(at, match.end(1))
         call = node.parent if node is not None else None
@@ -232,3 +235,17 @@ def calls_in_loops(
             continue
         found.append(FunctionCall(span_of(call), match.group(1).decode()))
     return tuple(found)
+
+
+def _union(spans: list[Span]) -> tuple[list[int], list[int]]:
+    """The bytes `spans` cover, as sorted disjoint runs (their starts, their ends): whether an offset
+    lies in one of the spans is then a bisection."""
+    starts: list[int] = []
+    ends: list[int] = []
+    for span in sorted(spans, key=lambda each: each.start_byte):
+        if ends and span.start_byte <= ends[-1]:
+            ends[-1] = max(ends[-1], span.end_byte)
+        else:
+            starts.append(span.start_byte)
+            ends.append(span.end_byte)
+    return starts, ends

@@ -7,6 +7,7 @@ front-end -> analyses -> unit.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
 from functools import cached_property
 
@@ -68,7 +69,8 @@ class CppUnit:
         self.constants = CppConstants(
             self.root, path, include_dirs, defines, includes=self.includes, symbols=symbols, arms=self.arms
         )
-        self._assigned = symbols.get("assigned.name", [])
+        self._assigned = sorted(symbols.get("assigned.name", []), key=lambda n: n.start_byte)
+        self._assigned_starts = [n.start_byte for n in self._assigned]
         self._functions: dict[tuple[bool, bool], dict[str, list[tree_sitter.Node]]] = {}
 
     def _parse_split_groups(self, parsed: bytes) -> None:
@@ -137,12 +139,14 @@ class CppUnit:
 
     def assigned_names(self, node: tree_sitter.Node) -> set[str]:
         """Names written inside `node` by an assignment (`=`, `+=`, …) or `++`/`--`, read from the
-        symbol query's captures rather than by walking `node` again."""
+        symbol query's captures (in document order: the ones inside `node` are found by bisection)
+        rather than by walking `node` again."""
+        first = bisect_left(self._assigned_starts, node.start_byte)
+        last = bisect_right(self._assigned_starts, node.end_byte)
         return {
             text_of(n)
-            for n in self._assigned
-            if node.start_byte <= n.start_byte
-            and n.end_byte <= node.end_byte
+            for n in self._assigned[first:last]
+            if n.end_byte <= node.end_byte
             and n.parent is not None
             and n.parent.type in ("assignment_expression", "update_expression")
         }

@@ -12,6 +12,7 @@ from __future__ import annotations
 from kernlint.config import Config
 from kernlint.facts import FileFacts, Loop, Pragma, Span
 from kernlint.facts.coverage import LostLines
+from kernlint.facts.span_index import SpanIndex
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.coverage import kernel_coverage, merged_lines
 from kernlint.frontends.common.preprocess import blank_disabled_blocks
@@ -19,7 +20,7 @@ from kernlint.frontends.fortran.constants import FortranConstants
 from kernlint.frontends.fortran.hostflow import fortran_flows
 from kernlint.frontends.fortran.openmp import FortranOmpSource
 from kernlint.frontends.fortran.source import LineMap, looks_fixed_form, normalise_fixed
-from kernlint.frontends.openmp.dependence import openmp_branches, solve_regions
+from kernlint.frontends.openmp.dependence import RegionBranches, openmp_branches, solve_regions
 from kernlint.frontends.openmp.directives import scan_fortran_directives
 from kernlint.frontends.openmp.facts import build_constructs
 from kernlint.frontends.openmp.memory import openmp_memory_accesses
@@ -51,7 +52,7 @@ def extract(source: SourceFile, *, fixed_form: bool, config: Config) -> FileFact
 
     captures = treesitter.captures("fortran", "fortran", root)
     omp: tuple = ()
-    branches: tuple = ()
+    found = RegionBranches()
     memory: tuple = ()
     flows: tuple = ()
     if directives:
@@ -60,11 +61,11 @@ def extract(source: SourceFile, *, fixed_form: bool, config: Config) -> FileFact
         omp = build_constructs(omp_source)
         solved = solve_regions(omp, omp_source)
         if solved is not None:
-            branches = openmp_branches(omp, omp_source, solved)
+            found = openmp_branches(omp, omp_source, solved)
             memory = openmp_memory_accesses(solved, omp_source, omp)
         flows = fortran_flows(omp_source, omp, captures.get("loop", []))
     pragmas = tuple(Pragma(construct.span, "omp " + text) for construct, (_s, _e, text) in zip(omp, directives))
-    targets = [c.region for c in omp if c.region is not None and "target" in c.leaves]
+    targets = SpanIndex((c.region, c.region) for c in omp if c.region is not None and "target" in c.leaves)
     loops = []
     for node in sorted(captures.get("loop", []), key=lambda n: n.start_byte):
         loop_span = span(node)
@@ -72,7 +73,7 @@ def extract(source: SourceFile, *, fixed_form: bool, config: Config) -> FileFact
         # a counted `do i = …` is a `for` loop in the language-neutral facts; `do while` and a bare
         # `do … exit` loop are `while` loops (`do` means C's do-while)
         counted = statement is not None and any(c.type == "loop_control_expression" for c in statement.named_children)
-        device = any(region.contains(loop_span) for region in targets)
+        device = bool(targets.containing(loop_span))
         loops.append(Loop(loop_span, "for" if counted else "while", "device" if device else "host"))
     errors = tuple(span(n) for n in captures.get("error", []))
     return FileFacts(
@@ -80,11 +81,12 @@ def extract(source: SourceFile, *, fixed_form: bool, config: Config) -> FileFact
         language="openmp-fortran",
         loops=tuple(loops),
         pragmas=pragmas,
-        branches=branches,
+        branches=found.branches,
         memory_accesses=memory,
         omp=omp,
         syntax_errors=errors,
         coverage=kernel_coverage((), omp, lost=_lost(errors)),
+        limits=found.limits,
         host_flows=flows,
     )
 

@@ -20,6 +20,7 @@ import tree_sitter
 from kernlint.facts import OmpConstruct, Span
 from kernlint.facts.host import HostFlow, HostLoop, HostStep
 from kernlint.facts.openmp import section_bytes
+from kernlint.facts.span_index import SpanIndex
 from kernlint.frontends.common.nodes import text_of
 from kernlint.frontends.fortran.constants import UNITS
 from kernlint.frontends.fortran.openmp import FortranOmpSource
@@ -48,12 +49,13 @@ def fortran_flows(
     source: FortranOmpSource, constructs: tuple[OmpConstruct, ...], loop_nodes: Iterable[Node]
 ) -> tuple[HostFlow, ...]:
     """The host flows of the file whose directives are `constructs` and whose host loops are `loop_nodes`."""
-    targets = [c.region for c in constructs if c.region is not None and "target" in c.leaves]
+    # target regions by span: containment by bisection (a scan of every region per question is quadratic)
+    targets = SpanIndex((c.region, c.region) for c in constructs if c.region is not None and "target" in c.leaves)
     steps: dict[int, list[tuple[int, HostStep]]] = {}
     units: dict[int, Node] = {}
     for index, construct in enumerate(constructs):
         directive = construct.directive
-        if directive is None or any(r.contains(construct.span) and r != construct.span for r in targets):
+        if directive is None or any(r != construct.span for r in targets.containing(construct.span)):
             continue
         unit = source.unit_at((construct.span.line - 1, construct.span.column_byte))
         if unit is None:
@@ -64,7 +66,7 @@ def fortran_flows(
             steps.setdefault(unit.id, []).extend((construct.span.start_byte, s) for s in found)
     if not steps:
         return ()
-    host_loops = [node for node in loop_nodes if not any(r.contains(source.node_span(node)) for r in targets)]
+    host_loops = [node for node in loop_nodes if not targets.containing(source.node_span(node))]
     builder = _Builder(source, targets, host_loops)
     for unit, order, step in builder.calls(units, steps):
         units[unit.id] = unit
@@ -138,7 +140,7 @@ def _motion(
 
 
 class _Builder:
-    def __init__(self, source: FortranOmpSource, targets: list[Span], loops: list[Node]) -> None:
+    def __init__(self, source: FortranOmpSource, targets: SpanIndex[Span], loops: list[Node]) -> None:
         self.source = source
         self.targets = targets
         self.loops = loops
@@ -183,10 +185,10 @@ class _Builder:
         unit_span = self.source.node_span(unit)
         inner = [self.source.node_span(n) for n in _internal_units(unit)]
         names = frozenset(n for _o, s in items for n in (*s.reads, *s.writes))
-        covers = self.targets + inner + [s.span for _o, s in items if s.callee is not None]
+        covers = SpanIndex((r, r) for r in inner + [s.span for _o, s in items if s.callee is not None])
         for access in self.source.accesses(unit_span, names) if names else []:
             span = access.span
-            if any(r.contains(span) for r in covers) or self._declares(span):
+            if self.targets.containing(span) or covers.containing(span) or self._declares(span):
                 continue
             reads = (access.name,) if access.kind != "write" else ()
             writes = (access.name,) if access.kind != "read" else ()
@@ -194,7 +196,7 @@ class _Builder:
         for call in self.source.captures_in("fortran_host_calls", unit_span).get("call", []):
             name = text_of(call.named_children[0]).lower() if call.named_children else ""
             span = self.source.node_span(call)
-            if name in _TIMERS and not any(r.contains(span) for r in self.targets + inner):
+            if name in _TIMERS and not (self.targets.containing(span) or any(r.contains(span) for r in inner)):
                 items.append((span.start_byte, HostStep(span, "timer", name)))
         loops = [
             n

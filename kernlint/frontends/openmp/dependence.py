@@ -23,9 +23,10 @@ from functools import partial
 from kernlint.analysis import dependence as dep
 from kernlint.analysis.names import DefinitionKey, Name, VariantKey, definition_of
 from kernlint.analysis.reaching import Flow, source_order
-from kernlint.facts import Span
+from kernlint.facts import LimitReached, Span
 from kernlint.facts.device import Branch, Reach
 from kernlint.facts.openmp import OmpConstruct
+from kernlint.facts.span_index import SpanIndex
 from kernlint.frontends.openmp import expr as ex
 from kernlint.frontends.openmp.device_code import (
     BranchShape,
@@ -34,6 +35,8 @@ from kernlint.frontends.openmp.device_code import (
     RawBranch,
     RawCall,
     RawFunction,
+    RegionBranches,
+    too_deep,
 )
 from kernlint.frontends.openmp.lanes import geometric, index_seed
 from kernlint.frontends.openmp.solved import SolvedRegion, SolvedRegions
@@ -62,22 +65,25 @@ def solve_regions(constructs: tuple[OmpConstruct, ...], source: DeviceSource) ->
     regions = _parallel_regions(constructs)
     if not regions:
         return None
+    limits: dict[Span, LimitReached] = {}  # one a statement
     program = dep.Program()
     shared = _shared_out_loops(constructs)
-    simd_loops = [
-        c
+    around = SpanIndex((c.region, c) for c in constructs if c.region is not None)  # by region
+    inside = SpanIndex((c.span, c) for c in constructs)  # by where the directive is
+    simd_loops = SpanIndex(
+        (c.span, c)
         for c in constructs
         if "simd" in c.leaves and not set(c.leaves) & _WORKSHARING and c.loop is not None and c.loop.index
-    ]
+    )
     pending: list[tuple[Span, RawBranch]] = []
     solved: list[SolvedRegion] = []
     followed = _Followed(program, source)
     for construct in regions:
         assert construct.region is not None
-        if _one_lane(construct, constructs):
+        if _one_lane(construct, around):
             continue
         unit = program.unit(construct.region)
-        lanes = _simd_lanes(construct, simd_loops)
+        lanes = _simd_lanes(construct, simd_loops.inside(construct.region))
         seeds: dict[str, dep.Expr] = {}  # work-item indices: read flow-insensitively, as the seeds they are
         for loop in construct.loops:
             if loop.index is None:
@@ -107,11 +113,12 @@ def solve_regions(constructs: tuple[OmpConstruct, ...], source: DeviceSource) ->
         }
         read = _all_names(statements, source.fortran)
         published = _Publication(
-            statements, _barriers(construct, constructs), _team_shared(construct, source, assigned - ids)
+            statements, _barriers(construct, inside), _team_shared(construct, source, assigned - ids)
         )
         flow = _RegionFlow(statements, assigned - ids, source.fortran, published)
         lower = _Lowering(source, unit, seeded, uniform | {n for n in read if n not in assigned}, flow)
         skip = {loop.span for loop in construct.loops if loop.role != "sequential"}
+        limits.update((limit.span, limit) for limit in too_deep(statements, source.fortran))  # said, not dropped
         pending += _lower_code(unit, statements, lower, skip, construct.region)
         # The file's functions it calls, followed one level: their parameters take the arguments (a
         # call's value stays as dependent as its arguments: their `return`s are not read).
@@ -123,17 +130,18 @@ def solve_regions(constructs: tuple[OmpConstruct, ...], source: DeviceSource) ->
                 unit.bind_call(function.body, args, call.guards)
         solved.append(SolvedRegion(construct, statements, lower, seeds))
     program.solve()
-    return SolvedRegions(program, solved, pending + followed.pending, followed.names)
+    ordered = tuple(sorted(limits.values(), key=lambda limit: limit.span.start_byte))
+    return SolvedRegions(program, solved, pending + followed.pending, followed.names, ordered)
 
 
 def openmp_branches(
     constructs: tuple[OmpConstruct, ...], source: DeviceSource, solved: SolvedRegions | None = None
-) -> tuple[Branch, ...]:
-    """`Branch` facts for the id-dependent conditions of every device parallel region (`solved`: the
-    regions' program when the caller already solved it for other passes)."""
+) -> RegionBranches:
+    """`Branch` facts for the id-dependent conditions of every device parallel region, with the limits
+    their analysis met (`solved`: the regions' program when the caller already solved it for other passes)."""
     solved = solved if solved is not None else solve_regions(constructs, source)
     if solved is None:
-        return ()
+        return RegionBranches()
     program, pending = solved.program, solved.pending
     loops = [raw.span for _unit, raw in pending if raw.kind == "loop"]
     branches = []
@@ -170,7 +178,7 @@ def openmp_branches(
                 function=solved.functions.get(unit_key),
             )
         )
-    return tuple(branches)
+    return RegionBranches(tuple(branches), solved.limits)
 
 
 def _lower_code(
@@ -251,12 +259,10 @@ def _variable(name: Name) -> str | None:
 _PRIVATE_CLAUSES = ("private", "firstprivate", "lastprivate", "reduction", "linear")
 
 
-def _barriers(construct: OmpConstruct, constructs: tuple[OmpConstruct, ...]) -> tuple[Span, ...]:
-    """The `barrier` directives inside the region."""
+def _barriers(construct: OmpConstruct, inside: SpanIndex[OmpConstruct]) -> tuple[Span, ...]:
+    """The `barrier` directives inside the region (`inside`: the constructs by where they are)."""
     region = construct.region
-    return tuple(
-        c.span for c in constructs if c.leaves == ("barrier",) and region is not None and region.contains(c.span)
-    )
+    return tuple(c.span for c in inside.inside(region) if c.leaves == ("barrier",)) if region is not None else ()
 
 
 def _team_shared(construct: OmpConstruct, source: DeviceSource, assigned: set[str]) -> frozenset[str]:
@@ -299,16 +305,14 @@ class _Publication:
         )
 
 
-def _one_lane(construct: OmpConstruct, constructs: tuple[OmpConstruct, ...]) -> bool:
+def _one_lane(construct: OmpConstruct, around: SpanIndex[OmpConstruct]) -> bool:
     """Whether the region runs one thread per team (`thread_limit(1)`, `num_threads(1)` on it or on a
-    construct around it): nothing can diverge."""
-    around = [
-        c
-        for c in constructs
-        if c is construct
-        or (c.region is not None and construct.region is not None and c.region.contains(construct.region))
-    ]
-    return any(c.value("thread_limit") == 1 or c.value("num_threads") == 1 for c in around)
+    construct around it; `around`: the constructs by region): nothing can diverge."""
+    assert construct.region is not None
+    return any(
+        c.value("thread_limit") == 1 or c.value("num_threads") == 1
+        for c in [construct, *around.containing(construct.region)]
+    )
 
 
 def _parallel_regions(constructs: tuple[OmpConstruct, ...]) -> list[OmpConstruct]:
@@ -321,7 +325,8 @@ def _parallel_regions(constructs: tuple[OmpConstruct, ...]) -> list[OmpConstruct
     candidates.sort(key=lambda pair: (pair[0].start_byte, -pair[0].end_byte))
     chosen: list[tuple[Span, OmpConstruct]] = []
     for region, construct in candidates:
-        if not any(outer.contains(region) for outer, _construct in chosen):
+        # the chosen regions are disjoint and sorted: only the last can hold one starting after them all
+        if not chosen or not chosen[-1][0].contains(region):
             chosen.append((region, construct))
     return [construct for _region, construct in chosen]
 
@@ -345,12 +350,12 @@ def _shared_out_loops(constructs: tuple[OmpConstruct, ...]) -> set[Span]:
 
 def _simd_lanes(construct: OmpConstruct, simd_loops: list[OmpConstruct]) -> set[str] | None:
     """With the SIMD programming model (the parallel loop steps by an inner simdlen), the simd loops'
-    indices, which are the lanes; None otherwise."""
+    indices, which are the lanes (`simd_loops`: the simd constructs inside the region); None otherwise."""
     steps = {loop.step_value for loop in construct.loops if loop.role in ("parallel", "parallel-simd")}
     lanes = {
         inner.loop.index or ""  # a loop without an index still makes the model SIMD (matches no name)
         for inner in simd_loops
-        if inner.loop is not None and construct.encloses(inner.span) and inner.value("simdlen") in steps
+        if inner.loop is not None and inner.value("simdlen") in steps
     }
     return lanes or None
 

@@ -1,16 +1,17 @@
 """How a front-end describes the device code of an OpenMP region to the dependence analysis
 (`openmp.dependence`), whatever its language: assignments and conditionals in source order, with the
 conditionals that guard them (`RawAssign`, `RawBranch`), the calls of the file's functions
-(`RawCall`) and those functions' code (`RawFunction`), all answered by a `DeviceSource`."""
+(`RawCall`) and those functions' code (`RawFunction`), all answered by a `DeviceSource`; and what the
+analysis gives back (`RegionBranches`: the branches, and the limits it met)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
-from kernlint.facts import Span
-from kernlint.facts.device import ArmCost
+from kernlint.facts import LimitReached, Span
+from kernlint.facts.device import ArmCost, Branch
 from kernlint.facts.kinds import BranchKind
 from kernlint.frontends.openmp import expr as ex
 
@@ -99,3 +100,33 @@ class RawFunction:
     name: str
     body: Span
     params: tuple[str, ...]
+
+
+class RegionBranches(NamedTuple):
+    """What the dependence analysis of a file's device parallel regions found."""
+
+    branches: tuple[Branch, ...] = ()
+    limits: tuple[LimitReached, ...] = ()  # expressions nested too deep to read (their value is unknown)
+
+
+TOO_DEEP = (
+    "this expression is nested too deeply (hundreds of levels, parentheses aside) for kernlint's OpenMP "
+    "expression reader: the work-item dependence analysis takes its value as unknown, so a divergent "
+    "branch (KL501) that depends on it may be missing"
+)
+
+
+def too_deep(statements: list[RawAssign | RawBranch], fortran: bool) -> list[LimitReached]:
+    """A `LimitReached` for each statement whose expression is nested past what the reader reads (its
+    value is then unknown to the analysis, which must say so rather than drop what depends on it)."""
+    found = []
+    for statement in statements:
+        text, where = (
+            (statement.value, statement.span)
+            if isinstance(statement, RawAssign)
+            else (statement.text, statement.condition)
+        )
+        parsed = ex.parse(text, fortran=fortran) if text else None
+        if isinstance(parsed, ex.Opaque) and parsed.too_deep:
+            found.append(LimitReached(where, TOO_DEEP))
+    return found

@@ -73,7 +73,10 @@ class Member:
 
 @dataclass(frozen=True)
 class Opaque:
+    """What the reader could not read; `too_deep` when only its nesting stopped it (see `parse`)."""
+
     text: str
+    too_deep: bool = False
 
 
 Expr = Num | Name | Unary | Binary | Call | Subscript | Member | Opaque
@@ -291,13 +294,29 @@ def parse(text: str, *, fortran: bool) -> Expr:
     """The expression tree of `text`; Opaque(text) when it cannot be read. The tree is immutable and
     the same texts (bounds, subscripts, conditions) are read again and again, so each is parsed once."""
     try:
-        parser = _Parser(_tokens(text, fortran), fortran)
+        parser = _Parser(_single_parentheses(_tokens(text, fortran)), fortran)
         expr = parser.expression()
         if parser.peek() is not None:
             return Opaque(text)
         return expr
-    except (_Fail, RecursionError):
+    except _Fail:
         return Opaque(text)
+    except RecursionError:  # nested deeper than Python's stack lets this reader go (hundreds of levels)
+        return Opaque(text, too_deep=True)
+
+
+def _single_parentheses(tokens: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """`tokens` with doubled parentheses made single (`((x))` is `(x)`): however many a generator
+    wrote, they cost the reader no depth."""
+    partner: dict[int, int] = {}
+    open_at: list[int] = []
+    for position, token in enumerate(tokens):
+        if token == ("op", "("):
+            open_at.append(position)
+        elif token == ("op", ")") and open_at:
+            partner[open_at.pop()] = position
+    dropped = {at for first, last in partner.items() if partner.get(first + 1) == last - 1 for at in (first, last)}
+    return [token for position, token in enumerate(tokens) if position not in dropped] if dropped else tokens
 
 
 # -- linear forms -------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from kernlint.facts.openmp import (
     OmpVariableUse,
 )
 from kernlint.facts.openmp_directive import OmpDirective, OmpParseError
+from kernlint.facts.span_index import SpanIndex
 from kernlint.frontends.openmp.expr import Scope, condition_shape, linear_text
 from kernlint.frontends.openmp.locate import TextLocator
 from kernlint.frontends.openmp.mapped import implicit_map_facts
@@ -211,16 +212,17 @@ class _Builder:
         self._loop_cache: dict[Span, OmpLoop] = {}
         self._varying: dict[Span, frozenset[str] | None] = {}  # what each region assigns, asked once
         self._target_starts, self._target_ends = _disjoint(self.targets)
-        self._updates = [
+        # `target update` directives by where they are, mapping constructs by region
+        self._updates: SpanIndex[OmpDirective] = SpanIndex(
             (o.span, o.directive)
             for o in located
             if isinstance(o.directive, OmpDirective) and o.directive.kind == "target update"
-        ]
-        self._mapping = [
-            o
+        )
+        self._mapping: SpanIndex[Located] = SpanIndex(
+            (o.region, o)
             for o in located
             if o.region is not None and isinstance(o.directive, OmpDirective) and o.directive.has("map")
-        ]
+        )
         self._device_named = device_named(
             (o.directive for o in located if isinstance(o.directive, OmpDirective)), self.fortran
         )
@@ -352,7 +354,7 @@ class _Builder:
     def array_upper(self, base: str, span: Span) -> Linear | None:
         """The last valid index of an array at `span`: from the map clause of an enclosing construct
         (innermost first), else from the array's declaration."""
-        enclosing = [o for o in self._mapping if o.region.contains(span)]  # type: ignore[union-attr]
+        enclosing = self._mapping.containing(span)
         for outer in sorted(enclosing, key=lambda o: o.region.end_byte - o.region.start_byte):  # type: ignore
             for mapped in outer.directive.map_items:  # type: ignore[union-attr]
                 if fold_name(mapped.item.name, self.fortran) == base and mapped.item.dims:
@@ -480,8 +482,7 @@ class _Builder:
     def updated_names(self, region: Span) -> frozenset[str]:
         return frozenset(
             fold_name(i.name, self.fortran)
-            for span, directive in self._updates
-            if region.contains(span)
+            for directive in self._updates.inside(region)
             for c in directive.clauses
             if c.name in ("to", "from")
             for i in c.items

@@ -8,6 +8,7 @@ from typing import Any, Protocol
 
 from kernlint.analysis import dependence as dep
 from kernlint.facts.base import Span
+from kernlint.facts.model import LimitReached
 from kernlint.facts.openmp import OmpConstruct
 
 
@@ -39,3 +40,4 @@ class SolvedRegions:
     regions: list[SolvedRegion]
     pending: list[tuple[Span, Any]]  # (the region's unit, a `RawBranch`)
     functions: dict[Span, str] = field(default_factory=dict)  # the followed functions' units, by name
+    limits: tuple[LimitReached, ...] = ()  # expressions nested too deep to read (their value is unknown)

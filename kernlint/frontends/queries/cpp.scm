@@ -69,10 +69,12 @@
     (function_definition
       declarator: (function_declarator declarator: (operator_name) @functor.op)) @functor.def))
 
-; Preprocessor: pragmas (OpenMP), object macros and quoted includes for constant evaluation.
+; Preprocessor: pragmas (OpenMP), object macros and quoted includes for constant evaluation, every
+; include (where a fix adds one).
 ((preproc_call
    directive: (preproc_directive) @pragma.directive) @pragma
  (#eq? @pragma.directive "#pragma"))
 (preproc_include path: (string_literal (string_content) @include.path))
+(preproc_include) @include
 
 (ERROR) @error

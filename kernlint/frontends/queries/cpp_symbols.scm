@@ -3,6 +3,7 @@
 
 (preproc_def name: (identifier) @macro.name value: (preproc_arg))
 (preproc_def name: (identifier) @macro.name !value) @macro.empty
+(preproc_function_def name: (identifier) @macro.function)
 
 (declaration
   type: (_)

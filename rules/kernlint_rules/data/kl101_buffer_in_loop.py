@@ -112,11 +112,8 @@ class BufferInLoop(Rule):
             loop = facts.repeating_loop(call.span, side="host")
             built = [
                 b
-                for b in facts.buffers
-                if b.function == call.callee
-                and b.has_host_data
-                and not b.in_device_code
-                and facts.repeating_loop(b.span, side="host") is None
+                for b in facts.buffers_in(call.callee)
+                if b.has_host_data and not b.in_device_code and facts.repeating_loop(b.span, side="host") is None
             ]
             if loop is None or not built:
                 continue
@@ -148,8 +145,8 @@ class BufferInLoop(Rule):
 
 def element_size_of(facts: FileFacts, buffer: Buffer) -> int | None:
     """Bytes per element of `buffer`, from an accessor over it whose element type is arithmetic."""
-    for accessor in facts.accessors:
-        if buffer.name and accessor.buffer == buffer.name and accessor.uses is not None and accessor.uses.element_size:
+    for accessor in facts.accessors_over(buffer.name) if buffer.name else ():
+        if accessor.uses is not None and accessor.uses.element_size:
             return accessor.uses.element_size
     return None
 
@@ -197,7 +194,7 @@ def buffer_in_loop_cost(
             assumptions.append(
                 f"buffer `{buffer.name}` is constructed over host memory (the construction does not say)"
             )
-        same = [a for a in facts.accessors if buffer.name and a.buffer == buffer.name and a.target == "device"]
+        same = [a for a in facts.accessors_over(buffer.name) if a.target == "device"] if buffer.name else []
         if _writers(same) is not False:
             transfers = 2
     if transfers == 1:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from kernlint.cost import Cost
 from kernlint.diagnostics import Diagnostic, Fix
 from kernlint.facts import FileFacts
-from kernlint.facts.openmp import OmpConstruct, OmpVariableUse, enclosing_constructs, map_item_bytes
+from kernlint.facts.openmp import OmpConstruct, OmpVariableUse, map_item_bytes
 from kernlint.facts.openmp_directive import OmpMapItem
 from kernlint.occupancy import DeviceProfile
 from kernlint.transfer_cost import transfer_cost
@@ -67,7 +67,7 @@ def map_findings(facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
 def _mapped_outside(facts: FileFacts, construct: OmpConstruct) -> set[str]:
     """Names an enclosing `target data` region (or target construct) already maps."""
     names: set[str] = set()
-    for outer in enclosing_constructs(facts.omp, construct.span):
+    for outer in facts.constructs_around(construct.span):
         if outer is construct or outer.region == construct.region:
             continue
         names |= {v.name for v in outer.variables}

@@ -36,15 +36,6 @@ REGULAR = frozenset({"parity", "modulo", "bit-test", "lane-range"})
 INHERENT = frozenset({"data", "arithmetic"})
 
 
-@dataclass(frozen=True, slots=True)
-class Rewrite:
-    """A replacement for the whole construct: `text` as C/C++ source, `safe` when provably equivalent."""
-
-    text: str
-    safe: bool
-    description: str
-
-
 def classify(branch: Branch) -> str:
     """The class of a KL501 construct (see the module docstring)."""
     leader = branch.lanes is not None and (
@@ -238,54 +229,6 @@ def _active(branch: Branch, sub_group: int | None) -> str | None:
     if taken is None or not sub_group:
         return None
     return f"{max(1, round(sub_group * taken))} of {sub_group} lanes"
-
-
-def rewrite(branch: Branch, condition: str, chooser: str) -> Rewrite | None:
-    """A select or min/max replacing an `if` whose arms each assign one variable, or None.
-
-    `chooser` is `ternary` (C: `x = c ? a : b;`) or `std` (C++: `std::min` / `std::max` where the
-    condition compares the two values). A one-armed `if (v > m) m = v;` is `m = std::max(m, v);`
-    exactly (std::max returns its second argument only when the first is less), so it is safe; other
-    shapes may change the type the value is converted through, and are offered as unsafe fixes.
-    """
-    if branch.kind != "if" or not branch.rewritable or not branch.arms or len(branch.arms) > 2:
-        return None
-    targets = {a.target for a in branch.arms}
-    if len(targets) != 1 or None in targets or any(a.value is None for a in branch.arms):
-        return None
-    target = branch.arms[0].target
-    then = branch.arms[0].value
-    other = branch.arms[1].value if len(branch.arms) == 2 else target
-    assert target is not None and then is not None and other is not None
-    if chooser == "std" and len(branch.arms) == 1:
-        pick = _min_max(branch.comparison, target, then)
-        if pick is not None:  # a literal may differ in type from the variable (std::min(float, int))
-            return Rewrite(
-                f"{target} = std::{pick}({target}, {then});",
-                branch.arms[0].literal is None,
-                f"replace the branch by std::{pick}",
-            )
-    # both int literals: no conversion through another type (a one-armed `if` keeps the variable itself)
-    both_literal = len(branch.arms) == 2 and all(a.literal == "int" for a in branch.arms)
-    return Rewrite(
-        f"{target} = ({condition}) ? {then} : {other};",
-        both_literal,
-        "replace the branch by a select (check that both values have the variable's type)",
-    )
-
-
-def _min_max(comparison: tuple[str, str, str] | None, target: str, value: str) -> str | None:
-    """`max` for `if (v > m) m = v;` / `if (m < v) m = v;`, `min` for the mirrored tests (strict only:
-    with `>=` equal values and NaN pick differently)."""
-    if comparison is None:
-        return None
-    left, operator, right = comparison
-    target, value = " ".join(target.split()), " ".join(value.split())
-    if (left, right) == (value, target):
-        return "max" if operator == ">" else "min"
-    if (left, right) == (target, value):
-        return "max" if operator == "<" else "min"
-    return None
 
 
 def _serial(arm: ArmCost) -> bool:

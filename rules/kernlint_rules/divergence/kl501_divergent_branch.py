@@ -48,9 +48,8 @@ What it does
       together from ten statements: they run one after the other;
     * cheap divergent arms (`cheap-arms`): short arms the compiler predicates. When the branch is an
       `if` whose arms each assign one variable, a fix rewrites it: `if (v > m) m = v;` becomes
-      `m = std::max(m, v);` (safe: std::max returns its second argument only when the first is
-      less), other shapes become `x = (c) ? a : b;` (unsafe unless both values are integer literals:
-      the values may have different types). A `?:` is never told to become one;
+      `m = std::max(m, v);` (std::max returns its second argument only when the first is less),
+      other shapes become `x = (c) ? a : b;` (see Fix safety). A `?:` is never told to become one;
     * inherent divergence (`inherent`): trip counts or heavy paths chosen by data each lane loads, or
       by non-monotone arithmetic of the id, searches and walks steered by such data, triangular
       steps: the algorithm's own divergence;
@@ -94,13 +93,20 @@ Fix
     boundary conditions (as info).
 
 Fix safety
-    For cheap arms that each assign one variable, kernlint offers a select (`x = (c) ? a : b;`) or, in
-    C++ with a strict comparison of the two values, `std::min` / `std::max`. It is marked safe only
-    where provably the same: `if (v > m) m = v;` as `m = std::max(m, v);` (std::max returns its second
-    argument only when the first is less, so ties and NaN pick as before), and a select between two
-    integer literals. Every other rewrite is marked unsafe: a literal or a value of another type may be
-    converted differently through `?:` or `std::min` / `std::max`. No fix in Fortran, nor for a branch
-    with a comment or a preprocessor line inside.
+    For cheap arms that each assign one variable, kernlint offers a select (`x = (c) ? a : b;`) or
+    `std::min` / `std::max` for a strict comparison of the two values. `std::max(m, v)` is written
+    only where it compiles and compares as the branch: `m` and `v` declared with one type (std::max
+    deduces one), C++ (not a `.c` file, nor a header a `.c` file includes), no `min`/`max` macro in
+    the file or its quoted includes; the fix adds `#include <algorithm>` when the file lacks it.
+    Elsewhere the select is the spelling (every C and C++ compiler reads it; `fmax` and `sycl::fmax`
+    pick differently for NaN). A rewrite is marked safe only where provably the same program: the
+    values' declared types known (a literal's, a cast's, a declaration the file shows) and brought by
+    the select to the variable's own type (`float x` with an `int` value is, `int x` with a `double`
+    value is not), and the variable, written on every path instead of one, a private local (by
+    value, not static, declared in the same function or lambda and not outside an OpenMP construct).
+    Anything unknown makes it unsafe, and the description says what to check. No fix in Fortran, nor
+    for a branch with a comment or a preprocessor line inside. benchmarks/fix_compile_check.py
+    compiles HeCBench before and after `--fix` (and `--unsafe-fixes`) to check that fixes compile.
 
 Severity
     Each class's severity follows kernlint's policy: a warning names a change the analysis can justify
@@ -149,11 +155,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
-from kernlint.diagnostics import Diagnostic, Fix, FixAvailability, Severity
+from kernlint.diagnostics import Diagnostic, Edit, Fix, FixAvailability, Severity
 from kernlint.facts import Branch, FileFacts, KernelLaunch, Span
+from kernlint.facts.span_index import SpanIndex
 from kernlint.rule import Rule, RuleContext
-from kernlint_rules.divergence.classes import Launch, classify, estimate, heavy, rewrite, verdict
+from kernlint_rules.divergence.classes import Launch, classify, estimate, heavy, verdict
 from kernlint_rules.divergence.costs import divergence_cost
+from kernlint_rules.divergence.rewrites import Spelling, rewrite
 
 _REASONS = {
     "parity": "it tests the parity of the work-item id, so neighbouring lanes always disagree",
@@ -277,29 +285,28 @@ class DivergentBranch(Rule):
 
     def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
         report_boundary = bool(ctx.options.get("report-boundary", False))
-        lone = _single_lane_code(facts)
+        lone = SpanIndex((region, region) for region in _single_lane_code(facts))
         classes = {
             b.span: classify(b)
             for b in facts.branches
-            if not b.select_like and b.dependence != "sub-group" and not any(r.contains(b.span) for r in lone)
+            if not b.select_like and b.dependence != "sub-group" and not lone.containing(b.span)
         }
         reported = {span for span, klass in classes.items() if klass != "boundary" or report_boundary}
+        chains: dict[Span, list[Branch]] = {}  # the links of each if / else-if chain, by its head
+        for branch in facts.branches:
+            chains.setdefault(branch.head or branch.span, []).append(branch)
         for branch in facts.branches:
             if branch.span not in reported:
                 continue
-            if branch.head is not None and self._chain_reported(facts, branch, reported):
+            if branch.head is not None and self._chain_reported(chains[branch.head], branch, reported):
                 continue  # one finding per if / else-if chain
             yield self._diagnostic(facts, branch, classes[branch.span], ctx)
 
     @staticmethod
-    def _chain_reported(facts: FileFacts, branch: Branch, reported: set) -> bool:
+    def _chain_reported(chain: list[Branch], branch: Branch, reported: set) -> bool:
         """Whether an earlier link of the same if / else-if chain is already reported."""
         return any(
-            other.span in reported
-            and other.span != branch.span
-            and other.span.contains(branch.span)
-            and (other.span == branch.head or other.head == branch.head)
-            for other in facts.branches
+            other.span in reported and other.span != branch.span and other.span.contains(branch.span) for other in chain
         )
 
     def _diagnostic(self, facts: FileFacts, branch: Branch, klass: str, ctx: RuleContext) -> Diagnostic:
@@ -317,7 +324,7 @@ class DivergentBranch(Rule):
         hint = self._hint(branch, klass, ctx.language, sub_group)
         if not judged.warn and judged.why:
             why += f"; an info, as {judged.why}"
-        fix = self._fix(branch, klass, written, ctx) if klass == "cheap-arms" else None
+        fix = self._fix(facts, branch, written, ctx) if klass == "cheap-arms" else None
         if fix is not None:
             hint = f"{fix.description} (`{fix.edits[0].text}`)"
         where = f" in `{branch.function}`" if branch.function else ""
@@ -397,17 +404,22 @@ class DivergentBranch(Rule):
         return hint
 
     @staticmethod
-    def _fix(branch: Branch, klass: str, condition: str, ctx: RuleContext) -> Fix | None:
+    def _fix(facts: FileFacts, branch: Branch, condition: str, ctx: RuleContext) -> Fix | None:
         if ctx.language == "openmp-fortran":
             return None
         inner = condition.strip()
         while inner.startswith("(") and inner.endswith(")") and _balanced(inner[1:-1]):
             inner = inner[1:-1].strip()
-        chooser = "ternary" if ctx.language == "openmp-c" and str(ctx.source.path).endswith(".c") else "std"
-        found = rewrite(branch, inner, chooser)
+        found = rewrite(branch, inner, Spelling(facts.compiled_as_c, facts.preprocessor.macros))
         if found is None:
             return None
-        return Fix(found.description, (ctx.replace(branch.span, found.text),), found.safe)
+        edits = [ctx.replace(branch.span, found.text)]
+        description = found.description
+        if found.algorithm and "<algorithm>" not in facts.preprocessor.includes:
+            line = facts.preprocessor.include_line
+            edits.append(Edit(line, 1, line, 1, "#include <algorithm>\n"))
+            description += ", and include <algorithm>"
+        return Fix(description, tuple(edits), found.safe)
 
 
 def _sub_group_size(launch: KernelLaunch | None, ctx: RuleContext) -> int | None:

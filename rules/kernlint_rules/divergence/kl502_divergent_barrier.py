@@ -104,16 +104,14 @@ class DivergentBarrier(Rule):
         certain one wins over one that splits a group only for some sizes, then the innermost."""
         guarded: dict[tuple[int, int], tuple[Branch, Reach, str, tuple]] = {}
         exits: dict[tuple[int, int], tuple[Branch, Reach, str, tuple]] = {}
-        for branch in facts.branches:
-            if branch.dependence == "sub-group" and barrier.scope == "sub-group":
-                continue  # the same in every lane of a sub-group: all of them reach the barrier
-            for reach in branch.reaches:
-                if reach.region.contains(barrier.span) and _split(facts, barrier, branch, reach) != "never":
-                    _keep(guarded, branch, reach, "under", barrier, _split(facts, barrier, branch, reach))
-            if branch.exit:
-                for reach in branch.skipped:
-                    if reach.region.contains(barrier.span) and _split(facts, barrier, branch, reach) != "never":
-                        _keep(exits, branch, reach, "exit", barrier, _split(facts, barrier, branch, reach))
+        uniform = barrier.scope == "sub-group"  # sub-group-dependent branches: every lane reaches the barrier
+        for causes, how, found in ((guarded, "under", facts.guarding), (exits, "exit", facts.skipping)):
+            for branch, reach in found(barrier.span):
+                if uniform and branch.dependence == "sub-group":
+                    continue
+                split = _split(facts, barrier, branch, reach)
+                if split != "never":
+                    _keep(causes, branch, reach, how, barrier, split)
         if guarded:
             return guarded
         return exits

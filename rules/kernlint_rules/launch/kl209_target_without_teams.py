@@ -49,6 +49,7 @@ Cost
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 
 from kernlint.cost import Cost
@@ -71,11 +72,16 @@ class TargetWithoutTeams(Rule):
 
     def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
         device = ctx.target_device
+        # by where each directive starts: a target's own are those from its line to its region's end
+        ordered = sorted(facts.omp, key=lambda c: c.span.start_byte)
+        starts = [c.span.start_byte for c in ordered]
         for target in facts.omp:
             directive = target.directive
             if directive is None or directive.is_end or "target" not in directive.leaves or target.region is None:
                 continue
-            inside = [target] + [c for c in facts.omp if c is not target and _inside(c, target)]
+            first = bisect_left(starts, target.span.start_byte)
+            last = bisect_right(starts, target.region.end_byte)
+            inside = [target] + [c for c in ordered[first:last] if c is not target and _inside(c, target)]
             if any(c.directive is None or "teams" in c.leaves or c.directive.has("num_teams") for c in inside):
                 continue  # teams (or a directive that does not parse and might be one)
             loop = _workshared(inside)

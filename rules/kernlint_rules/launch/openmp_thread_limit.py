@@ -84,8 +84,8 @@ def simd_model_width(facts: FileFacts, construct: OmpConstruct) -> int | None:
     if construct.region is None:
         return None
     steps = {loop.step_value for loop in construct.loops if loop.vectorised and loop.role != "simd"}
-    for inner in facts.omp:
-        if inner is construct or "simd" not in inner.leaves or not construct.encloses(inner.span):
+    for inner in facts.constructs_inside(construct.region):
+        if inner is construct or "simd" not in inner.leaves:
             continue
         if "for" in inner.leaves or "do" in inner.leaves:
             continue  # `for simd`: the SPMD model's vectorised loop

@@ -30,12 +30,12 @@ def local_memory(facts: FileFacts, launch: KernelLaunch) -> LocalMemory:
     group = launch.command_group
     if group is None:
         return LocalMemory(())
-    return LocalMemory(tuple(a for a in facts.local_allocations if a.command_group == group))
+    return LocalMemory(tuple(facts.local_allocations_of(group)))
 
 
 def work_group_barriers(facts: FileFacts, launch: KernelLaunch) -> tuple[Barrier, ...]:
     """Work-group barriers in the launch's device code (its body and the functions it calls)."""
-    return tuple(b for b in facts.barriers if b.scope == "work-group" and not b.collective and launch.covers(b.span))
+    return tuple(b for b in facts.barriers_in(launch) if b.scope == "work-group" and not b.collective)
 
 
 @dataclass(frozen=True)

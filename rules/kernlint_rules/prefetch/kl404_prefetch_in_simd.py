@@ -47,7 +47,6 @@ from collections.abc import Iterator
 from kernlint.cost import Cost
 from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import FileFacts
-from kernlint.facts.openmp import enclosing_constructs
 from kernlint.rule import Rule, RuleContext
 from kernlint_rules.prefetch.costs import prefetch_waste_cost
 
@@ -63,7 +62,7 @@ class PrefetchInSimd(Rule):
             directive = construct.directive
             if directive is None or directive.kind != "prefetch":
                 continue
-            simd = [c for c in enclosing_constructs(facts.omp, construct.span) if "simd" in c.leaves]
+            simd = [c for c in facts.constructs_around(construct.span) if "simd" in c.leaves]
             if not simd:
                 continue
             region = simd[-1]

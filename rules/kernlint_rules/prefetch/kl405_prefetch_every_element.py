@@ -50,7 +50,7 @@ from collections.abc import Iterator
 
 from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import FileFacts
-from kernlint.facts.openmp import Linear, OmpConstruct, OmpLoop, enclosing_constructs
+from kernlint.facts.openmp import Linear, OmpConstruct, OmpLoop
 from kernlint.rule import Rule, RuleContext
 from kernlint_rules.prefetch.costs import prefetch_waste_cost
 
@@ -70,7 +70,7 @@ class PrefetchEveryElement(Rule):
         for construct in facts.omp:
             if construct.kind != "prefetch":
                 continue
-            if any("simd" in c.leaves for c in enclosing_constructs(facts.omp, construct.span)):
+            if any("simd" in c.leaves for c in facts.constructs_around(construct.span)):
                 continue
             for target in construct.targets:
                 if target.index is None or not target.element_bytes or _vectorised(target.index, construct):

@@ -2,8 +2,14 @@
 
 What it does
     Flags a suppression directive (`ignore`, `ignore-next-line` or `ignore-file`) that hid no
-    finding in this run. A directive that names only codes of rules that did not run on the file
-    (deselected, or for another language) is left alone: kernlint cannot tell whether it is stale.
+    finding in this run, and, as ruff's RUF100 does, each code of a directive's list that hid
+    nothing (`ignore[KL101, KL501]` where only KL101 was suppressed: KL501 is unused) or names no
+    rule (`KL999`). A code of a rule that did not run on the file (deselected, or for another
+    language) is left alone: kernlint cannot tell whether it is stale.
+
+    It also flags a comment written like a directive that is not one, so suppresses nothing:
+    `kernlint ignore[KL101]` (no colon), `kernlint: ignroe[KL101]`, `kernlint:ignore-nextline`;
+    the message names the directive it was probably meant to be.
 
 Why it matters
     Suppressions outlive the code they were written for. A stale one hides the next real finding on
@@ -17,9 +23,13 @@ Example
     }
 
 Fix
-    Delete the comment. kernlint offers this as a fix for a `/* kernlint: … */` comment and for a line
-    comment that holds nothing else (a whole-line comment deletes the line); a comment that goes on to
-    say something else is only reported.
+    For an unused or unknown code in a list that also holds a used one: delete that code from the
+    list. For a directive that suppresses nothing: delete the comment, which kernlint offers as a fix
+    for a `/* kernlint: … */` comment and for a line comment that holds nothing else (a whole-line
+    comment deletes the line); a comment that goes on to say something else is only reported.
+
+    A look-alike comment gets no fix: correcting it would start hiding findings, which is the
+    writer's decision.
 
 Fix safety
     The fix is always marked safe: it deletes the comment and the blanks before it, and a comment is
@@ -29,8 +39,9 @@ Fix safety
     would join them into one.
 
 Severity
-    Info: a stale comment changes nothing the program computes or how fast: it is hygiene,
-    listed with --show-infos and fixed by --fix.
+    Info: a stale comment or code changes nothing the program computes or how fast: it is hygiene,
+    listed with --show-infos and fixed by --fix. A look-alike comment is a warning: the writer meant
+    to hide a finding and did not, and the message names the change to make.
 
 Occupancy basis
     None: this is about the suppression comments, not the kernels.
@@ -43,7 +54,9 @@ from collections.abc import Iterator
 from kernlint.diagnostics import Diagnostic, Edit, Fix, FixAvailability, Severity
 from kernlint.facts import FileFacts
 from kernlint.rule import Rule, RuleContext
-from kernlint.suppression import ALL, Directive
+from kernlint.suppression import ALL, Directive, NearMiss
+
+_SCOPES = {"ignore": "on this line", "ignore-next-line": "on the next line", "ignore-file": "in this file"}
 
 
 class UnusedSuppression(Rule):
@@ -56,29 +69,117 @@ class UnusedSuppression(Rule):
     def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
         if ctx.suppressions is None:
             return
-        for directive in ctx.suppressions.unused():
-            if directive.codes != ALL and not all(
-                any(code.startswith(prefix) for code in ctx.rules_run) for prefix in directive.codes
-            ):
-                continue  # names a rule that did not run here: cannot judge
-            written = "ignore" if directive.codes == ALL else f"{directive.kind}[{', '.join(directive.codes)}]"
-            scope = {"ignore": "on this line", "ignore-next-line": "on the next line", "ignore-file": "in this file"}[
-                directive.kind
+        for index, directive in enumerate(ctx.suppressions.directives):
+            used = ctx.suppressions.used_codes.get(index, set())
+            if directive.codes == ALL:
+                if not used and index not in ctx.suppressions.used:
+                    yield self._unused(directive, "ignore" if directive.kind == "ignore" else directive.kind, ctx)
+                continue
+            unknown = [c for c in directive.codes if ctx.known_codes and not _names_a_rule(c, ctx.known_codes)]
+            stale = [
+                c
+                for c in directive.codes
+                if c not in used and c not in unknown and any(code.startswith(c) for code in ctx.rules_run)
             ]
-            yield Diagnostic(
-                path=ctx.source.path,
-                line=directive.line,
-                column=directive.column,
-                end_line=directive.line,
-                end_column=directive.end_column,
-                code=self.code,
-                name=self.name,
-                severity=self.severity,
-                message=f"unused suppression: `kernlint: {written}` suppresses nothing {scope}; remove it",
-                language=ctx.language,
-                evidence={"directive": directive.kind, "codes": list(directive.codes)},
-                fix=_removal(directive, ctx.source.line_text(directive.line)),
-            )
+            if not unknown and not stale:
+                continue  # each code hid something, or names a rule that did not run here: cannot judge
+            if len(unknown) + len(stale) == len(directive.codes):
+                yield self._unused(directive, f"{directive.kind}[{', '.join(directive.codes)}]", ctx, unknown)
+            else:
+                yield self._partly_unused(directive, stale, unknown, ctx)
+        for miss in ctx.suppressions.near_misses:
+            yield self._near_miss(miss, ctx)
+
+    def _unused(
+        self, directive: Directive, written: str, ctx: RuleContext, unknown: list[str] | None = None
+    ) -> Diagnostic:
+        named = f" (`{'`, `'.join(unknown)}` {'names' if len(unknown) == 1 else 'name'} no rule)" if unknown else ""
+        return self._report(
+            directive.line,
+            directive.column,
+            directive.end_column,
+            f"unused suppression: `kernlint: {written}` suppresses nothing {_SCOPES[directive.kind]}{named}; remove it",
+            ctx,
+            {"directive": directive.kind, "codes": list(directive.codes), "unknown": unknown or []},
+            _removal(directive, ctx.source.line_text(directive.line)),
+        )
+
+    def _partly_unused(
+        self, directive: Directive, stale: list[str], unknown: list[str], ctx: RuleContext
+    ) -> Diagnostic:
+        parts = []
+        if stale:
+            parts.append(f"`{'`, `'.join(stale)}` {'suppresses' if len(stale) == 1 else 'suppress'} nothing")
+        if unknown:
+            parts.append(f"`{'`, `'.join(unknown)}` {'names' if len(unknown) == 1 else 'name'} no rule")
+        dropped = len(stale) + len(unknown)
+        written = f"{directive.kind}[{', '.join(directive.codes)}]"
+        return self._report(
+            directive.line,
+            directive.column,
+            directive.end_column,
+            f"partly unused suppression: in `kernlint: {written}`, {' and '.join(parts)} {_SCOPES[directive.kind]}; "
+            f"remove {'it' if dropped == 1 else 'them'} from the list",
+            ctx,
+            {"directive": directive.kind, "codes": list(directive.codes), "unused": stale, "unknown": unknown},
+            _drop_codes(directive, {*stale, *unknown}, ctx.source.line_text(directive.line)),
+        )
+
+    def _near_miss(self, miss: NearMiss, ctx: RuleContext) -> Diagnostic:
+        return self._report(
+            miss.line,
+            miss.column,
+            miss.end_column,
+            f"`{miss.written}` is not a suppression directive and suppresses nothing; did you mean `{miss.meant}`?",
+            ctx,
+            {"written": miss.written, "meant": miss.meant},
+            None,
+            Severity.WARNING,
+        )
+
+    def _report(
+        self,
+        line: int,
+        column: int,
+        end_column: int,
+        message: str,
+        ctx: RuleContext,
+        evidence: dict[str, object],
+        fix: Fix | None,
+        severity: Severity | None = None,
+    ) -> Diagnostic:
+        return Diagnostic(
+            path=ctx.source.path,
+            line=line,
+            column=column,
+            end_line=line,
+            end_column=end_column,
+            code=self.code,
+            name=self.name,
+            severity=severity or self.severity,
+            message=message,
+            language=ctx.language,
+            evidence=evidence,
+            fix=fix,
+        )
+
+
+def _names_a_rule(prefix: str, known: frozenset[str]) -> bool:
+    """Whether a code or prefix (`KL2`) names at least one rule the run knows."""
+    return any(code.startswith(prefix) for code in known)
+
+
+def _drop_codes(directive: Directive, dropped: set[str], line: str) -> Fix | None:
+    """Rewrite the directive's code list without `dropped` (the list's brackets are in the comment the
+    directive spans)."""
+    start, end = directive.column - 1, directive.end_column - 1
+    opening, closing = line.find("[", start, end), line.rfind("]", start, end)
+    if opening < 0 or closing < 0:
+        return None
+    kept = ", ".join(c for c in directive.codes if c not in dropped)
+    column = opening + 2
+    edit = Edit(directive.line, column, directive.line, closing + 1, kept)
+    return Fix(f"remove {', '.join(sorted(dropped))} from the suppression", (edit,))
 
 
 def _removal(directive: Directive, line: str) -> Fix | None:

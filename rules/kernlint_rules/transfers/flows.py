@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from kernlint.facts import FileFacts, HostFlow, HostLoop, HostStep
-from kernlint.facts.openmp import enclosing_constructs
 
 LOOP_WORDS = {
     "for": "`for` loop",
@@ -85,7 +84,7 @@ def mapped_by_callers(facts: FileFacts, flow: HostFlow, name: str) -> bool | Non
         argument = call.arguments[position] if position < len(call.arguments) else None
         around = {
             m.item.name
-            for outer in enclosing_constructs(facts.omp, call.span)
+            for outer in facts.constructs_around(call.span)
             if outer.directive is not None and "target data" in outer.leaves
             for m in outer.directive.map_items
         }

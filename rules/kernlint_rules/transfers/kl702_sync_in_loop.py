@@ -66,7 +66,6 @@ from collections.abc import Iterator
 from kernlint.cost import Cost
 from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import FileFacts, HostFlow, HostStep
-from kernlint.facts.openmp import enclosing_constructs
 from kernlint.rule import Rule, RuleContext
 from kernlint.transfer_cost import sync_cost, transfer_cost
 from kernlint_rules.transfers.flows import cycle, iterations, loop_evidence, loop_phrase, repeating_loop
@@ -158,7 +157,7 @@ class SyncInLoop(Rule):
             and outer.region is not None
             and loop.span.contains(outer.region)
             and outer.region != loop.span
-            for outer in enclosing_constructs(facts.omp, copy.span)
+            for outer in facts.constructs_around(copy.span)
         ):
             return None  # the data region ends inside the loop: moving the update out needs it moved too
         name = copy.writes[0]

@@ -58,7 +58,7 @@ from collections.abc import Iterator
 
 from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import FileFacts, HostFlow, HostStep, OmpConstruct
-from kernlint.facts.openmp import enclosing_constructs, map_item_bytes
+from kernlint.facts.openmp import map_item_bytes
 from kernlint.rule import Rule, RuleContext
 from kernlint.transfer_cost import transfer_cost
 from kernlint_rules.transfers.flows import loop_evidence, loop_phrase, mapped_by_callers, repeating_loop
@@ -168,7 +168,7 @@ class RoundTrip(Rule):
         if repeating_loop(flow, first) is not None or first.construct is None:
             return
         construct = facts.omp[first.construct]
-        if "target" not in construct.leaves or enclosing_constructs(facts.omp, construct.span):
+        if "target" not in construct.leaves or facts.constructs_around(construct.span):
             return
         for name in first.writes:
             if name not in first.reads and name not in _mapped(construct, ("from", "tofrom")):

@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 
 from kernlint.facts import FileFacts, Span
-from kernlint.facts.openmp import OmpConstruct, OmpMapped, enclosing_constructs
+from kernlint.facts.openmp import OmpConstruct, OmpMapped
 from kernlint.facts.openmp_directive import OmpMapItem
 
 #: Copies over the host link a map type makes each time its construct runs.
@@ -97,7 +97,7 @@ def mapped_around(facts: FileFacts, span: Span, inner: OmpConstruct | None = Non
     """Names the constructs around `span` map (other than `inner` itself): data regions that keep them
     on the device while the code at `span` runs (a target construct, or a call of a function holding one)."""
     names: set[str] = set()
-    for outer in enclosing_constructs(facts.omp, span):
+    for outer in facts.constructs_around(span):
         if outer is inner or outer.directive is None:
             continue
         if inner is not None and outer.region == inner.region:

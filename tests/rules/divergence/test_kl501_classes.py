@@ -30,11 +30,15 @@ def test_a_strict_running_maximum_is_cheap_with_a_safe_std_max_fix() -> None:
     assert d.fix is not None and d.fix.safe and d.fix.edits[0].text == "m = std::max(m, v);"
 
 
-def test_a_non_strict_comparison_or_two_arms_gets_an_unsafe_select() -> None:
+def test_a_non_strict_comparison_or_two_arms_of_the_variables_type_gets_a_safe_select() -> None:
+    """`m` and `v` are private floats: the select is the branch (it is not std::max: `>=` picks `v`
+    for equal values)."""
     (d,) = found("if (v >= m) m = v;")
-    assert d.fix is not None and not d.fix.safe and d.fix.edits[0].text == "m = (v >= m) ? v : m;"
+    assert d.fix is not None and d.fix.safe and d.fix.edits[0].text == "m = (v >= m) ? v : m;"
     (d,) = found("if (idx[i] > 0) v = 1.0f; else v = 2.0f;")
-    assert d.fix is not None and not d.fix.safe
+    assert d.fix is not None and d.fix.safe and d.fix.edits[0].text == "v = (idx[i] > 0) ? 1.0f : 2.0f;"
+    (d,) = found("if (idx[i] > 0) v = 1.0; else v = 2;")  # through double, back to float: not the same
+    assert d.fix is not None and not d.fix.safe and "check the conversion" in d.fix.description
 
 
 def test_integer_literal_arms_make_a_safe_select() -> None:

@@ -75,7 +75,11 @@ class Captures:
 
     def __init__(self) -> None:
         self._captured: dict[int, dict[str, list[Node]]] = {}
-        self._regions: list[tuple[Node, dict[str, list[Node]]]] = []  # what `_captured` holds, by node
+        # What `_captured` holds, sorted by (start, -end), each with the position of the smallest region
+        # that held it when it was added (-1: none): subtrees nest, so the regions around a node are
+        # found by following those links from the last region starting before it, not by a scan.
+        self._keys: list[tuple[int, int]] = []
+        self._regions: list[tuple[Node, dict[str, list[Node]], Node | None]] = []
 
     def __call__(self, node: Node) -> dict[str, list[Node]]:
         """The query's captures in `node`. Each subtree is queried once, and a block inside a subtree
@@ -83,23 +87,30 @@ class Captures:
         that subtree's captures instead of walking it again."""
         found = self._captured.get(node.id)
         if found is None:
-            outer = (
-                min(
-                    (
-                        region
-                        for region in self._regions
-                        if region[0].start_byte <= node.start_byte and node.end_byte <= region[0].end_byte
-                    ),
-                    key=lambda region: region[0].end_byte - region[0].start_byte,
-                    default=None,
-                )
-                if node.type == "compound_statement"
-                else None
+            outer = self._around(node)
+            found = (
+                _captures(node)
+                if outer is None or node.type != "compound_statement"
+                else _captures_in_block(self._captured[outer.id], node)
             )
-            found = _captures(node) if outer is None else _captures_in_block(outer[1], node)
             self._captured[node.id] = found
-            self._regions.append((node, found))
+            key = (node.start_byte, -node.end_byte)
+            at = bisect_right(self._keys, key)
+            self._keys.insert(at, key)
+            self._regions.insert(at, (node, found, outer))
         return found
+
+    def _around(self, node: Node) -> Node | None:
+        """A region already queried that holds `node`: the smallest one unless a larger region was
+        queried before a smaller one around the same node (then a larger one, which answers the same)."""
+        at = bisect_right(self._keys, (node.start_byte, 1)) - 1
+        region = self._regions[at][0] if at >= 0 else None
+        while region is not None and not (region.start_byte <= node.start_byte and node.end_byte <= region.end_byte):
+            region = self._regions[self._position(region)][2]
+        return region
+
+    def _position(self, region: Node) -> int:
+        return bisect_right(self._keys, (region.start_byte, -region.end_byte)) - 1
 
 
 def _captures(node: Node) -> dict[str, list[Node]]:

@@ -74,6 +74,9 @@ class _Analysis:
         self.coverage = CoverageReader(unit)
         self._functions: dict[str, list[Node]] | None = None
         self._helper_stack: set[tuple[int, int]] = set()
+        self._launches_of: dict[Span | None, list[KernelLaunch]] = {}  # by command group
+        for launch in launches:
+            self._launches_of.setdefault(launch.command_group, []).append(launch)
 
     # -- driver ------------------------------------------------------------------------------
 
@@ -84,7 +87,7 @@ class _Analysis:
             or accessor.command_group is None
         ):
             return accessor
-        launches = [launch for launch in self.launches if launch.command_group == accessor.command_group]
+        launches = self._launches_of.get(accessor.command_group, [])
         if not launches or any(launch.body is None or launch.link not in _BOUND_HERE for launch in launches):
             return accessor  # a kernel made elsewhere (a factory's) names the accessor by another name
         group = node_at(self.root, accessor.command_group, ("lambda_expression", "function_definition"))
@@ -533,21 +536,23 @@ def analyse_accessor_uses(
         return accessors
     analysis = _Analysis(unit, launches)
     analysed = [analysis.accessor(a) for a in accessors]
+    by_group: dict[Span | None, list[Accessor]] = {}
+    for a in analysed:
+        by_group.setdefault(a.command_group, []).append(a)
     return [
-        replace(a, uses=replace(a.uses, same_buffer_modes=_same_buffer_modes(a, analysed))) if a.uses is not None else a
+        replace(a, uses=replace(a.uses, same_buffer_modes=_same_buffer_modes(a, by_group[a.command_group])))
+        if a.uses is not None
+        else a
         for a in analysed
     ]
 
 
-def _same_buffer_modes(accessor: Accessor, accessors: list[Accessor]) -> tuple[str, ...]:
-    """Modes of the other accessors created over the same buffer (same text) in the same command group."""
+def _same_buffer_modes(accessor: Accessor, group: list[Accessor]) -> tuple[str, ...]:
+    """Modes of the other accessors created over the same buffer (same text) in the same command
+    group (`group`: the accessors of that command group)."""
     modes: list[str] = []
-    for other in accessors:
-        if (
-            other is accessor
-            or other.command_group != accessor.command_group
-            or no_spaces(other.buffer or "") != no_spaces(accessor.buffer or "")
-        ):
+    for other in group:
+        if other is accessor or no_spaces(other.buffer or "") != no_spaces(accessor.buffer or ""):
             continue
         if other.mode is not None:
             modes.append(other.mode)

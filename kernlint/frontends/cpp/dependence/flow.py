@@ -19,10 +19,27 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from kernlint.analysis.names import DefinitionKey, Variable
-from kernlint.analysis.reaching import ENTRY, Flow
+from kernlint.analysis.reaching import ENTRY, Flow, Steps, drive
 from kernlint.frontends.cpp.dependence.nodes import Node, declared_name, key_of, named, text_of
 
 _LOOP_TYPES = frozenset({"for_statement", "while_statement", "do_statement", "for_range_loop"})
+# Nodes an expression walk reads nothing from.
+_NOT_READ = frozenset(
+    {
+        "lambda_expression",
+        "field_identifier",
+        "type_identifier",
+        "primitive_type",
+        "template_argument_list",
+        "sizeof_expression",
+        "number_literal",
+        "string_literal",
+        "char_literal",
+        "true",
+        "false",
+        "null",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -65,7 +82,7 @@ class Walk:
 
     def run(self, body: Node) -> None:
         self._flow = Flow(shared=set(self.shared))
-        self._statement(body)
+        drive(self._statement(body))
         self._flow.finish()
         self.uses = dict(self._flow.uses)  # type: ignore[arg-type]
 
@@ -82,24 +99,24 @@ class Walk:
             self._flow.use(variable, key_of(node))
         return variable
 
-    # -- statements -------------------------------------------------------------------------------
+    # -- statements (each a walk that yields the walks of what it holds: see `reaching.drive`) -------
 
-    def _statement(self, node: Node | None) -> None:
+    def _statement(self, node: Node | None) -> Steps:
         if node is None:
             return
         kind = node.type
         if kind == "if_statement":
-            self._if(node)
+            yield self._if(node)
         elif kind in _LOOP_TYPES:
-            self._loop(node)
+            yield self._loop(node)
         elif kind == "switch_statement":
-            self._switch(node)
+            yield self._switch(node)
         elif kind in ("return_statement", "break_statement", "continue_statement"):
             for child in named(node):
-                self._expression(child)
+                yield self._expression(child)
             self._flow.jump({"return_statement": "return", "break_statement": "break"}.get(kind, "continue"))
         elif kind == "declaration":
-            self._declaration(node)
+            yield self._declaration(node)
         elif kind in (
             "compound_statement",
             "labeled_statement",
@@ -110,83 +127,85 @@ class Walk:
             "init_statement",
         ):
             for child in named(node):
-                self._statement(child) if _is_statement(child) else self._expression(child)
+                yield self._statement(child) if _is_statement(child) else self._expression(child)
         elif kind not in ("lambda_expression", "comment", "goto_statement"):
-            self._expression(node)
+            yield self._expression(node)
 
-    def _declaration(self, node: Node) -> None:
+    def _declaration(self, node: Node) -> Steps:
         for declarator in node.children_by_field_name("declarator"):
             value = declarator.child_by_field_name("value") if declarator.type == "init_declarator" else None
             if value is None:
                 continue
-            self._expression(value)
+            yield self._expression(value)
             name, _reference, _array = declared_name(declarator)
             variable = self.hooks.variable(name, declarator.start_byte + 1) if name else None
             if variable is not None:
                 self._define(variable, declarator, "init")
 
-    def _if(self, node: Node) -> None:
-        self._statement(node.child_by_field_name("condition"))
+    def _if(self, node: Node) -> Steps:
+        yield self._statement(node.child_by_field_name("condition"))
         saved = self._flow.fork()
-        self._statement(node.child_by_field_name("consequence"))
+        yield self._statement(node.child_by_field_name("consequence"))
         taken = self._flow.fork()
         self._flow.restore(saved)
-        self._statement(node.child_by_field_name("alternative"))
+        yield self._statement(node.child_by_field_name("alternative"))
         self._flow.merge(taken)
 
-    def _loop(self, node: Node) -> None:
+    def _loop(self, node: Node) -> Steps:
         body = node.child_by_field_name("body")
         condition = node.child_by_field_name("condition")
         if node.type == "for_statement":
             for initializer in node.children_by_field_name("initializer"):
-                self._statement(initializer)
+                yield self._statement(initializer)
             update = node.child_by_field_name("update")
-            self._flow.loop(
+            yield self._flow.looping(
                 lambda: self._statement(body),
                 (lambda: self._expression(condition)) if condition is not None else None,
                 (lambda: self._expression(update)) if update is not None else None,
+                key=key_of(node),
             )
         elif node.type == "for_range_loop":
-            self._expression(node.child_by_field_name("right"))
-            self._flow.loop(lambda: self._statement(body), lambda: None)
+            yield self._expression(node.child_by_field_name("right"))
+            yield self._flow.looping(lambda: self._statement(body), lambda: self._statement(None), key=key_of(node))
         else:
-            self._flow.loop(
+            yield self._flow.looping(
                 lambda: self._statement(body),
                 lambda: self._statement(condition),
                 test_first=node.type != "do_statement",
+                key=key_of(node),
             )
 
-    def _switch(self, node: Node) -> None:
-        self._statement(node.child_by_field_name("condition"))
+    def _switch(self, node: Node) -> Steps:
+        yield self._statement(node.child_by_field_name("condition"))
         body = node.child_by_field_name("body")
         cases = [c for c in named(body) if c.type == "case_statement"]
         has_default = any(c.child_by_field_name("value") is None for c in cases)
 
-        def run() -> None:
+        def run() -> Steps:
             saved = self._flow.fork()
             self._flow.restore(None)
             for case in cases:
                 self._flow.merge(saved)  # entered from the switch, or falling through
                 for child in named(case)[1 if case.child_by_field_name("value") is not None else 0 :]:
-                    self._statement(child) if _is_statement(child) else self._expression(child)
+                    yield self._statement(child) if _is_statement(child) else self._expression(child)
             if not has_default:
                 self._flow.merge(saved)
 
-        self._flow.block(run)
+        yield self._flow.blocking(run)
 
     # -- expressions ------------------------------------------------------------------------------
 
-    def _expression(self, node: Node | None) -> None:
+    def _expression(self, node: Node | None) -> Steps:
         if node is None:
             return
         kind = node.type
         if kind == "identifier":
             self._use(node)
         elif kind == "assignment_expression":
-            self._assignment(node)
+            yield self._assignment(node)
         elif kind == "update_expression":
             target = node.child_by_field_name("argument")
-            self._expression(target)
+            yield self._expression(target)
             variable = (
                 self.hooks.variable(text_of(target), target.start_byte)
                 if target is not None and target.type == "identifier" and target.text is not None
@@ -195,21 +214,21 @@ class Walk:
             if variable is not None:
                 self._define(variable, node, "update")
         elif kind == "conditional_expression":
-            self._expression(node.child_by_field_name("condition"))
+            yield self._expression(node.child_by_field_name("condition"))
             saved = self._flow.fork()
-            self._expression(node.child_by_field_name("consequence"))
+            yield self._expression(node.child_by_field_name("consequence"))
             taken = self._flow.fork()
             self._flow.restore(saved)
-            self._expression(node.child_by_field_name("alternative"))
+            yield self._expression(node.child_by_field_name("alternative"))
             self._flow.merge(taken)
         elif kind == "binary_expression" and _operator(node) in ("&&", "||", "and", "or"):
-            self._expression(node.child_by_field_name("left"))
+            yield self._expression(node.child_by_field_name("left"))
             saved = self._flow.fork()
-            self._expression(node.child_by_field_name("right"))
+            yield self._expression(node.child_by_field_name("right"))
             self._flow.merge(saved)
         elif kind == "call_expression":
             for child in named(node):
-                self._expression(child)
+                yield self._expression(child)
             if self.hooks.is_barrier(node):
                 self._flow.barrier()
             for argument in self.hooks.reference_arguments(node):
@@ -225,24 +244,20 @@ class Walk:
                 if variable is not None and self._flow.use(variable, key_of(argument)) == {ENTRY}:
                     self._define(variable, argument, "reference")  # its first value comes from the call
         elif kind == "field_expression":
-            self._expression(node.child_by_field_name("argument"))
+            yield self._expression(node.child_by_field_name("argument"))
         elif kind == "declaration":
-            self._declaration(node)
-        elif kind not in (
-            "lambda_expression",
-            "field_identifier",
-            "type_identifier",
-            "primitive_type",
-            "template_argument_list",
-            "sizeof_expression",
-        ):
+            yield self._declaration(node)
+        elif kind not in _NOT_READ:
             for child in named(node):
-                self._expression(child)
+                if child.type == "identifier":  # most children: read here, without a walk of their own
+                    self._use(child)
+                elif child.type not in _NOT_READ:
+                    yield self._expression(child)
 
-    def _assignment(self, node: Node) -> None:
+    def _assignment(self, node: Node) -> Steps:
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
         compound = _operator(node) != "="
-        self._expression(right)
+        yield self._expression(right)
         if left is not None and left.type == "identifier":
             if compound:
                 self._use(left)
@@ -250,7 +265,7 @@ class Walk:
             if variable is not None:
                 self._define(variable, node, "assign")
             return
-        self._expression(left)  # indices and bases are read
+        yield self._expression(left)  # indices and bases are read
         variable = self.hooks.element_target(left) if left is not None else None
         if variable is not None:
             self._define(variable, node, "element", strong=False)

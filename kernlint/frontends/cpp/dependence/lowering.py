@@ -30,7 +30,9 @@ from kernlint.frontends.cpp.dependence.nodes import Node, declared_name, is_temp
 from kernlint.frontends.cpp.dependence.scopes import Scopes
 from kernlint.frontends.cpp.dependence.sycl_calls import BINARY_OPS, UNARY_OPS, lower_call
 
-_MAX_DEPTH = 120  # expression nesting lowered; deeper parts count as uniform (never guessed dependent)
+# Expression nesting lowered (parentheses do not count); a deeper part counts as uniform (never guessed
+# dependent) and is reported as not read (`ExpressionLowering.too_deep`).
+MAX_DEPTH = 120
 
 # Literals: constants, evaluated only where they are truth values (None: constant, value not needed).
 _LITERAL_VALUES: dict[str, int | None] = {
@@ -62,9 +64,15 @@ class ExpressionLowering:
 
     def __init__(self, scopes: Scopes) -> None:
         self.scopes = scopes
+        self.too_deep: dict[int, Node] = {}  # the parts of expressions nested past MAX_DEPTH, by position
 
     def lower(self, node: Node | None, context: UnitContext, depth: int = 0) -> Expr:
-        if node is None or depth > _MAX_DEPTH:
+        while node is not None and node.type == "parenthesized_expression":  # `((x))` is `x`, however deep
+            node = next(iter(named(node)), None)
+        if node is None:
+            return Uniform()
+        if depth > MAX_DEPTH:
+            self.too_deep.setdefault(node.start_byte, node)
             return Uniform()
         handler = _HANDLERS.get(node.type)
         if handler is None:

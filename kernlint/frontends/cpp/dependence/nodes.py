@@ -39,16 +39,49 @@ def _parent(node: Node) -> Node | None:
 class Parents:
     """`Node.parent`, looked up once per node. tree-sitter finds a parent by walking down from the root,
     so each lookup costs the node's depth: the walks up to enclosing loops, guards and units that the
-    dependence analysis makes for every statement would otherwise cost depth³ on deeply nested code."""
+    dependence analysis makes for every statement would otherwise cost depth³ on deeply nested code.
+    Given the tree's `root`, a node not known yet is found with a tree cursor kept where the last one
+    was: it climbs to the smallest node around the new one and walks down to it, recording the parent
+    of each node it passes. Nodes asked in about the order of the file cost a few steps each, so each
+    node of a deep nest can be asked without depth² work."""
 
-    def __init__(self) -> None:
+    def __init__(self, root: Node | None = None) -> None:
+        self._cursor = root.walk() if root is not None else None
         self._known: dict[int, Node | None] = {}  # node id -> its parent
 
     def __call__(self, node: Node) -> Node | None:
         known = self._known.get(node.id, node)
         if known is node:
-            known = self._known[node.id] = node.parent
+            if self._cursor is None or not self._walk_to(node, self._cursor) or node.id not in self._known:
+                self._known[node.id] = node.parent
+            known = self._known[node.id]
         return known
+
+    def _walk_to(self, node: Node, cursor: tree_sitter.TreeCursor) -> bool:
+        """Move the cursor to `node`, recording the parents of the nodes it walks down through; False
+        when the walk does not reach it (then nothing is recorded for `node`)."""
+        start, end = node.start_byte, node.end_byte
+        current = cursor.node
+        while current is not None and current.id != node.id:
+            around = current.start_byte <= start and end <= current.end_byte
+            if around and (current.start_byte, current.end_byte) != (start, end):
+                break  # strictly around it: walk down from here
+            if not cursor.goto_parent():
+                break
+            current = cursor.node
+        while current is not None and current.id != node.id:
+            if cursor.goto_first_child_for_byte(start) is None:
+                return False
+            child = cursor.node
+            if child is None or child.start_byte > start or child.end_byte < end:
+                return False
+            self._known[child.id] = current
+            current = child
+        if current is None:
+            return False
+        if cursor.depth == 0:
+            self._known[node.id] = None  # the root
+        return True
 
 
 ParentOf = Callable[[Node], "Node | None"]
@@ -266,10 +299,27 @@ class Ancestry:
     A node's loops and guards are its parent's plus the parent itself when it is one, so the statements
     of a deep nest share their walks up instead of each climbing the whole nest (depth² rather than depth³)."""
 
-    def __init__(self) -> None:
-        self.parent_of = Parents()
+    def __init__(self, root: Node | None = None) -> None:
+        self.parent_of = Parents(root)
         self._loops: dict[tuple[int, int], tuple[Node, ...]] = {}  # (node id, root id) -> loops above it
         self._guards: dict[tuple[int, int], tuple[tuple[int, int, str], ...]] = {}
+        self._owners: dict[int, Node | None] = {}  # node id -> its unit (`owner_of`)
+
+    def owner(self, node: Node) -> Node | None:
+        """`owner_of(node)`, each node's answer remembered on the way up (nodes of one unit share it)."""
+        path = []
+        current: Node | None = node
+        while current is not None and current.id not in self._owners:
+            path.append(current)
+            parent = self.parent_of(current)
+            if parent is not None and parent.type in UNIT_TYPES:
+                self._owners[current.id] = parent
+                break
+            current = parent
+        found = self._owners.get(current.id) if current is not None else None
+        for step in path:
+            self._owners[step.id] = found
+        return found
 
     def loops(self, node: Node, root: Node) -> tuple[Node, ...]:
         """The loops around `node`, innermost first, up to and not past its unit (lambda or function)."""

@@ -40,7 +40,6 @@ from kernlint.frontends.cpp.dependence.nodes import (
     key_of,
     named,
     node_key,
-    owner_of,
     parameters_of,
     scope_node,
     target_name,
@@ -56,13 +55,17 @@ class CppDependence:
     """Builds and solves the dependence program of a file's device code."""
 
     def __init__(
-        self, units: list[UnitSource], resolve: Callable[[Node], list[Key]], constant: Callable[[str, int], int | None]
+        self,
+        units: list[UnitSource],
+        resolve: Callable[[Node], list[Key]],
+        constant: Callable[[str, int], int | None],
+        root: Node | None = None,
     ) -> None:
         self._resolve = resolve
         self._contexts: dict[Key, UnitContext] = {u.key: UnitContext(u) for u in units}
         self.scopes = Scopes(self._contexts, resolve, constant)
         self._lowering = ExpressionLowering(self.scopes)
-        self._ancestry = Ancestry()
+        self._ancestry = Ancestry(root)  # `root`: the file's tree, for parents found by a walk down
         self.program = Program()
         for context in self._contexts.values():
             self._declare(context)
@@ -87,9 +90,14 @@ class CppDependence:
 
     # -- queries ------------------------------------------------------------------------------
 
+    @property
+    def too_deep(self) -> dict[int, Node]:
+        """The parts of expressions nested deeper than the lowering reads, by position (see `lowering`)."""
+        return self._lowering.too_deep
+
     def grade(self, node: Node) -> Grade | None:
         """The grade of a condition statement/expression registered by `_lower_unit`."""
-        owner = owner_of(node, self._ancestry.parent_of)
+        owner = self._ancestry.owner(node)
         if owner is None or key_of(owner) not in self._contexts:
             return None
         return self.program.grade(key_of(owner), node_key(node))
@@ -100,7 +108,7 @@ class CppDependence:
 
     def context_of(self, node: Node) -> UnitContext | None:
         """The unit (kernel body, device function, lambda) whose code holds `node`."""
-        owner = owner_of(node, self._ancestry.parent_of)
+        owner = self._ancestry.owner(node)
         return self._contexts.get(key_of(owner)) if owner is not None else None
 
     def lower(self, node: Node, context: UnitContext) -> Expr:
@@ -115,7 +123,7 @@ class CppDependence:
         """item | group | sub-group when `node` (in device code) denotes such a handle."""
         if node is None:
             return None
-        owner = owner_of(node, self._ancestry.parent_of)
+        owner = self._ancestry.owner(node)
         context = self._contexts.get(key_of(owner)) if owner is not None else None
         return self.scopes.handle(node, context) if context is not None else None
 

@@ -8,13 +8,14 @@ and whether it can be rewritten whole (no comments or preprocessor lines inside)
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Callable
-from typing import Literal
 
 import tree_sitter
 
 from kernlint.facts.device import ArmCost
 from kernlint.frontends.common.nodes import text_of
+from kernlint.frontends.cpp.declarations import declared, value_type
 from kernlint.frontends.cpp.dependence.nodes import Parents
 
 Node = tree_sitter.Node
@@ -35,8 +36,10 @@ _STATEMENTS = frozenset(
     }
 )
 _LOOPS = frozenset({"for_statement", "while_statement", "do_statement", "for_range_loop"})
+_BOUNDS = _LOOPS | {"lambda_expression", "function_definition"}  # what `steers_loop` looks up to
 _NO_EXIT_DESCENT = _LOOPS | {"switch_statement", "lambda_expression", "function_definition"}
 _DIRECTIVE_LINE = re.compile(rb"^[ \t]*#", re.M)
+_COMMENT_START = re.compile(rb"(?=//|/\*)")
 _LOG_TRIPS = 5  # what a halving loop (`for (s = 16; s > 0; s >>= 1)`) is counted as
 _UNROLLED = 16  # a loop of at most this many constant trips is counted as its body that many times
 _UNIT_STEP = re.compile(r"\s*(?:\+\+\s*\w+|\w+\s*\+\+|\w+\s*\+=\s*1)\s*")
@@ -131,12 +134,15 @@ class ArmCounter:
     share their inner arms, so a nest of conditions costs its size, not its size times its depth (and no
     recursion limit is met however deep the nest)."""
 
-    def __init__(self, is_work: IsWork, constant: Constant | None = None) -> None:
+    def __init__(self, is_work: IsWork, constant: Constant | None = None, parents: Parents | None = None) -> None:
         self._is_work = is_work
         self._constant = constant
         self._weights: dict[int, tuple[int, int, int]] = {}  # node id -> (statements, loops, calls)
         self._leaves: dict[int, tuple[bool, bool]] = {}  # node id -> (returns, breaks) outside inner loops
-        self._parent_of = Parents()
+        self._extents: dict[int, tuple[int | None, bool]] = {}  # node id -> `_extent`
+        self._chains: dict[int, bool] = {}  # if statement id -> `_select_chain`
+        self.parent_of = parents or Parents()
+        self._enclosing: dict[int, Node | None] = {}  # node id -> the loop or unit around it (`enclosing`)
 
     def costs(self, node: Node) -> tuple[ArmCost, ...]:
         """One `ArmCost` per guarded path of `node` (see `arm_nodes`). An `if` / `else if` chain whose
@@ -147,13 +153,24 @@ class ArmCounter:
         return tuple(self._cost(arm, node) for arm in arm_nodes(node))
 
     def _select_chain(self, node: Node) -> bool:
+        """Whether every arm of the if / else-if chain from `node` on is one plain assignment; each
+        link's answer remembered (the links of a long chain share the rest of it)."""
+        links: list[Node] = []
         link: Node | None = node
-        while link is not None and link.type == "if_statement":
-            arms = arm_nodes(link)
-            if not arms or _single_assignment(arms[0], self._is_work) is None:
-                return False
-            link = arms[1] if len(arms) > 1 else None
-        return link is None or _single_assignment(link, self._is_work) is not None
+        answer: bool | None = None
+        while link is not None and link.type == "if_statement" and answer is None:
+            answer = self._chains.get(link.id)
+            if answer is None:
+                links.append(link)
+                arms = arm_nodes(link)
+                if not arms or _single_assignment(arms[0], self._is_work) is None:
+                    answer = False
+                link = arms[1] if len(arms) > 1 else None
+        if answer is None:
+            answer = link is None or _single_assignment(link, self._is_work) is not None
+        for each in links:
+            self._chains[each.id] = answer
+        return answer
 
     def _cost(self, arm: Node, owner: Node, chained: bool = False) -> ArmCost:
         statements, loops, calls = (1, 0, 0) if chained else self.weigh(arm)
@@ -162,20 +179,47 @@ class ArmCounter:
         if assigned is None:
             return ArmCost(statements, loops, calls, self._exits(arm, owner), loop_trips=trips, over_group=over_group)
         target, value = assigned
+        found = declared(text_of(target), target, self.parent_of)
+        target_type = found.type if found is not None else None
         return ArmCost(
-            statements, loops, calls, self._exits(arm, owner), text_of(target), text_of(value), _literal_kind(value)
+            statements,
+            loops,
+            calls,
+            self._exits(arm, owner),
+            text_of(target),
+            text_of(value),
+            target_type=target_type,
+            value_type=value_type(value, target, self.parent_of, target_type),
+            target_private=found is not None and found.private,
         )
 
     def _loop_extent(self, arm: Node) -> tuple[int | None, bool]:
         """(the most iterations a nest of loops in `arm` with constant bounds runs, more than a short loop
         unrolled: 16 × 16 is 256; whether one of its loops runs over the work-group)."""
-        trips: int | None = None
-        over_group = False
-        stack: list[tuple[Node, int]] = [(arm, 1)]
+        most, over_group = self._extent(arm)
+        return (most if most is not None and most > _UNROLLED else None), over_group
+
+    def _extent(self, root: Node) -> tuple[int | None, bool]:
+        """(the largest product of constant trip counts from `root` down to a loop below it, None when no
+        loop has one; whether a loop below runs over the work-group), each node worked out once, bottom
+        up, so that the arms of a nest share their inner answers."""
+        stack: list[tuple[Node, list[Node] | None]] = [(root, None)]
         while stack:
-            node, outer = stack.pop()
-            if node.type in ("lambda_expression", "function_definition"):
+            node, children = stack.pop()
+            if node.id in self._extents:
                 continue
+            if node.type in ("lambda_expression", "function_definition"):
+                self._extents[node.id] = (None, False)
+                continue
+            if children is None:
+                children = list(node.named_children)
+                stack.append((node, children))
+                stack.extend((child, None) for child in children if child.id not in self._extents)
+                continue
+            below = [self._extents[child.id] for child in children]
+            known = [most for most, _group in below if most is not None]
+            most = max(known) if known else None
+            over_group = any(group for _most, group in below)
             if node.type in _LOOPS:
                 condition = node.child_by_field_name("condition")
                 update = node.child_by_field_name("update")
@@ -187,11 +231,10 @@ class ArmCounter:
                     and (update is None or bool(_UNIT_STEP.fullmatch(text_of(update))))
                 )
                 count = _trips(node, self._constant) if node.type == "for_statement" else None
-                outer = outer * count if count is not None else outer
-                if count is not None and outer > _UNROLLED:
-                    trips = max(trips or 0, outer)
-            stack.extend((child, outer) for child in node.named_children)
-        return trips, over_group
+                if count is not None:
+                    most = max(count, count * most) if most is not None else count
+            self._extents[node.id] = (most, over_group)
+        return self._extents[root.id]
 
     def steers_loop(self, node: Node) -> bool:
         """Whether `node` decides when a loop stops: a loop whose body reassigns (with a plain `=`) what
@@ -201,9 +244,7 @@ class ArmCounter:
             spins = body is not None and not any(c.type != "comment" for c in body.named_children)
             names = _condition_names(node)  # a wait on memory, or a walk (`ix = next[ix]` in the body or update)
             return spins or _reassigns(body, names) or _reassigns(node.child_by_field_name("update"), names)
-        loop = self._parent_of(node)
-        while loop is not None and loop.type not in _LOOPS | {"lambda_expression", "function_definition"}:
-            loop = self._parent_of(loop)
+        loop = self.enclosing(node)
         if loop is None or loop.type not in _LOOPS:
             return False
         arms = arm_nodes(node)
@@ -211,6 +252,19 @@ class ArmCounter:
             return True
         names = _condition_names(loop)
         return any(_reassigns(arm, names) for arm in arms)
+
+    def enclosing(self, node: Node) -> Node | None:
+        """The innermost loop, lambda or function around `node`, each node's answer remembered on the
+        way up (the branches of a deep nest share their walks)."""
+        path = []
+        current = self.parent_of(node)
+        while current is not None and current.type not in _BOUNDS and current.id not in self._enclosing:
+            path.append(current)
+            current = self.parent_of(current)
+        found = self._enclosing.get(current.id, current) if current is not None else None
+        for step in path:
+            self._enclosing[step.id] = found
+        return found
 
     def _exits(self, arm: Node, owner: Node) -> bool:
         """Whether `arm` returns, or breaks out of `owner` (a `break` in a switch's case only ends the case)."""
@@ -437,17 +491,6 @@ def _single_assignment(arm: Node, is_work: IsWork) -> tuple[Node, Node] | None:
     return left, right
 
 
-def _literal_kind(value: Node) -> Literal["int", "number"] | None:
-    """`int` for a plain decimal integer literal (`3`, `-1`), `number` for any other number literal
-    (`1.5f`, `2u`, `0x10`), None for anything else."""
-    operand = value
-    if value.type == "unary_expression" and text_of(value.child_by_field_name("operator")) in ("-", "+"):
-        operand = value.child_by_field_name("argument") or value
-    if operand.type != "number_literal":
-        return None
-    return "int" if text_of(operand).isdigit() and text_of(value).lstrip("-").isdigit() else "number"
-
-
 def comparison_of(condition: Node) -> tuple[str, str, str] | None:
     """(left, operator, right) of a condition that is one strict `<` or `>` comparison of operands
     holding no other comparison or logical operator (see `Branch.comparison`)."""
@@ -465,11 +508,27 @@ def comparison_of(condition: Node) -> tuple[str, str, str] | None:
     return operands[0], operator, operands[1]
 
 
-def rewritable(node: Node) -> bool:
-    """Whether the construct holds only code: no comment or preprocessor line would be lost by a rewrite.
-    Read from the construct's text (a `//` inside a string literal also says no: no fix, never a wrong one)."""
-    text = node.text or b""
-    return not node.has_error and b"//" not in text and b"/*" not in text and not _DIRECTIVE_LINE.search(text)
+class CodeOnly:
+    """Whether a construct holds only code: no comment or preprocessor line would be lost by a rewrite.
+    Read from where the comments and directive lines of `text` (the parsed text from byte `base`) are,
+    found once, rather than from each construct's own text (a nest of constructs would cost the square
+    of its size). A `//` inside a string literal also says no: no fix, never a wrong one."""
+
+    def __init__(self, text: bytes, base: int = 0) -> None:
+        self._comments = [base + m.start() for m in _COMMENT_START.finditer(text)]
+        self._lines: list[int] = []  # the start of each directive line
+        self._hashes: list[int] = []  # where its `#` is
+        for m in _DIRECTIVE_LINE.finditer(text):
+            self._lines.append(base + m.start())
+            self._hashes.append(base + m.end() - 1)
+
+    def __call__(self, node: Node) -> bool:
+        start, end = node.start_byte, node.end_byte
+        comment = bisect_left(self._comments, start)
+        if comment < len(self._comments) and self._comments[comment] + 2 <= end:
+            return False
+        line = bisect_left(self._lines, start)
+        return not node.has_error and not (line < len(self._lines) and self._hashes[line] < end)
 
 
 def _condition_names(loop: Node) -> set[str]:

@@ -20,17 +20,29 @@ from dataclasses import dataclass, replace
 
 import tree_sitter
 
-from kernlint.facts import Barrier, Branch, KernelLaunch, LocalAllocation, Span, SubGroupBlockAccess
+from kernlint.facts import Barrier, Branch, KernelLaunch, LimitReached, LocalAllocation, Span, SubGroupBlockAccess
 from kernlint.facts.device import Reach
-from kernlint.facts.kinds import BlockDirection, BranchExit, BranchKind
+from kernlint.facts.kinds import BranchExit, BranchKind
 from kernlint.facts.memory import MemoryAccess
+from kernlint.facts.span_index import SpanIndex
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import contains, node_at, span_between, span_of, text_of
 from kernlint.frontends.cpp.dependence.context import UnitSource
-from kernlint.frontends.cpp.dependence.nodes import Key, Owners, call_parts, callee_name, condition_of, key_of
+from kernlint.frontends.cpp.dependence.nodes import (
+    Key,
+    Owners,
+    ParentOf,
+    Parents,
+    call_parts,
+    callee_name,
+    condition_of,
+    key_of,
+)
 from kernlint.frontends.cpp.dependence.program import CppDependence
-from kernlint.frontends.cpp.device.arms import ArmCounter, combines, comparison_of, rewritable
+from kernlint.frontends.cpp.device import limits as bounds
+from kernlint.frontends.cpp.device.arms import ArmCounter, CodeOnly, combines, comparison_of
 from kernlint.frontends.cpp.device.barriers import find_barriers
+from kernlint.frontends.cpp.device.block_access import block_access
 from kernlint.frontends.cpp.device.memory import DeviceView, memory_accesses
 from kernlint.frontends.cpp.device.strides import grid_stride
 from kernlint.frontends.cpp.syntax import function_declarator
@@ -38,13 +50,7 @@ from kernlint.frontends.cpp.unit import CppUnit
 
 Node = tree_sitter.Node
 
-_MAX_DEPTH = 8  # call-graph levels followed from a kernel
-_MAX_REGIONS = 64  # device functions per kernel
 _HOST_MARKERS = re.compile(rb"\.\s*(?:parallel_for|single_task|submit|parallel_for_work_group)\b|\bmain\s*\(")
-_BLOCK_BUILTIN = re.compile(
-    r"^(?:intel_sub_group_block_(?P<a>read|write)\w*|__spirv_SubgroupBlock(?P<b>Read|Write)INTEL)$"
-)
-_BLOCK_FREE = frozenset({"group_load", "group_store", "load", "store", "sub_group_load", "sub_group_store"})
 _INDEX_HANDLES = {
     "nd_item": "item",
     "item": "item",
@@ -69,6 +75,7 @@ class DeviceCode:
     barriers: tuple[Barrier, ...] | None = None
     complete: bool = True
     memory_accesses: tuple[MemoryAccess, ...] = ()
+    limits: tuple[LimitReached, ...] = ()  # where the analysis of device code stopped at one of its bounds
 
 
 def analyse_device_code(
@@ -88,20 +95,29 @@ def analyse_device_code(
         for launch, regions in zip(launches, graph.launch_regions)
     ]
     with_regions += graph.add_unlaunched(unlaunched or [])
+    cut = tuple(graph.limits[at] for at in sorted(graph.limits))
     if not graph.scans:
-        return DeviceCode(tuple(with_regions))
+        return DeviceCode(tuple(with_regions), limits=cut)
     try:
-        dependence = CppDependence(graph.unit_sources(), graph.callees, unit.constants.value)
+        dependence = CppDependence(graph.unit_sources(), graph.callees, unit.constants.value, unit.root)
         branches = sorted(_branches(graph, dependence), key=lambda b: (b.span.start_byte, b.span.end_byte))
         accesses = sorted(_block_accesses(graph, dependence), key=lambda a: a.span.start_byte)
         barriers = sorted(find_barriers(graph.scans.values(), dependence), key=lambda b: b.span.start_byte)
         view = DeviceView(graph.scans, graph.callees, graph.names, frozenset(graph.kernels), graph.owner)
         memory = memory_accesses(unit, view, dependence, tuple(with_regions), local_allocations)
     except RecursionError:
-        # Statements nested hundreds deep (generated code) exceed the recursive walk of the dependence
-        # analysis. Its facts are then unknown, so the rules that need them say nothing for this file.
-        return DeviceCode(tuple(with_regions), complete=False)
-    return DeviceCode(tuple(with_regions), tuple(branches), tuple(accesses), tuple(barriers), True, memory)
+        # The walks are iterative and expressions are read to a bounded depth, so this is not expected;
+        # should some chain still exceed Python's stack, the facts are missing, and the report says so.
+        first = min(with_regions, key=lambda launch: launch.span.start_byte)
+        return DeviceCode(
+            tuple(with_regions), complete=False, limits=(*cut, LimitReached(first.span, bounds.TOO_DEEP_FOR_PYTHON))
+        )
+    lines = {node.start_point[0]: node for _at, node in sorted(dependence.too_deep.items(), reverse=True)}
+    too_deep = tuple(LimitReached(span_of(node), bounds.TOO_DEEP_EXPRESSION) for node in lines.values())  # one a line
+    limits = tuple(sorted(cut + too_deep, key=bounds.by_position))
+    return DeviceCode(
+        tuple(with_regions), tuple(branches), tuple(accesses), tuple(barriers), True, memory, limits=limits
+    )
 
 
 def _body(root: Node) -> Node | None:
@@ -204,17 +220,19 @@ class _DeviceGraph:
         self._call_list: list[tuple[Node, list[Key]]] = []
         self._index: _FunctionIndex | None = None
         self.owner = Owners()  # the unit (lambda or function) around a node
+        self.limits: dict[int, LimitReached] = {}  # where the call graph was cut, by position
         self.launch_regions: list[tuple[Span, ...]] = [self._reach_kernel(launch) for launch in launches]
 
     def add_unlaunched(self, kernels: list[KernelLaunch]) -> list[KernelLaunch]:
         """Reach the code of each unlaunched kernel not already inside the code of a kernel before it,
         and keep those that no later one reaches either (a helper taking an `nd_item` is often written
         before the kernel that calls it); their regions filled in."""
-        covered = [region for regions in self.launch_regions for region in regions]
+        launched = SpanIndex((region, region) for regions in self.launch_regions for region in regions)
+        covered: list[Span] = []  # the code the unlaunched kernels kept so far reach
         kept: list[tuple[KernelLaunch, tuple[Span, ...]]] = []
         for kernel in kernels:
             body = kernel.body
-            if body is None or any(region.contains(body) for region in covered):
+            if body is None or launched.containing(body) or any(region.contains(body) for region in covered):
                 continue
             regions = self._reach_kernel(kernel)
             reached = [k for k in kept if any(region.contains(k[0].body) for region in regions[1:] if k[0].body)]
@@ -247,12 +265,16 @@ class _DeviceGraph:
         self.sizes[key_of(root)] = sizes
         regions = [root]
         frontier = [root]
-        for _depth in range(_MAX_DEPTH):
+        for _depth in range(bounds.MAX_CALL_DEPTH + 1):
             following: list[Node] = []
+            last = _depth == bounds.MAX_CALL_DEPTH  # only to see whether the calls go deeper: no edge is recorded
             for region in frontier:
                 for call in self._calls(region):
-                    for definition in self._resolve(call):
-                        if any(contains(r, definition) for r in regions) or len(regions) >= _MAX_REGIONS:
+                    for definition in self._definitions_called(call) if last else self._resolve(call):
+                        if any(contains(r, definition) for r in regions):
+                            continue
+                        if last or len(regions) >= bounds.MAX_REGIONS:
+                            self._not_followed(call, definition, last)
                             continue
                         regions.append(definition)
                         following.append(definition)
@@ -261,6 +283,11 @@ class _DeviceGraph:
                 break
             frontier = following
         return tuple(span_of(_body(r) or r) for r in regions)
+
+    def _not_followed(self, call: Node, definition: Node, too_deep: bool) -> None:
+        """Say where the call graph was cut: the device code behind `call` is not analysed."""
+        name = self.names.get(key_of(definition)) or _function_name(definition) or "a device function"
+        self.limits.setdefault(call.start_byte, bounds.call_graph_cut(name, span_of(call), too_deep))
 
     def _calls(self, region: Node) -> list[Node]:
         return self._scan(region).get("call", []) + self._scan(region).get("tcall", [])
@@ -279,16 +306,21 @@ class _DeviceGraph:
             self.owner.add([region, *captures.get("lambda", []), *captures.get("function", [])])
         return self.scans[key]
 
+    def _definitions_called(self, call: Node) -> list[Node]:
+        """The definitions `call` may reach, found without recording the call as an edge of the graph."""
+        if self._index is None:
+            self._index = _FunctionIndex(self._index_matches)
+        return [d for d in self._index.resolve(call) if not contains(d, call)]
+
     def _resolve(self, call: Node) -> list[Node]:
         edge = (call.start_byte, call.end_byte, call.type)
         if edge not in self._edges:
-            if self._index is None:
-                self._index = _FunctionIndex(self._index_matches)
-            found = [d for d in self._index.resolve(call) if not contains(d, call)]
+            found = self._definitions_called(call)
             self._edges[edge] = [key_of(d) for d in found]
             for definition in found:
                 self._definitions[key_of(definition)] = definition
-                name = self._index.lambda_names.get(key_of(definition)) or _function_name(definition)
+                lambdas = self._index.lambda_names if self._index is not None else {}
+                name = lambdas.get(key_of(definition)) or _function_name(definition)
                 if name:
                     self.names[key_of(definition)] = name
         return [self._definitions[k] for k in self._edges[edge]]
@@ -330,7 +362,7 @@ class _DeviceGraph:
         """Device functions called from inside `spans` (transitively), with the call sites leading there."""
         seen = set() if seen is None else seen
         found: list[Reach] = []
-        if depth >= _MAX_DEPTH:
+        if depth >= bounds.MAX_CALL_DEPTH:
             return found
         if self._call_starts is None:
             self._call_list = sorted(
@@ -371,7 +403,9 @@ def _function_name(definition: Node) -> str | None:
 
 
 def _branches(graph: _DeviceGraph, dependence: CppDependence) -> Iterable[Branch]:
-    arms = ArmCounter(lambda call: bool(graph.callees(call)), dependence.scopes.constant)
+    arms = ArmCounter(lambda call: bool(graph.callees(call)), dependence.scopes.constant, Parents(graph.root))
+    heads = _ChainHeads(arms.parent_of)
+    code_only = CodeOnly(graph.root.text or b"", graph.root.start_byte)
     for captures in graph.scans.values():
         for kind in ("if", "ternary", "switch", "loop"):
             for node in captures.get(kind, []):
@@ -385,7 +419,7 @@ def _branches(graph: _DeviceGraph, dependence: CppDependence) -> Iterable[Branch
                 yield Branch(
                     span=span_of(node),
                     condition=span_of(condition),
-                    kind=_branch_kind(node),
+                    kind=_branch_kind(node, arms.parent_of),
                     dependence=grade.dependence,
                     reason=grade.reason,
                     regions=tuple(span_of(r) for r in regions),
@@ -393,20 +427,20 @@ def _branches(graph: _DeviceGraph, dependence: CppDependence) -> Iterable[Branch
                     origin=grade.origin,
                     id_scope=grade.id_scope,  # type: ignore[arg-type]
                     bound=grade.bound,
-                    loop=_enclosing_loop(node),
+                    loop=_enclosing_loop(node, arms),
                     combines=grade.reason == "loop-bound" and combines(node),  # a tree's step, a prefix loop
                     reaches=tuple(Reach(span_of(r)) for r in regions)
                     + tuple(graph.reach([span_of(r) for r in regions])),
                     exit=exit_kind,
                     skipped=skipped,
-                    head=_chain_head(node),
+                    head=heads(node),
                     select_like=node.type == "conditional_expression" and _select_like(graph, node),
                     function=graph.names.get(key_of(owner))
                     if owner is not None and key_of(owner) not in graph.kernels
                     else None,
                     arms=arms.costs(node),
                     steers_loop=arms.steers_loop(node),
-                    rewritable=rewritable(node),
+                    rewritable=code_only(node),
                     comparison=comparison_of(condition),
                 )
 
@@ -414,31 +448,51 @@ def _branches(graph: _DeviceGraph, dependence: CppDependence) -> Iterable[Branch
 _LOOP_NODES = frozenset({"for_statement", "while_statement", "do_statement", "for_range_loop"})
 
 
-def _enclosing_loop(node: Node) -> Span | None:
-    """The innermost loop around `node` inside its function or lambda."""
-    parent = node.parent
-    while parent is not None and parent.type not in ("lambda_expression", "function_definition"):
-        if parent.type in _LOOP_NODES:
-            return span_of(parent)
-        parent = parent.parent
-    return None
+def _enclosing_loop(node: Node, arms: ArmCounter) -> Span | None:
+    """The innermost loop around `node` inside its function or lambda (asked of the counter, which
+    remembers each node's answer on the way up)."""
+    around = arms.enclosing(node)
+    return span_of(around) if around is not None and around.type in _LOOP_NODES else None
 
 
-def _branch_kind(node: Node) -> BranchKind:
+def _branch_kind(node: Node, parent_of: ParentOf) -> BranchKind:
     if node.type == "if_statement":
-        return "else-if" if node.parent is not None and node.parent.type == "else_clause" else "if"
+        parent = parent_of(node)
+        return "else-if" if parent is not None and parent.type == "else_clause" else "if"
     if node.type == "conditional_expression":
         return "ternary"
     return "switch" if node.type == "switch_statement" else "loop"
 
 
-def _chain_head(node: Node) -> Span | None:
-    if node.type != "if_statement" or node.parent is None or node.parent.type != "else_clause":
-        return None
-    head = node
-    while head.parent is not None and head.parent.type == "else_clause" and head.parent.parent is not None:
-        head = head.parent.parent
-    return span_of(head)
+class _ChainHeads:
+    """The `if` that starts the else-if chain of an `else if` (None for any other node), each link's
+    head remembered: the links of a long chain share the climb."""
+
+    def __init__(self, parent_of: ParentOf) -> None:
+        self._parent_of = parent_of
+        self._heads: dict[int, Node] = {}
+
+    def __call__(self, node: Node) -> Span | None:
+        if node.type != "if_statement" or not self._continues(node):
+            return None
+        path = []
+        head: Node = node
+        while head.id not in self._heads and self._continues(head):
+            path.append(head)
+            clause = self._parent_of(head)
+            above = self._parent_of(clause) if clause is not None else None
+            if above is None:
+                break
+            head = above
+        head = self._heads.get(head.id, head)
+        for link in path:
+            self._heads[link.id] = head
+        return span_of(head)
+
+    def _continues(self, node: Node) -> bool:
+        """Whether `node` is the `if` of an `else` clause (a link after the first)."""
+        parent = self._parent_of(node)
+        return parent is not None and parent.type == "else_clause" and self._parent_of(parent) is not None
 
 
 def _guarded_regions(node: Node) -> list[Node]:
@@ -508,7 +562,7 @@ def _block_accesses(graph: _DeviceGraph, dependence: CppDependence) -> Iterable[
     seen: set[tuple[int, int]] = set()
     for captures in graph.scans.values():
         for call in captures.get("call", []) + captures.get("tcall", []):
-            access = _block_access(call, dependence)
+            access = block_access(call, dependence)
             if access is None or (call.start_byte, call.end_byte) in seen:
                 continue
             seen.add((call.start_byte, call.end_byte))
@@ -517,33 +571,3 @@ def _block_accesses(graph: _DeviceGraph, dependence: CppDependence) -> Iterable[
                 graph.names.get(key_of(owner)) if owner is not None and key_of(owner) not in graph.kernels else None
             )
             yield replace(access, function=function)
-
-
-def _block_access(call: Node, dependence: CppDependence) -> SubGroupBlockAccess | None:
-    if call.type == "binary_expression":
-        left = call.child_by_field_name("left")
-        if left is None or left.type != "binary_expression":
-            return None
-    receiver, name, args = dependence.scopes.parts(call)
-    builtin = _BLOCK_BUILTIN.match(name)
-    if builtin:
-        direction: BlockDirection = (
-            "store" if (builtin.group("a") or builtin.group("b") or "").lower() == "write" else "load"
-        )
-        return SubGroupBlockAccess(span_of(call), name, direction)
-    if receiver is not None:
-        if name not in ("load", "store") or dependence.handle_kind(receiver) != "sub-group":
-            return None
-        return SubGroupBlockAccess(span_of(call), _callee_text(call), "load" if name == "load" else "store")
-    if name in _BLOCK_FREE and args and dependence.handle_kind(args[0]) == "sub-group":
-        return SubGroupBlockAccess(span_of(call), name, "store" if "store" in name else "load")
-    return None
-
-
-def _callee_text(call: Node) -> str:
-    """`sg.load<4>` as written (spacing removed), for messages."""
-    if call.type == "binary_expression":
-        callee = call.child_by_field_name("left")
-        return re.sub(r"\s+", "", text_of(callee)) + ">" if callee is not None else ""
-    function = call.child_by_field_name("function")
-    return re.sub(r"\s+", "", text_of(function)).replace(".template", ".")

@@ -15,6 +15,7 @@ one lane on it.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -26,6 +27,7 @@ from kernlint.analysis.strides import LaneForm, StrideSource, classify, constant
 from kernlint.facts import KernelLaunch, LocalAllocation, Span
 from kernlint.facts.kinds import AccessKind, LaneKind
 from kernlint.facts.memory import LaneStride, MemoryAccess
+from kernlint.facts.span_index import SpanIndex
 from kernlint.frontends.common.nodes import span_of, text_of
 from kernlint.frontends.cpp.dependence.context import UnitContext
 from kernlint.frontends.cpp.dependence.lane_strides import FileStrides, LaneShape, dims_of, loop_counter_names
@@ -107,9 +109,9 @@ class _Reader:
         self.objects = objects
         self.calls = calls
         loops = sorted({n.start_byte for c in view.scans.values() for n in c.get("loop", [])})
-        self._looping = [
-            any(r.start_byte <= at < r.end_byte for r in launch.regions for at in loops) for launch in launches
-        ]
+        self._looping = [any(_starts_within(loops, r) for r in launch.regions) for launch in launches]
+        # which launches' device code holds a span, by bisection (a scan of every launch is quadratic)
+        self._code = SpanIndex((region, k) for k, launch in enumerate(launches) for region in launch.code_spans())
         self._shapes: dict[Key, LaneShape] = {}
         self._memos: dict[Key, dict] = {}  # per unit: the forms of its variables
         self._uppers: dict[Key, bool] = {}
@@ -230,11 +232,11 @@ class _Reader:
 
     def kernel_of(self, span: Span) -> int:
         """The first launch whose device code holds `span` (-1: none)."""
-        return next((i for i, launch in enumerate(self.launches) if launch.covers(span)), -1)
+        return min(self._code.containing(span), default=-1)
 
     def _main(self, node: Node) -> bool:
         """Whether every kernel reaching the access has no loop in its device code."""
-        reaching = [i for i, launch in enumerate(self.launches) if launch.covers(span_of(node))]
+        reaching = set(self._code.containing(span_of(node)))
         return bool(reaching) and not any(self._looping[i] for i in reaching)
 
     def _lanes(self, node: Node, context: UnitContext) -> LaneKind | None:
@@ -354,7 +356,8 @@ class _Reader:
         if key not in self._shapes:
             root = context.source.root
             body = root.child_by_field_name("body") or root
-            launch = next((each for each in self.launches if each.covers(span_of(body))), None)
+            first = min(self._code.containing(span_of(body)), default=None)
+            launch = self.launches[first] if first is not None else None
             self._shapes[key] = _lane_shape(launch)
         return self._shapes[key]
 
@@ -534,3 +537,9 @@ def _with_members_used(
             covered = layout.size  # every member: the whole struct, its padding too
         result.append(replace(access, members_used=tuple(sorted(members)), used_bytes=covered))
     return result
+
+
+def _starts_within(starts: list[int], region: Span) -> bool:
+    """Whether one of the sorted offsets `starts` lies in `region` (by bisection)."""
+    at = bisect_left(starts, region.start_byte)
+    return at < len(starts) and starts[at] < region.end_byte

@@ -18,6 +18,7 @@ import tree_sitter
 from kernlint.facts import Accessor, OmpConstruct, QueueConstruction, Span
 from kernlint.facts.host import HostFlow, HostLoop, HostStep, UsmAllocation
 from kernlint.facts.kinds import LoopKind
+from kernlint.facts.span_index import SpanIndex
 from kernlint.frontends.common.nodes import arguments_of, inside_any, span_of, text_of
 from kernlint.frontends.cpp.callees import Callees, parameters
 from kernlint.frontends.cpp.host import calls_in_loops, loop_fact
@@ -98,10 +99,10 @@ def host_flows(
     usm_kinds: dict[str, str] = {a.name: a.kind for a in usm if a.name}
     reader = StepReader(unit, declarations, callees, usm_kinds, in_device, in_loop, in_order)
     waits = [call for call, callee in host_calls if last_name(text_of(callee)).startswith("wait")]
-    targets = [c.region for c in constructs if c.region is not None and "target" in c.leaves]
+    targets = SpanIndex((c.region, c.region) for c in constructs if c.region is not None and "target" in c.leaves)
 
     def in_target(span: Span) -> bool:
-        return any(region.contains(span) and region != span for region in targets)
+        return any(region != span for region in targets.containing(span))
 
     found = reader.sycl_steps(members, waits, accessors) + reader.openmp_steps(constructs, in_target)
     if not found:

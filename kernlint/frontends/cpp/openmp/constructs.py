@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import tree_sitter
 
-from kernlint.facts import Branch, OmpConstruct, Pragma, Span
+from kernlint.facts import Pragma, Span
 from kernlint.facts.kinds import LoopKind
 from kernlint.facts.openmp_directive import OmpDirective
 from kernlint.frontends.common import treesitter
@@ -40,7 +40,7 @@ from kernlint.frontends.cpp.openmp.syntax import (
 )
 from kernlint.frontends.cpp.openmp.uses import alias_source, alias_target, classify_use, quiet_call
 from kernlint.frontends.cpp.syntax import last_name
-from kernlint.frontends.openmp.dependence import RawAssign, RawBranch, RawCall, RawFunction, openmp_branches
+from kernlint.frontends.openmp.device_code import RawAssign, RawBranch, RawCall, RawFunction
 from kernlint.frontends.openmp.directives import join_c_pragma, parse_directive
 from kernlint.frontends.openmp.expr import Expr, Scope, parse
 from kernlint.frontends.openmp.facts import (
@@ -48,7 +48,6 @@ from kernlint.frontends.openmp.facts import (
     Located,
     RawCondition,
     RawLoop,
-    build_constructs,
     has_region,
     is_loop_construct,
 )
@@ -59,16 +58,6 @@ if TYPE_CHECKING:
     from kernlint.frontends.cpp.unit import CppUnit
 
 _LOOP_KINDS: dict[str, LoopKind] = {"for_range_loop": "range-for", "while_statement": "while", "do_statement": "do"}
-
-
-def openmp_facts(unit: CppUnit, pragmas: tuple[Pragma, ...]) -> tuple[tuple[OmpConstruct, ...], tuple[Branch, ...]]:
-    """Every `#pragma omp` / `#pragma ompx` of the file as an OmpConstruct, and the id-dependent
-    branches of its device parallel regions (for KL501)."""
-    if not any(p.text.split()[:1] in (["omp"], ["ompx"]) for p in pragmas):
-        return (), ()
-    source = CppOmpSource(unit, pragmas)
-    constructs = build_constructs(source)
-    return constructs, openmp_branches(constructs, source)
 
 
 class CppOmpSource:

@@ -19,11 +19,11 @@ from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import arguments_of, span_of, text_of
 from kernlint.frontends.cpp.device.arms import (
     ArmCounter,
+    CodeOnly,
     Constant,
     calls_one_of,
     combines,
     comparison_of,
-    rewritable,
 )
 from kernlint.frontends.cpp.openmp.nodes import LOOP_TYPES
 from kernlint.frontends.cpp.syntax import function_declarator
@@ -81,6 +81,7 @@ def device_code(root: Node, functions: frozenset[str], constant: Constant | None
             branches.append((match[kind][0], match["condition"][0], kind))
     items: list[tuple[int, RawAssign | RawBranch]] = [(n.start_byte, a) for n, a in assigns]
     arms = ArmCounter(calls_one_of(functions), constant)
+    code_only = CodeOnly(root.text or b"", root.start_byte)
     for node, condition, kind in branches:
         if kind == "if" and _atomic_block(node, root):
             continue  # `#pragma omp atomic compare`: the test is part of one atomic instruction
@@ -112,7 +113,7 @@ def device_code(root: Node, functions: frozenset[str], constant: Constant | None
                     tuple(varying),
                     _chain_head(node) if is_else_if else None,
                     kind == "ternary" and _select_like(node),
-                    shape=partial(_shape, arms, node, condition),
+                    shape=partial(_shape, arms, code_only, node, condition),
                 ),
             )
         )
@@ -163,10 +164,10 @@ def declared_names(root: Node) -> frozenset[str]:
     return frozenset(text_of(n) for n in treesitter.captures("cpp", "cpp_openmp_declared", root).get("declared", []))
 
 
-def _shape(arms: ArmCounter, node: Node, condition: Node) -> BranchShape:
+def _shape(arms: ArmCounter, code_only: CodeOnly, node: Node, condition: Node) -> BranchShape:
     """What a C/C++ construct's arms cost and how it may be rewritten (asked only of divergent ones)."""
     return BranchShape(
-        arms.costs(node), arms.steers_loop(node), rewritable(node), comparison_of(condition), combines(node)
+        arms.costs(node), arms.steers_loop(node), code_only(node), comparison_of(condition), combines(node)
     )
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from kernlint.facts import Branch, OmpConstruct, Pragma, Span
+from kernlint.facts import OmpConstruct, Pragma, Span
 from kernlint.facts.memory import MemoryAccess
 from kernlint.facts.openmp_directive import OmpDirective, OmpParseError
 from kernlint.frontends.common.nodes import span_of
@@ -17,6 +17,7 @@ from kernlint.frontends.cpp.openmp.memory import RegionArrays
 from kernlint.frontends.cpp.openmp.syntax import associated_loops, collapse_depth, following_statement
 from kernlint.frontends.cpp.pragma_operators import expanded_clauses
 from kernlint.frontends.openmp.dependence import openmp_branches, solve_regions
+from kernlint.frontends.openmp.device_code import RegionBranches
 from kernlint.frontends.openmp.directives import is_macro_name, parse_directive
 from kernlint.frontends.openmp.facts import Located, build_constructs, has_region, is_loop_construct
 from kernlint.frontends.openmp.memory import RawArrayAccess, openmp_memory_accesses
@@ -64,18 +65,20 @@ class MacroAwareOmpSource(CppOmpSource):
 
 def openmp_facts(
     unit: CppUnit, pragmas: tuple[Pragma, ...]
-) -> tuple[tuple[OmpConstruct, ...], tuple[Branch, ...], list[Span], tuple[MemoryAccess, ...]]:
-    """`cpp.openmp.openmp_facts`, reading directives through `MacroAwareOmpSource`; the bodies of the
-    file's functions that run on the device (`device_functions`); and the memory accesses of the device
-    parallel regions (from the same solved dependence program as the branches)."""
+) -> tuple[tuple[OmpConstruct, ...], RegionBranches, list[Span], tuple[MemoryAccess, ...]]:
+    """Every `#pragma omp` / `#pragma ompx` of the file as an OmpConstruct, reading directives through
+    `MacroAwareOmpSource`; the id-dependent branches of its device parallel regions (with the limits
+    their analysis met); the bodies of the file's functions that run on the device
+    (`device_functions`); and the memory accesses of the device parallel regions (from the same solved
+    dependence program as the branches)."""
     if not any(p.text.split()[:1] in (["omp"], ["ompx"]) for p in pragmas):
-        return (), (), [], ()
+        return (), RegionBranches(), [], ()
     source = MacroAwareOmpSource(unit, pragmas)
     constructs = build_constructs(source)
     functions = device_functions(source, constructs)
     solved = solve_regions(constructs, source)
     if solved is None:
-        return constructs, (), functions, ()
+        return constructs, RegionBranches(), functions, ()
     memory = openmp_memory_accesses(solved, source, constructs)
     return constructs, openmp_branches(constructs, source, solved), functions, memory
 
