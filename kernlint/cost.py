@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 #: Bumped when costs change for unchanged source, so cached results are not reused.
-MODEL_VERSION = 4  # 3: KL102 prices OpenMP maps from their bytes; 4: KL601 loads covering their run are infos
+MODEL_VERSION = 5  # 3: KL102 prices OpenMP maps; 4: KL601 covered runs are infos; 5: memory findings folded per array and loop
 
 #: Units a cost's value is given in; seconds and bytes add up over findings, shares do not.
 ADDITIVE_UNITS = frozenset({"s", "bytes"})

@@ -14,10 +14,10 @@ void densities(Particle *p, const Cell *grid, int n, int cells, float h) {
 #pragma omp target teams distribute parallel for map(tofrom: p[0:n], grid[0:cells]) // expect: KL102 (warning)
   for (int i = 0; i < n; i++) {
     const Cell &c = grid[i % cells];
-    const float dx = p[i].x - c.centre[0], dy = p[i].y - c.centre[1], dz = p[i].z - c.centre[2]; // expect: KL603, KL603, KL603
+    const float dx = p[i].x - c.centre[0], dy = p[i].y - c.centre[1], dz = p[i].z - c.centre[2]; // expect: KL603
     const float d = c.volume / (h + dx * dx + dy * dy + dz * dz);
-    p[i].density = d; // expect: KL603
-    p[i].pressure = 0.4f * d; // expect: KL603
+    p[i].density = d;
+    p[i].pressure = 0.4f * d;
   }
 }
 

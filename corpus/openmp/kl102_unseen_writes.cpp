@@ -22,7 +22,7 @@ void reset_energy(int n) {
 void push(Body *bodies, const float *dt, int n) {
 #pragma omp target teams distribute parallel for map(tofrom: bodies[0:n]) map(to: dt[0:n])
   for (int i = 0; i < n; ++i)
-    bodies[i].x += dt[i] * bodies[i].f[0];   // a member store: the other members must come back too // expect: KL603, KL603
+    bodies[i].x += dt[i] * bodies[i].f[0];   // a member store: the other members must come back too // expect: KL603
 }
 
 void clear_forces(Body *bodies, int n) {

@@ -38,6 +38,6 @@ subroutine pairs(x, y, n)
   integer :: i
   !$omp target teams distribute parallel do map(to: x) map(from: y)
   do i = 1, n
-    y(i) = x(2 * i - 1) * x(2 * i) ! expect: KL601, KL601
+    y(i) = x(2 * i - 1) * x(2 * i) ! expect: KL601
   end do
 end subroutine pairs

@@ -90,7 +90,7 @@ void back_substitute(sycl::queue &q, const float *a, const float *b, const float
       sycl::group_barrier(it.get_group());
       if (lid < active) { // expect: KL501 (info, tree-reduction)
         const int i = 2 * lid + 1;
-        x[i] = (d[i] - a[i] * x[i - 1] - c[i] * x[i + 1]) / b[i]; // expect: KL601, KL601, KL601, KL601, KL601, KL601, KL601
+        x[i] = (d[i] - a[i] * x[i - 1] - c[i] * x[i + 1]) / b[i]; // expect: KL601, KL601, KL601, KL601, KL601
       }
     }
   });

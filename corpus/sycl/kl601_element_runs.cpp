@@ -11,7 +11,7 @@ void magnitudes(sycl::queue &q, const float *z, float *mag, size_t n) {
   q.parallel_for(sycl::nd_range<1>(n, 128), [=](sycl::nd_item<1> it) {
     const size_t i = it.get_global_id(0);
     const float re = z[2 * i];     // expect: KL601 (info)
-    const float im = z[2 * i + 1]; // expect: KL601 (info)
+    const float im = z[2 * i + 1];
     mag[i] = sycl::sqrt(re * re + im * im);
   });
 }
@@ -31,8 +31,8 @@ void drift(sycl::queue &q, const float *xyz, float *r2, size_t n, int steps) {
     float acc = 0.0f;
     for (int s = 0; s < steps; ++s) {
       const float x = xyz[3 * p];     // expect: KL601 (info)
-      const float y = xyz[3 * p + 1]; // expect: KL601 (info)
-      const float w = xyz[3 * p + 2]; // expect: KL601 (info)
+      const float y = xyz[3 * p + 1];
+      const float w = xyz[3 * p + 2];
       acc += (x * x + y * y + w * w) * s;
     }
     r2[p] = acc;
@@ -43,7 +43,7 @@ void drift(sycl::queue &q, const float *xyz, float *r2, size_t n, int steps) {
 void skip_weight(sycl::queue &q, const float *xyzw, float *out, size_t n) {
   q.parallel_for(sycl::nd_range<1>(n, 64), [=](sycl::nd_item<1> it) {
     const size_t p = it.get_global_id(0);
-    out[p] = xyzw[4 * p] + xyzw[4 * p + 1] + xyzw[4 * p + 2]; // expect: KL601, KL601, KL601
+    out[p] = xyzw[4 * p] + xyzw[4 * p + 1] + xyzw[4 * p + 2]; // expect: KL601
   });
 }
 

@@ -45,7 +45,7 @@ void scale_interleaved(sycl::queue &q, float *data, float factor, size_t items) 
 void magnitudes(sycl::queue &q, const float *pairs, float *mag, size_t n) {
   q.parallel_for(sycl::range<1>(n), [=](sycl::id<1> i) {
     const float re = pairs[2 * i];     // expect: KL601
-    const float im = pairs[2 * i + 1]; // expect: KL601
+    const float im = pairs[2 * i + 1];
     mag[i] = sycl::sqrt(re * re + im * im);
   });
 }

@@ -48,7 +48,7 @@ void pair_sums(sycl::queue &q, const float *in, float *out, size_t n) {
       buf[lid] = in[base + lid];
       buf[lid + 256] = in[base + lid + 256];
       sycl::group_barrier(it.get_group());
-      out[it.get_global_id(0)] = buf[2 * lid] + buf[2 * lid + 1] - buf[0]; // expect: KL602, KL602
+      out[it.get_global_id(0)] = buf[2 * lid] + buf[2 * lid + 1] - buf[0]; // expect: KL602
     });
   });
 }

@@ -21,9 +21,9 @@ void masses(sycl::queue &q, const Body *bodies, float *out, int n, int steps) {
 // Positions advanced member by member (every member used, still a struct apart).
 void drift(sycl::queue &q, Body *bodies, float dt, int n) {
   q.parallel_for(sycl::range<1>(n), [=](sycl::id<1> i) {
-    bodies[i].x += bodies[i].vx * dt; // expect: KL603, KL603
-    bodies[i].y += bodies[i].vy * dt; // expect: KL603, KL603
-    bodies[i].z += bodies[i].vz * dt; // expect: KL603, KL603
+    bodies[i].x += bodies[i].vx * dt; // expect: KL603
+    bodies[i].y += bodies[i].vy * dt;
+    bodies[i].z += bodies[i].vz * dt;
   });
 }
 

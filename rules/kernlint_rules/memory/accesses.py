@@ -1,13 +1,17 @@
 """What the memory rules share: the sub-group size an access runs with, whether it is on the kernel's
-hot path, and one finding per access as written."""
+hot path, one finding per access as written, and one report per array and loop."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
 
-from kernlint.diagnostics import Severity
-from kernlint.facts import FileFacts, MemoryAccess
+from kernlint.cost import Cost
+from kernlint.diagnostics import Diagnostic, Severity
+from kernlint.facts import FileFacts, MemoryAccess, Span
 from kernlint.occupancy import DeviceProfile
+from kernlint.rule import RuleContext
 
 
 def sub_group_size(facts: FileFacts, access: MemoryAccess, device: DeviceProfile) -> tuple[int, bool]:
@@ -57,3 +61,65 @@ def once_each(accesses: Iterable[MemoryAccess]) -> Iterator[MemoryAccess]:
 
 def lane_words(lanes: int, assumed: bool) -> str:
     return f"a sub-group of {lanes}" + (" (the device's default size)" if assumed else "")
+
+
+def kernel_of(facts: FileFacts, access: MemoryAccess) -> Span | None:
+    """The kernel body (SYCL) or the innermost OpenMP region holding the access."""
+    launch = facts.launch_for(access.span)
+    if launch is not None:
+        return launch.body
+    regions = [c.region for c in facts.omp if c.region is not None and c.region.contains(access.span)]
+    return min(regions, key=lambda r: r.end_byte - r.start_byte, default=None)
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """What a memory rule would say of one access, before repeats of it are folded together."""
+
+    access: MemoryAccess
+    message: str
+    evidence: dict[str, Any]
+    severity: Severity
+    cost: Cost | None
+    kernel: str | None
+
+
+_LISTED = 8  # the lines of repeats a message names
+
+
+def reported(ctx: RuleContext, facts: FileFacts, findings: Iterable[Finding]) -> Iterator[Diagnostic]:
+    """One diagnostic per array, loop (or straight-line code) of one kernel, severity and stride: the
+    accesses of one pixel's channels or one struct's members in a loop are one change to make, so they are
+    one finding at the first, naming the others' lines (related locations too)."""
+    groups: dict[tuple[object, ...], list[Finding]] = {}
+    for finding in findings:
+        access, stride = finding.access, finding.access.stride
+        key = (
+            access.array,
+            access.space,
+            kernel_of(facts, access),
+            access.function,
+            access.loop,
+            finding.severity,
+            stride.form,
+            stride.elements,
+            stride.symbol,
+        )
+        groups.setdefault(key, []).append(finding)
+    for first, *rest in groups.values():
+        message = first.message
+        if rest:
+            lines = sorted({f.access.span.line for f in rest})
+            named = ", ".join(str(line) for line in lines[:_LISTED]) + (", …" if len(lines) > _LISTED else "")
+            more = "access" if len(rest) == 1 else "accesses"
+            where_ = f"line{'s' if len(lines) > 1 else ''} {named}"
+            message += f" (and {len(rest)} more {more} of `{first.access.array}` like it: {where_})"
+        yield ctx.diagnostic(
+            first.access.span,
+            message,
+            evidence=first.evidence | {"repeats": len(rest)},
+            kernel=first.kernel,
+            severity=first.severity,
+            cost=first.cost,
+            related=[(f.access.span, "the same access pattern") for f in rest],
+        )

@@ -68,9 +68,19 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from kernlint.diagnostics import Diagnostic, Severity
-from kernlint.facts import FileFacts, MemoryAccess, Span
+from kernlint.facts import FileFacts, MemoryAccess
 from kernlint.rule import Rule, RuleContext
-from kernlint_rules.memory.accesses import lane_words, once_each, severity, sub_group_size, where, written
+from kernlint_rules.memory.accesses import (
+    Finding,
+    kernel_of,
+    lane_words,
+    once_each,
+    reported,
+    severity,
+    sub_group_size,
+    where,
+    written,
+)
 from kernlint_rules.memory.costs import access_cost, footprint
 
 _FORMS = frozenset({"constant", "row-pitch", "chunk"})
@@ -89,6 +99,12 @@ class UncoalescedAccess(Rule):
         device = ctx.target_device
         unit = "sectors" if device.sector_bytes < device.cache_line_bytes else "lines"
         covered = _covered_loads(facts)
+        yield from reported(ctx, facts, self._findings(facts, ctx, covered, unit))
+
+    def _findings(
+        self, facts: FileFacts, ctx: RuleContext, covered: set[tuple[object, ...]], unit: str
+    ) -> Iterator[Finding]:
+        device = ctx.target_device
         for access in once_each(facts.memory_accesses):
             if not _candidate(access):
                 continue
@@ -104,14 +120,14 @@ class UncoalescedAccess(Rule):
             material = worst >= _MATERIAL * found.needed and not sibling
             cost = access_cost(found, unit, device.id, access.stride.symbol)
             launch = facts.launch_for(access.span)
-            yield ctx.diagnostic(
-                access.span,
+            yield Finding(
+                access,
                 _message(access, lanes, assumed, ctx.language, sibling),
-                evidence=_evidence(access, lanes, assumed, found.needed, found.touched, found.at_least)
+                _evidence(access, lanes, assumed, found.needed, found.touched, found.at_least)
                 | {"siblings_cover": sibling},
-                kernel=launch.name if launch is not None else None,
-                severity=severity(access, material),
-                cost=cost,
+                severity(access, material),
+                cost,
+                launch.name if launch is not None else None,
             )
 
 
@@ -132,21 +148,12 @@ def _group_key(facts: FileFacts, access: MemoryAccess) -> tuple[object, ...]:
     return (
         access.array,
         access.space,
-        _kernel(facts, access),
+        kernel_of(facts, access),
         access.function,
         access.loop,
         stride.shape,
         stride.elements,
     )
-
-
-def _kernel(facts: FileFacts, access: MemoryAccess) -> Span | None:
-    """The kernel body (SYCL) or the innermost OpenMP region holding the access."""
-    launch = facts.launch_for(access.span)
-    if launch is not None:
-        return launch.body
-    regions = [c.region for c in facts.omp if c.region is not None and c.region.contains(access.span)]
-    return min(regions, key=lambda r: r.end_byte - r.start_byte, default=None)
 
 
 def _covered_loads(facts: FileFacts) -> set[tuple[object, ...]]:

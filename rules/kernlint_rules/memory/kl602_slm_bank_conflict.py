@@ -31,8 +31,10 @@ Fix
 
 Severity
     Warning when the access is on the kernel's hot path (inside a loop, or one of the accesses of a
-    kernel without a loop) and its lanes' own stride takes at least twice the passes of a conflict-free
-    access; info when the conflict only comes from the rows a sub-group spans (a work-group narrower than
+    kernel without a loop) and its lanes' own stride takes at least four times the passes of a
+    conflict-free access (a 4-way conflict or worse: on HeCBench no 2-way conflict was worth padding or
+    re-indexing a tile for, a 16-way one was); info for a 2-way conflict, when the conflict only comes
+    from the rows a sub-group spans (a work-group narrower than
     the sub-group, whose rows start on the same banks), when it runs once per work-item next to a loop
     that does the work, or when only the lanes past a bound run it. Never an error: the results are
     right, the access is only served in more passes.
@@ -54,8 +56,19 @@ from collections.abc import Iterator
 from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import FileFacts, MemoryAccess
 from kernlint.rule import Rule, RuleContext
-from kernlint_rules.memory.accesses import lane_words, once_each, severity, sub_group_size, where, written
+from kernlint_rules.memory.accesses import (
+    Finding,
+    lane_words,
+    once_each,
+    reported,
+    severity,
+    sub_group_size,
+    where,
+    written,
+)
 from kernlint_rules.memory.costs import Layout, bank_cost, ideal_wavefronts, wavefronts
+
+_MATERIAL_WAYS = 4  # a 2-way conflict costs one more pass on one access: not worth re-indexing a tile for
 
 
 class SlmBankConflict(Rule):
@@ -66,6 +79,9 @@ class SlmBankConflict(Rule):
     needs_device = True
 
     def check(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Diagnostic]:
+        yield from reported(ctx, facts, self._findings(facts, ctx))
+
+    def _findings(self, facts: FileFacts, ctx: RuleContext) -> Iterator[Finding]:
         device = ctx.target_device
         banks, width = device.local_memory_banks, device.slm_bank_bytes
         for access in once_each(facts.memory_accesses):
@@ -81,10 +97,10 @@ class SlmBankConflict(Rule):
                 continue
             in_row = _row_degree(layout, banks, width)
             launch = facts.launch_for(access.span)
-            yield ctx.diagnostic(
-                access.span,
+            yield Finding(
+                access,
                 _message(access, lanes, assumed, passes, ideal, in_row, _padding(access, lanes, banks, width)),
-                evidence={
+                {
                     "stride_elements": access.stride.elements,
                     "element_bytes": access.element_bytes,
                     "extents": list(access.extents),
@@ -97,9 +113,9 @@ class SlmBankConflict(Rule):
                     "bank_bytes": width,
                     "function": access.function,
                 },
-                kernel=launch.name if launch is not None else None,
-                severity=severity(access, in_row > 1 and passes >= 2 * ideal),
-                cost=bank_cost(passes, ideal, lanes, banks, width, device.id),
+                severity(access, in_row > 1 and passes >= _MATERIAL_WAYS * ideal),
+                bank_cost(passes, ideal, lanes, banks, width, device.id),
+                launch.name if launch is not None else None,
             )
 
 

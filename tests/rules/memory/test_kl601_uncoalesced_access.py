@@ -179,12 +179,12 @@ def test_loads_that_cover_their_run_are_information_and_a_partial_run_is_not() -
         """
     )
     assert [(d.line, d.severity) for d in pairs] == [
-        (6, Severity.INFO),
-        (6, Severity.INFO),
+        (6, Severity.INFO),  # z[2i] with z[2i + 1] folded into it: one change for the pair
         (10, Severity.WARNING),  # the other kernel's lone z[2i] is not completed by the first kernel's loads
     ]
-    assert pairs[0].evidence["siblings_cover"] and not pairs[2].evidence["siblings_cover"]
+    assert pairs[0].evidence["siblings_cover"] and not pairs[1].evidence["siblings_cover"]
     assert "one vector load of 2 elements" in pairs[0].message
+    assert "(and 1 more access of `z` like it: line 6)" in pairs[0].message and pairs[0].evidence["repeats"] == 1
 
 
 def test_three_of_four_elements_leave_the_run_uncovered() -> None:
@@ -199,4 +199,5 @@ def test_three_of_four_elements_leave_the_run_uncovered() -> None:
         }
         """
     )
-    assert [d.severity for d in found] == [Severity.WARNING] * 3
+    assert [d.severity for d in found] == [Severity.WARNING]  # the three loads of one point: one finding
+    assert found[0].evidence["repeats"] == 2 and len(found[0].related) == 2
