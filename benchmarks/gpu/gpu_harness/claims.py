@@ -97,6 +97,7 @@ CLAIMS: tuple[Claim, ...] = (
     Claim("kl209_one_team", "KL209 one team", "KL209", "relax", "sm-idle"),
     Claim("kl601_row_walk", "KL601 row walk", "KL601", "row_sums", "sectors-per-request"),
     Claim("kl601_pairs", "KL601 stride 2 (pairs)", "KL601", "magnitudes", "sectors-per-request"),
+    Claim("kl601_short_chunk", "KL601 chunks of one sector", "KL601", "row_sums", "sectors-per-request"),
     Claim("kl602_tile_column", "KL602 unpadded tile column", "KL602", "transpose", "shared-wavefronts"),
     Claim("kl603_member", "KL603 one member of a struct", "KL603", "scale_masses", "sectors-per-request"),
 )

@@ -99,13 +99,13 @@ def test_an_address_handed_on_is_no_access_and_a_vector_tail_is_information() ->
         #include <sycl/sycl.hpp>
         void use(float *row);
         void k(sycl::queue &q, float *a, float *c, size_t n) {
-          q.parallel_for(sycl::nd_range<1>(n / 8, 64), [=](sycl::nd_item<1> it) {
-            const size_t base = it.get_global_id(0) * 8;
+          q.parallel_for(sycl::nd_range<1>(n / 16, 64), [=](sycl::nd_item<1> it) {
+            const size_t base = it.get_global_id(0) * 16;
             use(&a[base]);
-            if (n - base < 8) {
+            if (n - base < 16) {
               for (size_t i = base; i < n; ++i) c[i] = a[i];
             } else {
-              for (int k = 0; k < 8; ++k) c[base + k] = 2.0f * a[base + k];
+              for (int k = 0; k < 16; ++k) c[base + k] = 2.0f * a[base + k];
             }
           });
         }
@@ -201,3 +201,26 @@ def test_three_of_four_elements_leave_the_run_uncovered() -> None:
     )
     assert [d.severity for d in found] == [Severity.WARNING]  # the three loads of one point: one finding
     assert found[0].evidence["repeats"] == 2 and len(found[0].related) == 2
+
+
+def test_a_chunk_that_fits_in_one_sector_is_information() -> None:
+    kernel = """
+        #include <sycl/sycl.hpp>
+        void k(sycl::queue &q, const float *m, float *s, size_t rows) {
+          q.parallel_for(sycl::nd_range<1>(rows, 256), [=](sycl::nd_item<1> it) {
+            const size_t r = it.get_global_id(0);
+            float acc = 0.0f;
+            for (int c = 0; c < COLS; ++c)
+              acc += m[r * COLS + c];
+            s[r] = acc;
+          });
+        }
+        """
+    # 8 floats = 32 bytes a lane: one H100 sector holds the whole run (measured: no slower than interleaved)
+    [short] = _one("constexpr int COLS = 8;\n" + kernel)
+    assert short.severity is Severity.INFO and "fits in one sector" in short.message
+    # 16 floats = 64 bytes: two sectors a lane, a warning on the H100 (and one 64-byte line on xe-hpc: info)
+    [longer] = _one("constexpr int COLS = 16;\n" + kernel)
+    assert longer.severity is Severity.WARNING
+    [xe] = _one("constexpr int COLS = 16;\n" + kernel, "xe-hpc")
+    assert xe.severity is Severity.INFO
