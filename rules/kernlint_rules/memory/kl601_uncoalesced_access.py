@@ -206,8 +206,9 @@ def _message(
             "neighbouring elements"
         )
         if short:
+            run_bytes = (stride.elements or 0) * (access.element_bytes or 0)
             fix = (
-                f"but each lane's run of {size} elements ({stride.elements * (access.element_bytes or 0):g} bytes) "
+                f"but each lane's run of {size} elements ({run_bytes:g} bytes) "
                 "fits in one sector, so the later steps find it in the cache: interleaving would save lookups, "
                 "not traffic"
             )
