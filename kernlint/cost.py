@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 #: Bumped when costs change for unchanged source, so cached results are not reused.
-MODEL_VERSION = 5  # 3: KL102 prices OpenMP maps; 4: KL601 covered runs are infos; 5: memory findings folded per array and loop
+#: 3: KL102 prices OpenMP maps; 4: KL601 covered runs are infos; 5: memory findings folded per array and loop.
+MODEL_VERSION = 5
 
 #: Units a cost's value is given in; seconds and bytes add up over findings, shares do not.
 ADDITIVE_UNITS = frozenset({"s", "bytes"})
