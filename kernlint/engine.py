@@ -21,7 +21,7 @@ from kernlint.cache import CacheIndex, Record, cacheable, digest, record_for
 from kernlint.config import Config
 from kernlint.cost import MODEL_VERSION as COST_MODEL_VERSION
 from kernlint.coverage_notes import file_coverage, lost_lines_note
-from kernlint.diagnostics import Diagnostic, FileResult, FileStatus, RuleInfo, RunResult, Severity
+from kernlint.diagnostics import PARSE_ERROR_RULE, Diagnostic, FileResult, FileStatus, RunResult, Severity
 from kernlint.discovery import SourceEntry
 from kernlint.frontends import extract_facts, warm_up
 from kernlint.limits import DEFAULT_TIMEOUT_S, FileTimeout, exit_with_parent, time_limit, worker_count
@@ -42,17 +42,6 @@ POOL_MIN_BYTES = 256 * 1024
 # headers, compiled queries) that every collection of the older generations walks again: collecting
 # less often saves about 7 % of a run's CPU on HeCBench, and no memory to speak of.
 _GC_THRESHOLDS = (20_000, 50, 100)
-PARSE_ERROR_RULE = RuleInfo(
-    "KL000",
-    "parse-error",
-    Severity.ERROR,
-    "A file could not be read or analysed (reported, never fatal).",
-    "A file could not be read or analysed (reported, never fatal).\n\nkernlint reports unreadable, binary, "
-    "oversized and undecodable files, and internal errors, as KL000 for that file and goes on with the rest. "
-    "Where an analysis stops at one of its bounds (an expression nested deeper than the work-item dependence "
-    "analysis reads, calls deeper than it follows from a kernel), a KL000 info at that place names the bound and "
-    "the findings that may be missing there: nothing is left out without a word.",
-)
 
 
 @dataclass(frozen=True)
