@@ -319,14 +319,15 @@ def measure(paths: list[str], repeat: int, work: Path) -> list[Figure]:
             met=single.wall <= 0.25,
         )
     )
-    for label, command in (
-        ("kernlint --version", ["--version"]),
-        ("kernlint rule", ["rule"]),
-        ("kernlint rule KL501", ["rule", "KL501"]),
-        ("kernlint devices", ["devices"]),
+    for label, command, limited in (
+        ("kernlint --version", ["--version"], True),
+        ("kernlint rule", ["rule"], True),
+        ("kernlint rule KL501", ["rule", "KL501"], True),
+        ("kernlint devices", ["devices"], False),  # loads the device models: no target of its own
     ):
         timing = runner.median([*runner.kernlint, *command], repeat=quick)
-        figures.append(Figure(label, timing.wall, cpu=timing.cpu, target="<= 0.1 s", met=timing.wall <= 0.1))
+        met = timing.wall <= 0.1 if limited else None
+        figures.append(Figure(label, timing.wall, cpu=timing.cpu, target="<= 0.1 s" if limited else "", met=met))
     bare = runner.median([sys.executable, "-c", "pass"], repeat=quick)
     figures.append(Figure("(python -c pass, for scale)", bare.wall, cpu=bare.cpu))
 
@@ -335,7 +336,13 @@ def measure(paths: list[str], repeat: int, work: Path) -> list[Figure]:
     )
     lsp_ms = float(lsp.stdout.split()[-1])
     figures.append(
-        Figure(f"LSP re-analysis after an edit ({LSP_EDITS} edits)", lsp_ms, "ms", "<= 50 ms median", met=lsp_ms <= 50)
+        Figure(
+            f"LSP re-analysis after an edit ({LSP_EDITS} edits)",
+            lsp_ms,
+            "ms",
+            "<= 50 ms median (100 ms after an edit less the server's 50 ms pause; bench_lsp.py times the whole wait)",
+            met=lsp_ms <= 50,
+        )
     )
     for jobs in (1, 2):
         peak = cold[jobs].peak_mb
