@@ -16,7 +16,11 @@ from kernlint.facts.openmp import OmpConstruct, OmpLoop
 
 def scales(name: str, value: str | None) -> bool:
     """Whether `name = value` scales the name: `value` is `name / k`, `name * k`, `name >> k`, `name << k`."""
-    return value is not None and bool(_scaling(name).fullmatch(value))
+    if value is None:
+        return False
+    if value.isascii() and name.isascii() and name.lower() not in value.lower():
+        return False  # what the expression would say, without compiling one for a name never spelt there
+    return bool(_scaling(name).fullmatch(value))
 
 
 @lru_cache(maxsize=1024)
