@@ -6,6 +6,12 @@ tree of `bench_throughput.py`. Every figure comes from the same run on the same 
 ratios hold even where the absolute times do not. Each is the median of `--repeat` whole processes
 (wall time, as a user waits for them), except the language server's, which is the median over edits.
 
+`--sweep 1,2,16` measures only how the run scales: for each job count, the floor, a cold run and a
+warm one (nothing changed), their ratios and how busy the workers were (CPU ÷ wall × jobs);
+`--copies N` analyses N copies of the tree (each run then has N times the files). It needs nothing but
+the standard library and an installed kernlint, so a venv or wheel carried to a many-core host runs it:
+`python benchmarks/bench_speed.py --sweep 1,2,16 /path/HeCBench/src/*-sycl /path/HeCBench/src/*-omp`.
+
 The tree is copied to a temporary directory first, so the cache and the edited file stay out of it;
 the processes run with compiled bytecode kept there too (as any installed package has it), so
 start-up is not charged for compiling kernlint's modules. CI runs `--smoke` (a tiny generated tree,
@@ -313,9 +319,15 @@ def measure(paths: list[str], repeat: int, work: Path) -> list[Figure]:
             met=single.wall <= 0.25,
         )
     )
-    for label, command in (("kernlint --version", ["--version"]), ("kernlint rule", ["rule"])):
+    for label, command, limited in (
+        ("kernlint --version", ["--version"], True),
+        ("kernlint rule", ["rule"], True),
+        ("kernlint rule KL501", ["rule", "KL501"], True),
+        ("kernlint devices", ["devices"], False),  # loads the device models: no target of its own
+    ):
         timing = runner.median([*runner.kernlint, *command], repeat=quick)
-        figures.append(Figure(label, timing.wall, cpu=timing.cpu, target="<= 0.1 s", met=timing.wall <= 0.1))
+        met = timing.wall <= 0.1 if limited else None
+        figures.append(Figure(label, timing.wall, cpu=timing.cpu, target="<= 0.1 s" if limited else "", met=met))
     bare = runner.median([sys.executable, "-c", "pass"], repeat=quick)
     figures.append(Figure("(python -c pass, for scale)", bare.wall, cpu=bare.cpu))
 
@@ -324,7 +336,13 @@ def measure(paths: list[str], repeat: int, work: Path) -> list[Figure]:
     )
     lsp_ms = float(lsp.stdout.split()[-1])
     figures.append(
-        Figure(f"LSP re-analysis after an edit ({LSP_EDITS} edits)", lsp_ms, "ms", "<= 50 ms median", met=lsp_ms <= 50)
+        Figure(
+            f"LSP re-analysis after an edit ({LSP_EDITS} edits)",
+            lsp_ms,
+            "ms",
+            "<= 50 ms median (100 ms after an edit less the server's 50 ms pause; bench_lsp.py times the whole wait)",
+            met=lsp_ms <= 50,
+        )
     )
     for jobs in (1, 2):
         peak = cold[jobs].peak_mb
@@ -335,6 +353,52 @@ def measure(paths: list[str], repeat: int, work: Path) -> list[Figure]:
         )
     figures.extend(clang_cost(runner, files))
     return figures
+
+
+def sweep(paths: list[str], repeat: int, work: Path, job_counts: list[int]) -> list[Figure]:
+    """For each job count: the floor, kernlint cold and warm, and the workers' use of their CPUs."""
+    runner = Runner(work, repeat)
+    (work / ".kernlint.toml").write_text("# the defaults; a config here keeps the cache in this directory\n")
+    files = source_files(paths)
+    list_file = work / "files.txt"
+    list_file.write_text("".join(f"{path}\t{family}\n" for path, family in files))
+    size = sum(os.path.getsize(path) for path, _ in files)
+    print(f"{len(files)} files, {size / 1e6:.1f} MB; median of {repeat} run(s)", file=sys.stderr)
+    this = [sys.executable, str(Path(__file__).resolve())]
+    runner.once(runner.check([files[0][0]], "--no-cache"))  # compile every module's bytecode once
+    figures: list[Figure] = []
+    for jobs in job_counts:
+        floor = runner.median([*this, "--floor", str(list_file), "--jobs", str(jobs)])
+        cold = runner.median(runner.check(paths, "--no-cache", "--jobs", str(jobs)))
+        shutil.rmtree(runner.cache_home, ignore_errors=True)
+        runner.once(runner.check(paths, "--jobs", str(jobs)))  # fills the cache
+        warm = runner.median(runner.check(paths, "--jobs", str(jobs)))
+        ratio, share = cold.wall / floor.wall, warm.wall / cold.wall
+        figures += [
+            Figure(f"jobs {jobs:>2}: floor (parse + one query)", floor.wall, cpu=floor.cpu, target=_busy(floor, jobs)),
+            Figure(
+                f"jobs {jobs:>2}: kernlint cold (--no-cache)",
+                cold.wall,
+                cpu=cold.cpu,
+                target=f"{ratio:.2f}x floor (<= 2.0x), CPU {cold.cpu / floor.cpu:.2f}x; {_busy(cold, jobs)}",
+                met=ratio <= 2.0,
+            ),
+            Figure(
+                f"jobs {jobs:>2}: kernlint warm, nothing changed",
+                warm.wall,
+                cpu=warm.cpu,
+                target=f"{share:.1%} of cold (<= 10 %)",
+                met=share <= 0.10,
+            ),
+            Figure(f"jobs {jobs:>2}: peak RSS of the largest process, cold", cold.peak_mb, "MB"),
+        ]
+    return figures
+
+
+def _busy(timing: Timing, jobs: int) -> str:
+    """How much of the workers' CPUs the run used: CPU seconds ÷ (wall seconds × workers)."""
+    workers = min(jobs, os.cpu_count() or 1)
+    return f"CPUs {timing.cpu / (timing.wall * workers):.0%} busy"
 
 
 def clang_cost(runner: Runner, files: list[tuple[str, str]]) -> list[Figure]:
@@ -371,6 +435,8 @@ def main() -> None:
     parser.add_argument("paths", nargs="*", metavar="PATH", help="the tree (default: a generated one)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per figure; the median is shown")
     parser.add_argument("--smoke", action="store_true", help="a tiny generated tree and one run: does it work")
+    parser.add_argument("--sweep", metavar="JOBS", help="only the scaling table, at these job counts (e.g. 1,2,16)")
+    parser.add_argument("--copies", type=int, default=1, help="analyse this many copies of the tree (default 1)")
     parser.add_argument("--floor", metavar="LIST", help=argparse.SUPPRESS)
     parser.add_argument("--jobs", type=int, default=1, help=argparse.SUPPRESS)
     parser.add_argument("--lsp", metavar="FILE", help=argparse.SUPPRESS)
@@ -387,10 +453,15 @@ def main() -> None:
         tree.mkdir()
         if args.smoke or not args.paths:
             generate(tree, 6 if args.smoke else 400, 2, "realistic")
-            paths = [str(tree)]
+            paths = [str(tree)] * args.copies
         else:
-            paths = copy_tree(args.paths, tree)
-        print(report(measure(paths, 1 if args.smoke else args.repeat, work)))
+            paths = args.paths * args.copies
+        paths = copy_tree(paths, work / "copies") if args.copies > 1 or args.paths else paths
+        repeat = 1 if args.smoke else args.repeat
+        if args.sweep:
+            print(report(sweep(paths, repeat, work, [int(jobs) for jobs in args.sweep.split(",")])))
+        else:
+            print(report(measure(paths, repeat, work)))
 
 
 if __name__ == "__main__":

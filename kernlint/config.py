@@ -14,6 +14,7 @@ import os
 import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -99,12 +100,12 @@ class Config:
         return tuple(codes)
 
     def is_excluded(self, path: str) -> bool:
+        """Whether an exclude pattern matches `path` (relative to the root: the whole of it, a leading
+        or trailing run of its folders, or any one of its parts), as `_glob_match` and `fnmatchcase`
+        would, asked of every pattern in one compiled expression (discovery asks for every file)."""
         relative = _relative(path, self.root)
-        parts = Path(relative).parts
-        for pattern in self.exclude + self.extend_exclude:
-            if _glob_match(relative, pattern) or any(fnmatch.fnmatchcase(part, pattern) for part in parts):
-                return True
-        return False
+        whole, part = _exclusion(self.exclude + self.extend_exclude)
+        return bool(whole.match(relative)) or any(part.match(name) for name in Path(relative).parts)
 
     def options_for(self, code: str) -> dict[str, Any]:
         return dict(dict(self.rule_options).get(code, ()))
@@ -117,10 +118,33 @@ class Config:
 
 
 def _relative(path: str, root: str) -> str:
-    try:
-        return Path(os.path.abspath(path)).relative_to(os.path.abspath(root)).as_posix()
-    except ValueError:
-        return Path(path).as_posix()
+    """`path` relative to `root` in POSIX form (as given, when it is not under `root`). Asked for every
+    file discovery meets: on POSIX by string, which is what `PurePath.relative_to` decides there."""
+    absolute, base = os.path.abspath(path), os.path.abspath(root)
+    if os.sep != "/":
+        try:
+            return Path(absolute).relative_to(base).as_posix()
+        except ValueError:
+            return Path(path).as_posix()
+    if absolute == base:
+        return "."
+    prefix = base if base.endswith("/") else base + "/"
+    return absolute[len(prefix) :] if absolute.startswith(prefix) else Path(path).as_posix()
+
+
+@lru_cache(maxsize=64)
+def _exclusion(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The expressions `is_excluded` matches: the relative path against every pattern's four
+    `_glob_match` forms, and one part of it against every pattern as written (`fnmatch.translate`
+    is what `fnmatchcase` matches with; an empty alternation matches nothing)."""
+    forms = []
+    for pattern in patterns:
+        stripped = pattern.rstrip("/")
+        forms += [stripped, f"{stripped}/*", f"*/{stripped}", f"*/{stripped}/*"]
+    never = r"(?!)"
+    whole = "|".join(fnmatch.translate(form) for form in forms) or never
+    part = "|".join(fnmatch.translate(pattern) for pattern in patterns) or never
+    return re.compile(whole), re.compile(part)
 
 
 def _glob_match(relative: str, pattern: str) -> bool:

@@ -259,6 +259,19 @@ class RuleInfo:
     fix_availability: FixAvailability = FixAvailability.NEVER
 
 
+PARSE_ERROR_RULE = RuleInfo(
+    "KL000",
+    "parse-error",
+    Severity.ERROR,
+    "A file could not be read or analysed (reported, never fatal).",
+    "A file could not be read or analysed (reported, never fatal).\n\nkernlint reports unreadable, binary, "
+    "oversized and undecodable files, and internal errors, as KL000 for that file and goes on with the rest. "
+    "Where an analysis stops at one of its bounds (an expression nested deeper than the work-item dependence "
+    "analysis reads, calls deeper than it follows from a kernel), a KL000 info at that place names the bound and "
+    "the findings that may be missing there: nothing is left out without a word.",
+)
+
+
 @dataclass(frozen=True)
 class RunResult:
     """A whole run: the files, the (suppressed and filtered) diagnostics, and the rules that ran."""

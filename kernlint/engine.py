@@ -21,12 +21,13 @@ from kernlint.cache import CacheIndex, Record, cacheable, digest, record_for
 from kernlint.config import Config
 from kernlint.cost import MODEL_VERSION as COST_MODEL_VERSION
 from kernlint.coverage_notes import file_coverage, lost_lines_note
-from kernlint.diagnostics import Diagnostic, FileResult, FileStatus, RuleInfo, RunResult, Severity
+from kernlint.diagnostics import PARSE_ERROR_RULE, Diagnostic, FileResult, FileStatus, RunResult, Severity
 from kernlint.discovery import SourceEntry
 from kernlint.frontends import extract_facts, warm_up
 from kernlint.limits import DEFAULT_TIMEOUT_S, FileTimeout, exit_with_parent, time_limit, worker_count
 from kernlint.reading import ReadProblem, read_stamped
 from kernlint.rule import Rule, RuleContext
+from kernlint.scheduling import file_sizes, plan_chunks
 from kernlint.source import DecodeProblem, SourceFile
 from kernlint.suppression import apply_suppressions, parse_suppressions
 from kernlint.undecodable import decodable, inert_places
@@ -42,17 +43,6 @@ POOL_MIN_BYTES = 256 * 1024
 # headers, compiled queries) that every collection of the older generations walks again: collecting
 # less often saves about 7 % of a run's CPU on HeCBench, and no memory to speak of.
 _GC_THRESHOLDS = (20_000, 50, 100)
-PARSE_ERROR_RULE = RuleInfo(
-    "KL000",
-    "parse-error",
-    Severity.ERROR,
-    "A file could not be read or analysed (reported, never fatal).",
-    "A file could not be read or analysed (reported, never fatal).\n\nkernlint reports unreadable, binary, "
-    "oversized and undecodable files, and internal errors, as KL000 for that file and goes on with the rest. "
-    "Where an analysis stops at one of its bounds (an expression nested deeper than the work-item dependence "
-    "analysis reads, calls deeper than it follows from a kernel), a KL000 info at that place names the bound and "
-    "the findings that may be missing there: nothing is left out without a word.",
-)
 
 
 @dataclass(frozen=True)
@@ -246,9 +236,9 @@ def _init_worker(setup: EngineSetup, parent: int) -> None:
     _WORKER_SETUP = setup
 
 
-def _analyse_in_worker(entry: SourceEntry) -> tuple[FileResult, Record | None]:
+def _analyse_chunk_in_worker(entries: list[SourceEntry]) -> list[tuple[FileResult, Record | None]]:
     assert _WORKER_SETUP is not None
-    return _read_and_analyse(entry, _WORKER_SETUP)
+    return [_read_and_analyse(entry, _WORKER_SETUP) for entry in entries]
 
 
 def analyse_files(
@@ -293,9 +283,9 @@ def _analyse_all(
     from concurrent.futures.process import BrokenProcessPool
 
     warm_up({entry.family for entry in entries})  # compile queries once here; forked workers inherit them
-    # Files take from under a millisecond to a second, and a result costs little to send back: small
-    # chunks keep both workers busy to the end of the run.
-    chunk = max(1, min(8, len(entries) // (jobs * 4)))
+    # Biggest files first, small ones in chunks (kernlint.scheduling); results go back in the files' order.
+    chunks = plan_chunks(file_sizes([entry.path for entry in entries]), jobs)
+    done: dict[int, tuple[FileResult, Record | None]] = {}
     # What the workers inherit (imports, compiled queries, the setup) lives for the whole run: frozen,
     # it is skipped by their garbage collections, which would otherwise walk all of it each time.
     gc.freeze()
@@ -303,22 +293,24 @@ def _analyse_all(
         max_workers=jobs, mp_context=_pool_context(), initializer=_init_worker, initargs=(setup, os.getpid())
     )
     try:
-        for analysed in pool.map(_analyse_in_worker, entries, chunksize=chunk):
-            results.append(analysed)
-            tick(1)
+        work = [[entries[index] for index in chunk] for chunk in chunks]
+        for chunk, analysed in zip(chunks, pool.map(_analyse_chunk_in_worker, work)):
+            done.update(zip(chunk, analysed))
+            tick(len(chunk))
         pool.shutdown()
     except BrokenProcessPool:
         interrupts.check()  # the workers were stopped by a signal, not by a failure
         # A worker died (e.g. killed for memory): finish the rest here, one file at a time.
-        for entry in entries[len(results) :]:
-            results.append(_read_and_analyse(entry, setup))
-            tick(1)
+        for index, entry in enumerate(entries):
+            if index not in done:
+                done[index] = _read_and_analyse(entry, setup)
+                tick(1)
     except BaseException:  # interrupted: stop the workers now rather than let them finish the run
         _stop_workers(pool)
         raise
     finally:
         gc.unfreeze()
-    return results
+    return [done[index] for index in range(len(entries))]
 
 
 def _stop_workers(pool: Any) -> None:

@@ -37,3 +37,13 @@ def kernlint_rules() -> list[type]:
 def kernlint_devices() -> list[Any]:
     """Return device profiles this plugin provides: `kernlint.occupancy.DeviceProfile` objects or
     paths to device TOML files. They become selectable with `--device ID`."""
+
+
+@hookspec
+def kernlint_rule_catalog() -> list[dict[str, Any]] | None:
+    """Optional: the metadata of the rules `kernlint_rules()` returns, without importing them, one
+    dict per rule with the fields `kernlint rule --output-format json` prints (less `url`).
+
+    `kernlint rule` reads it instead of importing every rule module (and what they import). A plugin
+    without it, or whose hook returns None, has its rules imported for their metadata instead.
+    """

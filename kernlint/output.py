@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -29,6 +28,8 @@ def check_writable(path: Path, what: str) -> None:
 def write_atomically(path: Path, text: str) -> None:
     """Write `text` to a temporary file beside `path`, then rename it over `path`; on any failure the
     temporary file is removed, `path` is untouched, and a `WriteError` says why."""
+    import tempfile  # on use: every command imports this module, few write a file
+
     try:
         descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     except OSError as exc:

@@ -66,6 +66,38 @@ class Rule:
         )
 
 
+def catalog_entry(rule: type[Rule]) -> dict[str, Any]:
+    """A rule's metadata as plain data (JSON): what `kernlint rule --output-format json` prints of it,
+    less its URL, and what a plugin's `kernlint_rule_catalog` hook returns so that `kernlint rule`
+    need not import the rule."""
+    info = rule.info()
+    return {
+        "code": info.code,
+        "name": info.name,
+        "severity": info.severity.value,
+        "per_device": info.needs_device,
+        "fix": info.fix_availability.value,
+        "languages": sorted(rule.languages),
+        "enabled_by_default": rule.enabled_by_default,
+        "options": dict(sorted(rule.options.items())),
+        "summary": info.summary,
+        "explanation": info.doc,
+    }
+
+
+def info_of_entry(entry: dict[str, Any]) -> RuleInfo:
+    """The `RuleInfo` a catalog entry (`catalog_entry`) describes."""
+    return RuleInfo(
+        entry["code"],
+        entry["name"],
+        Severity(entry["severity"]),
+        entry["summary"],
+        entry["explanation"],
+        entry["per_device"],
+        FixAvailability(entry["fix"]),
+    )
+
+
 def rules_markdown(infos: Iterable[RuleInfo], link: Callable[[RuleInfo], str] | None = None) -> str:
     """The rules as a Markdown table, one row each: the README's rules table is this, generated from
     the rules' own metadata so it cannot drift from them (tests/test_readme.py checks it). `link`

@@ -13,24 +13,26 @@ from kernlint.cli.exits import EXIT_ERROR, EXIT_OK
 
 
 def cmd_rule(args: argparse.Namespace) -> int:
-    """`rule [CODE|NAME] [--output-format json]`: one rule's documentation, or every rule listed."""
-    from kernlint.engine import PARSE_ERROR_RULE
-    from kernlint.plugins import load_plugins
+    """`rule [CODE|NAME] [--output-format json]`: one rule's documentation, or every rule listed. Read
+    from the plugins' catalogs, so that no rule module is imported where a plugin declares one."""
+    from kernlint.plugins import load_rule_catalog
+    from kernlint.rule import info_of_entry
     from kernlint.rule_docs import rule_url
 
-    plugins = load_plugins()
-    infos = [PARSE_ERROR_RULE] + [rule.info() for _code, rule in sorted(plugins.rules.items())]
+    catalog, _errors = load_rule_catalog()
+    entries = [_parse_error_entry(), *catalog]
     if args.rule:
         wanted = args.rule.strip()
-        infos = [info for info in infos if wanted.upper() == info.code or wanted == info.name]
-        if not infos:
+        entries = [entry for entry in entries if wanted.upper() == entry["code"] or wanted == entry["name"]]
+        if not entries:
             print(f"kernlint: error: no rule {wanted!r}; `kernlint rule` lists them", file=sys.stderr)
             return EXIT_ERROR
     if args.format == "json":
-        described = [_rule_json(info, plugins.rules.get(info.code)) for info in infos]
+        described = [{**entry, "url": rule_url(info_of_entry(entry))} for entry in entries]
         json.dump(described[0] if args.rule else described, sys.stdout, indent=2)
         sys.stdout.write("\n")
         return EXIT_OK
+    infos = [info_of_entry(entry) for entry in entries]
     if not args.rule:
         width = max(len(i.name) for i in infos)
         for info in infos:
@@ -45,22 +47,22 @@ def cmd_rule(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _rule_json(info: Any, rule: Any) -> dict[str, Any]:
-    """A rule as `rule --output-format json` prints it (the fields of ruff's, where they apply)."""
-    from kernlint.rule_docs import rule_url
+def _parse_error_entry() -> dict[str, Any]:
+    """KL000 (kernlint's own, no rule class) as a catalog entry."""
+    from kernlint.diagnostics import PARSE_ERROR_RULE
 
+    info = PARSE_ERROR_RULE
     return {
         "code": info.code,
         "name": info.name,
         "severity": info.severity.value,
         "per_device": info.needs_device,
         "fix": info.fix_availability.value,
-        "languages": sorted(rule.languages) if rule is not None else [],
-        "enabled_by_default": rule.enabled_by_default if rule is not None else True,
-        "options": dict(sorted(rule.options.items())) if rule is not None else {},
+        "languages": [],
+        "enabled_by_default": True,
+        "options": {},
         "summary": info.summary,
         "explanation": info.doc,
-        "url": rule_url(info),
     }
 
 

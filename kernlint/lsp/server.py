@@ -32,7 +32,7 @@ from kernlint.projects import ConfigResolver
 from kernlint.rule_docs import rule_url
 from kernlint.session import ProjectSetups
 
-DEBOUNCE_SECONDS = 0.3
+DEBOUNCE_SECONDS = 0.05
 _SEVERITY = {
     Severity.ERROR: types.DiagnosticSeverity.Error,
     Severity.WARNING: types.DiagnosticSeverity.Warning,

@@ -3,7 +3,9 @@
 One sub-package per family of rules (`data`, `launch`, `prefetch`, `divergence`, `transfers`, `suppression`), each
 holding its rules, the helpers they share and their cost builders. Every `kl*.py` module of a family is
 a rule module, whose `Rule` subclasses are registered: adding a rule is adding a module to its family,
-adding a family is adding a folder. A family imports kernlint's core and itself, never another family
+adding a family is adding a folder. `catalog.json` holds every rule's metadata, so that `kernlint rule`
+imports no rule module; it is generated from the modules (tests/test_rule_catalog.py checks it and
+regenerates it with KERNLINT_UPDATE_SNAPSHOTS=1). A family imports kernlint's core and itself, never another family
 (the import-linter contracts in pyproject.toml say so).
 """
 
@@ -11,10 +13,15 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import json
 import pkgutil
+from pathlib import Path
+from typing import Any
 
 from kernlint.hookspecs import hookimpl
-from kernlint.rule import Rule
+from kernlint.rule import Rule, catalog_entry
+
+CATALOG = Path(__file__).resolve().with_name("catalog.json")
 
 
 def rule_modules() -> list[str]:
@@ -47,3 +54,18 @@ def builtin_rules() -> list[type[Rule]]:
 @hookimpl
 def kernlint_rules() -> list[type[Rule]]:
     return builtin_rules()
+
+
+def catalog() -> list[dict[str, Any]]:
+    """What `catalog.json` must hold: every built-in rule's metadata, read off the rule modules."""
+    return [catalog_entry(rule) for rule in builtin_rules()]
+
+
+@hookimpl
+def kernlint_rule_catalog() -> list[dict[str, Any]] | None:
+    """The rules' metadata from `catalog.json`; None (import the rules instead) where it is missing."""
+    try:
+        entries: list[dict[str, Any]] = json.loads(CATALOG.read_text("utf-8"))
+    except FileNotFoundError:
+        return None
+    return entries

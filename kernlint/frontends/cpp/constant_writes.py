@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Protocol
 
 import tree_sitter
@@ -147,7 +148,7 @@ class WriteFinder:
             self._text = self._root.text or b""  # from the root's first byte, which need not be 0
         base = self._root.start_byte
         found = []
-        pattern = re.compile(rb"[(,]\s*(" + re.escape(name.encode()) + rb")\s*[,)]")
+        pattern = _argument_pattern(name)
         position = max(lo - base, 0)
         while (match := pattern.search(self._text, position, max(min(hi - base, len(self._text)), 0))) is not None:
             position = match.end(1)
@@ -201,3 +202,9 @@ class WriteFinder:
             elif parameters and text_of(parameters[-1]) == "...":
                 found.append(parameters[-1])
         return found
+
+
+@lru_cache(maxsize=1024)
+def _argument_pattern(name: str) -> re.Pattern[bytes]:
+    """`name` as a whole call argument, compiled once per name (more names than `re`'s cache keeps)."""
+    return re.compile(rb"[(,]\s*(" + re.escape(name.encode()) + rb")\s*[,)]")

@@ -149,6 +149,7 @@ class CppConstants:
         # Quoted headers read for this file, and (for a header) the kernels it may define by name:
         # its classes with an `operator()` and its function definitions.
         self._headers: list[tuple[str, CppConstants]] = []
+        self._imported: tuple[Definition, ...] | None = None  # what an includer binds from this header
         self.callables: frozenset[str] = frozenset()
 
     # -- public --------------------------------------------------------------------------------
@@ -212,6 +213,16 @@ class CppConstants:
         return [
             d for defs in self._defs.values() for d in defs if d.scope == (0, 1 << 62) and d.kind in ("macro", "var")
         ]
+
+    def imported_definitions(self) -> tuple[Definition, ...]:
+        """What a file including this header binds from it: its file-scope definitions, at no position
+        of the includer's. Worked out once per header, which the files of a folder share."""
+        if self._imported is None:
+            self._imported = tuple(
+                Definition(d.name, d.kind, -1, (0, 1 << 62), d.is_const, d.type_text, d.value_text)
+                for d in self.file_scope_definitions()
+            )
+        return self._imported
 
     # -- table ---------------------------------------------------------------------------------
 
@@ -366,20 +377,10 @@ class CppConstants:
             # once each, in first-seen order (a header's own includes may already be listed)
             self.dependencies.extend(d for d in (resolved, *header.dependencies) if d not in self.dependencies)
             self._macro_names |= header.macro_names()
-            for definition in header.file_scope_definitions():
+            for definition in header.imported_definitions():
                 if definition.kind == "macro" and definition.name in self._defines:
                     continue
-                self._add(
-                    Definition(
-                        definition.name,
-                        definition.kind,
-                        -1,
-                        (0, 1 << 62),
-                        definition.is_const,
-                        definition.type_text,
-                        definition.value_text,
-                    )
-                )
+                self._add(definition)
 
     def _resolve_include(self, name: str) -> str | None:
         assert self._path is not None

@@ -178,8 +178,10 @@ def file_macros(
     functions: dict[str, str] = dict.fromkeys(BUILTIN_FUNCTION, "")
     defined = _attribute_defines(data)
     if path is not None:
+        seen: dict[tuple[str, int], dict[str, str]] = {}  # headers that include each other are read once
         for header in _quoted_headers(os.path.dirname(os.path.abspath(path)), data, include_dirs):
-            defined.update({name: value for name, value in header_macros(header).items() if name not in defined})
+            macros = header_macros(header, seen=seen)
+            defined.update({name: value for name, value in macros.items() if name not in defined})
     for name, value in defined.items():
         if name.endswith("()"):
             functions[name[:-2]] = ""
@@ -246,8 +248,16 @@ def _resolved(directory: str, include_dirs: tuple[str, ...], name: str) -> str |
     return None
 
 
-def header_macros(path: str, _depth: int = 0) -> dict[str, str]:
-    """The attribute-like `#define`s of a header and of the quoted headers it includes."""
+def header_macros(
+    path: str, _depth: int = 0, seen: dict[tuple[str, int], dict[str, str]] | None = None
+) -> dict[str, str]:
+    """The attribute-like `#define`s of a header and of the quoted headers it includes. `seen` keeps
+    each (header, depth) already worked out in one file's lookup: headers that include one another
+    would otherwise be walked again on every path to them, up to `_MAX_HEADER_DEPTH` levels deep."""
+    seen = {} if seen is None else seen
+    known = seen.get((path, _depth))
+    if known is not None:
+        return known
     try:
         stat = os.stat(path)
     except OSError:
@@ -256,8 +266,9 @@ def header_macros(path: str, _depth: int = 0) -> dict[str, str]:
     if _depth < _MAX_HEADER_DEPTH:
         for header in _header_includes(path, stat.st_size, stat.st_mtime_ns):
             if header != path:
-                for name, value in header_macros(header, _depth + 1).items():
+                for name, value in header_macros(header, _depth + 1, seen).items():
                     found.setdefault(name, value)
+    seen[(path, _depth)] = found
     return found
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from kernlint.analysis import dependence as dep
 from kernlint.facts import Span
@@ -15,9 +16,18 @@ from kernlint.facts.openmp import OmpConstruct, OmpLoop
 
 def scales(name: str, value: str | None) -> bool:
     """Whether `name = value` scales the name: `value` is `name / k`, `name * k`, `name >> k`, `name << k`."""
-    return value is not None and bool(
-        re.fullmatch(rf"\(?\s*{re.escape(name)}\s*(?:>>|<<|\*|/)\s*\w+\s*\)?", value, re.IGNORECASE)
-    )
+    if value is None:
+        return False
+    if value.isascii() and name.isascii() and name.lower() not in value.lower():
+        return False  # what the expression would say, without compiling one for a name never spelt there
+    return bool(_scaling(name).fullmatch(value))
+
+
+@lru_cache(maxsize=1024)
+def _scaling(name: str) -> re.Pattern[str]:
+    """`name` scaled by a constant or a name, in any case (compiled once per name: asked of every
+    assignment in every region, with more names than `re`'s own cache keeps)."""
+    return re.compile(rf"\(?\s*{re.escape(name)}\s*(?:>>|<<|\*|/)\s*\w+\s*\)?", re.IGNORECASE)
 
 
 def geometric(assigns: Iterable[tuple[str, Span, bool]], loops: Iterable[tuple[Span, Span]]) -> set[str]:

@@ -1,0 +1,169 @@
+"""How long an editor waits for diagnostics after an edit: a real `kernlint lsp` driven over stdio.
+
+Run by hand: `python benchmarks/bench_lsp.py [FILE] [--edits N]`. The file (default: a generated SYCL
+file of about 1,000 lines, as `bench_speed.py` makes) is opened, then edited N times, each edit one
+line gaining a comment somewhere in the file, sent as the editor sends it (`textDocument/didChange`,
+the whole text). A `--burst K` edit is K keystrokes 40 ms apart, the wait counted from the last one.
+The time of each edit is from sending its last change to receiving the diagnostics published for
+that version: the debounce, the analysis and the round trips, everything the user waits for.
+Printed: the median and the slowest, against the target of issue 24 (100 ms). Timings are printed,
+never asserted; standard library and kernlint only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from queue import Empty, Queue
+
+from bench_speed import LSP_FILE_LINES
+from bench_throughput import TEMPLATE
+
+KEYSTROKE_GAP_S = 0.04
+
+
+class Server:
+    """`kernlint lsp` on stdio: Content-Length framed JSON-RPC, what it publishes kept in a queue."""
+
+    def __init__(self, cwd: Path) -> None:
+        script = Path(sys.executable).with_name("kernlint")
+        command = [str(script), "lsp"] if script.exists() else [sys.executable, "-m", "kernlint", "lsp"]
+        self.process = subprocess.Popen(
+            command, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+        )
+        self.published: Queue[tuple[float, dict]] = Queue()
+        self.replies: Queue[dict] = Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        stream = self.process.stdout
+        assert stream is not None
+        while True:
+            header = b""
+            while not header.endswith(b"\r\n\r\n"):
+                byte = stream.read(1)
+                if not byte:
+                    return
+                header += byte
+            length = next(
+                int(line.split(b":")[1]) for line in header.split(b"\r\n") if line.lower().startswith(b"content-length")
+            )
+            message = json.loads(stream.read(length))
+            if message.get("method") == "textDocument/publishDiagnostics":
+                self.published.put((time.perf_counter(), message["params"]))
+            elif "id" in message and "method" not in message:
+                self.replies.put(message)
+
+    def send(self, payload: dict) -> float:
+        body = json.dumps({"jsonrpc": "2.0", **payload}).encode()
+        assert self.process.stdin is not None
+        self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.process.stdin.flush()
+        return time.perf_counter()
+
+    def diagnostics_of(self, version: int, timeout: float = 60) -> tuple[float, list[dict]]:
+        """When the diagnostics of `version` arrived, and what they were (older versions' are skipped)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                when, params = self.published.get(timeout=max(0.01, deadline - time.monotonic()))
+            except Empty:
+                raise SystemExit(f"no diagnostics for version {version} within {timeout} s") from None
+            if params.get("version") == version:
+                return when, params["diagnostics"]
+
+    def close(self) -> None:
+        self.send({"id": 99, "method": "shutdown", "params": None})
+        self.send({"method": "exit", "params": None})
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+def generated_file(folder: Path) -> Path:
+    """A SYCL file of about `LSP_FILE_LINES` lines of kernels (bench_throughput's template)."""
+    parts, lines, index = [], 0, 0
+    while lines < LSP_FILE_LINES:
+        part = TEMPLATE.format(i=index, wg=64 << (index % 3))
+        parts.append(part)
+        lines += part.count("\n")
+        index += 1
+    path = folder / "lsp_kernels.cpp"
+    path.write_text("\n".join(parts))
+    return path
+
+
+def measure(path: Path, edits: int, burst: int) -> list[float]:
+    """Seconds from each edit's last change to its diagnostics."""
+    server = Server(path.parent)
+    uri = path.resolve().as_uri()
+    lines = path.read_text().splitlines(keepends=True)
+    server.send(
+        {"id": 1, "method": "initialize", "params": {"processId": os.getpid(), "rootUri": None, "capabilities": {}}}
+    )
+    server.replies.get(timeout=60)
+    server.send({"method": "initialized", "params": {}})
+    server.send(
+        {
+            "method": "textDocument/didOpen",
+            "params": {"textDocument": {"uri": uri, "languageId": "cpp", "version": 1, "text": "".join(lines)}},
+        }
+    )
+    server.diagnostics_of(1)
+    waits, version = [], 1
+    try:
+        for edit in range(edits):
+            at = (edit * 37) % len(lines)
+            for key in range(burst):
+                version += 1
+                text = "".join(lines[:at]) + f"// edit {edit}{'x' * key}\n" + "".join(lines[at:])
+                sent = server.send(
+                    {
+                        "method": "textDocument/didChange",
+                        "params": {
+                            "textDocument": {"uri": uri, "version": version},
+                            "contentChanges": [{"text": text}],
+                        },
+                    }
+                )
+                if key < burst - 1:
+                    time.sleep(KEYSTROKE_GAP_S)
+            arrived, _diagnostics = server.diagnostics_of(version)
+            waits.append(arrived - sent)
+    finally:
+        server.close()
+    return waits
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("file", nargs="?", help="the file to edit (default: a generated 1,000-line SYCL file)")
+    parser.add_argument("--edits", type=int, default=21, help="edits to time (default 21)")
+    parser.add_argument("--burst", type=int, default=1, help="keystrokes per edit, 40 ms apart (default 1)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="kernlint-lsp-") as temp:
+        folder = Path(temp)
+        if args.file:
+            path = folder / Path(args.file).name
+            path.write_bytes(Path(args.file).read_bytes())
+        else:
+            path = generated_file(folder)
+        lines = len(path.read_text().splitlines())
+        waits = measure(path, args.edits, args.burst)
+    median, slowest = statistics.median(waits) * 1000, max(waits) * 1000
+    verdict = "met" if median <= 100 else "MISSED"
+    print(f"{path.name} ({lines} lines), {args.edits} edits of {args.burst} keystroke(s)")
+    print(f"diagnostics after an edit: median {median:.0f} ms, slowest {slowest:.0f} ms (target <= 100 ms) {verdict}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,57 @@
+"""Exclude patterns matched in one compiled expression decide exactly what matching each pattern in
+turn decides (`_glob_match` on the relative path, `fnmatchcase` on each of its parts): checked
+against that per-pattern reading over generated paths and patterns, and on the default excludes."""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kernlint.config import DEFAULT_EXCLUDES, Config, _glob_match, _relative
+
+
+def excluded_pattern_by_pattern(config: Config, path: str) -> bool:
+    relative = _relative(path, config.root)
+    parts = Path(relative).parts
+    return any(
+        _glob_match(relative, pattern) or any(fnmatch.fnmatchcase(part, pattern) for part in parts)
+        for pattern in config.exclude + config.extend_exclude
+    )
+
+
+NAMES = st.sampled_from(["src", "build", "a.cpp", "k.F90", "cmake-build-x", "vendor", ".git", "b[1].c", "x y"])
+PATTERNS = st.sampled_from(["build", "*.cpp", "src/*", "vendor/", "cmake-build-*", "b[1].c", "?.cpp", "**/k.*", "x*"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(NAMES, min_size=1, max_size=4), st.lists(PATTERNS, max_size=4), st.booleans())
+def test_one_expression_decides_as_every_pattern_in_turn(parts: list[str], patterns: list[str], default: bool) -> None:
+    config = Config(root="/project", exclude=DEFAULT_EXCLUDES if default else (), extend_exclude=tuple(patterns))
+    path = os.path.join("/project", *parts)
+    assert config.is_excluded(path) == excluded_pattern_by_pattern(config, path)
+
+
+def test_default_excludes_and_no_patterns() -> None:
+    config = Config(root="/p")
+    assert config.is_excluded("/p/sub/build/a.cpp") and config.is_excluded("/p/cmake-build-debug")
+    assert not config.is_excluded("/p/src/main.cpp")
+    assert not Config(root="/p", exclude=()).is_excluded("/p/build/a.cpp")
+    assert set(DEFAULT_EXCLUDES) <= set(Config().exclude)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(["p", "q", "..", ".", "a.cpp", "p2"]), min_size=1, max_size=4),
+    st.sampled_from(["/", "/p", "/p/", "/p/q", "/p2", "."]),
+)
+def test_relative_paths_are_what_relative_to_gives(parts: list[str], root: str) -> None:
+    path = "/" + "/".join(parts)
+    try:
+        expected = Path(os.path.abspath(path)).relative_to(os.path.abspath(root)).as_posix()
+    except ValueError:
+        expected = Path(path).as_posix()
+    assert _relative(path, root) == expected
