@@ -68,8 +68,8 @@ def kernel_of(facts: FileFacts, access: MemoryAccess) -> Span | None:
     launch = facts.launch_for(access.span)
     if launch is not None:
         return launch.body
-    regions = [c.region for c in facts.omp if c.region is not None and c.region.contains(access.span)]
-    return min(regions, key=lambda r: r.end_byte - r.start_byte, default=None)
+    around = facts.constructs_around(access.span)  # outermost first, from the facts' region index
+    return around[-1].region if around else None
 
 
 @dataclass(frozen=True, slots=True)
