@@ -260,11 +260,15 @@ def _progress(total: int) -> Callable[[int], None] | None:
 
 def _infos_shown(setups: ProjectSetups) -> Callable[[str], bool]:
     """Whether the text report lists a file's infos: its config's `show-infos` (or `--show-infos`), or a
-    `fail-on` of `info`, which makes them fail the run (a run must show what fails it)."""
+    `fail-on` of `info`, which makes them fail the run (a run must show what fails it). Asked per
+    finding, answered once per file."""
+    answers: dict[str, bool] = {}
 
     def shown(path: str) -> bool:
-        config = setups.resolver.for_file(path)
-        return config.show_infos or config.fail_on is Severity.INFO
+        if path not in answers:
+            config = setups.resolver.for_file(path)
+            answers[path] = config.show_infos or config.fail_on is Severity.INFO
+        return answers[path]
 
     return shown
 
