@@ -12,7 +12,7 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -106,6 +106,21 @@ class Config:
         relative = _relative(path, self.root)
         whole, part = _exclusion(self.exclude + self.extend_exclude)
         return bool(whole.match(relative)) or any(part.match(name) for name in Path(relative).parts)
+
+    def excluded_names(self, directory: str) -> Callable[[str], bool]:
+        """`is_excluded` for the entries of `directory`, asked by name (no `/` in it): what depends on
+        the directory alone (its path relative to the root, whether one of its parts is excluded) is
+        worked out once, for discovery, which asks for every file of every directory it walks."""
+        absolute, base = os.path.abspath(directory), os.path.abspath(self.root)
+        prefix = base if base.endswith("/") else base + "/"
+        if os.sep != "/" or absolute == "/" or not (absolute == base or absolute.startswith(prefix)):
+            return lambda name: self.is_excluded(os.path.join(directory, name))
+        whole, part = _exclusion(self.exclude + self.extend_exclude)
+        folders = "" if absolute == base else absolute[len(prefix) :]
+        if folders and any(part.match(folder) for folder in folders.split("/")):
+            return lambda _name: True
+        lead = folders + "/" if folders else ""
+        return lambda name: bool(whole.match(lead + name) or part.match(name))
 
     def options_for(self, code: str) -> dict[str, Any]:
         return dict(dict(self.rule_options).get(code, ()))

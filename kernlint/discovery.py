@@ -89,15 +89,13 @@ def _walk(top: str, config_of: ConfigOf, entries: dict[str, SourceEntry], proble
         problems.append(DiscoveryProblem(error.filename or top, f"cannot read directory: {error.strerror}"))
 
     for directory, subdirs, files in os.walk(top, onerror=on_error):
-        config = config_of(directory)
-        subdirs[:] = sorted(
-            d for d in subdirs if not d.startswith(".") and not config.is_excluded(os.path.join(directory, d))
-        )
+        excluded = config_of(directory).excluded_names(directory)
+        subdirs[:] = sorted(d for d in subdirs if not d.startswith(".") and not excluded(d))
         for name in sorted(files):
             if name.startswith("."):
                 continue
-            path = os.path.normpath(os.path.join(directory, name))
             family = family_of(name)
-            if family is None or config.is_excluded(path):
+            if family is None or excluded(name):
                 continue
+            path = os.path.normpath(os.path.join(directory, name))
             entries.setdefault(_key(path), SourceEntry(path, *family))

@@ -251,8 +251,11 @@ def analyse_files(
     keep their results without being read; only the others are analysed, and the index is written once.
     """
     tick = progress or (lambda _n: None)
-    index = CacheIndex(setup.config.root, setup.context_key(), cache_dir=setup.cache_dir) if setup.use_cache else None
-    known = [index.lookup(entry) if index is not None else None for entry in entries]
+    with _collections_paused():
+        index = (
+            CacheIndex(setup.config.root, setup.context_key(), cache_dir=setup.cache_dir) if setup.use_cache else None
+        )
+        known = [index.lookup(entry) if index is not None else None for entry in entries]
     tick(sum(result is not None for result in known))
     fresh = iter(_analyse_all([e for e, r in zip(entries, known) if r is None], setup, jobs, tick))
     results: list[FileResult] = []
@@ -322,6 +325,20 @@ def _stop_workers(pool: Any) -> None:
         return
     for process in list((getattr(pool, "_processes", None) or {}).values()):
         process.kill()
+
+
+@contextmanager
+def _collections_paused() -> Iterator[None]:
+    """No garbage collection in the block. Reading the cache makes a result's worth of objects per
+    file (the index, then the findings), all kept and none of them garbage: collections would only
+    walk them again and again (a third of a warm run's time on HeCBench)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 @contextmanager
