@@ -79,7 +79,7 @@ def _impls(manager: pluggy.PluginManager, hook_name: str, plugin: object) -> lis
 def _registered(extra: tuple[object, ...], result: PluginSet) -> pluggy.PluginManager:
     """A plugin manager with every `kernlint` entry point and `extra` registered (imported, so far as
     that imports anything); what fails goes to `result.errors`."""
-    from importlib.metadata import entry_points  # on use: `kernlint --version` never pays for it
+    from kernlint.entry_points import entry_points  # on use: `kernlint --version` never pays for it
 
     manager = plugin_manager()
     for entry_point in sorted(entry_points(group=hookspecs.PROJECT), key=lambda e: e.name):
