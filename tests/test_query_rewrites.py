@@ -26,6 +26,16 @@ PER_SHAPE_DECLARED = """
   declarator: (identifier) @declared))))
 """
 _BODIES = "(function_definition body: (_) @body) (lambda_expression body: (_) @body)"
+# Every declarator shape at least once, each alone and beside others (`int a, *b;`).
+EVERY_SHAPE = b"""
+void shapes(float *in, int n) {
+  int a; int b = 1; float c[4]; float d[4] = {0}; float *e; float *f = in; int &g = b; const int &h = b;
+  float t2[16][17]; float t3[2][3][4]; int i, *j, k[2], &l = i; for (int m : c) {}
+  extern int &outside;
+  #pragma omp parallel for
+  for (int q = 0; q < n; ++q) { float *r; float s[8]; int &u = q; }
+}
+"""
 
 
 def _captured(query: tree_sitter.Query, node: tree_sitter.Node) -> dict[str, list[tuple[int, int, str]]]:
@@ -41,8 +51,8 @@ def test_declared_names_are_those_of_one_pattern_per_shape() -> None:
     assert rewritten.pattern_count < reference.pattern_count
     files = [p for p in CORPUS.rglob("*") if p.suffix in (".c", ".cpp", ".h", ".hpp", ".cc")]
     compared = declared = 0
-    for path in files:
-        root = treesitter.parser("cpp").parse(path.read_bytes()).root_node
+    for path, data in [("every shape", EVERY_SHAPE), *((str(p), p.read_bytes()) for p in files)]:
+        root = treesitter.parser("cpp").parse(data).root_node
         for node in [root, *tree_sitter.QueryCursor(bodies).captures(root).get("body", [])]:
             expected = _captured(reference, node)
             assert _captured(rewritten, node) == expected, f"{path}: {node.start_point}"
