@@ -251,23 +251,40 @@ def analyse_files(
     keep their results without being read; only the others are analysed, and the index is written once.
     """
     tick = progress or (lambda _n: None)
-    with _collections_paused():
+    index, known = _read_cache(entries, setup)
+    try:
+        tick(sum(result is not None for result in known))
+        fresh = iter(_analyse_all([e for e, r in zip(entries, known) if r is None], setup, jobs, tick))
+        results: list[FileResult] = []
+        for entry, result in zip(entries, known):
+            if result is None:
+                result, record = next(fresh)
+                if index is not None and record is not None:
+                    index.store(entry, result, record)
+            results.append(result)
+        if index is not None:
+            index.save()
+    finally:
+        gc.unfreeze()  # what `_read_cache` froze, into the oldest generation, as anything long-lived
+    return results
+
+
+def _read_cache(entries: list[SourceEntry], setup: EngineSetup) -> tuple[CacheIndex | None, list[FileResult | None]]:
+    """The setup's cache index and each entry's cached result (None: to analyse), read with garbage
+    collection paused, then frozen (`gc.freeze`): reading makes a result's worth of objects per file,
+    all kept for the run and none of them garbage, which collections would only walk again and again
+    (a third of a warm run over HeCBench). The caller unfreezes them when the run is done."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
         index = (
             CacheIndex(setup.config.root, setup.context_key(), cache_dir=setup.cache_dir) if setup.use_cache else None
         )
-        known = [index.lookup(entry) if index is not None else None for entry in entries]
-    tick(sum(result is not None for result in known))
-    fresh = iter(_analyse_all([e for e, r in zip(entries, known) if r is None], setup, jobs, tick))
-    results: list[FileResult] = []
-    for entry, result in zip(entries, known):
-        if result is None:
-            result, record = next(fresh)
-            if index is not None and record is not None:
-                index.store(entry, result, record)
-        results.append(result)
-    if index is not None:
-        index.save()
-    return results
+        return index, [index.lookup(entry) if index is not None else None for entry in entries]
+    finally:
+        gc.freeze()
+        if collecting:
+            gc.enable()
 
 
 def _analyse_all(
@@ -325,20 +342,6 @@ def _stop_workers(pool: Any) -> None:
         return
     for process in list((getattr(pool, "_processes", None) or {}).values()):
         process.kill()
-
-
-@contextmanager
-def _collections_paused() -> Iterator[None]:
-    """No garbage collection in the block. Reading the cache makes a result's worth of objects per
-    file (the index, then the findings), all kept and none of them garbage: collections would only
-    walk them again and again (a third of a warm run's time on HeCBench)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 @contextmanager
