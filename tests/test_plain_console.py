@@ -181,3 +181,13 @@ def _headline_by_characters(message: str, limit: int) -> tuple[str, str]:
 )
 def test_the_headline_is_cut_where_the_per_character_reading_cuts_it(message: str, limit: int) -> None:
     assert headline(message, limit) == _headline_by_characters(message, limit)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_TEXT)
+def test_cell_widths_are_rich_s(text: str) -> None:
+    from rich.cells import cell_len
+
+    from kernlint.report._console import cell_width
+
+    assert cell_width(text) == cell_len(text)

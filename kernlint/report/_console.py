@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import builtins
 import os
+import re
 import sys
 from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
@@ -28,6 +29,19 @@ _RICH_TAB_SIZE = 8  # rich's Console default
 
 def strip_controls(text: str) -> str:
     return text.translate(_STRIPPED)
+
+
+_ONE_CELL_EACH = re.compile(r"[ -~]*")  # printable ASCII: one terminal cell per character
+
+
+def cell_width(text: str) -> int:
+    """How many terminal cells `text` takes (`rich.cells.cell_len`, imported only for text that is
+    not printable ASCII, for which it counts one cell per character)."""
+    if _ONE_CELL_EACH.fullmatch(text):
+        return len(text)
+    from rich.cells import cell_len
+
+    return cell_len(text)
 
 
 class Out(Protocol):
@@ -155,14 +169,12 @@ def _expand_tabs(line: str) -> str:
     of 8 cells, cells counted per tab-ended piece as rich counts them."""
     if "\t" not in line:
         return line
-    from rich.cells import cell_len
-
     pieces = line.split("\t")
     out: list[str] = []
     position = 0
     for piece in pieces[:-1]:
         piece += " "
-        position += cell_len(piece)
+        position += cell_width(piece)
         remainder = position % _RICH_TAB_SIZE
         if remainder:
             piece += " " * (_RICH_TAB_SIZE - remainder)

@@ -13,7 +13,7 @@ from typing import Any, TextIO
 
 from kernlint.cost import most_expensive, total_text, totals
 from kernlint.diagnostics import Diagnostic, FileResult, FileStatus, RunResult, Severity
-from kernlint.report._console import Out, Styled, out_for, strip_controls
+from kernlint.report._console import Out, Styled, cell_width, out_for, strip_controls
 from kernlint.report._source import SourceLines
 from kernlint.rule_docs import rule_url
 
@@ -132,8 +132,6 @@ def _expand_tabs(text: str) -> str:
     take two cells, so `str.expandtabs`, which counts characters, would misplace the stops)."""
     if "\t" not in text:
         return text
-    from rich.cells import cell_len
-
     out: list[str] = []
     width = 0
     for character in text:
@@ -143,15 +141,13 @@ def _expand_tabs(text: str) -> str:
             width += pad
         else:
             out.append(character)
-            width += cell_len(character)
+            width += cell_width(character)
     return "".join(out)
 
 
 def _cells(text: str) -> int:
     """How many terminal cells `text` takes once its tabs are expanded."""
-    from rich.cells import cell_len
-
-    return cell_len(_expand_tabs(text))
+    return cell_width(_expand_tabs(text))
 
 
 def code_frame(diagnostic: Diagnostic, sources: SourceLines) -> Styled | None:

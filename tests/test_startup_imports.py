@@ -1,0 +1,68 @@
+"""What each quick path of the command line leaves unimported, checked on `sys.modules` of a real
+process: `--version` loads no plugin, engine or report; a warm run (every file from the cache) at any
+job count parses nothing, starts no worker pool and prints its text report without rich; `rule` and a
+one-file check find the plugins without `importlib.metadata`."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from conftest import CORPUS
+
+PARSING = ("tree_sitter", "kernlint.frontends.", "kernlint.analysis")
+POOL = ("concurrent.futures", "multiprocessing")
+
+
+def _modules_after(*argv: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> list[str]:
+    """The modules loaded once `kernlint ARGV` has run (its output to a pipe, not a terminal)."""
+    script = (
+        "import sys\nfrom kernlint.cli import main\n"
+        f"code = main({list(argv)!r})\n"
+        "print('\\n'.join(sorted(sys.modules)), file=sys.stderr)\nsys.exit(code)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=300, cwd=cwd, env=env, check=False
+    )
+    assert done.returncode in (0, 1), done.stderr
+    return done.stderr.splitlines()
+
+
+def _loaded(modules: list[str], prefixes: tuple[str, ...]) -> list[str]:
+    return [m for m in modules if m.startswith(prefixes)]
+
+
+def test_version_loads_no_plugin_engine_or_report() -> None:
+    loaded = _modules_after("--version")
+    heavy = ("kernlint_rules", "kernlint.engine", "kernlint.facts", "kernlint.report", "rich", "pluggy")
+    assert _loaded(loaded, heavy + PARSING + ("importlib.metadata",)) == []
+
+
+def test_a_warm_run_parses_nothing_starts_no_pool_and_uses_no_rich(tmp_path: Path) -> None:
+    shutil.copytree(CORPUS, tmp_path / "corpus")
+    an_hour_ago = time.time() - 3600  # older than the index, so that the warm run trusts the stamps
+    for directory, _dirs, files in os.walk(tmp_path / "corpus"):
+        for name in files:
+            os.utime(Path(directory) / name, (an_hour_ago, an_hour_ago))
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache-home")}
+    env.pop("FORCE_COLOR", None)
+    env.pop("TTY_COMPATIBLE", None)
+    cold = _modules_after("check", "corpus", "--exit-zero", "--jobs", "1", cwd=tmp_path, env=env)
+    assert _loaded(cold, ("tree_sitter",))  # the cold run parsed (so the cache was filled)
+    for jobs in ("1", "16"):
+        warm = _modules_after("check", "corpus", "--exit-zero", "--jobs", jobs, cwd=tmp_path, env=env)
+        assert _loaded(warm, PARSING + POOL + ("rich", "importlib.metadata")) == [], jobs
+
+
+def test_rule_and_a_one_file_check_find_plugins_without_importlib_metadata(tmp_path: Path) -> None:
+    (tmp_path / "k.cpp").write_text(
+        "void f(float *a, int n) {\n#pragma omp parallel for\n  for (int i = 0; i < n; ++i) a[i] = 0;\n}\n"
+    )
+    for argv in (["rule"], ["check", "k.cpp", "--no-cache"]):
+        loaded = _modules_after(*argv, cwd=tmp_path)
+        assert "kernlint_rules" in loaded  # the plugins were loaded ...
+        assert _loaded(loaded, ("importlib.metadata", "email", "rich")) == []  # ... this way, and no rich
