@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Collection
 from dataclasses import dataclass
+from typing import Protocol
 
 from kernlint.config import Config
 
@@ -46,7 +47,10 @@ def family_of(path: str) -> tuple[str, bool] | None:
     return None
 
 
-ConfigOf = Callable[[str], Config]  # directory -> the config governing the entries directly in it
+class ConfigOf(Protocol):
+    """directory (and, when just listed, its entries' names) -> the config governing its entries."""
+
+    def __call__(self, directory: str, names: Collection[str] | None = None, /) -> Config: ...
 
 
 def discover(
@@ -57,7 +61,7 @@ def discover(
     `config` is one config for every file, or a function giving each directory's own (the
     nearest config file's), whose exclude patterns then decide what is walked there. A file reached
     twice (`src` and `src/a.cpp`, or `./a.cpp` and `a.cpp`) is one entry, under its first spelling."""
-    config_of: ConfigOf = config if callable(config) else (lambda _directory: config)
+    config_of: ConfigOf = config if callable(config) else (lambda _directory, _names=None: config)
     entries: dict[str, SourceEntry] = {}
     problems: list[DiscoveryProblem] = []
     for raw in paths:
@@ -89,8 +93,9 @@ def _walk(top: str, config_of: ConfigOf, entries: dict[str, SourceEntry], proble
         problems.append(DiscoveryProblem(error.filename or top, f"cannot read directory: {error.strerror}"))
 
     for directory, subdirs, files in os.walk(top, onerror=on_error):
-        excluded = config_of(directory).excluded_names(directory)
+        excluded = config_of(directory, subdirs + files).excluded_names(directory)
         subdirs[:] = sorted(d for d in subdirs if not d.startswith(".") and not excluded(d))
+        absolute = os.path.abspath(directory)
         for name in sorted(files):
             if name.startswith("."):
                 continue
@@ -98,4 +103,4 @@ def _walk(top: str, config_of: ConfigOf, entries: dict[str, SourceEntry], proble
             if family is None or excluded(name):
                 continue
             path = os.path.normpath(os.path.join(directory, name))
-            entries.setdefault(_key(path), SourceEntry(path, *family))
+            entries.setdefault(os.path.normcase(os.path.join(absolute, name)), SourceEntry(path, *family))

@@ -11,7 +11,7 @@ uses the one found from the working directory (or the defaults), as before hiera
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 
 from kernlint.compat import tomllib
@@ -20,11 +20,15 @@ from kernlint.config import CONFIG_FILES, Config, load_config
 REPOSITORY_MARKERS = (".git", ".hg", ".svn")
 
 
-def config_file_in(directory: str) -> Path | None:
+def config_file_in(directory: str, listed: frozenset[str] | None = None) -> Path | None:
     """The config file `directory` itself holds, if any: `.kernlint.toml`, `kernlint.toml`, or a
     `pyproject.toml` with a `[tool.kernlint]` table (one that cannot be read counts, so that
-    loading it reports the problem instead of silently skipping the project's settings)."""
+    loading it reports the problem instead of silently skipping the project's settings).
+    `listed`: the directory's entry names in lower case, when the caller has listed it (a name
+    missing there needs no look: it is not there, in any case)."""
     for name in CONFIG_FILES:
+        if listed is not None and name not in listed:
+            continue
         candidate = os.path.join(directory, name)
         if not os.path.isfile(candidate):
             continue
@@ -39,8 +43,12 @@ def config_file_in(directory: str) -> Path | None:
     return None
 
 
-def _is_repository_root(directory: str) -> bool:
-    return any(os.path.exists(os.path.join(directory, marker)) for marker in REPOSITORY_MARKERS)
+def _is_repository_root(directory: str, listed: frozenset[str] | None = None) -> bool:
+    return any(
+        os.path.exists(os.path.join(directory, marker))
+        for marker in REPOSITORY_MARKERS
+        if listed is None or marker in listed
+    )
 
 
 class ConfigResolver:
@@ -62,11 +70,13 @@ class ConfigResolver:
         if explicit is not None:
             self._load(explicit)
 
-    def config_path(self, directory: str) -> Path | None:
-        """The config file governing `directory`: its own, or the nearest above it (None: none)."""
+    def config_path(self, directory: str, names: Collection[str] | None = None) -> Path | None:
+        """The config file governing `directory`: its own, or the nearest above it (None: none).
+        `names`: the entries of `directory`, when the caller has just listed it (fewer looks)."""
         if self._explicit is not None:
             return self._explicit
         directory = os.path.abspath(directory)
+        listed = None if names is None else frozenset(name.lower() for name in names)
         walked: list[str] = []
         found: Path | None = None
         while True:
@@ -74,24 +84,25 @@ class ConfigResolver:
                 found = self._nearest[directory]
                 break
             walked.append(directory)
-            found = config_file_in(directory)
+            found = config_file_in(directory, listed)
             parent = os.path.dirname(directory)
-            if found is not None or parent == directory or _is_repository_root(directory):
+            if found is not None or parent == directory or _is_repository_root(directory, listed):
                 break
-            directory = parent
+            directory, listed = parent, None
         for seen in walked:
             self._nearest[seen] = found
         return found
 
-    def governing(self, directory: str) -> Path | None:
+    def governing(self, directory: str, names: Collection[str] | None = None) -> Path | None:
         """The config file that governs files directly in `directory`, with the working directory's
         as the fallback (None: the defaults)."""
-        path = self.config_path(directory)
+        path = self.config_path(directory, names)
         return path if path is not None else self.config_path(self._start)
 
-    def for_directory(self, directory: str) -> Config:
-        """The effective config of files directly in `directory` (a `ConfigError` if it is broken)."""
-        return self._load(self.governing(directory))
+    def for_directory(self, directory: str, names: Collection[str] | None = None) -> Config:
+        """The effective config of files directly in `directory` (a `ConfigError` if it is broken);
+        `names`: its entries, when the caller has just listed it."""
+        return self._load(self.governing(directory, names))
 
     def for_file(self, path: str) -> Config:
         """The effective config of the file (or directory entry) `path`."""
