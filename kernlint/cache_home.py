@@ -16,9 +16,7 @@ import contextlib
 import hashlib
 import hmac
 import os
-import secrets
 import stat
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 
@@ -100,6 +98,9 @@ def _private_key(path: Path) -> bytes | None:
 def _install_new_key(path: Path) -> None:
     """Write a fresh key beside `path` (mode 0600) and put it in place: next to nothing when there
     is none yet (two runs starting at once then agree on the first), over a key that is unfit."""
+    import secrets  # only the first run of a user makes a key: no other run pays for these imports
+    import tempfile
+
     descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=".key.", suffix=".tmp")
     try:
         with os.fdopen(descriptor, "wb") as handle:

@@ -161,8 +161,12 @@ def run_projects(
     started = time.perf_counter()
     groups: dict[str | None, list[int]] = {}
     group_setup: dict[str | None, EngineSetup] = {}
+    by_directory: dict[str, EngineSetup] = {}  # a file's setup is its directory's
     for index, entry in enumerate(entries):
-        setup = setups.for_file(entry.path)  # every config is loaded and checked before any analysis
+        directory = os.path.dirname(entry.path)
+        if directory not in by_directory:  # every config is loaded and checked before any analysis
+            by_directory[directory] = setups.for_file(entry.path)
+        setup = by_directory[directory]
         groups.setdefault(setup.config.path, []).append(index)
         group_setup[setup.config.path] = setup
     if not groups:  # nothing to analyse: still a run, described by the working directory's setup
