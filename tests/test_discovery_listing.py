@@ -60,7 +60,7 @@ def test_the_listing_finds_the_config_that_looking_finds(
         hinted = ConfigResolver(start=str(top)).config_path(walked, subdirs + files)
         assert hinted == ConfigResolver(start=str(top)).config_path(walked), walked
     resolver = ConfigResolver(start=str(top))
-    entries, _problems = discover([str(top)], resolver.for_directory)
+    found, _problems = discover([str(top)], resolver.for_directory)
     looking = ConfigResolver(start=str(top))
-    for entry in entries:
+    for entry in found:
         assert resolver.for_file(entry.path) == looking.for_file(entry.path)
