@@ -12,7 +12,11 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from conftest import CORPUS
+from kernlint.cli import main
+from kernlint.cli.parser import build_parser
 
 PARSING = ("tree_sitter", "kernlint.frontends.", "kernlint.analysis")
 POOL = ("concurrent.futures", "multiprocessing")
@@ -66,3 +70,13 @@ def test_rule_and_a_one_file_check_find_plugins_without_importlib_metadata(tmp_p
         loaded = _modules_after(*argv, cwd=tmp_path)
         assert "kernlint_rules" in loaded  # the plugins were loaded ...
         assert _loaded(loaded, ("importlib.metadata", "email", "rich")) == []  # ... this way, and no rich
+
+
+def test_version_prints_what_the_grammar_prints(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--version` alone is answered before the grammar is built: the same line as argparse's action."""
+    assert main(["--version"]) == 0
+    shortcut = capsys.readouterr()
+    with pytest.raises(SystemExit) as ended:
+        build_parser().parse_args(["--version"])
+    assert ended.value.code == 0
+    assert shortcut == capsys.readouterr() and shortcut.out.startswith("kernlint ")

@@ -76,6 +76,11 @@ def _internal_error(exc: Exception) -> int:
 
 
 def _dispatch(args_list: list[str]) -> int:
+    if args_list == ["--version"]:  # what argparse's version action prints, without building the grammar
+        from kernlint import __version__
+
+        print(f"kernlint {__version__}")
+        return EXIT_OK
     from kernlint.cli.parser import SUBCOMMANDS, build_parser
 
     if not args_list or (args_list[0] not in SUBCOMMANDS and args_list[0] not in ("-h", "--help", "--version")):
