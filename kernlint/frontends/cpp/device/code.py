@@ -40,6 +40,7 @@ from kernlint.frontends.cpp.dependence.nodes import (
 )
 from kernlint.frontends.cpp.dependence.program import CppDependence
 from kernlint.frontends.cpp.device import limits as bounds
+from kernlint.frontends.cpp.device import reuse
 from kernlint.frontends.cpp.device.arms import ArmCounter, CodeOnly, combines, comparison_of
 from kernlint.frontends.cpp.device.barriers import find_barriers
 from kernlint.frontends.cpp.device.block_access import block_access
@@ -98,13 +99,9 @@ def analyse_device_code(
     cut = tuple(graph.limits[at] for at in sorted(graph.limits))
     if not graph.scans:
         return DeviceCode(tuple(with_regions), limits=cut)
+    launched = tuple(with_regions)
     try:
-        dependence = CppDependence(graph.unit_sources(), graph.callees, unit.constants.value, unit.root)
-        branches = sorted(_branches(graph, dependence), key=lambda b: (b.span.start_byte, b.span.end_byte))
-        accesses = sorted(_block_accesses(graph, dependence), key=lambda a: a.span.start_byte)
-        barriers = sorted(find_barriers(graph.scans.values(), dependence), key=lambda b: b.span.start_byte)
-        view = DeviceView(graph.scans, graph.callees, graph.names, frozenset(graph.kernels), graph.owner)
-        memory = memory_accesses(unit, view, dependence, tuple(with_regions), local_allocations)
+        parts = [_component(unit, graph, keys, launched, local_allocations) for keys in graph.components()]
     except RecursionError:
         # The walks are iterative and expressions are read to a bounded depth, so this is not expected;
         # should some chain still exceed Python's stack, the facts are missing, and the report says so.
@@ -112,12 +109,96 @@ def analyse_device_code(
         return DeviceCode(
             tuple(with_regions), complete=False, limits=(*cut, LimitReached(first.span, bounds.TOO_DEEP_FOR_PYTHON))
         )
-    lines = {node.start_point[0]: node for _at, node in sorted(dependence.too_deep.items(), reverse=True)}
-    too_deep = tuple(LimitReached(span_of(node), bounds.TOO_DEEP_EXPRESSION) for node in lines.values())  # one a line
+    branches = sorted((b for p in parts for b in p.branches), key=lambda b: (b.span.start_byte, b.span.end_byte))
+    accesses = sorted((a for p in parts for a in p.block_accesses), key=lambda a: a.span.start_byte)
+    barriers = sorted((b for p in parts for b in p.barriers), key=lambda b: b.span.start_byte)
+    memory = tuple(sorted((m for p in parts for m in p.memory), key=lambda m: m.span.start_byte))
+    deep = sorted((entry for p in parts for entry in p.too_deep), key=lambda entry: entry[0], reverse=True)
+    lines = {span.line: span for _at, span in deep}
+    too_deep = tuple(LimitReached(span, bounds.TOO_DEEP_EXPRESSION) for span in lines.values())  # one a line
     limits = tuple(sorted(cut + too_deep, key=bounds.by_position))
     return DeviceCode(
         tuple(with_regions), tuple(branches), tuple(accesses), tuple(barriers), True, memory, limits=limits
     )
+
+
+@dataclass(frozen=True)
+class _ComponentFacts:
+    """The device-code facts of one component of the call graph (a kernel and the code it reaches,
+    kernels sharing code together), each kind in the order the whole file's analysis lists it;
+    `too_deep`: (position, span) of each expression nested deeper than the lowering reads."""
+
+    branches: tuple[Branch, ...]
+    block_accesses: tuple[SubGroupBlockAccess, ...]
+    barriers: tuple[Barrier, ...]
+    memory: tuple[MemoryAccess, ...]
+    too_deep: tuple[tuple[int, Span], ...]
+
+
+def _component(
+    unit: CppUnit,
+    graph: _DeviceGraph,
+    keys: list[Key],
+    launches: tuple[KernelLaunch, ...],
+    local_allocations: tuple[LocalAllocation, ...],
+) -> _ComponentFacts:
+    """The facts of one component: from the cache of an edited document's earlier analysis when its
+    code and everything it reads are unchanged (see `reuse`), else worked out."""
+    cache = reuse.active()
+    if cache is None:
+        return _analyse_component(unit, graph, keys, launches, local_allocations)
+    roots = [graph.roots[k] for k in keys]
+    regions = tuple((r.start_byte, r.end_byte, r.start_point[0]) for r in roots)
+    key = (cache.scope, _context_key(unit, graph), tuple((r.text, r.start_point[1]) for r in roots))
+    found = cache.get(key, regions)
+    if isinstance(found, _ComponentFacts):
+        return found
+    facts = _analyse_component(unit, graph, keys, launches, local_allocations)
+    cache.put(key, regions, facts)
+    return facts
+
+
+def _context_key(unit: CppUnit, graph: _DeviceGraph) -> tuple[object, ...]:
+    """What any component's facts may read outside its own code (see `reuse`): the text outside every
+    device region, the names the file declares and assigns, the binding lines of device code, the headers."""
+    data = unit.root.text or b""
+    spans = sorted((r.start_byte, r.end_byte) for r in graph.roots.values())
+    host, device, at = [], [], 0
+    for start, end in spans:
+        if start >= at:
+            host.append(data[at:start])
+            device.append(data[start:end])
+            at = end
+        elif end > at:  # overlapping scans: the rest of the later one
+            device.append(data[at:end])
+            at = end
+    host.append(data[at:])
+    names = sorted(
+        (capture, text_of(node))
+        for _pattern, match in unit.file_matches["cpp_symbols"]
+        for capture, nodes in match.items()
+        for node in nodes
+    )
+    headers = reuse.header_stamps(unit.constants.dependencies)
+    return (b"\0".join(host), tuple(names), reuse.binding_lines(b"\n".join(device)), headers)
+
+
+def _analyse_component(
+    unit: CppUnit,
+    graph: _DeviceGraph,
+    keys: list[Key],
+    launches: tuple[KernelLaunch, ...],
+    local_allocations: tuple[LocalAllocation, ...],
+) -> _ComponentFacts:
+    scans = {k: graph.scans[k] for k in keys}
+    dependence = CppDependence(graph.unit_sources(scans), graph.callees, unit.constants.value, unit.root)
+    branches = sorted(_branches(graph, scans, dependence), key=lambda b: (b.span.start_byte, b.span.end_byte))
+    accesses = sorted(_block_accesses(graph, scans, dependence), key=lambda a: a.span.start_byte)
+    barriers = sorted(find_barriers(scans.values(), dependence), key=lambda b: b.span.start_byte)
+    view = DeviceView(scans, graph.callees, graph.names, frozenset(graph.kernels), graph.owner)
+    memory = memory_accesses(unit, view, dependence, launches, local_allocations)
+    too_deep = tuple((at, span_of(node)) for at, node in dependence.too_deep.items())
+    return _ComponentFacts(tuple(branches), tuple(accesses), tuple(barriers), memory, too_deep)
 
 
 def _body(root: Node) -> Node | None:
@@ -221,6 +302,7 @@ class _DeviceGraph:
         self._index: _FunctionIndex | None = None
         self.owner = Owners()  # the unit (lambda or function) around a node
         self.limits: dict[int, LimitReached] = {}  # where the call graph was cut, by position
+        self._groups: list[list[Key]] = []  # the scans of each kernel's code, the kernel's first
         self.launch_regions: list[tuple[Span, ...]] = [self._reach_kernel(launch) for launch in launches]
 
     def add_unlaunched(self, kernels: list[KernelLaunch]) -> list[KernelLaunch]:
@@ -282,6 +364,7 @@ class _DeviceGraph:
             if not following:
                 break
             frontier = following
+        self._groups.append([k for k in (self._scan_key(r) for r in regions) if k is not None])
         return tuple(span_of(_body(r) or r) for r in regions)
 
     def _not_followed(self, call: Node, definition: Node, too_deep: bool) -> None:
@@ -337,10 +420,45 @@ class _DeviceGraph:
         """Device units a call reaches (empty for calls outside the scanned code or to unknown code)."""
         return self._edges.get((call.start_byte, call.end_byte, call.type), [])
 
-    def unit_sources(self) -> list[UnitSource]:
-        """Every scanned region root and nested lambda as a dependence unit, with the captures it owns."""
+    def components(self) -> list[list[Key]]:
+        """The scanned regions in groups that share no code: a kernel with the device functions it
+        reaches, kernels reaching a common function together (and scans that overlap), each group
+        and its regions in the order they were scanned."""
+        parent = {key: key for key in self.scans}
+
+        def find(key: Key) -> Key:
+            while parent[key] != key:
+                parent[key] = parent[parent[key]]
+                key = parent[key]
+            return key
+
+        for group in self._groups:
+            for key in group[1:]:
+                parent[find(key)] = find(group[0])
+        for key, root in self.roots.items():
+            ancestor = root.parent
+            while ancestor is not None:
+                if key_of(ancestor) in self.scans:
+                    parent[find(key)] = find(key_of(ancestor))
+                ancestor = ancestor.parent
+        groups: dict[Key, list[Key]] = {}
+        for key in self.scans:
+            groups.setdefault(find(key), []).append(key)
+        return list(groups.values())
+
+    def _scan_key(self, region: Node) -> Key | None:
+        """The scan that holds `region`: its own, or an enclosing region's."""
+        node: Node | None = region
+        while node is not None:
+            if key_of(node) in self.scans:
+                return key_of(node)
+            node = node.parent
+        return None
+
+    def unit_sources(self, scans: dict[Key, dict[str, list[Node]]]) -> list[UnitSource]:
+        """Every region root of `scans` and nested lambda as a dependence unit, with the captures it owns."""
         sources: dict[Key, UnitSource] = {}
-        for key, captures in self.scans.items():
+        for key, captures in scans.items():
             root = self.roots[key]
             sources[key] = UnitSource(key, root, None, {}, self.kernels.get(key), *self._sizes_of(key))
             for lam in captures.get("lambda", []):
@@ -402,11 +520,13 @@ def _function_name(definition: Node) -> str | None:
 # -- branches ------------------------------------------------------------------------------------
 
 
-def _branches(graph: _DeviceGraph, dependence: CppDependence) -> Iterable[Branch]:
+def _branches(
+    graph: _DeviceGraph, scans: dict[Key, dict[str, list[Node]]], dependence: CppDependence
+) -> Iterable[Branch]:
     arms = ArmCounter(lambda call: bool(graph.callees(call)), dependence.scopes.constant, Parents(graph.root))
     heads = _ChainHeads(arms.parent_of)
     code_only = CodeOnly(graph.root.text or b"", graph.root.start_byte)
-    for captures in graph.scans.values():
+    for captures in scans.values():
         for kind in ("if", "ternary", "switch", "loop"):
             for node in captures.get(kind, []):
                 grade = dependence.grade(node)
@@ -558,9 +678,11 @@ def _select_like(graph: _DeviceGraph, node: Node) -> bool:
 # -- sub-group block accesses --------------------------------------------------------------------
 
 
-def _block_accesses(graph: _DeviceGraph, dependence: CppDependence) -> Iterable[SubGroupBlockAccess]:
+def _block_accesses(
+    graph: _DeviceGraph, scans: dict[Key, dict[str, list[Node]]], dependence: CppDependence
+) -> Iterable[SubGroupBlockAccess]:
     seen: set[tuple[int, int]] = set()
-    for captures in graph.scans.values():
+    for captures in scans.values():
         for call in captures.get("call", []) + captures.get("tcall", []):
             access = block_access(call, dependence)
             if access is None or (call.start_byte, call.end_byte) in seen:

@@ -1,0 +1,161 @@
+"""Device-code facts of one component of a file's device call graph, kept between analyses of an
+edited document (the language server's worker turns this on; the command line never does).
+
+A component is a kernel with the device functions it reaches (kernels sharing a helper are one). Its
+facts are worked out from its own code, and from what lies outside every device region (host code,
+file-scope declarations, the headers). So an edit inside another component's code leaves them as they
+were, moved by however much that edit moved the component's code. The key of a component holds:
+its regions' texts and start columns, in order; the file's text outside every device region; every
+name the file declares or assigns; the lines of other components' code that could bind a name
+file-wide (preprocessor lines, types, constants, templates); the headers read (path, size, time) and
+the analysis' scope (path and configuration, set by the caller). Reusing moves every span of the
+facts by its region's move; a span outside one region, or a value of a type the mover does not
+know, refuses reuse, and the component is analysed afresh.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+from collections import OrderedDict
+from collections.abc import Hashable
+from dataclasses import dataclass
+from enum import Enum
+from fractions import Fraction
+from typing import Any, TypeVar
+
+from kernlint.facts import Span
+
+T = TypeVar("T")
+
+# Lines of another component's code that may bind a name beyond their function: kept in every key.
+_BINDING_LINE = re.compile(
+    rb"^[^\n]*(?:^\s*#|\b(?:const|constexpr|static|struct|class|union|enum|typedef|using|template|namespace|extern)\b)"
+    rb"[^\n]*$",
+    re.MULTILINE,
+)
+_ENTRIES = 256  # components kept (a few files' worth)
+
+
+class NotMovable(Exception):
+    """A fact holds a position outside its component's regions, or a value the mover does not know."""
+
+
+@dataclass(frozen=True)
+class Moves:
+    """Old regions (start byte, end byte, first line) to their new start byte and first line."""
+
+    regions: tuple[tuple[int, int, int, int, int], ...]  # (old start, old end, old line, new start, new line)
+
+    def span(self, span: Span) -> Span:
+        for start, end, line, new_start, new_line in self.regions:
+            if start <= span.start_byte and span.end_byte <= end:
+                if new_start == start and new_line == line:
+                    return span
+                shift, down = new_start - start, new_line - line
+                return Span(
+                    span.start_byte + shift,
+                    span.end_byte + shift,
+                    span.line + down,
+                    span.column_byte,
+                    span.end_line + down,
+                    span.end_column_byte,
+                )
+        raise NotMovable(f"span {span} lies outside the component's regions")
+
+    def value(self, value: T) -> T:
+        """`value` with every span in it moved (dataclasses and tuples rebuilt, plain values kept)."""
+        return self._move(value)  # type: ignore[no-any-return]
+
+    def _move(self, value: Any) -> Any:
+        if value is None or isinstance(value, str | int | float | bool | Enum | Fraction):
+            return value
+        if isinstance(value, Span):
+            return self.span(value)
+        if isinstance(value, tuple):
+            return tuple(self._move(v) for v in value)
+        if isinstance(value, frozenset):
+            return frozenset(self._move(v) for v in value)
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            changes = {}
+            for field in dataclasses.fields(value):
+                old = getattr(value, field.name)
+                new = self._move(old)
+                if new is not old:
+                    changes[field.name] = new
+            return dataclasses.replace(value, **changes) if changes else value
+        raise NotMovable(f"a {type(value).__name__} in a device fact")
+
+
+@dataclass(frozen=True)
+class Stored:
+    """A component's facts as analysed, with its regions then (start byte, end byte, first line)."""
+
+    regions: tuple[tuple[int, int, int], ...]
+    facts: Any
+
+
+class ComponentCache:
+    """Component facts by key, the least recently used dropped beyond a bound; `hits` and `misses`
+    count what the last analyses did (for tests and benchmarks)."""
+
+    def __init__(self, entries: int = _ENTRIES) -> None:
+        self._entries = entries
+        self._stored: OrderedDict[Hashable, Stored] = OrderedDict()
+        self.scope: Hashable = None  # the document and configuration being analysed, set by the caller
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: Hashable, regions: tuple[tuple[int, int, int], ...]) -> Any | None:
+        """The facts stored under `key`, moved onto `regions` (None when none are, or they cannot move)."""
+        stored = self._stored.get(key)
+        if stored is None or len(stored.regions) != len(regions):
+            self.misses += 1
+            return None
+        moves = Moves(tuple((s, e, line, ns, nl) for (s, e, line), (ns, _ne, nl) in zip(stored.regions, regions)))
+        try:
+            facts = moves.value(stored.facts)
+        except NotMovable:
+            self.misses += 1
+            return None
+        self._stored.move_to_end(key)
+        self.hits += 1
+        return facts
+
+    def put(self, key: Hashable, regions: tuple[tuple[int, int, int], ...], facts: Any) -> None:
+        self._stored[key] = Stored(regions, facts)
+        self._stored.move_to_end(key)
+        while len(self._stored) > self._entries:
+            self._stored.popitem(last=False)
+
+
+_active: ComponentCache | None = None
+
+
+def active() -> ComponentCache | None:
+    """The cache the device analysis consults, when one is turned on (the language server's worker)."""
+    return _active
+
+
+def turn_on(cache: ComponentCache | None) -> None:
+    global _active
+    _active = cache
+
+
+def binding_lines(text: bytes) -> tuple[bytes, ...]:
+    """The lines of `text` that may bind a name beyond their function (see the module docstring)."""
+    return tuple(match.group(0).strip() for match in _BINDING_LINE.finditer(text))
+
+
+def header_stamps(paths: list[str]) -> tuple[tuple[str, int, int], ...]:
+    """(path, size, modification time) of each header read: an edited header is a new key."""
+    stamps = []
+    for path in sorted(set(paths)):
+        try:
+            stat = os.stat(path)
+        except OSError:
+            stamps.append((path, -1, -1))
+            continue
+        stamps.append((path, stat.st_size, stat.st_mtime_ns))
+    return tuple(stamps)
