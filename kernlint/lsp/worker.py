@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import multiprocessing
 import os
+import pickle
 import sys
 import threading
 import time
@@ -139,6 +141,7 @@ def _serve(connection: Connection) -> None:
     """The worker: analyse each request it is sent, until the server goes away."""
     from kernlint import interrupts
     from kernlint.engine import analyse_source
+    from kernlint.frontends.cpp.device import reuse
     from kernlint.limits import exit_with_parent
 
     exit_with_parent(os.getppid())
@@ -147,14 +150,23 @@ def _serve(connection: Connection) -> None:
     os.dup2(null, 1)  # stdout is the server's channel to the editor: nothing here may write to it
     os.close(null)
     sys.stdout = sys.stderr
+    cache = reuse.ComponentCache()  # device-code facts of unchanged kernels, between versions of a document
+    reuse.turn_on(cache)
     while True:
         try:
             request: Request = connection.recv()
         except (EOFError, OSError):
             return
         _wait_at_gate(request.label)
+        cache.scope = scope_of(request)
         result = analyse_source(request.entry, request.data, request.setup)
         connection.send(result)
+
+
+def scope_of(request: Request) -> tuple[str, bytes]:
+    """What a cached component's facts belong to: the document and its configuration (the setup as
+    sent; equal bytes, equal setup)."""
+    return (request.entry.path, hashlib.sha256(pickle.dumps(request.setup)).digest())
 
 
 def _wait_at_gate(label: str) -> None:

@@ -100,8 +100,14 @@ def analyse_device_code(
     if not graph.scans:
         return DeviceCode(tuple(with_regions), limits=cut)
     launched = tuple(with_regions)
+    cache = reuse.active()
+    components = graph.components()
+    context = _context_key(unit, graph, components) if cache is not None else None
     try:
-        parts = [_component(unit, graph, keys, launched, local_allocations) for keys in graph.components()]
+        parts = [
+            _component(unit, graph, keys, launched, local_allocations, context.key(cache.scope, c) if context else None)
+            for c, keys in enumerate(components)
+        ]
     except RecursionError:
         # The walks are iterative and expressions are read to a bounded depth, so this is not expected;
         # should some chain still exceed Python's stack, the facts are missing, and the report says so.
@@ -141,15 +147,19 @@ def _component(
     keys: list[Key],
     launches: tuple[KernelLaunch, ...],
     local_allocations: tuple[LocalAllocation, ...],
+    context: tuple[object, ...] | None,
 ) -> _ComponentFacts:
     """The facts of one component: from the cache of an edited document's earlier analysis when its
-    code and everything it reads are unchanged (see `reuse`), else worked out."""
+    code and everything it reads are unchanged (`context`: what lies outside it; see `reuse`), else
+    worked out."""
     cache = reuse.active()
-    if cache is None:
+    if cache is None or context is None:
         return _analyse_component(unit, graph, keys, launches, local_allocations)
     roots = [graph.roots[k] for k in keys]
     regions = tuple((r.start_byte, r.end_byte, r.start_point[0]) for r in roots)
-    key = (cache.scope, _context_key(unit, graph), tuple((r.text, r.start_point[1]) for r in roots))
+    spans = [span_of(r) for r in roots]
+    inside = [launch for launch in launches if launch.body is not None and any(r.contains(launch.body) for r in spans)]
+    key = (context, tuple((r.text, r.start_point[1]) for r in roots), reuse.without_spans(tuple(inside)))
     found = cache.get(key, regions)
     if isinstance(found, _ComponentFacts):
         return found
@@ -158,29 +168,56 @@ def _component(
     return facts
 
 
-def _context_key(unit: CppUnit, graph: _DeviceGraph) -> tuple[object, ...]:
-    """What any component's facts may read outside its own code (see `reuse`): the text outside every
-    device region, the names the file declares and assigns, the binding lines of device code, the headers."""
+def _context_key(unit: CppUnit, graph: _DeviceGraph, components: list[list[Key]]) -> _Context:
+    """What a component's facts may read outside its own code (see `reuse`): the text outside every
+    device region and the headers (`shared`), and of each component's code the names it declares
+    and assigns and its lines that may bind a name file-wide (`own`, by component)."""
     data = unit.root.text or b""
     spans = sorted((r.start_byte, r.end_byte) for r in graph.roots.values())
-    host, device, at = [], [], 0
+    host, at = [], 0
     for start, end in spans:
         if start >= at:
             host.append(data[at:start])
-            device.append(data[start:end])
-            at = end
-        elif end > at:  # overlapping scans: the rest of the later one
-            device.append(data[at:end])
-            at = end
+        at = max(at, end)
     host.append(data[at:])
-    names = sorted(
-        (capture, text_of(node))
-        for _pattern, match in unit.file_matches["cpp_symbols"]
-        for capture, nodes in match.items()
-        for node in nodes
+    unit.constants._ensure()  # reads the quoted headers now, so that all of them are listed
+    shared = (b"\0".join(host), reuse.header_stamps(unit.constants.dependencies))
+    owner: list[tuple[int, int, int]] = sorted(
+        (graph.roots[k].start_byte, graph.roots[k].end_byte, c) for c, keys in enumerate(components) for k in keys
     )
-    headers = reuse.header_stamps(unit.constants.dependencies)
-    return (b"\0".join(host), tuple(names), reuse.binding_lines(b"\n".join(device)), headers)
+    starts = [start for start, _end, _c in owner]
+    names: list[list[tuple[str, str]]] = [[] for _ in components]
+    for _pattern, match in unit.file_matches["cpp_symbols"]:
+        for capture, nodes in match.items():
+            for node in nodes:
+                at = bisect_left(starts, node.start_byte + 1) - 1
+                if at >= 0 and node.end_byte <= owner[at][1]:
+                    names[owner[at][2]].append((capture, text_of(node)))
+    texts = [b"\n".join(graph.roots[k].text or b"" for k in keys) for keys in components]
+    own = tuple((tuple(sorted(names[c])), reuse.binding_lines(text)) for c, text in enumerate(texts))
+    words = [frozenset(_WORD.findall(text.decode("utf-8", "replace"))) for text in texts]
+    return _Context(shared, own, words)
+
+
+_WORD = re.compile(r"[A-Za-z_]\w*")
+
+
+@dataclass(frozen=True)
+class _Context:
+    shared: tuple[object, ...]
+    own: tuple[tuple[tuple[tuple[str, str], ...], tuple[bytes, ...]], ...]
+    words: list[frozenset[str]]  # the identifiers each component's code spells
+
+    def key(self, scope: object, component: int) -> tuple[object, ...]:
+        """Everything outside component `component` that its facts may read: the names other
+        components declare or assign that it spells too, and their binding lines."""
+        spelt = self.words[component]
+        others = tuple(
+            (tuple(n for n in names if n[1] in spelt), lines)
+            for c, (names, lines) in enumerate(self.own)
+            if c != component
+        )
+        return (scope, self.shared, others)
 
 
 def _analyse_component(

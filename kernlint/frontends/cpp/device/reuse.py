@@ -38,6 +38,31 @@ _BINDING_LINE = re.compile(
 _ENTRIES = 256  # components kept (a few files' worth)
 
 
+class _NoSpans:
+    """Reads a value with every span taken out: what a launch says, wherever it is."""
+
+    def __init__(self) -> None:
+        self.moves = Moves(())
+
+    def value(self, value: Any) -> Any:
+        if isinstance(value, Span):
+            return None
+        if isinstance(value, tuple):
+            return tuple(self.value(v) for v in value)
+        if isinstance(value, frozenset):
+            return frozenset(self.value(v) for v in value)
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            return (type(value).__name__, tuple(self.value(getattr(value, f.name)) for f in dataclasses.fields(value)))
+        if value is None or isinstance(value, str | int | float | bool | Enum | Fraction):
+            return value
+        return ("unhashable", repr(value))
+
+
+def without_spans(value: Any) -> Any:
+    """`value` as a key with its spans taken out (dataclasses as (name, fields) tuples)."""
+    return _NoSpans().value(value)
+
+
 class NotMovable(Exception):
     """A fact holds a position outside its component's regions, or a value the mover does not know."""
 

@@ -1,0 +1,207 @@
+"""The component cache of device-code facts (`kernlint.frontends.cpp.device.reuse`), which the language
+server's worker turns on: an analysis that reuses the facts of unchanged kernels must give what an
+analysis from scratch gives, diagnostics compared in full, for any edit."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kernlint.config import Config
+from kernlint.discovery import SourceEntry
+from kernlint.engine import EngineSetup, analyse_source
+from kernlint.facts import Span
+from kernlint.frontends.cpp.device import reuse
+from kernlint.session import make_setup
+
+CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "sycl"
+_SETUP: list[EngineSetup] = []
+
+
+def _setup() -> EngineSetup:
+    if not _SETUP:
+        _SETUP.append(make_setup(Config(devices=("xe-hpc", "a100")), use_cache=False))
+    return _SETUP[0]
+
+
+@pytest.fixture
+def cache() -> Iterator[reuse.ComponentCache]:
+    kept = reuse.ComponentCache()
+    kept.scope = ("test",)
+    reuse.turn_on(kept)
+    try:
+        yield kept
+    finally:
+        reuse.turn_on(None)
+
+
+def _analyse(path: str, text: bytes) -> tuple:
+    return analyse_source(SourceEntry(path, "cpp", False), text, _setup()).diagnostics
+
+
+def _fresh(path: str, text: bytes) -> tuple:
+    kept = reuse.active()
+    reuse.turn_on(None)
+    try:
+        return _analyse(path, text)
+    finally:
+        reuse.turn_on(kept)
+
+
+def _edited(cache: reuse.ComponentCache, before: str, after: str, path: str = "k.cpp") -> tuple[int, int]:
+    """Analyse `before` (filling the cache), then `after` with it: the result must be a fresh
+    analysis's. Returns the components reused and analysed again for `after`."""
+    _analyse(path, before.encode())
+    hits, misses = cache.hits, cache.misses
+    reused = _analyse(path, after.encode())
+    assert reused == _fresh(path, after.encode())
+    return cache.hits - hits, cache.misses - misses
+
+
+PROGRAM = """\
+#include <sycl/sycl.hpp>
+#define TILE 16
+constexpr int N = 1024;
+
+float scale(float v, int lid) {
+  if (lid % 2 == 0) {
+    return v * 2.0f;
+  }
+  return v;
+}
+
+void first(sycl::queue &q, float *a, float *b) {
+  q.parallel_for(sycl::nd_range<1>(N, TILE), [=](sycl::nd_item<1> it) {
+    int i = it.get_global_id(0);
+    int lid = it.get_local_id(0);
+    if (lid < 4) {
+      a[i] = b[i * 2] + 1.0f;
+    }
+    a[i] = scale(a[i], lid);
+  });
+}
+
+void second(sycl::queue &q, float *a, float *b) {
+  q.parallel_for(sycl::nd_range<1>(N, TILE), [=](sycl::nd_item<1> it) {
+    int i = it.get_global_id(0);
+    int lid = it.get_local_id(0);
+    b[i] = scale(b[i], lid);
+  });
+}
+
+void third(sycl::queue &q, float *c) {
+  q.parallel_for(sycl::nd_range<1>(N, TILE), [=](sycl::nd_item<1> it) {
+    int i = it.get_global_id(0);
+    int lid = it.get_local_id(0);
+    for (int k = 0; k < lid; k++) {
+      c[i * TILE + k] += 1.0f;
+    }
+    if (i % 3 == 1) {
+      c[i] = 0.0f;
+    }
+  });
+}
+"""
+
+
+def test_program_has_findings_to_compare() -> None:
+    codes = {d.code for d in _fresh("k.cpp", PROGRAM.encode())}
+    assert "KL501" in codes  # the divergent branches the cases below move and change
+
+
+def test_an_unchanged_document_reuses_every_component(cache: reuse.ComponentCache) -> None:
+    assert _edited(cache, PROGRAM, PROGRAM) == (2, 0)  # {first, second, scale} and {third}
+
+
+def test_an_edit_in_one_kernel_reanalyses_only_its_component(cache: reuse.ComponentCache) -> None:
+    after = PROGRAM.replace("c[i] = 0.0f;", "c[i] = 0.0f;\n      c[i + 1] = 2.0f;")
+    assert _edited(cache, PROGRAM, after) == (1, 1)
+
+
+def test_an_edit_in_a_shared_helper_reanalyses_both_kernels(cache: reuse.ComponentCache) -> None:
+    after = PROGRAM.replace("if (lid % 2 == 0) {", "if (lid % 4 == 0) {")
+    assert _edited(cache, PROGRAM, after) == (1, 1)
+
+
+def test_lines_added_above_a_kernel_move_its_findings(cache: reuse.ComponentCache) -> None:
+    after = PROGRAM.replace("if (lid < 4) {", "// two\n    // more lines\n    if (lid < 4) {")
+    hits, misses = _edited(cache, PROGRAM, after)
+    assert (hits, misses) == (1, 1)  # `third`, below the edit, reused and moved down two lines
+    moved = [d.line for d in _fresh("k.cpp", after.encode()) if d.code == "KL501"]
+    assert max(moved) > max(d.line for d in _fresh("k.cpp", PROGRAM.encode()) if d.code == "KL501")
+
+
+def test_a_changed_define_a_kernel_reads_is_a_new_analysis(cache: reuse.ComponentCache) -> None:
+    after = PROGRAM.replace("#define TILE 16", "#define TILE 32")
+    assert _edited(cache, PROGRAM, after)[0] == 0
+
+
+def test_a_define_inside_another_kernel_is_a_new_analysis(cache: reuse.ComponentCache) -> None:
+    after = PROGRAM.replace("b[i] = scale(b[i], lid);", "b[i] = scale(b[i], lid);\n#define STEP 2")
+    assert _edited(cache, PROGRAM, after)[0] == 0
+
+
+def test_a_changed_launch_size_is_a_new_analysis(cache: reuse.ComponentCache) -> None:
+    after = PROGRAM.replace("sycl::nd_range<1>(N, TILE), [=](sycl::nd_item<1> it) {\n    int i = it.get_global_id(0);\n    int lid = it.get_local_id(0);\n    for", "sycl::nd_range<1>(N, 8), [=](sycl::nd_item<1> it) {\n    int i = it.get_global_id(0);\n    int lid = it.get_local_id(0);\n    for")  # fmt: skip
+    assert after != PROGRAM
+    assert _edited(cache, PROGRAM, after)[0] == 0  # host code changed: nothing reused
+
+
+def test_another_configuration_is_another_scope(cache: reuse.ComponentCache) -> None:
+    _analyse("k.cpp", PROGRAM.encode())
+    cache.scope = ("other",)
+    hits = cache.hits
+    _analyse("k.cpp", PROGRAM.encode())
+    assert cache.hits == hits
+
+
+def test_a_span_moves_with_its_region_and_one_outside_refuses() -> None:
+    moves = reuse.Moves(((100, 200, 9, 130, 12),))
+    inside = Span(110, 120, 11, 4, 11, 14)
+    assert moves.span(inside) == Span(140, 150, 14, 4, 14, 14)
+    with pytest.raises(reuse.NotMovable):
+        moves.span(Span(90, 120, 9, 0, 11, 14))
+    with pytest.raises(reuse.NotMovable):
+        moves.value(({1: inside},))  # a value the mover does not know
+
+
+def test_a_component_whose_facts_cannot_move_is_analysed_again(cache: reuse.ComponentCache) -> None:
+    cache.put("key", ((0, 10, 0),), (Span(20, 30, 2, 0, 2, 10),))
+    assert cache.get("key", ((5, 15, 1),)) is None
+    assert cache.get("missing", ((5, 15, 1),)) is None
+
+
+_FILES = sorted(p for p in CORPUS.glob("*.cpp") if p.stat().st_size < 12_000)
+_EDITS = st.sampled_from(["comment", "statement", "delete", "duplicate", "blank"])
+
+
+def _edit(text: str, kind: str, where: int) -> str:
+    lines = text.split("\n")
+    at = where % len(lines)
+    if kind == "comment":
+        lines[at] += " // edited"
+    elif kind == "statement":
+        lines.insert(at, "int kernlint_edit = 1;")
+    elif kind == "delete":
+        del lines[at]
+    elif kind == "duplicate":
+        lines.insert(at, lines[at])
+    else:
+        lines.insert(at, "")
+    return "\n".join(lines)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(_FILES), st.lists(st.tuples(_EDITS, st.integers(0, 10_000)), min_size=1, max_size=3))
+def test_random_edits_of_corpus_files_match_a_fresh_analysis(
+    cache: reuse.ComponentCache, path: Path, edits: list[tuple[str, int]]
+) -> None:
+    text = path.read_text()
+    _analyse(str(path), text.encode())
+    for kind, where in edits:  # each version analysed with the cache the versions before it filled
+        text = _edit(text, kind, where)
+        assert _analyse(str(path), text.encode()) == _fresh(str(path), text.encode())
