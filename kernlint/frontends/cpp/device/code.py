@@ -103,9 +103,10 @@ def analyse_device_code(
     cache = reuse.active()
     components = graph.components()
     context = _context_key(unit, graph, components) if cache is not None else None
+    scope = cache.scope if cache is not None else None
     try:
         parts = [
-            _component(unit, graph, keys, launched, local_allocations, context.key(cache.scope, c) if context else None)
+            _component(unit, graph, keys, launched, local_allocations, context.key(scope, c) if context else None)
             for c, keys in enumerate(components)
         ]
     except RecursionError:

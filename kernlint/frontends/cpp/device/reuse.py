@@ -91,7 +91,7 @@ class Moves:
 
     def value(self, value: T) -> T:
         """`value` with every span in it moved (dataclasses and tuples rebuilt, plain values kept)."""
-        return self._move(value)  # type: ignore[no-any-return]
+        return self._move(value)
 
     def _move(self, value: Any) -> Any:
         if value is None or isinstance(value, str | int | float | bool | Enum | Fraction):
