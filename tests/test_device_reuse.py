@@ -149,7 +149,21 @@ def test_a_changed_launch_size_is_a_new_analysis(cache: reuse.ComponentCache) ->
     third = PROGRAM.index("void third")
     after = PROGRAM[:third] + PROGRAM[third:].replace("nd_range<1>(N, TILE)", "nd_range<1>(N, 8)", 1)
     assert after != PROGRAM
-    assert _edited(cache, PROGRAM, after)[0] == 0  # host code changed: nothing reused
+    assert _edited(cache, PROGRAM, after) == (1, 1)  # the host code before `third` changed: `third` again
+
+
+def test_host_code_after_every_kernel_reuses_them(cache: reuse.ComponentCache) -> None:
+    after = PROGRAM + "\nvoid later(float *p) { p[0] = 1.0f; }\n"
+    assert _edited(cache, PROGRAM, after) == (2, 0)
+
+
+def test_a_global_assigned_after_a_kernel_that_reads_it_is_a_new_analysis(cache: reuse.ComponentCache) -> None:
+    before = PROGRAM.replace("constexpr int N = 1024;", "constexpr int N = 1024;\nint width = 64;").replace(
+        "c[i] = 0.0f;", "c[i * width] = 0.0f;"
+    )
+    after = before + "\nvoid later() { width = 1; }\n"  # no longer a constant: the stride is unknown
+    assert _fresh("k.cpp", before.encode()) != _fresh("k.cpp", after.encode())
+    assert _edited(cache, before, after) == (1, 1)  # `third` reads `width`: analysed again
 
 
 def test_another_configuration_is_another_scope(cache: reuse.ComponentCache) -> None:
@@ -176,7 +190,7 @@ def test_a_component_whose_facts_cannot_move_is_analysed_again(cache: reuse.Comp
     assert cache.get("missing", ((5, 15, 1),)) is None
 
 
-_FILES = sorted(p for p in CORPUS.glob("*.cpp") if p.stat().st_size < 12_000)
+_FILES = sorted(p for p in CORPUS.glob("*.cpp") if p.stat().st_size < 20_000)
 _EDITS = st.sampled_from(["comment", "statement", "delete", "duplicate", "blank"])
 
 
@@ -196,7 +210,7 @@ def _edit(text: str, kind: str, where: int) -> str:
     return "\n".join(lines)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.sampled_from(_FILES), st.lists(st.tuples(_EDITS, st.integers(0, 10_000)), min_size=1, max_size=3))
 def test_random_edits_of_corpus_files_match_a_fresh_analysis(
     cache: reuse.ComponentCache, path: Path, edits: list[tuple[str, int]]

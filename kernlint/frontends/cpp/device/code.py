@@ -24,6 +24,7 @@ from kernlint.facts import Barrier, Branch, KernelLaunch, LimitReached, LocalAll
 from kernlint.facts.device import Reach
 from kernlint.facts.kinds import BranchExit, BranchKind
 from kernlint.facts.memory import MemoryAccess
+from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import contains, span_between, span_of, text_of
 from kernlint.frontends.cpp.dependence.nodes import (
     Key,
@@ -85,7 +86,7 @@ def analyse_device_code(
     launched = tuple(with_regions)
     cache = reuse.active()
     components = graph.components()
-    context = _context_key(unit, graph, components) if cache is not None else None
+    context = _context_key(unit, graph, components, local_allocations) if cache is not None else None
     scope = cache.scope if cache is not None else None
     try:
         parts = [
@@ -152,35 +153,48 @@ def _component(
     return facts
 
 
-def _context_key(unit: CppUnit, graph: DeviceGraph, components: list[list[Key]]) -> _Context:
-    """What a component's facts may read outside its own code (see `reuse`): the text outside every
-    device region and the headers (`shared`), and of each component's code the names it declares
-    and assigns and its lines that may bind a name file-wide (`own`, by component)."""
+def _context_key(
+    unit: CppUnit, graph: DeviceGraph, components: list[list[Key]], local_allocations: tuple[LocalAllocation, ...]
+) -> _Context:
+    """What each component's facts may read outside its own code (see `reuse`)."""
     data = unit.root.text or b""
-    spans = sorted((r.start_byte, r.end_byte) for r in graph.roots.values())
     host, at = [], 0
-    for start, end in spans:
-        if start >= at:
-            host.append(data[at:start])
+    for start, end in sorted((r.start_byte, r.end_byte) for r in graph.roots.values()):
+        if start > at:
+            host.append((at, data[at:start]))
         at = max(at, end)
-    host.append(data[at:])
+    host.append((at, data[at:]))
     unit.constants._ensure()  # reads the quoted headers now, so that all of them are listed
-    shared = (b"\0".join(host), reuse.header_stamps(unit.constants.dependencies))
-    owner: list[tuple[int, int, int]] = sorted(
+    types = treesitter.captures("cpp", "cpp_types", unit.root)
+    shared = (
+        reuse.header_stamps(unit.constants.dependencies),
+        tuple(sorted((name, text_of(node)) for name, nodes in types.items() for node in nodes)),
+        reuse.without_spans(local_allocations),
+    )
+    owner = sorted(
         (graph.roots[k].start_byte, graph.roots[k].end_byte, c) for c, keys in enumerate(components) for k in keys
     )
     starts = [start for start, _end, _c in owner]
     names: list[list[tuple[str, str]]] = [[] for _ in components]
+    host_names: list[tuple[int, str, str]] = []
     for _pattern, match in unit.file_matches["cpp_symbols"]:
         for capture, nodes in match.items():
             for node in nodes:
                 at = bisect_left(starts, node.start_byte + 1) - 1
                 if at >= 0 and node.end_byte <= owner[at][1]:
                     names[owner[at][2]].append((capture, text_of(node)))
+                else:
+                    host_names.append((node.start_byte, capture, text_of(node)))
     texts = [b"\n".join(graph.roots[k].text or b"" for k in keys) for keys in components]
-    own = tuple((tuple(sorted(names[c])), reuse.binding_lines(text)) for c, text in enumerate(texts))
-    words = [frozenset(_WORD.findall(text.decode("utf-8", "replace"))) for text in texts]
-    return _Context(shared, own, words)
+    return _Context(
+        shared,
+        host,
+        tuple((tuple(sorted(names[c])), reuse.binding_lines(text)) for c, text in enumerate(texts)),
+        [frozenset(_WORD.findall(text.decode("utf-8", "replace"))) for text in texts],
+        [max(graph.roots[k].end_byte for k in keys) for keys in components],
+        sorted(host_names),
+        [(start + offset, line) for start, text in host for offset, line in reuse.binding_lines_at(text)],
+    )
 
 
 _WORD = re.compile(r"[A-Za-z_]\w*")
@@ -188,20 +202,33 @@ _WORD = re.compile(r"[A-Za-z_]\w*")
 
 @dataclass(frozen=True)
 class _Context:
+    """What lies outside the components of a file: `shared`, what any component may read (headers,
+    type definitions, local allocations); the host text in pieces (start, text); of each component,
+    the names its code declares or assigns and its binding lines (`own`), the words it spells and the
+    end of its last region; the host text's names and binding lines, each with its position."""
+
     shared: tuple[object, ...]
+    host: list[tuple[int, bytes]]
     own: tuple[tuple[tuple[tuple[str, str], ...], tuple[bytes, ...]], ...]
-    words: list[frozenset[str]]  # the identifiers each component's code spells
+    words: list[frozenset[str]]
+    ends: list[int]
+    host_names: list[tuple[int, str, str]]
+    host_lines: list[tuple[int, bytes]]
 
     def key(self, scope: object, component: int) -> tuple[object, ...]:
-        """Everything outside component `component` that its facts may read: the names other
-        components declare or assign that it spells too, and their binding lines."""
-        spelt = self.words[component]
+        """Everything outside component `component` that its facts may read: the host text up to its
+        end; after it, the names that it spells the host declares or assigns, and the binding lines;
+        of the other components, the same."""
+        spelt, end = self.words[component], self.ends[component]
         others = tuple(
             (tuple(n for n in names if n[1] in spelt), lines)
             for c, (names, lines) in enumerate(self.own)
             if c != component
         )
-        return (scope, self.shared, others)
+        prefix = b"\0".join(text for start, text in self.host if start < end)
+        later_names = tuple(n[1:] for n in self.host_names if n[0] >= end and n[2] in spelt)
+        later_lines = tuple(line for at, line in self.host_lines if at >= end)
+        return (scope, self.shared, prefix, later_names, later_lines, others)
 
 
 def _analyse_component(

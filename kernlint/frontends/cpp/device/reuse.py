@@ -89,28 +89,50 @@ class Moves:
                 )
         raise NotMovable(f"span {span} lies outside the component's regions")
 
+    @property
+    def still(self) -> bool:
+        """Whether no region moved."""
+        return all(start == new_start and line == new_line for start, _e, line, new_start, new_line in self.regions)
+
     def value(self, value: T) -> T:
         """`value` with every span in it moved (dataclasses and tuples rebuilt, plain values kept)."""
         return self._move(value)
 
     def _move(self, value: Any) -> Any:
-        if value is None or isinstance(value, str | int | float | bool | Enum | Fraction):
+        kind = type(value)
+        if kind in _PLAIN or value is None:
             return value
-        if isinstance(value, Span):
+        if kind is Span:
             return self.span(value)
-        if isinstance(value, tuple):
-            return tuple(self._move(v) for v in value)
-        if isinstance(value, frozenset):
+        if kind is tuple:
+            moved = tuple(self._move(v) for v in value)
+            return value if all(a is b for a, b in zip(moved, value)) else moved
+        if kind is frozenset:
             return frozenset(self._move(v) for v in value)
-        if dataclasses.is_dataclass(value) and not isinstance(value, type):
-            changes = {}
-            for field in dataclasses.fields(value):
-                old = getattr(value, field.name)
-                new = self._move(old)
-                if new is not old:
-                    changes[field.name] = new
-            return dataclasses.replace(value, **changes) if changes else value
-        raise NotMovable(f"a {type(value).__name__} in a device fact")
+        names = _fields(kind)
+        if names is None:
+            if isinstance(value, Enum | Fraction):
+                return value
+            raise NotMovable(f"a {kind.__name__} in a device fact")
+        changes = {}
+        for name in names:
+            old = getattr(value, name)
+            new = self._move(old)
+            if new is not old:
+                changes[name] = new
+        return dataclasses.replace(value, **changes) if changes else value
+
+
+_PLAIN = frozenset({str, int, float, bool})
+_FIELDS: dict[type, tuple[str, ...] | None] = {}
+
+
+def _fields(kind: type) -> tuple[str, ...] | None:
+    """The field names of a dataclass type (None for any other type), remembered."""
+    if kind not in _FIELDS:
+        is_dataclass = dataclasses.is_dataclass(kind)
+        _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(kind)) if is_dataclass else None
+    return _FIELDS[kind]
 
 
 @dataclass(frozen=True)
@@ -139,16 +161,19 @@ class ComponentCache:
             self.misses += 1
             return None
         moves = Moves(tuple((s, e, line, ns, nl) for (s, e, line), (ns, _ne, nl) in zip(stored.regions, regions)))
-        try:
-            facts = moves.value(stored.facts)
-        except NotMovable:
-            self.misses += 1
-            return None
+        facts = stored.facts if moves.still else moves.value(stored.facts)  # stored: known to move
         self._stored.move_to_end(key)
         self.hits += 1
         return facts
 
     def put(self, key: Hashable, regions: tuple[tuple[int, int, int], ...], facts: Any) -> None:
+        """Keep `facts` of the component at `regions`, unless one of them could not move with it (a
+        span outside its regions, a value the mover does not know): those are worked out each time."""
+        try:
+            Moves(tuple((s, e, line, s + 1, line + 1) for s, e, line in regions)).value(facts)
+        except NotMovable:
+            self._stored.pop(key, None)
+            return
         self._stored[key] = Stored(regions, facts)
         self._stored.move_to_end(key)
         while len(self._stored) > self._entries:
@@ -171,6 +196,11 @@ def turn_on(cache: ComponentCache | None) -> None:
 def binding_lines(text: bytes) -> tuple[bytes, ...]:
     """The lines of `text` that may bind a name beyond their function (see the module docstring)."""
     return tuple(match.group(0).strip() for match in _BINDING_LINE.finditer(text))
+
+
+def binding_lines_at(text: bytes) -> list[tuple[int, bytes]]:
+    """`binding_lines` of `text`, each with its offset in `text`."""
+    return [(match.start(), match.group(0).strip()) for match in _BINDING_LINE.finditer(text)]
 
 
 def header_stamps(paths: list[str]) -> tuple[tuple[str, int, int], ...]:
