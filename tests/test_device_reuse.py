@@ -220,3 +220,33 @@ def test_random_edits_of_corpus_files_match_a_fresh_analysis(
     for kind, where in edits:  # each version analysed with the cache the versions before it filled
         text = _edit(text, kind, where)
         assert _analyse(str(path), text.encode()) == _fresh(str(path), text.encode())
+
+
+def test_a_comment_in_host_code_moves_the_kernels_below_it(cache: reuse.ComponentCache) -> None:
+    third = PROGRAM.index("void third")
+    after = PROGRAM[:third] + "// a note on the third launch\n" + PROGRAM[third:].replace(") {", ") {  // mine", 1)
+    hits, misses = _edited(cache, PROGRAM, after)
+    assert (hits, misses) == (2, 0)
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "same"),
+    [
+        (b"a = 1;  // one\n}", b"a = 1;\n}", True),
+        (b"// only a comment\nf();", b"f();", True),
+        (b"#define N 4 // four", b"#define N 4", False),  # a macro's text
+        (b'puts("x"); // y', b'puts("x");', False),  # a quote on the line
+        (b"g(a, // first\n  b);", b"g(a,\n  b);", False),  # inside an argument list
+        (b"a = 1; // a \\\nb = 2;", b"a = 1;\nb = 2;", False),  # a backslash continues the comment
+        (b"a = 1; // */\nb = 2;", b"a = 1;\nb = 2;", False),  # may close a block comment
+        (b'auto s = R"(x)";\na = 1; // y', b'auto s = R"(x)";\na = 1;', False),  # a raw string in the text
+    ],
+)
+def test_host_text_drops_only_comments_no_analysis_reads(before: bytes, after: bytes, same: bool) -> None:
+    assert (reuse.without_trailing_comments(before) == reuse.without_trailing_comments(after)) is same
+
+
+def test_binding_lines_are_read_without_their_comments() -> None:
+    text = b"int a = 1;\nconst int n = 4; // four\n#define M 2 // two\nx = 1; // a const remark\n  static int s;"
+    assert reuse.binding_lines(text) == (b"const int n = 4;", b"#define M 2 // two", b"static int s;")
+    assert [at for at, _line in reuse.binding_lines_at(text)] == [11, 36, 80]

@@ -225,7 +225,7 @@ class _Context:
             for c, (names, lines) in enumerate(self.own)
             if c != component
         )
-        prefix = b"\0".join(text for start, text in self.host if start < end)
+        prefix = b"\0".join(reuse.without_trailing_comments(text) for start, text in self.host if start < end)
         later_names = tuple(n[1:] for n in self.host_names if n[0] >= end and n[2] in spelt)
         later_lines = tuple(line for at, line in self.host_lines if at >= end)
         return (scope, self.shared, prefix, later_names, later_lines, others)

@@ -31,9 +31,7 @@ T = TypeVar("T")
 
 # Lines of another component's code that may bind a name beyond their function: kept in every key.
 _BINDING_LINE = re.compile(
-    rb"^[^\n]*(?:^\s*#|\b(?:const|constexpr|static|struct|class|union|enum|typedef|using|template|namespace|extern)\b)"
-    rb"[^\n]*$",
-    re.MULTILINE,
+    rb"^\s*#|\b(?:const|constexpr|static|struct|class|union|enum|typedef|using|template|namespace|extern)\b"
 )
 _ENTRIES = 256  # components kept (a few files' worth)
 
@@ -194,13 +192,50 @@ def turn_on(cache: ComponentCache | None) -> None:
 
 
 def binding_lines(text: bytes) -> tuple[bytes, ...]:
-    """The lines of `text` that may bind a name beyond their function (see the module docstring)."""
-    return tuple(match.group(0).strip() for match in _BINDING_LINE.finditer(text))
+    """The lines of `text` that may bind a name beyond their function (see the module docstring), each
+    without a `//` comment that cannot hide or continue code (see `_uncommented`)."""
+    return tuple(line for _at, line in binding_lines_at(text))
+
+
+def _uncommented(line: bytes) -> bytes:
+    """`line` without its `//` comment, unless the line is a preprocessor line, holds a quote, or the
+    comment holds `/*` or `*/` or ends in a backslash."""
+    at = line.find(b"//")
+    if at < 0 or line.lstrip().startswith(b"#") or b'"' in line or b"'" in line:
+        return line
+    comment = line[at:]
+    if b"/*" in comment or b"*/" in comment or line.rstrip().endswith(b"\\"):
+        return line
+    return line[:at]
+
+
+def without_trailing_comments(text: bytes) -> bytes:
+    """Host text for a key: a `//` comment that ends a line after a statement or a brace, and a line
+    that is such a comment alone, dropped (see `_uncommented` for what is kept as it is), except in a
+    file with a raw string. A comment dropped is outside every expression and declaration the
+    analyses read."""
+    if b"//" not in text or b'R"' in text:
+        return text
+    kept = []
+    for line in text.split(b"\n"):
+        code = _uncommented(line)
+        if code is line:
+            kept.append(line)
+        elif code.strip():
+            code = code.rstrip()
+            kept.append(code if code[-1:] in (b";", b"{", b"}") else line)
+    return b"\n".join(kept)
 
 
 def binding_lines_at(text: bytes) -> list[tuple[int, bytes]]:
     """`binding_lines` of `text`, each with its offset in `text`."""
-    return [(match.start(), match.group(0).strip()) for match in _BINDING_LINE.finditer(text)]
+    found, at = [], 0
+    for line in text.split(b"\n"):
+        code = _uncommented(line)
+        if _BINDING_LINE.search(code):
+            found.append((at, code.strip()))
+        at += len(line) + 1
+    return found
 
 
 def header_stamps(paths: list[str]) -> tuple[tuple[str, int, int], ...]:
