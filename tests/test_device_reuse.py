@@ -191,7 +191,7 @@ def test_a_component_whose_facts_cannot_move_is_analysed_again(cache: reuse.Comp
 
 
 _FILES = sorted(p for p in CORPUS.glob("*.cpp") if p.stat().st_size < 20_000)
-_EDITS = st.sampled_from(["comment", "statement", "delete", "duplicate", "blank"])
+_EDITS = st.sampled_from(["comment", "note", "statement", "delete", "duplicate", "blank"])
 
 
 def _edit(text: str, kind: str, where: int) -> str:
@@ -199,6 +199,8 @@ def _edit(text: str, kind: str, where: int) -> str:
     at = where % len(lines)
     if kind == "comment":
         lines[at] += " // edited"
+    elif kind == "note":
+        lines.insert(at, "  // a note")
     elif kind == "statement":
         lines.insert(at, "int kernlint_edit = 1;")
     elif kind == "delete":
@@ -234,6 +236,8 @@ def test_a_comment_in_host_code_moves_the_kernels_below_it(cache: reuse.Componen
     [
         (b"a = 1;  // one\n}", b"a = 1;\n}", True),
         (b"// only a comment\nf();", b"f();", True),
+        (b"f();\n  // between statements\ng();", b"f();\ng();", True),
+        (b"int n = 4 +\n// inside an expression\n 1;", b"int n = 4 +\n 1;", False),
         (b"#define N 4 // four", b"#define N 4", False),  # a macro's text
         (b'puts("x"); // y', b'puts("x");', False),  # a quote on the line
         (b"g(a, // first\n  b);", b"g(a,\n  b);", False),  # inside an argument list

@@ -210,20 +210,28 @@ def _uncommented(line: bytes) -> bytes:
 
 
 def without_trailing_comments(text: bytes) -> bytes:
-    """Host text for a key: a `//` comment that ends a line after a statement or a brace, and a line
-    that is such a comment alone, dropped (see `_uncommented` for what is kept as it is), except in a
-    file with a raw string. A comment dropped is outside every expression and declaration the
-    analyses read."""
+    """Host text for a key without the `//` comments that lie between statements: one that ends a
+    line after a statement or a brace, and a line that is a comment alone after such a line (or a
+    preprocessor line, or at the top). What `_uncommented` keeps stays, and everything in a file with
+    a raw string. Such a comment is outside every expression and declaration the analyses read."""
     if b"//" not in text or b'R"' in text:
         return text
-    kept = []
+    kept: list[bytes] = []
+    between = True  # the last line of code ended a statement, a block or a directive
     for line in text.split(b"\n"):
         code = _uncommented(line)
-        if code is line:
-            kept.append(line)
-        elif code.strip():
+        if code is not line:
             code = code.rstrip()
-            kept.append(code if code[-1:] in (b";", b"{", b"}") else line)
+            if not code.strip() and between:
+                continue
+            if code[-1:] in (b";", b"{", b"}"):
+                kept.append(code)
+                between = True
+                continue
+        kept.append(line)
+        if line.strip():
+            end = line.rstrip()
+            between = (end[-1:] in (b";", b"{", b"}") or end.lstrip().startswith(b"#")) and not end.endswith(b"\\")
     return b"\n".join(kept)
 
 
