@@ -3,11 +3,14 @@
 Analysis is CPU-bound Python: run on the event loop it would hold every request (hover, code
 actions, the next keystroke) for as long as a large file takes. Here it runs in one worker process,
 one document at a time, while the loop goes on answering. A newer version of a document supersedes
-the analysis of an older one: a queued request is dropped, and a running one is stopped by ending
-its worker, which the next request replaces. Where the platform has a fork server, workers fork from
-one that has already imported the engine and compiled its queries, so a replacement is ready in
-milliseconds. In its own main thread a worker also keeps the per-file time limit (a timer signal),
-which a thread could not.
+the analysis of an older one: a queued request is dropped, and a running one that does not end
+within a short grace is stopped by ending its worker, which the next request replaces. The worker
+keeps the device-code facts of unchanged kernels between versions of a document
+(`kernlint.frontends.cpp.device.reuse`), so an edit re-analyses only what it touched; the grace lets
+such a short analysis finish rather than lose what the worker kept. Where the platform has a fork
+server, workers fork from one that has already imported the engine and compiled its queries, so a
+replacement is ready in milliseconds. In its own main thread a worker also keeps the per-file time
+limit (a timer signal), which a thread could not.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from kernlint.engine import EngineSetup
 # A test hook: with this set to a directory, each analysis creates `<label>.started` there and waits
 # for `<label>.go` before it begins, so a test can hold an analysis for as long as it likes.
 TEST_GATE = "KERNLINT_LSP_TEST_GATE"
+STALE_GRACE_SECONDS = 0.06  # how long a superseded analysis may still run before its worker is ended
 
 
 @dataclass(frozen=True)
@@ -51,6 +55,7 @@ class Analyser:
     def __init__(self) -> None:
         self._latest: dict[str, int] = {}
         self._running: str | None = None
+        self._runs = 0  # analyses started: which one a delayed stop was meant for
         self._guard = threading.Lock()  # the process is started in a thread and stopped on the loop
         self._process: Any = None
         self._connection: Connection | None = None
@@ -62,8 +67,23 @@ class Analyser:
         is stopped now. Returns the new request's generation."""
         self._latest[uri] = self._latest.get(uri, 0) + 1
         if self._running == uri:
-            self._stop()
+            self._stop_soon()
         return self._latest[uri]
+
+    def _stop_soon(self) -> None:
+        """Stop the running (stale) analysis unless it ends within `STALE_GRACE_SECONDS`: a short one
+        (an edit whose unchanged kernels come from the worker's cache) is let finish, so that the
+        worker, and the facts it keeps between versions, survive; a long one is stopped."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self._stop()
+            return
+        loop.call_later(STALE_GRACE_SECONDS, self._stop_if_running, self._runs)
+
+    def _stop_if_running(self, run: int) -> None:
+        if self._runs == run and self._running is not None:
+            self._stop()
 
     def is_current(self, uri: str, generation: int) -> bool:
         return self._latest.get(uri) == generation
@@ -76,6 +96,7 @@ class Analyser:
             if not self.is_current(uri, generation):
                 return None
             self._running = uri
+            self._runs += 1
             try:
                 result = await asyncio.get_running_loop().run_in_executor(None, self._call, request)
             finally:
