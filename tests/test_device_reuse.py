@@ -254,3 +254,18 @@ def test_binding_lines_are_read_without_their_comments() -> None:
     text = b"int a = 1;\nconst int n = 4; // four\n#define M 2 // two\nx = 1; // a const remark\n  static int s;"
     assert reuse.binding_lines(text) == (b"const int n = 4;", b"#define M 2 // two", b"static int s;")
     assert [at for at, _line in reuse.binding_lines_at(text)] == [11, 36, 80]
+
+
+@pytest.mark.parametrize("path", sorted(CORPUS.glob("*.cpp")), ids=lambda p: p.name)
+def test_components_analysed_apart_give_the_facts_of_the_file_analysed_at_once(path: Path) -> None:
+    """With the cache on, each component of the call graph is analysed apart (a fresh cache: nothing
+    reused); without it, all together, as the command line does."""
+    data = path.read_bytes()
+    kept = reuse.ComponentCache()
+    reuse.turn_on(kept)
+    try:
+        apart = _analyse(str(path), data)
+    finally:
+        reuse.turn_on(None)
+    assert kept.hits == 0
+    assert apart == _analyse(str(path), data)

@@ -85,7 +85,9 @@ def analyse_device_code(
         return DeviceCode(tuple(with_regions), limits=cut)
     launched = tuple(with_regions)
     cache = reuse.active()
-    components = graph.components()
+    # Apart only when their facts are kept between edits: analysed together, the components share the
+    # walks and tables of one file (the same facts, as the tests of `reuse` check, a little sooner).
+    components = graph.components() if cache is not None else [list(graph.scans)]
     context = _context_key(unit, graph, components, local_allocations) if cache is not None else None
     scope = cache.scope if cache is not None else None
     try:
