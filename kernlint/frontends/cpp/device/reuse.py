@@ -2,15 +2,16 @@
 edited document (the language server's worker turns this on; the command line never does).
 
 A component is a kernel with the device functions it reaches (kernels sharing a helper are one). Its
-facts are worked out from its own code, and from what lies outside every device region (host code,
-file-scope declarations, the headers). So an edit inside another component's code leaves them as they
-were, moved by however much that edit moved the component's code. The key of a component holds:
-its regions' texts and start columns, in order; the file's text outside every device region; every
-name the file declares or assigns; the lines of other components' code that could bind a name
-file-wide (preprocessor lines, types, constants, templates); the headers read (path, size, time) and
-the analysis' scope (path and configuration, set by the caller). Reusing moves every span of the
-facts by its region's move; a span outside one region, or a value of a type the mover does not
-know, refuses reuse, and the component is analysed afresh.
+facts are worked out from its own code and from what lies outside every device region (host code,
+file-scope declarations, the headers), so an edit inside another component's code, or in host code
+after it, leaves them as they were, moved by however much the edit moved the component's code. Its
+key (built in `device.code`) holds its regions' texts and start columns, its launches without their
+positions, the host text up to its last region (`without_trailing_comments`), after it the names it
+spells that the host declares or assigns and the host's binding lines, the same of every other
+component, the file's type definitions, the local allocations, the headers read (path, size, time)
+and the analysis' scope (document and configuration, set by the caller). Reusing moves every span of
+the facts by its region's move; facts holding a span outside their regions, or a value of a type the
+mover does not know, are never stored, and their component is analysed each time.
 """
 
 from __future__ import annotations
