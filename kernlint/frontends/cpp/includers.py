@@ -36,6 +36,18 @@ def compiled_as_c(path: str) -> tuple[bool, tuple[str, ...]]:
 
 
 def _c_sources(folder: str) -> tuple[str, ...]:
+    """The `.c` files of `folder`, listed once per state of the folder: every header of a folder asks,
+    and the folder above is often a large one (HeCBench's `src`, thousands of entries). Adding,
+    removing or renaming an entry changes the folder's modification and change times."""
+    try:
+        status = os.stat(folder)
+    except OSError:
+        return ()
+    return _listed_c_sources(folder, status.st_ino, status.st_mtime_ns, status.st_ctime_ns)
+
+
+@lru_cache(maxsize=256)
+def _listed_c_sources(folder: str, _inode: int, _mtime: int, _ctime: int) -> tuple[str, ...]:
     try:
         names = sorted(os.listdir(folder))
     except OSError:
