@@ -150,7 +150,7 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
         Pragma(span_of(node), unit.pragma_texts.get(node.start_byte) or _pragma_text(node))
         for node in groups.get("pragma", [])
     )
-    language = _language(unit.data, launches, pragmas)
+    language = _language(sycl, launches, pragmas)
     errors = tuple(span_of(n) for n in groups.get("error", []))
     omp, omp_branches, device_functions, omp_memory = openmp_facts(unit, pragmas)
     # (a `.parallel_for` of a file that is not SYCL is another library's: not a launch kernlint reads)
@@ -246,10 +246,11 @@ def _buffer_helpers(buffers: list[Buffer]) -> set[str]:
     return {b.function for b in buffers if b.function and b.has_host_data and not b.in_device_code}
 
 
-def _language(data: bytes, launches: tuple[KernelLaunch, ...], pragmas: tuple[Pragma, ...]) -> Language:
-    """SYCL when the file says so (`sycl`, SYCL-only words) or launches a kernel that takes a SYCL index
-    (`id`, `item`, `nd_item`, `group`): a `parallel_for` whose callable takes an `int` is another library's."""
-    if _SYCL_USAGE.search(data) or any(launch.index_type in _SYCL_INDEX_TYPES for launch in launches):
+def _language(sycl_words: bool, launches: tuple[KernelLaunch, ...], pragmas: tuple[Pragma, ...]) -> Language:
+    """SYCL when the file says so (`sycl_words`: `sycl`, SYCL-only words, searched once per file) or
+    launches a kernel that takes a SYCL index (`id`, `item`, `nd_item`, `group`): a `parallel_for` whose
+    callable takes an `int` is another library's."""
+    if sycl_words or any(launch.index_type in _SYCL_INDEX_TYPES for launch in launches):
         return "sycl"
     if any(p.text.split()[:1] == ["omp"] for p in pragmas):
         return "openmp-c"
