@@ -47,8 +47,6 @@ _MAX_INCLUDE_DEPTH = 8
 _MAX_EVAL_DEPTH = 32
 
 
-# Library calls that read their arguments (copies or const references) although they are not declared
-# in the file: SYCL and standard-library names, launches and queue or handler members.
 @dataclass(frozen=True, slots=True)
 class Definition:
     """One binding of a name: a macro, a variable with its initialiser, or a (template) parameter."""
@@ -128,6 +126,7 @@ class CppConstants:
         self._defines = dict(defines or {})
         self._visited = _visited | ({os.path.abspath(path)} if path else set())
         self._defs: dict[str, list[Definition]] | None = None
+        self._symbols_read: dict[str, list[tree_sitter.Node]] | None = None  # once `_ensure_includes` ran
         # Bindings found by the query but not yet read, by name: (kind, node, declarator or index).
         self._pending: dict[
             str, list[tuple[str, tree_sitter.Node, tree_sitter.Node | tuple[int, tree_sitter.Node] | None]]
@@ -188,8 +187,9 @@ class CppConstants:
 
     def macro_names(self) -> frozenset[str]:
         """Every name #defined (object-like or function-like, or configured with -D) by the file and the
-        quoted includes it reaches."""
-        self._ensure()
+        quoted includes it reaches. Needs the includes only (`_ensure_includes`), not the table: every
+        file's preprocessor facts ask, and most files never look a value up."""
+        self._ensure_includes()
         return frozenset(self._macro_names)
 
     def header_roots(self, _seen: set[int] | None = None) -> list[tree_sitter.Node]:
@@ -226,22 +226,33 @@ class CppConstants:
 
     # -- table ---------------------------------------------------------------------------------
 
+    def _ensure_includes(self) -> None:
+        """The first stage of `_ensure`, all `macro_names` needs: the quoted includes (`_headers`,
+        `dependencies`, loaded depth first as before) and every macro name the file and they define."""
+        if self._symbols_read is not None:
+            return
+        captures = self._symbols if self._symbols is not None else treesitter.captures("cpp", "cpp_symbols", self._root)
+        self._symbols = None
+        self._symbols_read = captures
+        self._collect_includes()
+        self._macro_names.update(self._defines)
+        self._macro_names.update(self._name(node) for node in captures.get("macro.name", []))
+        self._macro_names.update(self._name(node) for node in captures.get("macro.function", []))
+
     def _ensure(self) -> None:
         """Run the symbol query and index what it found by name; `_definitions` reads a name's bindings."""
         if self._defs is not None:
             return
+        self._ensure_includes()
+        captures, self._symbols_read = self._symbols_read, {}  # released once read, as before
+        assert captures is not None  # read by `_ensure_includes`
         self._defs = {}
         for name, value in self._defines.items():
             self._add(Definition(name, "macro", -1, (0, 1 << 62), True, None, value))
-        captures = self._symbols if self._symbols is not None else treesitter.captures("cpp", "cpp_symbols", self._root)
-        self._symbols = None
-        self._collect_includes()
+        self._import_definitions()
         # Bindings of a name keep the order below (macros, valueless macros, variables, parameters,
         # template parameters), which is the order `_visible` breaks ties in.
         pending = self._pending
-        self._macro_names.update(self._defines)
-        self._macro_names.update(self._name(node) for node in captures.get("macro.name", []))
-        self._macro_names.update(self._name(node) for node in captures.get("macro.function", []))
         for name_node in captures.get("macro.name", []):
             pending.setdefault(self._name(name_node), []).append(("macro", name_node, None))
         for node in captures.get("macro.empty", []):
@@ -377,6 +388,10 @@ class CppConstants:
             # once each, in first-seen order (a header's own includes may already be listed)
             self.dependencies.extend(d for d in (resolved, *header.dependencies) if d not in self.dependencies)
             self._macro_names |= header.macro_names()
+
+    def _import_definitions(self) -> None:
+        """Bind what the quoted includes define at file scope, in the order they are included."""
+        for _name, header in self._headers:
             for definition in header.imported_definitions():
                 if definition.kind == "macro" and definition.name in self._defines:
                     continue
