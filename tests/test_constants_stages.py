@@ -76,3 +76,19 @@ def test_a_header_asked_for_its_names_first_still_binds_for_its_includers(folder
     first.macro_names()
     second = _table(folder, "other.cpp", fresh=False)
     assert second.value("width", len('#include "outer.h"\nint f() { return ')) == 33
+
+
+def test_a_file_lists_every_header_it_reads_whatever_was_read_before(folder: Path) -> None:
+    """The cache renews a file's result when a header it depends on changes, so its dependencies must
+    list the headers two levels down too, and those of a file that never looks a constant up (its
+    preprocessor facts still come from them), however the headers were first read in this process."""
+    from kernlint.frontends.cpp.frontend import extract
+
+    expected = [str(folder / "outer.h"), str(folder / "inner.h")]
+    (folder / "quiet.cpp").write_text('#include "outer.h"\nint run() { return 0; }\n')
+    constants._HEADER_CACHE.clear()
+    facts = extract(str(folder / "quiet.cpp"), (folder / "quiet.cpp").read_bytes())
+    assert list(facts.dependencies) == expected and {"BLOCK", "TILE"} <= set(facts.preprocessor.macros)
+    constants._HEADER_CACHE.clear()
+    table = _table(folder, fresh=False)
+    assert table.macro_names() and list(table.dependencies) == expected

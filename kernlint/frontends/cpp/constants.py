@@ -385,9 +385,9 @@ class CppConstants:
             if header is None:
                 continue
             self._headers.append((name, header))
+            self._macro_names |= header.macro_names()  # reads the header's own includes, so they are listed
             # once each, in first-seen order (a header's own includes may already be listed)
             self.dependencies.extend(d for d in (resolved, *header.dependencies) if d not in self.dependencies)
-            self._macro_names |= header.macro_names()
 
     def _import_definitions(self) -> None:
         """Bind what the quoted includes define at file scope, in the order they are included."""

@@ -172,6 +172,9 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
     as_c, c_sources = compiled_as_c(unit.path) if unit.path else (False, ())
     looping = [(kind, n) for kind, n, side in sides if side == "host"]
     flows, usm = host_flows(unit, members, host_calls, looping, accessors, queues, omp, in_device)
+    # the macro names read the quoted headers, which the dependencies then list (a file that looks no
+    # constant up has its preprocessor facts from them all the same)
+    preprocessor = preprocessor_facts(unit.root, groups.get("include", []), unit.constants.macro_names())
     return FileFacts(
         path=unit.path,
         language=language,
@@ -192,7 +195,7 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
         calls=calls,
         coverage=coverage,
         limits=device.limits + omp_branches.limits,
-        preprocessor=preprocessor_facts(unit.root, groups.get("include", []), unit.constants.macro_names()),
+        preprocessor=preprocessor,
         compiled_as_c=as_c,
         host_flows=flows,
         usm=usm,
