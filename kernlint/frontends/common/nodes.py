@@ -19,7 +19,10 @@ Node = tree_sitter.Node
 
 def text_of(node: Node | None) -> str:
     """The source text of `node` ("" for no node)."""
-    return node.text.decode("utf-8", errors="replace") if node is not None and node.text is not None else ""
+    if node is None:
+        return ""
+    text = node.text  # a property that copies the bytes: read once
+    return text.decode("utf-8", errors="replace") if text is not None else ""
 
 
 def span_of(node: Node) -> Span:
