@@ -53,6 +53,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 from kernlint.analysis.expressions import (  # noqa: F401  (re-exported: the front-ends' vocabulary)
     COMPARISONS,
@@ -375,6 +376,8 @@ class Program:
         return found.result if found is not None else callee.result
 
     def _control(self, instance: _Instance, guards: tuple[Hashable, ...]) -> Taint | None:
+        if not guards:  # most assignments are unguarded
+            return None
         grade = strongest(*(self._grade_in(instance, guard) for guard in guards))
         if grade is None:
             return None
@@ -390,7 +393,7 @@ class Program:
         geometric: frozenset[Name] | None = None,
     ) -> Evaluator:
         return Evaluator(
-            lambda name: self._lookup(instance, name),
+            partial(self._lookup, instance),  # called for every variable read: no Python frame of its own
             self._call,
             loop_varying,
             floors,

@@ -10,7 +10,7 @@ ids, `lid / 32`, sub-group collectives), and the per-lane kinds (id, flag, mixed
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from kernlint.analysis.names import Name
 from kernlint.facts.device import LaneEstimate
@@ -244,8 +244,29 @@ class Taint:
 _RANK = {"sub-group": 0, "id": 1, "flag": 2, "mixed": 3, "data": 4}
 
 
+def retaint(taint: Taint, *, shared: bool | None = None, unknown_block: bool | None = None) -> Taint:
+    """`taint` with `shared` and/or `unknown_block` changed: `dataclasses.replace` without its
+    per-call field introspection (the solver makes thousands of these)."""
+    return Taint(
+        taint.kind,
+        taint.origin,
+        taint.grade,
+        taint.lane,
+        taint.clamped,
+        taint.shared if shared is None else shared,
+        taint.straddle,
+        taint.unknown_block if unknown_block is None else unknown_block,
+    )
+
+
 def join(*taints: Taint | None) -> Taint | None:
     """The least upper bound: the strongest kind wins; flags keep their strongest grade."""
+    if len(taints) == 2:  # the common case, answered without the loop when one side is missing
+        first, second = taints
+        if second is None and (first is None or not first.unknown_block):
+            return first
+        if first is None and not second.unknown_block:  # type: ignore[union-attr]
+            return second
     best: Taint | None = None
     for taint in taints:
         if taint is None:
@@ -264,7 +285,7 @@ def join(*taints: Taint | None) -> Taint | None:
         ):
             best = taint
     if best is not None and best.unknown_block and not unknown_block(*taints):
-        return replace(best, unknown_block=False)  # another part surely differs between the lanes
+        return retaint(best, unknown_block=False)  # another part surely differs between the lanes
     return best
 
 

@@ -22,7 +22,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import replace
+from typing import Any
 
+from kernlint.analysis.blocks import block_of, clears_lane_bits, mask_block, power_of_two, sub_group_multiple
 from kernlint.analysis.expressions import (
     COMPARISONS,
     LOGICAL,
@@ -48,6 +50,7 @@ from kernlint.analysis.expressions import (
     flag_of,
     join,
     names_in,
+    retaint,
     strongest,
     unknown_block,
     unproven,
@@ -70,10 +73,6 @@ def _const(expr: Expr) -> int | float | None:
             return None
         return -value if expr.op == "-" else ~value  # type: ignore[operator]
     return None
-
-
-def _power_of_two(value: int | float | None) -> bool:
-    return isinstance(value, int) and value > 0 and value & (value - 1) == 0
 
 
 class Evaluator:
@@ -102,51 +101,44 @@ class Evaluator:
     # -- taint ----------------------------------------------------------------------------------
 
     def taint(self, expr: Expr | None) -> Taint | None:
-        if expr is None or isinstance(expr, (Const, Uniform)):
+        if expr is None:
             return None
-        if isinstance(expr, Var):
-            return self.lookup(expr.name)
-        if isinstance(expr, Phi):
-            return join(*(self.taint(option) for option in expr.options))
-        if isinstance(expr, SubGroupUniform):
-            return Taint("sub-group", expr.text, straddle=expr.straddle)
-        if isinstance(expr, Broadcast):
-            return self._broadcast_taint(expr)
-        if isinstance(expr, Seed):
-            return Taint("id", expr.text, lane=expr.scope == "lane", shared=expr.shared)
-        if isinstance(expr, Varying):
-            return Taint("data", expr.text)
-        if isinstance(expr, Load):
-            inner = join(self.taint(expr.base), self.taint(expr.index))
-            if inner is None or inner.kind == "sub-group":
-                return inner  # every lane of a sub-group reads the same element
-            return Taint("data", inner.origin, unknown_block=inner.unknown_block)
-        if isinstance(expr, Component):
-            base, index = self.taint(expr.base), self.taint(expr.index)
-            return join(base, Taint("mixed", index.origin) if index is not None else None)
-        if isinstance(expr, Unary):
-            inner = self.taint(expr.operand)
-            if inner is None or inner.kind == "sub-group":
-                return inner
-            if expr.op == "!":
-                grade = self.grade(expr)
-                return Taint("flag", inner.origin, grade, unknown_block=inner.unknown_block) if grade else inner
-            if expr.op in ("-", "+") or inner.kind in ("data", "mixed"):
-                return inner
-            return Taint("mixed", inner.origin, unknown_block=inner.unknown_block)  # ~id
-        if isinstance(expr, Binary):
-            return self._binary_taint(expr)
-        if isinstance(expr, Select):
-            condition = self.taint(expr.cond)
-            grade = self.grade(expr.cond) if condition is not None and condition.kind != "sub-group" else None
-            return join(
-                self.taint(expr.then),
-                self.taint(expr.other),
-                flag_of(grade),
-            )
-        if isinstance(expr, Call):
-            return self._call_taint(expr)
-        return None  # pragma: no cover - every Expr is handled above
+        # one dict look-up by the node's class instead of a chain of isinstance tests: this is the
+        # solver's innermost call (the expression classes are final, so the class alone decides)
+        handler = _TAINT_OF.get(type(expr))
+        return handler(self, expr) if handler is not None else None
+
+    def _var_taint(self, expr: Var) -> Taint | None:
+        return self.lookup(expr.name)
+
+    def _phi_taint(self, expr: Phi) -> Taint | None:
+        return join(*(self.taint(option) for option in expr.options))
+
+    def _load_taint(self, expr: Load) -> Taint | None:
+        inner = join(self.taint(expr.base), self.taint(expr.index))
+        if inner is None or inner.kind == "sub-group":
+            return inner  # every lane of a sub-group reads the same element
+        return Taint("data", inner.origin, unknown_block=inner.unknown_block)
+
+    def _component_taint(self, expr: Component) -> Taint | None:
+        base, index = self.taint(expr.base), self.taint(expr.index)
+        return join(base, Taint("mixed", index.origin) if index is not None else None)
+
+    def _unary_taint(self, expr: Unary) -> Taint | None:
+        inner = self.taint(expr.operand)
+        if inner is None or inner.kind == "sub-group":
+            return inner
+        if expr.op == "!":
+            grade = self.grade(expr)
+            return Taint("flag", inner.origin, grade, unknown_block=inner.unknown_block) if grade else inner
+        if expr.op in ("-", "+") or inner.kind in ("data", "mixed"):
+            return inner
+        return Taint("mixed", inner.origin, unknown_block=inner.unknown_block)  # ~id
+
+    def _select_taint(self, expr: Select) -> Taint | None:
+        condition = self.taint(expr.cond)
+        grade = self.grade(expr.cond) if condition is not None and condition.kind != "sub-group" else None
+        return join(self.taint(expr.then), self.taint(expr.other), flag_of(grade))
 
     def _broadcast_taint(self, expr: Broadcast) -> Taint | None:
         value, index = self.taint(expr.value), self.taint(expr.index)
@@ -162,7 +154,7 @@ class Evaluator:
         left, right = self.taint(expr.left), self.taint(expr.right)
         found = self._binary_of(expr, left, right)
         if found is not None and found.kind != "sub-group" and not found.unknown_block and unknown_block(left, right):
-            return replace(found, unknown_block=True)  # computed from blocks of unknown size alone
+            return retaint(found, unknown_block=True)  # computed from blocks of unknown size alone
         return found
 
     def _binary_of(self, expr: Binary, left: Taint | None, right: Taint | None) -> Taint | None:
@@ -187,7 +179,7 @@ class Evaluator:
         ):
             # `gid / sg.get_max_local_range()[0]`: the sub-group's number, as `gid / 32` is for sub-groups of 32
             return Taint("sub-group", left.origin)
-        block = _block(self._constant(expr.right), expr.op) if left is not None and right is None else None
+        block = block_of(self._constant(expr.right), expr.op) if left is not None and right is None else None
         if (
             block
             and self.group_size
@@ -204,7 +196,7 @@ class Evaluator:
             and left is not None
             and left.kind == "id"
             and not left.lane
-            and _sub_group_multiple(self._constant(expr.right), expr.op)
+            and sub_group_multiple(self._constant(expr.right), expr.op)
         ):
             # `lid / 32`, `gid >> 5`: consecutive ids in blocks of 32 share the value, and a sub-group is
             # at most 32 consecutive ids starting at a multiple of its size
@@ -226,7 +218,7 @@ class Evaluator:
             and left.kind == "id"
             and not left.lane
             and right is None
-            and _clears_lane_bits(self._constant(expr.right))
+            and clears_lane_bits(self._constant(expr.right))
         ):
             # `lid & ~31`, `gid & 0xFFFFFFE0`: the base of the id's block of 32, the same in a sub-group
             return Taint("sub-group", left.origin)
@@ -235,7 +227,7 @@ class Evaluator:
             and left is not None
             and left.kind == "id"
             and right is None
-            and _sub_group_multiple(_mask_block(self._constant(expr.right), expr.op), "/")
+            and sub_group_multiple(mask_block(self._constant(expr.right), expr.op), "/")
         ):
             # `lid % 32`, `lid & 63`: rises by one from lane to lane inside every sub-group
             return Taint("id", left.origin, lane=True)
@@ -269,7 +261,7 @@ class Evaluator:
             )
         if left is not None and right is not None and left.kind == right.kind == "id" and expr.op in ("+", "-"):
             # row * w + col: monotone along the sub-group, and one lane's own unless both parts are shared
-            return replace(worst, shared=left.shared and right.shared)
+            return retaint(worst, shared=left.shared and right.shared)
         if worst.kind == "id":
             one_sided = (left is None) != (right is None)
             other = expr.right if left is not None else expr.left
@@ -281,7 +273,7 @@ class Evaluator:
                 shared = worst.shared or (expr.op in ("/", ">>") and offset not in (1, 0))
                 if worst.lane and not small:
                     return Taint("id", worst.origin, shared=shared)
-                return replace(worst, shared=shared)
+                return retaint(worst, shared=shared)
         return Taint("mixed", worst.origin)
 
     def _constant(self, expr: Expr | None, depth: int = 0) -> int | float | None:
@@ -530,7 +522,7 @@ class Evaluator:
                 taken = 1 / k if op == "==" else (k - 1) / k
                 return Grade("strong", reason, LaneEstimate("fraction", taken), operand_taint.origin)
             return Grade("strong", reason, None, operand_taint.origin)
-        if _power_of_two(k) and op in ("==", "!=") and c is not None:
+        if power_of_two(k) and op in ("==", "!=") and c is not None:
             return Grade("strong", "bit-test", LaneEstimate("split", 0.5), operand_taint.origin)
         return Grade("strong", "bit-test", None, operand_taint.origin)
 
@@ -569,32 +561,19 @@ def _complement(lanes: LaneEstimate) -> LaneEstimate:
     return lanes
 
 
-def _sub_group_multiple(value: int | float | None, op: str) -> bool:
-    """Whether dividing by `value` (or shifting right by it) groups ids in blocks of a multiple of
-    `SUB_GROUP_MAX`."""
-    if not isinstance(value, int) or value <= 0:
-        return False
-    block = 1 << value if op == ">>" and value < 63 else value
-    return block % SUB_GROUP_MAX == 0
-
-
-def _clears_lane_bits(mask: int | float | None) -> bool:
-    """Whether `x & mask` is the same for the 32 ids of every aligned block (`~31`, `-32`, `0xFFE0`):
-    the mask keeps none of the low bits that number the lanes of the widest sub-group."""
-    return isinstance(mask, int) and mask != 0 and mask & (SUB_GROUP_MAX - 1) == 0
-
-
-def _block(value: int | float | None, op: str) -> int | None:
-    """How many consecutive ids `x / value` or `x >> value` maps to one result, or None."""
-    if op not in ("/", ">>") or not isinstance(value, int) or value <= 0:
-        return None
-    return (1 << value if value < 63 else None) if op == ">>" else value
-
-
-def _mask_block(value: int | float | None, op: str) -> int | None:
-    """The period of `x % value` or `x & value` (a mask of low bits), or None."""
-    if not isinstance(value, int) or value <= 0:
-        return None
-    if op == "%":
-        return value
-    return value + 1 if value & (value + 1) == 0 else None
+_TAINT_OF: dict[type, Callable[[Evaluator, Any], Taint | None]] = {
+    Const: lambda evaluator, expr: None,
+    Uniform: lambda evaluator, expr: None,
+    Var: Evaluator._var_taint,
+    Phi: Evaluator._phi_taint,
+    SubGroupUniform: lambda evaluator, expr: Taint("sub-group", expr.text, straddle=expr.straddle),
+    Broadcast: Evaluator._broadcast_taint,
+    Seed: lambda evaluator, expr: Taint("id", expr.text, lane=expr.scope == "lane", shared=expr.shared),
+    Varying: lambda evaluator, expr: Taint("data", expr.text),
+    Load: Evaluator._load_taint,
+    Component: Evaluator._component_taint,
+    Unary: Evaluator._unary_taint,
+    Binary: Evaluator._binary_taint,
+    Select: Evaluator._select_taint,
+    Call: Evaluator._call_taint,
+}
