@@ -94,7 +94,10 @@ class Walk:
         self._flow.define(variable, key, strong)
 
     def _use(self, node: Node) -> Variable | None:
-        variable = self.hooks.variable(text_of(node), node.start_byte) if node.text is not None else None
+        text = node.text  # read once (a property that copies the bytes); a missing identifier's is b""
+        variable = (
+            self.hooks.variable(text.decode("utf-8", errors="replace"), node.start_byte) if text is not None else None
+        )
         if variable is not None:
             self._flow.use(variable, key_of(node))
         return variable

@@ -216,10 +216,12 @@ class ArmCounter:
                 stack.append((node, children))
                 stack.extend((child, None) for child in children if child.id not in self._extents)
                 continue
-            below = [self._extents[child.id] for child in children]
-            known = [most for most, _group in below if most is not None]
-            most = max(known) if known else None
-            over_group = any(group for _most, group in below)
+            most, over_group = None, False
+            for child in children:  # the largest known count below, and whether any loop below is over the group
+                child_most, child_group = self._extents[child.id]
+                if child_most is not None and (most is None or child_most > most):
+                    most = child_most
+                over_group = over_group or child_group
             if node.type in _LOOPS:
                 condition = node.child_by_field_name("condition")
                 update = node.child_by_field_name("update")
@@ -293,11 +295,14 @@ class ArmCounter:
     def _exit_leaves(self, node: Node, children: list[Node]) -> tuple[bool, bool]:
         """(has a return, has a break) at or under `node`, not looking into loops, switches, lambdas or
         functions below it (what leaves those does not leave the arm)."""
-        below = () if node.type in _NO_EXIT_DESCENT else children
-        return (
-            node.type == "return_statement" or any(self._leaves[c.id][0] for c in below),
-            node.type == "break_statement" or any(self._leaves[c.id][1] for c in below),
-        )
+        kind = node.type
+        returns, breaks = kind == "return_statement", kind == "break_statement"
+        if kind not in _NO_EXIT_DESCENT:
+            leaves = self._leaves
+            for child in children:  # one pass for both answers (this runs for every node weighed)
+                child_returns, child_breaks = leaves[child.id]
+                returns, breaks = returns or child_returns, breaks or child_breaks
+        return returns, breaks
 
     def _combine(self, node: Node, children: list[Node]) -> tuple[int, int, int]:
         if node.type in ("lambda_expression", "function_definition"):
@@ -313,13 +318,16 @@ class ArmCounter:
             loops += 1
         if node.type == "call_expression" and not is_math_call(node) and self._is_work(node):
             calls += 1
-        inner = [0, 0, 0]
+        inner_statements = inner_loops = inner_calls = 0
+        weights = self._weights
         for child in children:
-            for k, value in enumerate(self._weights[child.id]):
-                inner[k] += value
+            child_statements, child_loops, child_calls = weights[child.id]
+            inner_statements += child_statements
+            inner_loops += child_loops
+            inner_calls += child_calls
         if trips is not None:
-            return inner[0] * trips, inner[1], inner[2] * trips
-        return statements + inner[0], loops + inner[1], calls + inner[2]
+            return inner_statements * trips, inner_loops, inner_calls * trips
+        return statements + inner_statements, loops + inner_loops, calls + inner_calls
 
 
 def _weighed_children(node: Node) -> list[Node]:
