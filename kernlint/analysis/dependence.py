@@ -88,6 +88,7 @@ from kernlint.analysis.trips import offset_trip_count, uniform_trip_count
 
 _MAX_INSTANCES = 8  # contexts per unit; further call contexts share one widened instance
 _WIDENED = "widened"
+_OWN_RESULT = "<result>"  # stands for an instance's own result among the names its evaluation read
 
 
 @dataclass
@@ -212,6 +213,11 @@ class Program:
         # unit -> the last generation in which a unit it reads (see `_watched`) grew, while solving
         self._stale_at: dict[Hashable, int] = {}
         self._single: dict[Hashable, dict[Name, Expr | None]] = {}  # unit -> its singly assigned names
+        # the instance being evaluated, the names its evaluation has read so far, and whether anything it
+        # reads has grown since it began but the names it set before reading them (`_evaluate_fresh`)
+        self._current: _Instance | None = None
+        self._reads: set[Name] = set()
+        self._fresh = False
 
     def unit(
         self,
@@ -252,7 +258,8 @@ class Program:
                 # calls) have not grown since its last evaluation would only repeat it: skipped.
                 if instance.evaluated_at < 0 or self._stale_at.get(instance.unit.key, -1) > instance.evaluated_at:
                     instance.evaluated_at = self._generation
-                    self._evaluate(instance)
+                    if self._evaluate_fresh(instance):
+                        instance.evaluated_at = self._generation
             if not self._grown:
                 orphans = [u for u in self.units.values() if u.key not in self._by_unit]
                 if not orphans:
@@ -309,6 +316,18 @@ class Program:
         for name, value in zip(instance.unit.params, instance.context):
             self._update(instance, name, value)
 
+    def _evaluate_fresh(self, instance: _Instance) -> bool:
+        """`_evaluate`, and whether its answers are already final for the state it leaves: true when
+        the only growth it met was its own setting of names it had not read yet. Each part of the pass
+        then saw the values it would see again, so another pass would only repeat it (and is skipped);
+        every other growth leaves the instance stale as before."""
+        self._current, self._reads, self._fresh = instance, set(), True
+        try:
+            self._evaluate(instance)
+        finally:
+            self._current = None
+        return self._fresh
+
     def _evaluate(self, instance: _Instance) -> None:
         """One pass over a unit's assignments, returns and call sites in one instance."""
         unit = instance.unit
@@ -332,7 +351,7 @@ class Program:
             if value != instance.result:
                 instance.result = value
                 unit.result = join(unit.result, value)
-                self._grew(unit.key)
+                self._grew(unit.key, own=instance is self._current and _OWN_RESULT not in self._reads)
         for binding in unit._bindings:
             callee = self.units.get(binding.callee)
             if callee is None:
@@ -341,6 +360,8 @@ class Program:
             called = self._instance(callee, tuple(args))
             for index, variable in binding.outputs:
                 if index < len(callee.params):
+                    if called is self._current:  # a recursive call's output reads this instance's own names
+                        self._reads.add(callee.params[index])
                     self._update(instance, variable, called.env.get(callee.params[index]))
 
     def _update(self, instance: _Instance, name: Name, value: Taint | None) -> None:
@@ -351,9 +372,11 @@ class Program:
         widened = join(instance.unit.env.get(name), merged)
         assert widened is not None  # a join with a taint (`merged`) is never None
         instance.unit.env[name] = widened
-        self._grew(instance.unit.key)
+        self._grew(instance.unit.key, own=instance is self._current and name not in self._reads)
 
     def _lookup(self, instance: _Instance, name: Name) -> Taint | None:
+        if instance is self._current:
+            self._reads.add(name)
         unit = instance.unit
         if name in unit.names or name in unit.params:
             return join(instance.env.get(name), unit.external.get(name))
@@ -370,7 +393,10 @@ class Program:
         if callee is None:
             return None
         if self._solving:
-            return self._instance(callee, args).result
+            called = self._instance(callee, args)
+            if called is self._current:  # a recursive call reads the result this pass is making
+                self._reads.add(_OWN_RESULT)
+            return called.result
         context = tuple(args[: len(callee.params)]) + (None,) * (len(callee.params) - len(args))
         found = self._instances.get((callee.key, context))
         return found.result if found is not None else callee.result
@@ -402,16 +428,21 @@ class Program:
             (instance.unit.group_size, instance.unit.sub_group),
         )
 
-    def _grew(self, unit: Hashable | None = None) -> None:
+    def _grew(self, unit: Hashable | None = None, own: bool = False) -> None:
         """Something the taints depend on changed (in `unit`, when given): another round is due, and
-        the remembered grades that depend on it are stale (all of them, without a unit)."""
+        the remembered grades that depend on it are stale (all of them, without a unit). `own`: the
+        instance being evaluated set a name it has not read yet (see `_evaluate_fresh`)."""
         self._grown = True
         self._generation += 1
         if unit is None or self._watchers is None:
             self._grades.clear()
+            self._fresh = False
             return
-        for reader in self._watchers.get(unit, ()):
+        readers = self._watchers.get(unit, ())
+        for reader in readers:
             self._stale_at[reader] = self._generation
+        if not own and self._current is not None and self._current.unit.key in readers:
+            self._fresh = False
 
     def _grade_in(self, instance: _Instance, condition_key: Hashable) -> Grade | None:
         """The grade of a condition in one instance, remembered until a unit it reads grows: an
