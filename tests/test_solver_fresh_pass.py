@@ -102,6 +102,16 @@ def test_a_recursive_calls_reference_output_is_read_again() -> None:
     assert _kind(program, "f", "z") == "id"
 
 
+def test_a_lambda_calling_the_function_around_it_reads_the_names_the_call_seeds() -> None:
+    def build(p: Program) -> None:
+        p.unit("lambda", parent="outer").assign("r", Var("p"))  # the enclosing function's parameter
+        p.unit("lambda").assign("s", Call("outer", (GID,), unit="outer"))  # seeds `p` after the read
+        p.unit("outer", ["p"]).assign("q", Const(0))  # no result: only the seeding grows
+
+    program, _passes = _solve(build)
+    assert _kind(program, "lambda", "r") == "id"
+
+
 # -- random programs: the same answers with and without the skip ---------------------------------
 
 _NAMES = ("a", "b", "c", "d")

@@ -308,13 +308,28 @@ class Program:
             return widened
         instance = self._instances[(unit.key, context)] = _Instance(unit, context)
         instances.append(instance)
-        self._seed(instance)
-        self._grew(unit.key)
+        unseen = self._unseen(unit.key)
+        self._seed(instance, own=unseen)
+        self._grew(unit.key, own=unseen)
         return instance
 
-    def _seed(self, instance: _Instance) -> None:
+    def _seed(self, instance: _Instance, own: bool = False) -> None:
         for name, value in zip(instance.unit.params, instance.context):
-            self._update(instance, name, value)
+            self._update(instance, name, value, own)
+
+    def _unseen(self, key: Hashable) -> bool:
+        """Whether the evaluation under way can have read nothing a new instance of unit `key` changes:
+        it reads another unit's instances only through calls made after they exist, and that unit's
+        names only when it encloses the evaluated one (or is it)."""
+        current = self._current
+        if current is None:
+            return False
+        unit: Unit | None = current.unit
+        for _ in range(17):  # as deep as `_lookup` climbs
+            if unit is None or unit.key == key:
+                return unit is None
+            unit = self.units.get(unit.parent) if unit.parent is not None else None
+        return False
 
     def _evaluate_fresh(self, instance: _Instance) -> bool:
         """`_evaluate`, and whether its answers are already final for the state it leaves: true when
@@ -364,7 +379,7 @@ class Program:
                         self._reads.add(callee.params[index])
                     self._update(instance, variable, called.env.get(callee.params[index]))
 
-    def _update(self, instance: _Instance, name: Name, value: Taint | None) -> None:
+    def _update(self, instance: _Instance, name: Name, value: Taint | None, own: bool = False) -> None:
         merged = join(instance.env.get(name), value)
         if merged is None or merged == instance.env.get(name):
             return
@@ -372,7 +387,7 @@ class Program:
         widened = join(instance.unit.env.get(name), merged)
         assert widened is not None  # a join with a taint (`merged`) is never None
         instance.unit.env[name] = widened
-        self._grew(instance.unit.key, own=instance is self._current and name not in self._reads)
+        self._grew(instance.unit.key, own=own or (instance is self._current and name not in self._reads))
 
     def _lookup(self, instance: _Instance, name: Name) -> Taint | None:
         if instance is self._current:
