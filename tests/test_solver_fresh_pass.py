@@ -1,7 +1,9 @@
-"""The solver skips an instance's confirming pass when the only growth its last pass met was its own
-setting of names it had not read yet (`Program._evaluate_fresh`). A skip must never keep a stale
-answer: a read before the name is set, a recursive call's result or output, a lambda's capture, each
-still needs the second pass. Random programs are solved with and without the skip and must agree."""
+"""The solver remembers a condition's grade until a name it read is set again or something else it
+reads grows (`Program._still_valid`), and skips an instance's confirming pass when the only growth its
+last pass met was its own setting of names it had not read yet (`Program._evaluate_fresh`). Neither may
+keep a stale answer: a read before the name is set, a recursive call's result or output, a lambda's
+capture each still need the second pass. Random programs are solved with both and with neither (every
+pass run, every grade worked out afresh) and must agree."""
 
 from __future__ import annotations
 
@@ -16,8 +18,10 @@ from kernlint.analysis.expressions import Expr, Load, Phi, Select, Taint, Unary
 GID = Seed("global", "gid")
 
 
-def _solve(build: Callable[[Program], None], skip: bool = True) -> tuple[Program, int]:
+def _solve(build: Callable[[Program], None], skip: bool = True, remember: bool = True) -> tuple[Program, int]:
     program = Program()
+    if not remember:  # every grade worked out afresh: no remembered grade can be stale
+        program._still_valid = lambda instance, generation, reads: False  # type: ignore[method-assign]
     build(program)
     passes = 0
     plain = program._evaluate
@@ -112,6 +116,18 @@ def test_a_lambda_calling_the_function_around_it_reads_the_names_the_call_seeds(
     assert _kind(program, "lambda", "r") == "id"
 
 
+def test_a_lambdas_remembered_grade_goes_stale_when_the_function_around_it_sets_a_name() -> None:
+    def build(p: Program) -> None:
+        inner = p.unit("lambda", parent="outer")
+        inner.condition("c", Binary("<", Var("p"), Var("n")))  # `p`: the enclosing function's
+        inner.assign("w", Const(1), guards=["c"])  # graded before `outer` is evaluated
+        p.unit("outer").assign("p", GID)
+
+    program, _passes = _solve(build)
+    taint = program.taint("lambda", Var("w"))
+    assert taint is not None and taint.kind == "flag"
+
+
 # -- random programs: the same answers with and without the skip ---------------------------------
 
 _NAMES = ("a", "b", "c", "d")
@@ -173,7 +189,7 @@ def _answers(program: Program) -> list[object]:
 def test_random_programs_solve_the_same_with_and_without_the_skip(seed: int) -> None:
     build = _random_program(seed)
     skipped, passes = _solve(build)
-    full, full_passes = _solve(build, skip=False)
+    full, full_passes = _solve(build, skip=False, remember=False)
     assert _answers(skipped) == _answers(full)
     assert passes <= full_passes
 

@@ -207,11 +207,17 @@ class Program:
         self._grown = False
         # grades of conditions per instance, with the generation they were graded in: valid while
         # nothing the instance reads grows (see `_grew`)
-        self._grades: dict[tuple[int, Hashable], tuple[_Instance, Grade | None, int]] = {}
+        self._grades: dict[tuple[int, Hashable], tuple[_Instance, Grade | None, int, frozenset[Name]]] = {}
         self._watchers: dict[Hashable, set[Hashable]] | None = None  # while solving: who reads each unit
         self._generation = 0  # how many times something grew
         # unit -> the last generation in which a unit it reads (see `_watched`) grew, while solving
         self._stale_at: dict[Hashable, int] = {}
+        # what a remembered grade checks instead: the last growth of a unit a unit reads other than an
+        # instance of its own setting a name, and when each instance last set each name
+        self._foreign_at: dict[Hashable, int] = {}
+        self._set_at: dict[tuple[int, Name], int] = {}
+        self._grading: _Instance | None = None  # the instance whose condition is being graded
+        self._grade_reads: set[Name] = set()  # the names its grading has read so far
         self._single: dict[Hashable, dict[Name, Expr | None]] = {}  # unit -> its singly assigned names
         # the instance being evaluated, the names its evaluation has read so far, and whether anything it
         # reads has grown since it began but the names it set before reading them (`_evaluate_fresh`)
@@ -387,11 +393,14 @@ class Program:
         widened = join(instance.unit.env.get(name), merged)
         assert widened is not None  # a join with a taint (`merged`) is never None
         instance.unit.env[name] = widened
-        self._grew(instance.unit.key, own=own or (instance is self._current and name not in self._reads))
+        own = own or (instance is self._current and name not in self._reads)
+        self._grew(instance.unit.key, own=own, by=(instance, name))
 
     def _lookup(self, instance: _Instance, name: Name) -> Taint | None:
         if instance is self._current:
             self._reads.add(name)
+        if instance is self._grading:
+            self._grade_reads.add(name)
         unit = instance.unit
         if name in unit.names or name in unit.params:
             return join(instance.env.get(name), unit.external.get(name))
@@ -443,10 +452,11 @@ class Program:
             (instance.unit.group_size, instance.unit.sub_group),
         )
 
-    def _grew(self, unit: Hashable | None = None, own: bool = False) -> None:
+    def _grew(self, unit: Hashable | None = None, own: bool = False, by: tuple[_Instance, Name] | None = None) -> None:
         """Something the taints depend on changed (in `unit`, when given): another round is due, and
         the remembered grades that depend on it are stale (all of them, without a unit). `own`: the
-        instance being evaluated set a name it has not read yet (see `_evaluate_fresh`)."""
+        instance being evaluated set a name it has not read yet (see `_evaluate_fresh`); `by`: an
+        instance of `unit` set this name (the unit's other grades did not read it: see `_still_valid`)."""
         self._grown = True
         self._generation += 1
         if unit is None or self._watchers is None:
@@ -456,6 +466,10 @@ class Program:
         readers = self._watchers.get(unit, ())
         for reader in readers:
             self._stale_at[reader] = self._generation
+            if by is None or reader != unit:
+                self._foreign_at[reader] = self._generation
+        if by is not None:
+            self._set_at[(id(by[0]), by[1])] = self._generation
         if not own and self._current is not None and self._current.unit.key in readers:
             self._fresh = False
 
@@ -463,18 +477,30 @@ class Program:
         """The grade of a condition in one instance, remembered until a unit it reads grows: an
         assignment's guards are graded for every assignment they guard, in every round."""
         remembered = self._grades.get((id(instance), condition_key))
-        if remembered is not None and remembered[0] is instance and self._still_valid(instance, remembered[2]):
+        if remembered is not None and remembered[0] is instance and self._still_valid(instance, *remembered[2:]):
             return remembered[1]
         generation = self._generation
-        grade = self._grade_now(instance, condition_key)
+        outer = self._grading, self._grade_reads
+        self._grading, self._grade_reads = instance, set()
+        try:
+            grade = self._grade_now(instance, condition_key)
+        finally:
+            reads = self._grade_reads
+            self._grading, self._grade_reads = outer
+            if outer[0] is instance:
+                outer[1].update(reads)
         if generation == self._generation:  # nothing grew while grading
-            self._grades[(id(instance), condition_key)] = (instance, grade, generation)
+            self._grades[(id(instance), condition_key)] = (instance, grade, generation, frozenset(reads))
         return grade
 
-    def _still_valid(self, instance: _Instance, generation: int) -> bool:
-        """Whether nothing `instance` reads has grown since `generation` (outside `solve`, every
-        growth clears the remembered grades)."""
-        return self._stale_at.get(instance.unit.key, -1) <= generation
+    def _still_valid(self, instance: _Instance, generation: int, reads: frozenset[Name]) -> bool:
+        """Whether nothing the grade of `instance` read has grown since `generation`: no growth of a unit
+        its unit reads but the setting of names by instances of its own unit, and none of the names
+        it read set again by `instance` itself (outside `solve`, every growth clears the grades)."""
+        if self._foreign_at.get(instance.unit.key, -1) > generation:
+            return False
+        key = id(instance)
+        return all(self._set_at.get((key, name), -1) <= generation for name in reads)
 
     def _grade_now(self, instance: _Instance, condition_key: Hashable) -> Grade | None:
         condition = instance.unit.conditions.get(condition_key)
