@@ -34,6 +34,7 @@ from kernlint.analysis.names import DefinitionKey
 ENTRY = "<entry>"
 BARRIER = "<barrier>"
 _MAX_ITERATIONS = 8
+_ENTRY_ONLY: frozenset[Hashable] = frozenset({ENTRY})  # a variable no definition reached: made once
 
 State = dict[Hashable, frozenset[Hashable]]  # variable -> the definitions that may reach here
 # A walk of nested code that never recurses: it yields each nested walk it needs run, `drive` runs that
@@ -85,7 +86,8 @@ def _merge(a: State | None, b: State | None) -> State | None:
         return dict(a)
     merged: State = {}
     for name in a.keys() | b.keys():
-        merged[name] = a.get(name, frozenset({ENTRY})) | b.get(name, frozenset({ENTRY}))
+        mine, theirs = a.get(name, _ENTRY_ONLY), b.get(name, _ENTRY_ONLY)
+        merged[name] = mine if mine is theirs else mine | theirs  # the same set on both paths: itself
     return merged
 
 
@@ -113,12 +115,12 @@ class Flow:
         """`name` gets a new value here (`strong` False: it may, as through a reference argument)."""
         if self.state is None:
             return
-        old = self.state.get(name, frozenset({ENTRY})) if not strong else frozenset()
+        old = self.state.get(name, _ENTRY_ONLY) if not strong else frozenset()
         self.state[name] = old | {definition}
 
     def use(self, name: Hashable, at: Hashable) -> frozenset[Hashable]:
         """`name` is read at `at`: record (and return) the definitions that may reach it."""
-        reaching = frozenset({ENTRY}) if self.state is None else self.state.get(name, frozenset({ENTRY}))
+        reaching = _ENTRY_ONLY if self.state is None else self.state.get(name, _ENTRY_ONLY)
         self.uses[at] = self.uses.get(at, frozenset()) | reaching
         return reaching
 
