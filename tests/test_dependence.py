@@ -385,7 +385,7 @@ def test_a_lambda_that_assigns_a_captured_variable_updates_the_kernel() -> None:
 # -- issue 18: what lanes share, and how a moving bound leaves them ---------------------------------
 
 
-def grade_in(expr, *, group_size=None, sub_group=None, loop_varying=(), geometric=None, setup=None):
+def grade_in(expr, *, group_size=None, sub_group=None, loop_varying=(), geometric=None, doubling=(), setup=None):
     """`grade`, in a unit that runs with the given work-group and sub-group sizes."""
 
     def build(p: Program) -> None:
@@ -394,7 +394,7 @@ def grade_in(expr, *, group_size=None, sub_group=None, loop_varying=(), geometri
         k.assign("gid", Seed("global", "it.get_global_id(0)"))
         if setup:
             setup(k)
-        k.condition("c", expr, loop_varying=loop_varying, geometric=geometric)
+        k.condition("c", expr, loop_varying=loop_varying, geometric=geometric, doubling=doubling)
 
     return solved(build).grade("k", "c")
 
@@ -428,6 +428,15 @@ def test_a_halved_bound_shrinks_the_lanes_and_a_stepped_one_staggers_them() -> N
     assert (scan.dependence, scan.lanes.kind) == ("boundary", "edge")
     suffix = grade_in(Binary("<", Var("lid"), Binary("-", Var("n"), Var("d"))), loop_varying={"d"}, geometric={"d"})
     assert suffix.dependence == "boundary"
+
+
+def test_a_doubled_bound_grows_the_lanes() -> None:
+    """`lid < d` with `d *= 2` (a scan's down-sweep): the active lanes double, the mirror of a halving tree."""
+    down = grade_in(Binary("<", Var("lid"), Var("d")), loop_varying={"d"}, geometric={"d"}, doubling={"d"})
+    assert (down.dependence, down.reason, down.lanes.kind) == ("strong", "loop-bound", "growing")
+    # only a bound whose moving names all double grows the lanes
+    halved = grade_in(Binary("<", Var("lid"), Var("s")), loop_varying={"s", "d"}, geometric={"s", "d"}, doubling={"d"})
+    assert halved.lanes.kind == "shrinking"
 
 
 def test_a_two_dimensional_leader_is_one_lane() -> None:

@@ -99,6 +99,7 @@ class _Condition:
     kind: str
     floors: dict[Name, int]
     geometric: frozenset[Name] | None = None
+    doubling: frozenset[Name] = frozenset()
 
 
 @dataclass
@@ -168,13 +169,15 @@ class Unit:
         kind: str = "if",
         floors: Mapping[Name, int] | None = None,
         geometric: Iterable[Name] | None = None,
+        doubling: Iterable[Name] = (),
     ) -> None:
         """A condition to grade. `loop_varying`: names that change between iterations of the loops
         around it (for a loop's own condition, that loop included); `floors`: for some of them, a
         value the loop keeps them at or above (`for (s = 256; s >= 32; s >>= 1)`: 32); `kind` is
         "if", "ternary", "switch" (graded as a multi-way split) or "loop"; `geometric`: the loop-varying
         names the loops halve or double each step (`s >>= 1`), so that a bound of them shrinks the lanes
-        geometrically and any other lets them leave one step apart (None: not known, read as halving)."""
+        geometrically and any other lets them leave one step apart (None: not known, read as halving);
+        `doubling`: those of them the loops only double (`d *= 2`), so that the lanes grow instead."""
         self.conditions[key] = _Condition(
             expr,
             tuple(guards),
@@ -182,6 +185,7 @@ class Unit:
             kind,
             dict(floors or {}),
             frozenset(geometric) if geometric is not None else None,
+            frozenset(doubling),
         )
 
 
@@ -441,6 +445,7 @@ class Program:
         loop_varying: frozenset[Name] = frozenset(),
         floors: Mapping[Name, int] | None = None,
         geometric: frozenset[Name] | None = None,
+        doubling: frozenset[Name] = frozenset(),
     ) -> Evaluator:
         return Evaluator(
             partial(self._lookup, instance),  # called for every variable read: no Python frame of its own
@@ -450,6 +455,7 @@ class Program:
             lambda name: self._definition(instance.unit, name),
             geometric,
             (instance.unit.group_size, instance.unit.sub_group),
+            doubling,
         )
 
     def _grew(self, unit: Hashable | None = None, own: bool = False, by: tuple[_Instance, Name] | None = None) -> None:
@@ -506,7 +512,9 @@ class Program:
         condition = instance.unit.conditions.get(condition_key)
         if condition is None:
             return None
-        evaluator = self._evaluator(instance, condition.loop_varying, condition.floors, condition.geometric)
+        evaluator = self._evaluator(
+            instance, condition.loop_varying, condition.floors, condition.geometric, condition.doubling
+        )
         if condition.kind == "switch":
             return evaluator.grade_switch(condition.expr)
         if condition.kind == "loop":

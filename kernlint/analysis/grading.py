@@ -88,6 +88,7 @@ class Evaluator:
         resolve: Resolve | None = None,
         geometric: frozenset[Name] | None = None,
         sizes: tuple[int | None, int | None] = (None, None),
+        doubling: frozenset[Name] = frozenset(),
     ) -> None:
         self.lookup = lookup
         self.call = call
@@ -96,6 +97,7 @@ class Evaluator:
         self.floors = floors or {}
         # loop-varying names that enclosing loops halve or double each step (`s >>= 1`); None: not known
         self.geometric = geometric
+        self.doubling = doubling  # those of them the loops only double (`d *= 2`): the lanes grow
         self.group_size, self.sub_group = sizes  # the launch's work-group and required sub-group size
 
     # -- taint ----------------------------------------------------------------------------------
@@ -451,9 +453,12 @@ class Evaluator:
                 else (
                     LaneEstimate("all-but-one")
                     if op == "!="
-                    # a bound halved each step (`lid < s`, `s >>= 1`) shrinks the active lanes geometrically;
-                    # one moved by a constant step (`k <= lid`, `++k`) lets them leave one step apart
-                    else LaneEstimate("staggered" if stepped else "shrinking")
+                    # a bound halved each step (`lid < s`, `s >>= 1`) shrinks the active lanes geometrically,
+                    # one doubled (`d *= 2`) grows them; one moved by a constant step (`k <= lid`, `++k`)
+                    # lets them leave one step apart
+                    else LaneEstimate(
+                        "staggered" if stepped else "growing" if varying <= self.doubling else "shrinking"
+                    )
                 )
             )
             return Grade("strong", "loop-bound", lanes, taint.origin)

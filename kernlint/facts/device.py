@@ -24,6 +24,7 @@ class LaneEstimate:
       single       one lane runs the guarded code (`lid == 0`)
       all-but-one  every lane but one runs it (`lid != 0`)
       shrinking    the active lanes halve from step to step (`lid < s`, `s` halved in a loop)
+      growing      the active lanes double from step to step (`lid < d`, `d` doubled in a loop)
       staggered    the lanes leave a loop one step apart (`for (k = 0; k <= lid; ++k)`)
       edge         only the sub-group that straddles a bound runs partly filled (`i < n`)
     `taken` is the fraction of lanes on the guarded path when it is known without the sub-group size.
@@ -62,6 +63,16 @@ class LaneEstimate:
             return (
                 "the active lanes shrink from step to step: once the bound falls below the sub-group size, "
                 "sub-groups run partly empty, down to 1 active lane"
+            )
+        if self.kind == "growing":
+            if n:
+                return (
+                    f"the active lanes grow from step to step: until the bound reaches {n}, "
+                    f"a sub-group runs with fewer than {n} lanes, from 1 up"
+                )
+            return (
+                "the active lanes grow from step to step: until the bound reaches the sub-group size, "
+                "sub-groups run partly empty, from 1 active lane up"
             )
         if self.kind == "staggered":
             return "the lanes leave one iteration apart, so each sub-group runs as long as its last lane"

@@ -98,7 +98,7 @@ BranchReason = Literal[
 #: How guarded code jumps out early.
 BranchExit = Literal["return", "break", "continue"]
 #: The shape of a divergent sub-group's active lanes (see `LaneEstimate`).
-LaneKind = Literal["split", "fraction", "single", "all-but-one", "shrinking", "staggered", "edge"]
+LaneKind = Literal["split", "fraction", "single", "all-but-one", "shrinking", "growing", "staggered", "edge"]
 
 #: How an OpenMP loop runs: shared out by a worksharing/distribute construct, vectorised by a simd
 #: construct, both, or one iteration after another.

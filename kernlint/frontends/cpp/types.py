@@ -129,6 +129,10 @@ class CppTypes:
         self._layouts: dict[str, Layout | None] = {}
         self._sizes: dict[str, int | None] = {}
 
+    def use_parents(self, parent_of: Callable[[Node], Node | None]) -> None:
+        """Find parents through `parent_of` from now on (a memoised lookup built after these types were)."""
+        self._parent = parent_of
+
     # -- declarations -------------------------------------------------------------------------------
 
     def declared(self, name: str, at: Node) -> Declared | None:

@@ -38,7 +38,7 @@ from kernlint.frontends.openmp.facts import (
     has_region,
     is_loop_construct,
 )
-from kernlint.frontends.openmp.lanes import scales
+from kernlint.frontends.openmp.lanes import scaling_of
 from kernlint.frontends.openmp.locate import TextLocator
 from kernlint.frontends.openmp.maps import Declared
 from kernlint.frontends.openmp.memory import RawArrayAccess
@@ -409,7 +409,7 @@ class FortranOmpSource:
                             _text(match["value"][0]),
                             self.node_span(node),
                             self._guards(node, start),
-                            scaling=scales(_text(match["name"][0]), _text(match["value"][0])),
+                            scaling=scaling_of(_text(match["name"][0]), _text(match["value"][0])),
                         ),
                     )
                 )

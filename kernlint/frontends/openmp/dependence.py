@@ -38,7 +38,7 @@ from kernlint.frontends.openmp.device_code import (
     RegionBranches,
     too_deep,
 )
-from kernlint.frontends.openmp.lanes import geometric, index_seed
+from kernlint.frontends.openmp.lanes import doubled_at, geometric, index_seed
 from kernlint.frontends.openmp.solved import SolvedRegion, SolvedRegions
 
 __all__ = ["BranchShape", "DeviceSource", "RawAssign", "RawBranch", "RawCall", "RawFunction", "openmp_branches"]
@@ -186,10 +186,9 @@ def _lower_code(
 ) -> list[tuple[Span, RawBranch]]:
     """Lower the statements of one region (or followed function) into `unit`; its conditions to grade."""
     flow = lower.flow
-    halved = geometric(
-        ((a.name, a.span, a.scaling) for a in statements if isinstance(a, RawAssign)),
-        ((b.span, b.condition) for b in statements if isinstance(b, RawBranch) and b.kind == "loop"),
-    )
+    assigns = [(a.name, a.span, a.scaling) for a in statements if isinstance(a, RawAssign)]
+    loops = [(b.span, b.condition) for b in statements if isinstance(b, RawBranch) and b.kind == "loop"]
+    scaling_names = geometric(assigns, loops)  # halved or doubled by every loop step
     pending = []
     for index, statement in enumerate(statements):
         lower.site = index
@@ -204,13 +203,16 @@ def _lower_code(
                 unit.assign(statement.name, value, statement.guards, statement.compound)
         elif statement.span not in skip:
             expr = lower.expr(statement.text, statement.condition.start_byte)
+            scaled = {name for name in dep.names_in(expr) if _variable(name) in scaling_names}
+            doubled = doubled_at(statement.condition, assigns, loops) if scaled else set()
             unit.condition(
                 statement.span,
                 expr,
                 statement.guards,
                 flow.varying(index, expr),
                 "loop" if statement.kind == "loop" else "if",
-                geometric={name for name in dep.names_in(expr) if _variable(name) in halved},
+                geometric=scaled,
+                doubling={name for name in scaled if _variable(name) in doubled},
             )
             pending.append((key, statement))
     flow.lower_variants(unit)

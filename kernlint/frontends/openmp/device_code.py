@@ -14,19 +14,20 @@ from kernlint.facts import LimitReached, Span
 from kernlint.facts.device import ArmCost, Branch
 from kernlint.facts.kinds import BranchKind
 from kernlint.frontends.openmp import expr as ex
+from kernlint.frontends.openmp.lanes import Scaling
 
 
 @dataclass(frozen=True)
 class RawAssign:
     """`name = value` (`compound`: `name op= value`, `name++`; value None when it adds no new source).
-    `scaling`: it halves or doubles the name (`s >>= 1`, `s /= 2`, `s = s / 2`), a tree's step."""
+    `scaling`: it halves or doubles the name (`s >>= 1`, `s /= 2`, `s = s / 2`, `d *= 2`), a tree's step."""
 
     name: str
     value: str | None
     span: Span
     guards: tuple[Span, ...] = ()
     compound: bool = False
-    scaling: bool = False
+    scaling: Scaling | None = None
 
 
 @dataclass(frozen=True)

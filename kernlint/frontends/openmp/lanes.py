@@ -8,32 +8,39 @@ import math
 import re
 from collections.abc import Iterable
 from functools import lru_cache
+from typing import Literal
 
 from kernlint.analysis import dependence as dep
 from kernlint.facts import Span
 from kernlint.facts.openmp import OmpConstruct, OmpLoop
 
+Scaling = Literal["halves", "doubles"]  # how a tree's step moves its bound
 
-def scales(name: str, value: str | None) -> bool:
-    """Whether `name = value` scales the name: `value` is `name / k`, `name * k`, `name >> k`, `name << k`."""
+
+def scaling_of(name: str, value: str | None) -> Scaling | None:
+    """How `name = value` scales the name: "halves" when `value` is `name / k` or `name >> k`, "doubles"
+    when it is `name * k` or `name << k`; None when it does not scale it."""
     if value is None:
-        return False
+        return None
     if value.isascii() and name.isascii() and name.lower() not in value.lower():
-        return False  # what the expression would say, without compiling one for a name never spelt there
-    return bool(_scaling(name).fullmatch(value))
+        return None  # what the expression would say, without compiling one for a name never spelt there
+    match = _scaling(name).fullmatch(value)
+    if match is None:
+        return None
+    return "halves" if match.group(1) in (">>", "/") else "doubles"
 
 
 @lru_cache(maxsize=1024)
 def _scaling(name: str) -> re.Pattern[str]:
     """`name` scaled by a constant or a name, in any case (compiled once per name: asked of every
     assignment in every region, with more names than `re`'s own cache keeps)."""
-    return re.compile(rf"\(?\s*{re.escape(name)}\s*(?:>>|<<|\*|/)\s*\w+\s*\)?", re.IGNORECASE)
+    return re.compile(rf"\(?\s*{re.escape(name)}\s*(>>|<<|\*|/)\s*\w+\s*\)?", re.IGNORECASE)
 
 
-def geometric(assigns: Iterable[tuple[str, Span, bool]], loops: Iterable[tuple[Span, Span]]) -> set[str]:
-    """Names every loop only halves or doubles (`s >>= 1`, `s = s / 2`): a bound of them shrinks the
-    active lanes geometrically, one stepped by a constant (`++i`) lets them leave one step apart.
-    `assigns`: (name, where, whether it scales); `loops`: (the loop, its test). An assignment in a
+def geometric(assigns: Iterable[tuple[str, Span, Scaling | None]], loops: Iterable[tuple[Span, Span]]) -> set[str]:
+    """Names every loop only halves or doubles (`s >>= 1`, `s = s / 2`): a bound of them shrinks (or
+    grows) the active lanes geometrically, one stepped by a constant (`++i`) lets them leave one step
+    apart. `assigns`: (name, where, how it scales); `loops`: (the loop, its test). An assignment in a
     `for` loop's header before its test (the start value) is not a step."""
     loops = list(loops)
     scaled: set[str] = set()
@@ -42,6 +49,21 @@ def geometric(assigns: Iterable[tuple[str, Span, bool]], loops: Iterable[tuple[S
         if any(loop.contains(span) and not span.end_byte <= test.start_byte for loop, test in loops):
             (scaled if scaling else stepped).add(name)
     return scaled - stepped
+
+
+def doubled_at(
+    condition: Span, assigns: Iterable[tuple[str, Span, Scaling | None]], loops: Iterable[tuple[Span, Span]]
+) -> set[str]:
+    """Names the loops around `condition` step only by doubling (`d *= 2`): a bound of them grows the
+    active lanes. Per condition, since one region may halve `d` in one loop and double another `d` in
+    the next (a scan's two sweeps)."""
+    around = [(loop, test) for loop, test in loops if loop.contains(condition)]
+    doubled: set[str] = set()
+    other: set[str] = set()
+    for name, span, scaling in assigns:
+        if any(loop.contains(span) and not span.end_byte <= test.start_byte for loop, test in around):
+            (doubled if scaling == "doubles" else other).add(name)
+    return doubled - other
 
 
 def index_seed(loop: OmpLoop, construct: OmpConstruct, shared: set[Span]) -> dep.Expr:

@@ -7,6 +7,9 @@ class a developer can act on:
 
   serial-leader    a loop or heavy block run by one lane (`if (lid == 0) { for … }`)
   tree-reduction   a test of the id against a bound halved each step (`if (lid < s)`, `s >>= 1`)
+  tree-scan        the two sweeps of a work-efficient scan (`scan_pairs`): a combining step under a bound
+                   doubled each step (`if (lid < d)`, `d *= 2`, the down-sweep) and the combining tree step
+                   before it in the same code (the up-sweep, whose partial sums the down-sweep reads)
   divergent-loop   the trip count follows the lane id (`for (k = 0; k <= lid; ++k)`)
   heavy-arms       one arm with real work, or both arms, run one after the other
   cheap-arms       arms of a statement or two: predicated or if-converted, a select at most
@@ -21,7 +24,7 @@ names and a material gain estimated from the device model; everything else is an
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from kernlint.facts import Span
@@ -93,7 +96,7 @@ def verdict(branch: Branch, klass: str, launch: Launch) -> Verdict:
             f"the leader's work is short (no loop of {SERIAL_TRIPS} iterations or over the work-group): "
             "too little to share among the lanes",
         )
-    if klass == "tree-reduction":
+    if klass in ("tree-reduction", "tree-scan"):
         if not branch.combines:
             return Verdict(
                 False,
@@ -141,7 +144,7 @@ def lane_use(
         return 1 / n
     if lanes.kind == "all-but-one":
         return (n - 1) / n
-    if lanes.kind == "shrinking":
+    if lanes.kind in ("shrinking", "growing"):
         return (n - 1) / (n * max(1, n.bit_length() - 1))
     if lanes.kind == "staggered" and scope in ("local", "lane"):
         m = group_size // n if group_size and scope == "local" and group_size % n == 0 else 1
@@ -186,8 +189,10 @@ def estimate(branch: Branch, klass: str, sub_group: int | None) -> str:
         if branch.steers_loop:
             return "lanes finish at different steps, inherent to a data-driven search or walk"
         return f"{_arm_words(branch)} chosen by each lane's own data, the algorithm's own divergence"
-    if klass == "tree-reduction":
+    if klass in ("tree-reduction", "tree-scan"):
         steps = f"{sub_group.bit_length() - 1} " if sub_group else ""
+        if branch.lanes is not None and branch.lanes.kind == "growing":
+            return f"the first {steps}steps run within one sub-group, on more and more of its lanes"
         return f"the last {steps}steps run within one sub-group, on fewer and fewer of its lanes"
     if klass == "heavy-arms":
         if len(arms) >= 2:
@@ -243,3 +248,26 @@ def heavy(arms: tuple[ArmCost, ...]) -> bool:
 def _heavy(arms: tuple[ArmCost, ...]) -> bool:
     weights = [a.statements + a.calls for a in arms]
     return any(a.loops for a in arms) or max(weights, default=0) >= HEAVY_ARM or sum(weights) >= HEAVY_ARM + 4
+
+
+def scan_pairs(
+    branches: Iterable[Branch], classes: dict[Span, str], same_code: Callable[[Branch, Branch], bool]
+) -> None:
+    """Re-class as `tree-scan` the two sweeps of a work-efficient scan: a combining step under a doubling
+    bound (`if (lid < d)`, `d *= 2`) and a combining tree-reduction step before it in the same code
+    (`same_code`). The halving loop is then an up-sweep whose partial sums the down-sweep reads, so a
+    reduction would not replace it; a group scan replaces the pair. A doubling step alone (a broadcast
+    tree) keeps the class its arms give."""
+    listed = [b for b in branches if b.combines and b.span in classes]
+    ups = [b for b in listed if classes[b.span] == "tree-reduction"]
+    downs = [
+        b
+        for b in listed
+        if b.lanes is not None and b.lanes.kind == "growing" and b.reason == "loop-bound" and b.kind != "loop"
+    ]
+    for down in downs:
+        paired = [up for up in ups if up.span.end_byte < down.span.start_byte and same_code(up, down)]
+        if paired:
+            classes[down.span] = "tree-scan"
+            for up in paired:
+                classes[up.span] = "tree-scan"

@@ -97,11 +97,17 @@ def _utilisation(
         if not n:
             return "(sub-group size − 1) ÷ sub-group size", "all lanes but one run it", None, need_n
         return "(sub-group size − 1) ÷ sub-group size", f"{n - 1} ÷ {n} = {100 * (n - 1) / n:.3g}%", (n - 1) / n, ()
-    if lanes.kind == "shrinking":
+    if lanes.kind in ("shrinking", "growing"):
+        # halving or doubling, the bound spends log2 n steps below the sub-group size: the last ones or the first
+        which = "last" if lanes.kind == "shrinking" else "first"
         if not n or n & (n - 1):
             return (
-                "(n − 1) ÷ (n × log2 n) over the last log2 n steps (n = sub-group size)",
-                ("the active lanes halve each step"),
+                f"(n − 1) ÷ (n × log2 n) over the {which} log2 n steps (n = sub-group size)",
+                (
+                    "the active lanes halve each step"
+                    if lanes.kind == "shrinking"
+                    else "the active lanes double each step"
+                ),
                 None,
                 need_n,
             )
@@ -110,16 +116,16 @@ def _utilisation(
             # a step short enough to predicate is issued by every sub-group of the work-group, busy or not
             use = (n - 1) / (group_size * steps)
             return (
-                "(n − 1) ÷ (W × log2 n) over the last log2 n steps, predicated: every sub-group of the "
+                f"(n − 1) ÷ (W × log2 n) over the {which} log2 n steps, predicated: every sub-group of the "
                 "work-group issues them (n = sub-group size, W = work-group size)",
-                f"({n} − 1) ÷ ({group_size} × {steps}) = {100 * use:.3g}% in the last {steps} steps",
+                f"({n} − 1) ÷ ({group_size} × {steps}) = {100 * use:.3g}% in the {which} {steps} steps",
                 use,
                 (),
             )
         use = (n - 1) / (n * steps)
         return (
-            "(n − 1) ÷ (n × log2 n) over the last log2 n steps (n = sub-group size)",
-            f"({n} − 1) ÷ ({n} × {steps}) = {100 * use:.3g}% in the last {steps} steps",
+            f"(n − 1) ÷ (n × log2 n) over the {which} log2 n steps (n = sub-group size)",
+            f"({n} − 1) ÷ ({n} × {steps}) = {100 * use:.3g}% in the {which} {steps} steps",
             use,
             (),
         )

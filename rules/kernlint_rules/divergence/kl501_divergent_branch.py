@@ -41,8 +41,13 @@ What it does
 
     * serial work by one lane (`serial-leader`): a loop or ten statements or more under a leader test
       (`lid == 0`, or `lx == 0 && ly == 0` in two dimensions);
-    * tree reduction (`tree-reduction`): a test of the id against a bound an enclosing loop halves or
-      doubles (`if (lid < s)`, `s >>= 1`);
+    * tree reduction (`tree-reduction`): a test of the id against a bound an enclosing loop halves
+      (`if (lid < s)`, `s >>= 1`);
+    * scan sweep (`tree-scan`): the two sweeps of a work-efficient scan, a combining step under a bound
+      an enclosing loop doubles (`if (lid < d)`, `d *= 2`: the down-sweep) after a combining tree step
+      in the same code (the up-sweep, whose partial sums the down-sweep reads, so a reduction cannot
+      replace it). A doubling step without an up-sweep before it (a broadcast tree) is classed by its
+      arms;
     * divergent loop (`divergent-loop`): the trip count follows the lane id (`k <= lid`);
     * heavy divergent arms (`heavy-arms`): an arm of six statements or more, a loop, or both arms
       together from ten statements: they run one after the other;
@@ -120,6 +125,10 @@ Severity
       (`s[lid] += s[lid + d]`) and a work-group barrier separates them: the last log2 n steps run
       within one sub-group at (n − 1) ÷ (n × log2 n) of its lanes (predicated: ÷ W), each behind a
       barrier a sub-group reduction does without; otherwise an info;
+    * tree-scan: a warning on the same terms (combining steps, a barrier between them); the down-sweep's
+      first log2 n steps run within one sub-group as the up-sweep's last ones do, and a group scan
+      (`joint_exclusive_scan`, `exclusive_scan_over_group`; in OpenMP a `scan` directive) replaces both
+      loops with scans within sub-groups and a few work-group barriers;
     * divergent-loop: a warning when the trip count follows the local id and the model leaves at least
       25 % of the lanes idle (work-groups of one or two sub-groups), or the loop accumulates a running
       prefix (`for (k = 0; k <= lid; ++k) s += t[k]`, which a group scan does in about 2 log2 W steps);
@@ -144,7 +153,7 @@ Occupancy basis
     None directly: occupancy counts resident threads, divergence wastes lanes inside them. The message
     estimates lane utilisation from the condition (parity: both paths at half width; `lid == 0`: 1 of
     the sub-group's lanes; `lid < s`: halving each step, (n − 1) ÷ (n × log2 n) over the last log2 n
-    steps, or (n − 1) ÷ (W × log2 n) for a step the compiler predicates, which every sub-group of the
+    steps (doubling: over the first log2 n), or (n − 1) ÷ (W × log2 n) for a step the compiler predicates, which every sub-group of the
     work-group issues; `k <= lid`: the lanes leave one iteration apart, (n·m + 1) ÷ (n·(m + 1)) over a
     work-group of m sub-groups), using the kernel's required sub-group size, or the device's only one
     (an NVIDIA warp), and the work-group size when the launch fixes them.
@@ -159,7 +168,7 @@ from kernlint.diagnostics import Diagnostic, Edit, Fix, FixAvailability, Severit
 from kernlint.facts import Branch, FileFacts, KernelLaunch, Span
 from kernlint.facts.span_index import SpanIndex
 from kernlint.rule import Rule, RuleContext
-from kernlint_rules.divergence.classes import Launch, classify, estimate, heavy, verdict
+from kernlint_rules.divergence.classes import Launch, classify, estimate, heavy, scan_pairs, verdict
 from kernlint_rules.divergence.costs import divergence_cost
 from kernlint_rules.divergence.rewrites import Spelling, rewrite
 
@@ -232,6 +241,11 @@ _TREE_HINT = (
     "stop the tree at the sub-group size and finish with a sub-group reduction (sycl::reduce_over_group(sg, x, "
     "op), or shift_group_left steps): {steps}work-group barriers fewer per pass"
 )
+_SCAN_HINT = (
+    "replace the up-sweep and down-sweep with one group scan (sycl::joint_exclusive_scan(it.get_group(), first, last, "
+    "out, sycl::plus<>()), or exclusive_scan_over_group on each work-item's value), which scans within sub-groups "
+    "and needs a few work-group barriers instead of one per step"
+)
 _CLASS_WORDS = {
     "divergent-loop": "divergent loop",
     "serial-leader": "serial work by one lane",
@@ -239,6 +253,7 @@ _CLASS_WORDS = {
     "cheap-arms": "cheap divergent arms",
     "inherent": "inherent divergence",
     "tree-reduction": "tree reduction",
+    "tree-scan": "scan sweep",
     "boundary": "boundary divergence",
 }
 _KIND_WORDS = {
@@ -291,6 +306,7 @@ class DivergentBranch(Rule):
             for b in facts.branches
             if not b.select_like and b.dependence != "sub-group" and not lone.containing(b.span)
         }
+        scan_pairs(facts.branches, classes, lambda a, b: _same_code(facts, a, b))
         reported = {span for span, klass in classes.items() if klass != "boundary" or report_boundary}
         chains: dict[Span, list[Branch]] = {}  # the links of each if / else-if chain, by its head
         for branch in facts.branches:
@@ -358,7 +374,7 @@ class DivergentBranch(Rule):
                 sub_group,
                 group_size=group_size,
                 scope=branch.id_scope,
-                predicated=klass == "tree-reduction" and not heavy(branch.arms),
+                predicated=klass in ("tree-reduction", "tree-scan") and not heavy(branch.arms),
             ),
         )
 
@@ -372,6 +388,8 @@ class DivergentBranch(Rule):
             hint = _INHERENT_HINT
         elif klass == "tree-reduction":
             hint = _TREE_HINT.format(steps=f"{sub_group.bit_length() - 1} " if sub_group else "")
+        elif klass == "tree-scan":
+            hint = _SCAN_HINT
         elif klass == "cheap-arms" and branch.kind == "ternary":
             return "already a `?:`; its arms are cheap, so leave it unless it sits in a hot loop"
         elif klass == "cheap-arms" and any(a.statements > 1 for a in branch.arms):
@@ -395,6 +413,12 @@ class DivergentBranch(Rule):
                     "a `reduction` clause, which the runtime maps onto sub-group operations",
                 )
                 .replace("sycl::inclusive_scan_over_group(it.get_group(), x, sycl::plus<>())", "an inclusive `scan`")
+                .replace(
+                    "one group scan (sycl::joint_exclusive_scan(it.get_group(), first, last, out, sycl::plus<>()), or "
+                    "exclusive_scan_over_group on each work-item's value), which scans within sub-groups",
+                    "one exclusive `scan` (a `reduction(inscan, …)` loop with a `scan exclusive` directive), which the "
+                    "runtime maps onto sub-group operations",
+                )
                 .replace("a group algorithm such as reduce_over_group", "a `reduction` clause")
                 .replace("a sub-group collective", "a reduction clause")
                 .replace(
@@ -435,6 +459,14 @@ def _group_size(launch: KernelLaunch | None) -> int | None:
     """The work-group size, when the launch fixes it."""
     local = launch.local_range if launch is not None else None
     return local.total if local is not None and local.known else None
+
+
+def _same_code(facts: FileFacts, a: Branch, b: Branch) -> bool:
+    """Whether two branches lie in the same function or kernel body (of the same launch)."""
+    if a.function != b.function:
+        return False
+    first, second = facts.launch_for(a.condition), facts.launch_for(b.condition)
+    return first is second or (first is not None and second is not None and first.span == second.span)
 
 
 def _barrier_in(facts: FileFacts, span: Span) -> bool:

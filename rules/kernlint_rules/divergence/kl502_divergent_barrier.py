@@ -42,6 +42,9 @@ Example
     `joint_*` algorithms, given the work-group or a sub-group, must be reached by every member too. A
     barrier or collective is named by the group it is given, however that is spelled:
     `sycl::group_barrier(warp)` with `auto warp = it.get_sub_group()` is a sub-group barrier.
+    A call of a parameterless function-like macro whose body is one work-group barrier
+    (`#define syncthreads() item.barrier(…)`, common in code ported from CUDA), defined in the file or a
+    quoted header, is that barrier; a sub-group barrier behind a macro is not read.
 
 Fix
     Keep every barrier on a path that all work-items of the group take. Guard the work, not the

@@ -19,6 +19,7 @@ from kernlint_rules.divergence.costs import divergence_cost, divergent_barrier_c
         (LaneEstimate("single"), 16, 100 / 16),  # `lid == 0`: 1 of 16 lanes
         (LaneEstimate("all-but-one"), 32, 100 * 31 / 32),
         (LaneEstimate("shrinking"), 16, 100 * 15 / (16 * 4)),  # (16 − 1) ÷ (16 × log2 16) = 23.4 %
+        (LaneEstimate("growing"), 16, 100 * 15 / (16 * 4)),  # the same steps, run first instead of last
     ],
 )
 def test_divergence_cost_lane_utilisation(lanes: LaneEstimate, n: int, busy: float) -> None:
@@ -38,6 +39,9 @@ def test_divergence_cost_lane_utilisation(lanes: LaneEstimate, n: int, busy: flo
         ),
         # a branched (heavy) tree step: the sub-group formula, whatever the work-group
         ({"lanes": LaneEstimate("shrinking"), "group_size": 256}, 100 * 31 / 160, "(32 − 1) ÷ (32 × 5)"),
+        # a scan's down-sweep: its first 5 steps run within one sub-group
+        ({"lanes": LaneEstimate("growing"), "group_size": 256}, 100 * 31 / 160, "in the first 5 steps"),
+        ({"lanes": LaneEstimate("shrinking"), "group_size": 256}, 100 * 31 / 160, "in the last 5 steps"),
         # `k <= lid` over 8 sub-groups: Σ (lid + 1) ÷ (32 × Σ 32·(w + 1)) = 257 ÷ 288 = 89.2 %
         ({"lanes": LaneEstimate("staggered"), "group_size": 256, "scope": "local"}, 100 * 257 / 288, "(32 × 8 + 1)"),
         # one sub-group (or the work-group size unknown): (32 + 1) ÷ (2 × 32) = 51.6 %

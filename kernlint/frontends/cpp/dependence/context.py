@@ -39,6 +39,7 @@ class UnitContext:
     inherited_varying: set[str] = field(default_factory=set)
     loop_sets: dict[Key, set[Variable]] = field(default_factory=dict)
     geometric: set[Variable] = field(default_factory=set)  # loop variables only ever halved or doubled
+    doubling: set[Variable] = field(default_factory=set)  # those of them only ever doubled
     # name -> [(scope start, scope end, declared at, variable key)]: C++ scoping, so a shadowing
     # `for (int i …)` is a different variable from the kernel's `i`.
     scopes: dict[str, list[tuple[int, int, int, Local]]] = field(default_factory=dict)

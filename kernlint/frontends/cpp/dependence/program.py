@@ -60,8 +60,12 @@ class CppDependence:
         resolve: Callable[[Node], list[Key]],
         constant: Callable[[str, int], int | None],
         root: Node | None = None,
+        work_group_macro: Callable[[str], bool] | None = None,
     ) -> None:
+        """`work_group_macro`: whether a parameterless function-like macro of that name is a work-group
+        barrier (`#define syncthreads() item.barrier(…)`), which orders shared memory as one."""
         self._resolve = resolve
+        self.work_group_macro = work_group_macro
         self._contexts: dict[Key, UnitContext] = {u.key: UnitContext(u) for u in units}
         self.scopes = Scopes(self._contexts, resolve, constant)
         self._lowering = ExpressionLowering(self.scopes)
@@ -219,6 +223,7 @@ class CppDependence:
         geometrically, one stepped by a constant lets them leave one iteration apart."""
         root = context.source.root
         stepped: set[Variable] = set()
+        halved: set[Variable] = set()
         for kind in ("assign", "update"):
             for node in context.source.nodes.get(kind, []):
                 target = node.child_by_field_name("left" if kind == "assign" else "argument")
@@ -229,8 +234,11 @@ class CppDependence:
                 for loop in loops:
                     context.loop_sets.setdefault(key_of(loop), set()).add(key)
                 if loops and not _in_initializer(node, loops[0]):
-                    (context.geometric if kind == "assign" and _geometric(node) else stepped).add(key)
+                    direction = _scaling(node) if kind == "assign" else None
+                    (context.geometric if direction else stepped).add(key)
+                    (context.doubling if direction == "doubles" else halved).add(key)
         context.geometric -= stepped
+        context.doubling -= stepped | halved
 
     def _varying_at(self, node: Node, context: UnitContext) -> set[Variable]:
         names: set[Variable] = set(context.inherited_varying)
@@ -280,6 +288,8 @@ class CppDependence:
                                 target.inherited_varying.add(param)
                                 if moving <= context.geometric:  # the loop's halving stride, handed down
                                     target.geometric.add(param)
+                                if moving <= context.doubling:
+                                    target.doubling.add(param)
                                 changed = True
             if not changed:
                 return
@@ -490,6 +500,7 @@ class CppDependence:
                     "loop" if kind == "loop" else kind,
                     {**floors, **flow.floors(expr, floors)},
                     flow.of_variables(expr, context.geometric),
+                    flow.of_variables(expr, context.doubling),
                 )
         flow.lower_variants(unit)
 
@@ -500,24 +511,24 @@ def _in_initializer(node: Node, loop: Node) -> bool:
     return initializer is not None and initializer.start_byte <= node.start_byte < initializer.end_byte
 
 
-_SCALING = frozenset({">>=", "<<=", "*=", "/="})
+_SCALING = {">>=": "halves", "/=": "halves", "<<=": "doubles", "*=": "doubles"}
+_SCALED_BY = {">>": "halves", "/": "halves", "<<": "doubles", "*": "doubles"}
 
 
-def _geometric(assignment: Node) -> bool:
-    """`s >>= 1`, `s /= 2`, `s = s >> 1`, `d = d * 2`: an update that scales its variable."""
+def _scaling(assignment: Node) -> str | None:
+    """ "halves" for `s >>= 1`, `s /= 2`, `s = s >> 1`; "doubles" for `d *= 2`, `d = d << 1`: an update
+    that scales its variable, and which way; None for any other."""
     operator = assignment.child_by_field_name("operator")
     if operator is not None and operator.type in _SCALING:
-        return True
+        return _SCALING[operator.type]
     right = assignment.child_by_field_name("right")
     target = text_of(assignment.child_by_field_name("left"))
     if operator is None or operator.type != "=" or right is None or right.type != "binary_expression":
-        return False
+        return None
     scale = right.child_by_field_name("operator")
-    return (
-        scale is not None
-        and scale.type in (">>", "<<", "*", "/")
-        and text_of(right.child_by_field_name("left")) == target
-    )
+    if scale is None or scale.type not in _SCALED_BY or text_of(right.child_by_field_name("left")) != target:
+        return None
+    return _SCALED_BY[scale.type]
 
 
 class _Hooks:
@@ -540,7 +551,8 @@ class _Hooks:
     def is_barrier(self, call: Node) -> bool:
         receiver, name, args = self._owner.scopes.parts(call)
         if name not in BARRIERS:
-            return False
+            macro = self._owner.work_group_macro
+            return receiver is None and not args and name is not None and macro is not None and macro(name)
         if receiver is not None:
             return self._owner.scopes.handle(receiver, self._context) in ("item", "group")
         return not args or self._owner.scopes.handle(args[0], self._context) != "sub-group"

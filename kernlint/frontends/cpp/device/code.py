@@ -37,11 +37,12 @@ from kernlint.frontends.cpp.dependence.program import CppDependence
 from kernlint.frontends.cpp.device import limits as bounds
 from kernlint.frontends.cpp.device import reuse
 from kernlint.frontends.cpp.device.arms import ArmCounter, CodeOnly, combines, comparison_of
-from kernlint.frontends.cpp.device.barriers import find_barriers
+from kernlint.frontends.cpp.device.barriers import barrier_macro, find_barriers
 from kernlint.frontends.cpp.device.block_access import block_access
 from kernlint.frontends.cpp.device.graph import DeviceGraph, body_of
 from kernlint.frontends.cpp.device.memory import DeviceView, memory_accesses
 from kernlint.frontends.cpp.device.strides import grid_stride
+from kernlint.frontends.cpp.types import CppTypes
 from kernlint.frontends.cpp.unit import CppUnit
 
 Node = tree_sitter.Node
@@ -241,12 +242,20 @@ def _analyse_component(
     local_allocations: tuple[LocalAllocation, ...],
 ) -> _ComponentFacts:
     scans = {k: graph.scans[k] for k in keys}
-    dependence = CppDependence(graph.unit_sources(scans), graph.callees, unit.constants.value, unit.root)
+    types = CppTypes(unit.root, unit.constants, symbols=unit.symbols)
+    dependence = CppDependence(
+        graph.unit_sources(scans),
+        graph.callees,
+        unit.constants.value,
+        unit.root,
+        lambda name: barrier_macro(name, types.function_macro) == "work-group",
+    )
+    types.use_parents(dependence.parent_of)
     branches = sorted(_branches(graph, scans, dependence), key=lambda b: (b.span.start_byte, b.span.end_byte))
     accesses = sorted(_block_accesses(graph, scans, dependence), key=lambda a: a.span.start_byte)
-    barriers = sorted(find_barriers(scans.values(), dependence), key=lambda b: b.span.start_byte)
+    barriers = sorted(find_barriers(scans.values(), dependence, types.function_macro), key=lambda b: b.span.start_byte)
     view = DeviceView(scans, graph.callees, graph.names, frozenset(graph.kernels), graph.owner)
-    memory = memory_accesses(unit, view, dependence, launches, local_allocations)
+    memory = memory_accesses(unit, view, dependence, launches, local_allocations, types)
     too_deep = tuple((at, span_of(node)) for at, node in dependence.too_deep.items())
     return _ComponentFacts(tuple(branches), tuple(accesses), tuple(barriers), memory, too_deep)
 

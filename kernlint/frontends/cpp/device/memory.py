@@ -60,13 +60,14 @@ def memory_accesses(
     dependence: CppDependence,
     launches: tuple[KernelLaunch, ...],
     local_allocations: tuple[LocalAllocation, ...],
+    types: CppTypes,
 ) -> tuple[MemoryAccess, ...]:
-    """The accesses of every kernel's device code, in source order."""
+    """The accesses of every kernel's device code, in source order (`types`: the file's, read once for
+    all device analyses)."""
     subscripts = _subscripts(view.scans)
     if not subscripts:
         return ()
     regions = [region for launch in launches for region in launch.regions]
-    types = CppTypes(unit.root, unit.constants, dependence.parent_of, unit.symbols)
     calls = calls_into(dependence, view.scans, view.callees)
     objects = MemoryObjects(dependence, types, span_in(regions), local_allocations, calls)
     reader = _Reader(unit, view, dependence, launches, types, objects, calls)

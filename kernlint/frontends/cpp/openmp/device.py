@@ -28,10 +28,11 @@ from kernlint.frontends.cpp.device.arms import (
 from kernlint.frontends.cpp.openmp.nodes import LOOP_TYPES
 from kernlint.frontends.cpp.syntax import function_declarator
 from kernlint.frontends.openmp.dependence import BranchShape, RawAssign, RawBranch, RawCall, RawFunction
-from kernlint.frontends.openmp.lanes import scales
+from kernlint.frontends.openmp.lanes import Scaling, scaling_of
 
 Node = tree_sitter.Node
 
+_SCALING: dict[str, Scaling] = {">>=": "halves", "/=": "halves", "<<=": "doubles", "*=": "doubles"}
 _GUARDING = {
     "if_statement": ("consequence", "alternative"),
     "conditional_expression": ("consequence", "alternative"),
@@ -63,8 +64,12 @@ def device_code(root: Node, functions: frozenset[str], constant: Constant | None
                         span_of(statement),
                         _guards(statement, root),
                         operator != "=",
-                        operator in (">>=", "<<=", "*=", "/=")
-                        or (operator == "=" and scales(text_of(match["name"][0]), text_of(match["value"][0]))),
+                        _SCALING.get(operator)
+                        or (
+                            scaling_of(text_of(match["name"][0]), text_of(match["value"][0]))
+                            if operator == "="
+                            else None
+                        ),
                     ),
                 )
             )
