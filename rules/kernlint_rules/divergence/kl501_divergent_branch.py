@@ -153,10 +153,11 @@ Occupancy basis
     None directly: occupancy counts resident threads, divergence wastes lanes inside them. The message
     estimates lane utilisation from the condition (parity: both paths at half width; `lid == 0`: 1 of
     the sub-group's lanes; `lid < s`: halving each step, (n − 1) ÷ (n × log2 n) over the last log2 n
-    steps (doubling: over the first log2 n), or (n − 1) ÷ (W × log2 n) for a step the compiler predicates, which every sub-group of the
-    work-group issues; `k <= lid`: the lanes leave one iteration apart, (n·m + 1) ÷ (n·(m + 1)) over a
-    work-group of m sub-groups), using the kernel's required sub-group size, or the device's only one
-    (an NVIDIA warp), and the work-group size when the launch fixes them.
+    steps (doubling: over the first log2 n), or (n − 1) ÷ (W × log2 n) for a step the compiler
+    predicates, which every sub-group of the work-group issues; `k <= lid`: the lanes leave one
+    iteration apart, (n·m + 1) ÷ (n·(m + 1)) over a work-group of m sub-groups), using the kernel's
+    required sub-group size, or the device's only one (an NVIDIA warp), and the work-group size when
+    the launch fixes them.
 """
 
 from __future__ import annotations
