@@ -58,7 +58,7 @@ from kernlint.analysis.expressions import (
 from kernlint.analysis.names import Name
 from kernlint.analysis.trips import Resolve, uniform_quotient
 from kernlint.facts.device import LaneEstimate
-from kernlint.facts.kinds import BranchReason
+from kernlint.facts.kinds import BranchReason, LaneKind
 
 Lookup = Callable[[Name], "Taint | None"]
 CallResult = Callable[[Call, "tuple[Taint | None, ...]"], "Taint | None"]
@@ -447,20 +447,10 @@ class Evaluator:
                 # `tid >= offset`, `tid < n - offset` with `offset` doubling (a scan): the lanes past a
                 # doubling offset idle, a prefix or suffix of the work-group, so at most one sub-group splits
                 return Grade("boundary", "loop-bound", LaneEstimate("edge"), taint.origin)
-            lanes = (
-                LaneEstimate("single")
-                if op == "=="
-                else (
-                    LaneEstimate("all-but-one")
-                    if op == "!="
-                    # a bound halved each step (`lid < s`, `s >>= 1`) shrinks the active lanes geometrically,
-                    # one doubled (`d *= 2`) grows them; one moved by a constant step (`k <= lid`, `++k`)
-                    # lets them leave one step apart
-                    else LaneEstimate(
-                        "staggered" if stepped else "growing" if varying <= self.doubling else "shrinking"
-                    )
-                )
-            )
+            # a bound halved each step (`lid < s`, `s >>= 1`) shrinks the active lanes geometrically, one
+            # doubled (`d *= 2`) grows them; one moved by a constant step (`k <= lid`, `++k`) staggers them
+            moving: LaneKind = "staggered" if stepped else "growing" if varying <= self.doubling else "shrinking"
+            lanes = LaneEstimate("single" if op == "==" else "all-but-one" if op == "!=" else moving)
             return Grade("strong", "loop-bound", lanes, taint.origin)
         if other_taint is not None:
             return Grade("boundary", "range", LaneEstimate("edge"), taint.origin)
