@@ -111,7 +111,11 @@ class SyncInLoop(Rule):
             return None
         form = _form(flow, position, wait)
         copied = _unread_copy(flow, position, loop_index)
-        if wait.construct is not None:
+        covering = _covering_wait(flow, position, loop_index)
+        if covering is not None:
+            # the host may need the results later in the iteration: only this wait is spare, not the last one
+            order = f"the wait at line {covering.span.line} waits for this work too, so drop this one"
+        elif wait.construct is not None:
             order = "order the target tasks with `depend` clauses and wait once after the loop"
         elif copied is not None:
             order = (
@@ -210,6 +214,20 @@ def _needed(flow: HostFlow, position: int, loop: int, inside: list[HostStep], ow
                 return True  # it is given a value the device computed (a size copied back)
             submitted = True
     return not submitted
+
+
+def _covering_wait(flow: HostFlow, position: int, loop: int) -> HostStep | None:
+    """The next wait for everything later in the same iteration, with device work submitted before it
+    (`q.memcpy(a…).wait(); q.memcpy(b…).wait();` on an in-order queue): it waits for this wait's work too."""
+    submitted = False
+    for later in flow.in_loop(loop):
+        step = flow.steps[later]
+        if later <= position:
+            continue
+        if step.kind == "wait" and step.waits_all and not step.conditional:
+            return step if submitted else None
+        submitted = submitted or step.kind in ("launch", "copy")
+    return None
 
 
 def _unread_copy(flow: HostFlow, position: int, loop: int) -> str | None:

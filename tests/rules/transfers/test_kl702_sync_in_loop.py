@@ -194,3 +194,23 @@ def test_two_in_order_queues_still_need_events_between_them() -> None:
         """
     )
     assert "events and `depends_on`" in found.message and "is in order" not in found.message
+
+
+def test_a_wait_covered_by_a_later_one_in_the_same_iteration_is_dropped_not_moved() -> None:
+    """Two copies back, each waited for, then the host checks both: the first wait is spare (the second
+    waits for everything on the in-order queue), but the results are read in the same iteration, so the
+    advice is to drop that wait, not to wait once after the loop."""
+    (found,) = kl702(
+        """
+        void check(sycl::queue &q, float *a, float *b, float *ha, float *hb, size_t n, int reps) {
+          for (int r = 0; r < reps; ++r) {
+            q.parallel_for(sycl::range<1>(n), [=](sycl::id<1> i) { a[i] += 1.0f; b[i] -= 1.0f; });
+            q.memcpy(ha, a, n * sizeof(float)).wait();
+            q.memcpy(hb, b, n * sizeof(float)).wait();
+            if (ha[0] != hb[0]) return;
+          }
+        }
+        """.replace("void check", "sycl::queue q{sycl::property::queue::in_order()};\nvoid check")
+    )
+    assert found.line == 6 and "the wait at line 7 waits for this work too, so drop this one" in found.message
+    assert "after the loop" not in found.message
