@@ -65,3 +65,32 @@ void gathers(const int *idx, const float *v, float *out, int n) {
   for (int i = 0; i < n; i++)
     out[i] = v[idx[i]] + v[0];
 }
+
+// collapse(2) over a short inner loop (3 components per point, fewer than a sub-group's lanes): a
+// sub-group's lanes cover about ten points of three components each, so the component index is no
+// lane's own and the point index no sub-group's. The per-component table is read at three addresses
+// per step whatever the bit, not 32 lanes 31 elements apart: nothing to report without a model of
+// that wrap. The same loop with a long inner extent keeps the lane as the inner index.
+#define DIMS 3
+#define BITS 31
+void quasi_random(const unsigned *table, float *out, int points) {
+  #pragma omp target teams distribute parallel for collapse(2) map(to: table[0:DIMS * BITS]) map(from: out[0:DIMS * points])
+  for (int p = 0; p < points; p++)
+    for (int d = 0; d < DIMS; d++) {
+      unsigned r = 0;
+      for (int b = 0; b < BITS; b++)
+        if ((p >> b) & 1) r ^= table[b + d * BITS];
+      out[d * points + p] = (float) r;
+    }
+}
+
+void quasi_random_wide(const unsigned *table, float *out, int points) {
+  #pragma omp target teams distribute parallel for collapse(2) map(to: table[0:NB * BITS]) map(from: out[0:NB * points])
+  for (int p = 0; p < points; p++)
+    for (int d = 0; d < NB; d++) {
+      unsigned r = 0;
+      for (int b = 0; b < BITS; b++)
+        if ((p >> b) & 1) r ^= table[b + d * BITS]; // expect: KL601
+      out[d * points + p] = (float) r; // expect: KL601
+    }
+}

@@ -91,6 +91,12 @@ class _OmpStrides:
         # loop indices: a Fortran `do k = 1, m` gives its index one assignment (the start), which is no
         # definition to follow
         self._counters = {loop.index for loop in region.construct.loops if loop.index}
+        # a collapsed nest whose inner loops run fewer iterations than a sub-group has lanes (an outer
+        # index that is a band of lanes): a sub-group's lanes wrap from row to row, so its indices are
+        # neither one lane step apart nor the same across the sub-group
+        self._wrapping = (region.construct.value("collapse") or 1) >= 2 and any(
+            isinstance(seed, dep.Seed) and seed.shared for seed in region.seeds.values()
+        )
 
     def taint(self, expr: dep.Expr) -> dep.Taint | None:
         return self._program.taint(self._unit, expr)
@@ -106,6 +112,8 @@ class _OmpStrides:
         return self._scope.constant(name) if isinstance(name, str) else None
 
     def seed_role(self, seed: dep.Seed, dimension: int | None) -> SeedRole | None:
+        if self._wrapping and seed.scope == "global":
+            return None
         if seed.scope in ("lane", "local"):
             return "lane"
         return "uniform" if seed.shared else "lane"
