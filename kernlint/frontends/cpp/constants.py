@@ -192,6 +192,11 @@ class CppConstants:
         self._ensure_includes()
         return frozenset(self._macro_names)
 
+    def included(self) -> list[str]:
+        """The quoted headers the file reads and theirs, first seen first, read now: what its results depend on."""
+        self._ensure_includes()
+        return self.dependencies
+
     def header_roots(self, _seen: set[int] | None = None) -> list[tree_sitter.Node]:
         """The trees of the quoted includes (and theirs), in first-seen order."""
         self._ensure()
@@ -385,9 +390,9 @@ class CppConstants:
             if header is None:
                 continue
             self._headers.append((name, header))
-            self._macro_names |= header.macro_names()  # reads the header's own includes, so they are listed
             # once each, in first-seen order (a header's own includes may already be listed)
-            self.dependencies.extend(d for d in (resolved, *header.dependencies) if d not in self.dependencies)
+            self.dependencies.extend(d for d in (resolved, *header.included()) if d not in self.dependencies)
+            self._macro_names |= header.macro_names()
 
     def _import_definitions(self) -> None:
         """Bind what the quoted includes define at file scope, in the order they are included."""
@@ -567,15 +572,8 @@ def _load_header(path: str, include_dirs: tuple[str, ...], visited: frozenset[st
             data = Path(path).read_bytes()
             root = treesitter.parser("cpp").parse(file_macros(path, data, include_dirs).apply(data)).root_node
             found = file_matches(root)  # the front-end's own walk, with its compiled query
-            header = CppConstants(
-                root,
-                path,
-                include_dirs,
-                None,
-                visited,
-                includes=include_paths(found),
-                symbols=treesitter.as_captures(found["cpp_symbols"]),
-            )
+            includes, symbols = include_paths(found), treesitter.as_captures(found["cpp_symbols"])
+            header = CppConstants(root, path, include_dirs, None, visited, includes=includes, symbols=symbols)
             header.callables = defined_callables(found)
             _HEADER_CACHE[key] = header
             if len(_HEADER_CACHE) > _HEADER_CACHE_SIZE:

@@ -172,9 +172,6 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
     as_c, c_sources = compiled_as_c(unit.path) if unit.path else (False, ())
     looping = [(kind, n) for kind, n, side in sides if side == "host"]
     flows, usm = host_flows(unit, members, host_calls, looping, accessors, queues, omp, in_device)
-    # the macro names read the quoted headers, which the dependencies then list (a file that looks no
-    # constant up has its preprocessor facts from them all the same)
-    preprocessor = preprocessor_facts(unit.root, groups.get("include", []), unit.constants.macro_names())
     return FileFacts(
         path=unit.path,
         language=language,
@@ -191,11 +188,11 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
         memory_accesses=device.memory_accesses + omp_memory,
         omp=omp,
         syntax_errors=errors,
-        dependencies=tuple(unit.constants.dependencies) + c_sources,
+        dependencies=tuple(unit.constants.included()) + c_sources,
         calls=calls,
         coverage=coverage,
         limits=device.limits + omp_branches.limits,
-        preprocessor=preprocessor,
+        preprocessor=preprocessor_facts(unit.root, groups.get("include", []), unit.constants.macro_names()),
         compiled_as_c=as_c,
         host_flows=flows,
         usm=usm,

@@ -37,33 +37,35 @@ def _scaling(name: str) -> re.Pattern[str]:
     return re.compile(rf"\(?\s*{re.escape(name)}\s*(>>|<<|\*|/)\s*\w+\s*\)?", re.IGNORECASE)
 
 
-def geometric(assigns: Iterable[tuple[str, Span, Scaling | None]], loops: Iterable[tuple[Span, Span]]) -> set[str]:
+Assigns = Iterable[tuple[str, Span, "Scaling | None"]]  # (name, where, how it scales the name)
+Loops = Iterable[tuple[Span, Span]]  # (the loop, its test)
+
+
+def geometric(assigns: Assigns, loops: Loops) -> set[str]:
     """Names every loop only halves or doubles (`s >>= 1`, `s = s / 2`): a bound of them shrinks (or
     grows) the active lanes geometrically, one stepped by a constant (`++i`) lets them leave one step
-    apart. `assigns`: (name, where, how it scales); `loops`: (the loop, its test). An assignment in a
-    `for` loop's header before its test (the start value) is not a step."""
-    loops = list(loops)
-    scaled: set[str] = set()
-    stepped: set[str] = set()
-    for name, span, scaling in assigns:
-        if any(loop.contains(span) and not span.end_byte <= test.start_byte for loop, test in loops):
-            (scaled if scaling else stepped).add(name)
-    return scaled - stepped
+    apart."""
+    steps = _steps(assigns, list(loops))
+    return {name for name, scaling in steps if scaling} - {name for name, scaling in steps if not scaling}
 
 
-def doubled_at(
-    condition: Span, assigns: Iterable[tuple[str, Span, Scaling | None]], loops: Iterable[tuple[Span, Span]]
-) -> set[str]:
+def doubled_at(condition: Span, assigns: Assigns, loops: Loops) -> set[str]:
     """Names the loops around `condition` step only by doubling (`d *= 2`): a bound of them grows the
     active lanes. Per condition, since one region may halve `d` in one loop and double another `d` in
     the next (a scan's two sweeps)."""
-    around = [(loop, test) for loop, test in loops if loop.contains(condition)]
-    doubled: set[str] = set()
-    other: set[str] = set()
-    for name, span, scaling in assigns:
-        if any(loop.contains(span) and not span.end_byte <= test.start_byte for loop, test in around):
-            (doubled if scaling == "doubles" else other).add(name)
-    return doubled - other
+    steps = _steps(assigns, [(loop, test) for loop, test in loops if loop.contains(condition)])
+    doubled = {name for name, scaling in steps if scaling == "doubles"}
+    return doubled - {name for name, scaling in steps if scaling != "doubles"}
+
+
+def _steps(assigns: Assigns, loops: list[tuple[Span, Span]]) -> list[tuple[str, Scaling | None]]:
+    """The assignments that step one of `loops`: those inside it, except a `for` header's start value
+    (before the loop's test)."""
+    return [
+        (name, scaling)
+        for name, span, scaling in assigns
+        if any(loop.contains(span) and not span.end_byte <= test.start_byte for loop, test in loops)
+    ]
 
 
 def index_seed(loop: OmpLoop, construct: OmpConstruct, shared: set[Span]) -> dep.Expr:

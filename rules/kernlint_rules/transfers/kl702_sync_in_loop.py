@@ -107,11 +107,11 @@ class SyncInLoop(Rule):
         loop = flow.loops[loop_index]
         if not awaited or any(loop.span.contains(q.span) for q in facts.queues):
             return None  # a queue built in the loop (KL207): nothing orders one iteration's work after another's
-        if _needed(flow, position, loop_index, inside, set(wait.reads)):
+        needed, covering = _needed(flow, position, loop_index, inside, set(wait.reads))
+        if needed:
             return None
         form = _form(flow, position, wait)
         copied = _unread_copy(flow, position, loop_index)
-        covering = _covering_wait(flow, position, loop_index)
         if covering is not None:
             # the host may need the results later in the iteration: only this wait is spare, not the last one
             order = f"the wait at line {covering.span.line} waits for this work too, so drop this one"
@@ -192,11 +192,15 @@ def _copies_back(step: HostStep, facts: FileFacts) -> bool:
     return facts.omp[step.construct].kind == "target update" and len(step.writes) == 1
 
 
-def _needed(flow: HostFlow, position: int, loop: int, inside: list[HostStep], own: set[str]) -> bool:
+def _needed(
+    flow: HostFlow, position: int, loop: int, inside: list[HostStep], own: set[str]
+) -> tuple[bool, HostStep | None]:
     """Whether the host needs the wait: after it, up to the next wait for everything, it reads data the
     loop's device steps write, writes data they touch, reads a clock, calls what is not followed, or
     uses what the wait itself makes visible (a host accessor), or submits work sized by a result; and
-    it is not worth removing when no device work is submitted before the next wait for everything."""
+    it is not worth removing when no device work is submitted before the next wait for everything.
+    Second: that next wait, when it comes later in the same iteration after more device work
+    (`q.memcpy(a…).wait(); q.memcpy(b…).wait();` on an in-order queue): it waits for this wait's work too."""
     device = [s for s in inside if s.kind in ("launch", "copy")]
     written = {n for s in device for n in s.writes}
     touched = written | {n for s in device for n in s.reads}
@@ -204,30 +208,17 @@ def _needed(flow: HostFlow, position: int, loop: int, inside: list[HostStep], ow
     for later in cycle(flow, position, loop):
         step = flow.steps[later]
         if step.kind == "wait" and step.waits_all and not step.conditional:
-            return not submitted  # another wait right after: removing this one gains nothing
+            # another wait right after: removing this one gains nothing
+            return not submitted, step if submitted and later > position else None
         if step.kind in ("timer", "call"):
-            return True
+            return True, None
         if step.kind == "use" and (set(step.reads) & (written | own) or set(step.writes) & (touched | own)):
-            return True
+            return True, None
         if step.kind in ("launch", "copy"):
             if set(step.values) & written:
-                return True  # it is given a value the device computed (a size copied back)
+                return True, None  # it is given a value the device computed (a size copied back)
             submitted = True
-    return not submitted
-
-
-def _covering_wait(flow: HostFlow, position: int, loop: int) -> HostStep | None:
-    """The next wait for everything later in the same iteration, with device work submitted before it
-    (`q.memcpy(a…).wait(); q.memcpy(b…).wait();` on an in-order queue): it waits for this wait's work too."""
-    submitted = False
-    for later in flow.in_loop(loop):
-        step = flow.steps[later]
-        if later <= position:
-            continue
-        if step.kind == "wait" and step.waits_all and not step.conditional:
-            return step if submitted else None
-        submitted = submitted or step.kind in ("launch", "copy")
-    return None
+    return not submitted, None
 
 
 def _unread_copy(flow: HostFlow, position: int, loop: int) -> str | None:

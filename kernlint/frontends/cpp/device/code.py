@@ -167,10 +167,9 @@ def _context_key(
             host.append((at, data[at:start]))
         at = max(at, end)
     host.append((at, data[at:]))
-    unit.constants._ensure()  # reads the quoted headers now, so that all of them are listed
     types = treesitter.captures("cpp", "cpp_types", unit.root)
     shared = (
-        reuse.header_stamps(unit.constants.dependencies),
+        reuse.header_stamps(unit.constants.included()),
         tuple(sorted((name, text_of(node)) for name, nodes in types.items() for node in nodes)),
         reuse.without_spans(local_allocations),
     )
