@@ -337,3 +337,14 @@ def test_a_choice_in_a_quoted_include(tmp_path: Path) -> None:
     )
     assert choices.decides("TILE / ROWS")
     assert not choices.decides("ROWS")
+
+
+def test_default_flags_do_not_choose_an_arm_in_a_quoted_include(tmp_path: Path) -> None:
+    """The headers whose `#if` choices clang would guess are the file's quoted includes: the front-end
+    must have read them before it asks (they are read lazily, on the first question about them)."""
+    (tmp_path / "groups.h").write_text("#ifdef SMALL_GROUPS\n#define GROUP 256\n#else\n#define GROUP 2048\n#endif\n")
+    kernel = _GUESSED.decode().split("#endif\n", 1)[1]
+    path = tmp_path / "k.cpp"
+    path.write_text('#include <sycl/sycl.hpp>\n#include "groups.h"\n' + kernel)
+    assert _local_sizes(path) == [None]  # no database, no -D: clang would only guess 2048
+    assert _local_sizes(path, clang_args=("-DNDEBUG",)) == [2048]

@@ -88,7 +88,7 @@ def extract(
     unit = _tree_sitter_unit(path, data, all_dirs, all_defines, probes.ask, macros)
     probes.root = unit.root
     if not build_known:  # clang's `#if` choices are then a guess: constants that hang on one stay unknown
-        probes.guessed = ConditionalChoices(data, unit.root, unit.arms, unit.constants.dependencies, all_defines)
+        probes.guessed = ConditionalChoices(data, unit.root, unit.arms, unit.constants.included(), all_defines)
     facts = tree_sitter_facts(unit)
     try:
         clang = clang_unit(path, data, flags, include_dirs, defines or {}, clang_args, probes.requests, timeout_s)
