@@ -10,13 +10,19 @@ or a reference argument is asked of the caller (`Hooks`), which knows SYCL and t
 
 Nested lambdas are units of their own and are not walked. `Walk.uses` maps each identifier node read
 to the definitions that reach it; `Walk.defs` describes each definition.
+
+The tree is walked once: the walk records what it tells the flow as a list of steps (`_Op`), each
+with what the hooks answered, and that list is what runs, again for every round a loop needs. A loop's
+second round then costs a pass over its steps, not another walk of its nodes and another question to
+the hooks for each name (their answers do not depend on the flow's state, so they are the same).
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import Protocol
+from functools import partial
+from typing import Any, Protocol
 
 from kernlint.analysis.names import DefinitionKey, Variable
 from kernlint.analysis.reaching import ENTRY, Flow, Steps, drive
@@ -82,16 +88,17 @@ class Walk:
 
     def run(self, body: Node) -> None:
         self._flow = Flow(shared=set(self.shared))
-        drive(self._statement(body))
+        self._ops: list[_Op] = []
+        drive(self._statement(body))  # the walk: records the steps
+        drive(self._replay(self._ops))  # the steps run, loops to their fixpoint
         self._flow.finish()
         self.uses = dict(self._flow.uses)  # type: ignore[arg-type]
 
-    # -- definitions and uses -------------------------------------------------------------------
+    # -- definitions and uses (recorded as steps) --------------------------------------------------
 
     def _define(self, variable: Variable, node: Node, how: str, strong: bool = True) -> None:
         key = DefinitionKey(variable, node.start_byte, how)
-        self.defs[key] = Definition(key, variable, node, how)
-        self._flow.define(variable, key, strong)
+        self._ops.append((_DEFINE, Definition(key, variable, node, how), strong))
 
     def _use(self, node: Node) -> Variable | None:
         text = node.text  # read once (a property that copies the bytes); a missing identifier's is b""
@@ -99,8 +106,69 @@ class Walk:
             self.hooks.variable(text.decode("utf-8", errors="replace"), node.start_byte) if text is not None else None
         )
         if variable is not None:
-            self._flow.use(variable, key_of(node))
+            self._ops.append((_USE, variable, key_of(node)))
         return variable
+
+    def _block(self, walk: Steps) -> Steps:
+        """The steps of `walk` as a list of their own (a loop's test, body or update; a case)."""
+        outer = self._ops
+        self._ops = []
+        yield walk
+        ops, self._ops = self._ops, outer
+        return ops
+
+    # -- the recorded steps, run -------------------------------------------------------------------
+
+    def _replay(self, ops: list[_Op]) -> Steps:
+        """Tell the flow what `ops` record, in order; a loop or switch is a walk of its own (`drive`)."""
+        flow, defs = self._flow, self.defs
+        saved: list[Any] = []  # the states of the forks open in `ops` (if / ?: / && / ||)
+        for op in ops:
+            code = op[0]
+            if code == _USE:
+                flow.use(op[1], op[2])
+            elif code == _DEFINE:
+                definition = op[1]
+                defs[definition.key] = definition
+                flow.define(definition.variable, definition.key, op[2])
+            elif code == _FORK:
+                saved.append(flow.fork())
+            elif code == _OTHER_ARM:
+                taken = flow.fork()
+                flow.restore(saved.pop())
+                saved.append(taken)
+            elif code == _JOIN:
+                flow.merge(saved.pop())
+            elif code == _LOOP:
+                _code, body, test, update, test_first, key = op
+                yield flow.looping(
+                    partial(self._replay, body),
+                    partial(self._replay, test) if test is not None else None,
+                    partial(self._replay, update) if update is not None else None,
+                    test_first,
+                    key,
+                )
+            elif code == _SWITCH:
+                yield flow.blocking(partial(self._replay_switch, op[1], op[2]))
+            elif code == _JUMP:
+                flow.jump(op[1])
+            elif code == _BARRIER:
+                flow.barrier()
+            else:  # _OUTPUT: a call of unknown code gives the variable its first value
+                definition = op[1]
+                if flow.use(definition.variable, op[2]) == {ENTRY}:
+                    defs[definition.key] = definition
+                    flow.define(definition.variable, definition.key, True)
+
+    def _replay_switch(self, cases: list[list[_Op]], has_default: bool) -> Steps:
+        flow = self._flow
+        saved = flow.fork()
+        flow.restore(None)
+        for case in cases:
+            flow.merge(saved)  # entered from the switch, or falling through
+            yield self._replay(case)
+        if not has_default:
+            flow.merge(saved)
 
     # -- statements (each a walk that yields the walks of what it holds: see `reaching.drive`) -------
 
@@ -117,7 +185,7 @@ class Walk:
         elif kind in ("return_statement", "break_statement", "continue_statement"):
             for child in named(node):
                 yield self._expression(child)
-            self._flow.jump({"return_statement": "return", "break_statement": "break"}.get(kind, "continue"))
+            self._ops.append((_JUMP, {"return_statement": "return", "break_statement": "break"}.get(kind, "continue")))
         elif kind == "declaration":
             yield self._declaration(node)
         elif kind in (
@@ -147,54 +215,51 @@ class Walk:
 
     def _if(self, node: Node) -> Steps:
         yield self._statement(node.child_by_field_name("condition"))
-        saved = self._flow.fork()
+        self._ops.append(_FORK_OP)
         yield self._statement(node.child_by_field_name("consequence"))
-        taken = self._flow.fork()
-        self._flow.restore(saved)
+        self._ops.append(_OTHER_ARM_OP)
         yield self._statement(node.child_by_field_name("alternative"))
-        self._flow.merge(taken)
+        self._ops.append(_JOIN_OP)
 
     def _loop(self, node: Node) -> Steps:
         body = node.child_by_field_name("body")
         condition = node.child_by_field_name("condition")
+        test: list[_Op] | None
+        update: list[_Op] | None = None
+        test_first = True
         if node.type == "for_statement":
             for initializer in node.children_by_field_name("initializer"):
                 yield self._statement(initializer)
-            update = node.child_by_field_name("update")
-            yield self._flow.looping(
-                lambda: self._statement(body),
-                (lambda: self._expression(condition)) if condition is not None else None,
-                (lambda: self._expression(update)) if update is not None else None,
-                key=key_of(node),
-            )
+            increment = node.child_by_field_name("update")
+            test = (yield self._block(self._expression(condition))) if condition is not None else None
+            steps = yield self._block(self._statement(body))
+            update = (yield self._block(self._expression(increment))) if increment is not None else None
         elif node.type == "for_range_loop":
             yield self._expression(node.child_by_field_name("right"))
-            yield self._flow.looping(lambda: self._statement(body), lambda: self._statement(None), key=key_of(node))
+            test = []  # nothing to read, but the loop may be left before its body
+            steps = yield self._block(self._statement(body))
+        elif node.type == "do_statement":
+            test_first = False
+            steps = yield self._block(self._statement(body))
+            test = yield self._block(self._statement(condition))
         else:
-            yield self._flow.looping(
-                lambda: self._statement(body),
-                lambda: self._statement(condition),
-                test_first=node.type != "do_statement",
-                key=key_of(node),
-            )
+            test = yield self._block(self._statement(condition))
+            steps = yield self._block(self._statement(body))
+        self._ops.append((_LOOP, steps, test, update, test_first, key_of(node)))
 
     def _switch(self, node: Node) -> Steps:
         yield self._statement(node.child_by_field_name("condition"))
         body = node.child_by_field_name("body")
         cases = [c for c in named(body) if c.type == "case_statement"]
         has_default = any(c.child_by_field_name("value") is None for c in cases)
+        steps = []
+        for case in cases:
+            steps.append((yield self._block(self._case(case))))
+        self._ops.append((_SWITCH, steps, has_default))
 
-        def run() -> Steps:
-            saved = self._flow.fork()
-            self._flow.restore(None)
-            for case in cases:
-                self._flow.merge(saved)  # entered from the switch, or falling through
-                for child in named(case)[1 if case.child_by_field_name("value") is not None else 0 :]:
-                    yield self._statement(child) if _is_statement(child) else self._expression(child)
-            if not has_default:
-                self._flow.merge(saved)
-
-        yield self._flow.blocking(run)
+    def _case(self, case: Node) -> Steps:
+        for child in named(case)[1 if case.child_by_field_name("value") is not None else 0 :]:
+            yield self._statement(child) if _is_statement(child) else self._expression(child)
 
     # -- expressions ------------------------------------------------------------------------------
 
@@ -218,22 +283,21 @@ class Walk:
                 self._define(variable, node, "update")
         elif kind == "conditional_expression":
             yield self._expression(node.child_by_field_name("condition"))
-            saved = self._flow.fork()
+            self._ops.append(_FORK_OP)
             yield self._expression(node.child_by_field_name("consequence"))
-            taken = self._flow.fork()
-            self._flow.restore(saved)
+            self._ops.append(_OTHER_ARM_OP)
             yield self._expression(node.child_by_field_name("alternative"))
-            self._flow.merge(taken)
+            self._ops.append(_JOIN_OP)
         elif kind == "binary_expression" and _operator(node) in ("&&", "||", "and", "or"):
             yield self._expression(node.child_by_field_name("left"))
-            saved = self._flow.fork()
+            self._ops.append(_FORK_OP)
             yield self._expression(node.child_by_field_name("right"))
-            self._flow.merge(saved)
+            self._ops.append(_JOIN_OP)
         elif kind == "call_expression":
             for child in named(node):
                 yield self._expression(child)
             if self.hooks.is_barrier(node):
-                self._flow.barrier()
+                self._ops.append(_BARRIER_OP)
             for argument in self.hooks.reference_arguments(node):
                 variable = (
                     self.hooks.variable(text_of(argument), argument.start_byte) if argument.text is not None else None
@@ -244,8 +308,11 @@ class Walk:
                 variable = (
                     self.hooks.variable(text_of(argument), argument.start_byte) if argument.text is not None else None
                 )
-                if variable is not None and self._flow.use(variable, key_of(argument)) == {ENTRY}:
-                    self._define(variable, argument, "reference")  # its first value comes from the call
+                if variable is not None:  # its first value comes from the call, if none reaches it
+                    definition = Definition(
+                        DefinitionKey(variable, argument.start_byte, "reference"), variable, argument, "reference"
+                    )
+                    self._ops.append((_OUTPUT, definition, key_of(argument)))
         elif kind == "field_expression":
             yield self._expression(node.child_by_field_name("argument"))
         elif kind == "declaration":
@@ -272,6 +339,16 @@ class Walk:
         variable = self.hooks.element_target(left) if left is not None else None
         if variable is not None:
             self._define(variable, node, "element", strong=False)
+
+
+# The steps a walk records (`_Op`: the code first): a use, a definition, a fork and its other arm and join,
+# a loop, a switch, a jump, a barrier, and a possible first value from a call of unknown code.
+_USE, _DEFINE, _FORK, _OTHER_ARM, _JOIN, _LOOP, _SWITCH, _JUMP, _BARRIER, _OUTPUT = range(10)
+_Op = tuple[Any, ...]
+_FORK_OP: _Op = (_FORK,)
+_OTHER_ARM_OP: _Op = (_OTHER_ARM,)
+_JOIN_OP: _Op = (_JOIN,)
+_BARRIER_OP: _Op = (_BARRIER,)
 
 
 def _operator(node: Node) -> str:
