@@ -203,26 +203,29 @@ class ArmCounter:
         """(the largest product of constant trip counts from `root` down to a loop below it, None when no
         loop has one; whether a loop below runs over the work-group), each node worked out once, bottom
         up, so that the arms of a nest share their inner answers."""
+        extents = self._extents
         stack: list[tuple[Node, list[Node] | None]] = [(root, None)]
         while stack:
             node, children = stack.pop()
-            if node.id in self._extents:
+            if node.id in extents:
                 continue
-            if node.type in ("lambda_expression", "function_definition"):
-                self._extents[node.id] = (None, False)
+            kind = node.type
+            if kind in ("lambda_expression", "function_definition"):
+                extents[node.id] = (None, False)
                 continue
             if children is None:
-                children = list(node.named_children)
-                stack.append((node, children))
-                stack.extend((child, None) for child in children if child.id not in self._extents)
-                continue
+                children = node.named_children
+                if children:  # worked out after its children; a leaf (most nodes) at once
+                    stack.append((node, children))
+                    stack.extend((child, None) for child in children if child.id not in extents)
+                    continue
             most, over_group = None, False
             for child in children:  # the largest known count below, and whether any loop below is over the group
-                child_most, child_group = self._extents[child.id]
+                child_most, child_group = extents[child.id]
                 if child_most is not None and (most is None or child_most > most):
                     most = child_most
                 over_group = over_group or child_group
-            if node.type in _LOOPS:
+            if kind in _LOOPS:
                 condition = node.child_by_field_name("condition")
                 update = node.child_by_field_name("update")
                 # over the work-group one element at a time (a stride of the sub-group size visits
@@ -232,10 +235,10 @@ class ArmCounter:
                     and bool(_GROUP_SIZE.search(text_of(condition)))
                     and (update is None or bool(_UNIT_STEP.fullmatch(text_of(update))))
                 )
-                count = _trips(node, self._constant) if node.type == "for_statement" else None
+                count = _trips(node, self._constant) if kind == "for_statement" else None
                 if count is not None:
                     most = max(count, count * most) if most is not None else count
-            self._extents[node.id] = (most, over_group)
+            extents[node.id] = (most, over_group)
         return self._extents[root.id]
 
     def steers_loop(self, node: Node) -> bool:
@@ -278,24 +281,26 @@ class ArmCounter:
         """(statements, loops, calls) under `root`. An `if` is its arms (the test is not work of its own);
         a loop with a small constant trip count is its body that many times rather than a loop. Whether
         each node returns or breaks is remembered in the same pass."""
+        weights = self._weights
         stack: list[tuple[Node, list[Node] | None]] = [(root, None)]
         while stack:
             node, children = stack.pop()
-            if node.id in self._weights:
+            if node.id in weights:
                 continue
-            if children is not None:
-                self._weights[node.id] = self._combine(node, children)
-                self._leaves[node.id] = self._exit_leaves(node, children)
-                continue
-            children = _weighed_children(node)
-            stack.append((node, children))
-            stack.extend((child, None) for child in children if child.id not in self._weights)
+            if children is None:
+                children = _weighed_children(node)
+                if children:  # weighed after its children; a leaf (most nodes) at once
+                    stack.append((node, children))
+                    stack.extend((child, None) for child in children if child.id not in weights)
+                    continue
+            kind = node.type
+            weights[node.id] = self._combine(node, kind, children)
+            self._leaves[node.id] = self._exit_leaves(kind, children)
         return self._weights[root.id]
 
-    def _exit_leaves(self, node: Node, children: list[Node]) -> tuple[bool, bool]:
-        """(has a return, has a break) at or under `node`, not looking into loops, switches, lambdas or
-        functions below it (what leaves those does not leave the arm)."""
-        kind = node.type
+    def _exit_leaves(self, kind: str, children: list[Node]) -> tuple[bool, bool]:
+        """(has a return, has a break) at or under a node of type `kind`, not looking into loops,
+        switches, lambdas or functions below it (what leaves those does not leave the arm)."""
         returns, breaks = kind == "return_statement", kind == "break_statement"
         if kind not in _NO_EXIT_DESCENT:
             leaves = self._leaves
@@ -304,19 +309,22 @@ class ArmCounter:
                 returns, breaks = returns or child_returns, breaks or child_breaks
         return returns, breaks
 
-    def _combine(self, node: Node, children: list[Node]) -> tuple[int, int, int]:
-        if node.type in ("lambda_expression", "function_definition"):
+    def _combine(self, node: Node, kind: str, children: list[Node]) -> tuple[int, int, int]:
+        """`node`'s weight (its type `kind`) from its weighed children's."""
+        if kind in ("lambda_expression", "function_definition"):
             return 0, 0, 0
-        statements = int(node.type in _STATEMENTS and node.type != "if_statement")
+        statements = int(kind in _STATEMENTS and kind != "if_statement")
         loops = calls = 0
-        trips = _trips(node, self._constant) if node.type == "for_statement" else None
-        if trips is not None and trips > _UNROLLED:
-            trips = None
-        if trips is None and node.type in _LOOPS and _halving(node):
-            trips = _LOG_TRIPS
-        if node.type in _LOOPS and trips is None:
-            loops += 1
-        if node.type == "call_expression" and not is_math_call(node) and self._is_work(node):
+        trips: int | None = None
+        if kind in _LOOPS:
+            trips = _trips(node, self._constant) if kind == "for_statement" else None
+            if trips is not None and trips > _UNROLLED:
+                trips = None
+            if trips is None and _halving(node):
+                trips = _LOG_TRIPS
+            if trips is None:
+                loops += 1
+        elif kind == "call_expression" and not is_math_call(node) and self._is_work(node):
             calls += 1
         inner_statements = inner_loops = inner_calls = 0
         weights = self._weights
@@ -333,10 +341,11 @@ class ArmCounter:
 def _weighed_children(node: Node) -> list[Node]:
     """What a node's weight is made of: a loop's body (not its header), nothing inside a nested
     function or lambda, otherwise its named children."""
-    if node.type in ("lambda_expression", "function_definition"):
+    kind = node.type
+    if kind in ("lambda_expression", "function_definition"):
         return []
-    body = node.child_by_field_name("body") if node.type in _LOOPS else None
-    return [body] if body is not None else list(node.named_children)
+    body = node.child_by_field_name("body") if kind in _LOOPS else None
+    return [body] if body is not None else node.named_children
 
 
 def _halving(loop: Node) -> bool:
