@@ -85,9 +85,13 @@ def _merge(a: State | None, b: State | None) -> State | None:
     if b is None:
         return dict(a)
     merged: State = {}
-    for name in a.keys() | b.keys():
-        mine, theirs = a.get(name, _ENTRY_ONLY), b.get(name, _ENTRY_ONLY)
+    theirs_of = b.get
+    for name, mine in a.items():
+        theirs = theirs_of(name, _ENTRY_ONLY)
         merged[name] = mine if mine is theirs else mine | theirs  # the same set on both paths: itself
+    for name, theirs in b.items():
+        if name not in a:  # on entry along the other path
+            merged[name] = theirs if theirs is _ENTRY_ONLY else _ENTRY_ONLY | theirs
     return merged
 
 
