@@ -16,9 +16,9 @@ reaches the argument joined with what the callee leaves in its parameter (the ca
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 
-from kernlint.analysis.dependence import Binary, Const, Expr, Phi, Uniform, Unit, Var, names_in
+from kernlint.analysis.dependence import Binary, Const, Expr, Phi, Uniform, Unit, Var
 from kernlint.analysis.names import DefinitionKey, Name, Variable, VariantKey, definition_of
 from kernlint.analysis.reaching import BARRIER, source_order
 from kernlint.frontends.cpp.dependence.flow import Definition, Hooks, Walk
@@ -80,21 +80,29 @@ class UnitFlow:
         """Whether the walk saw a read at `node` (otherwise read the variable flow-insensitively)."""
         return key_of(node) in self.walk.uses
 
+    def variable_at(self, node: Node) -> Variable | None:
+        """The own variable the walk saw read at the identifier `node` (None: no read seen there)."""
+        return self.walk.variables.get(key_of(node))
+
     def read(self, node: Node, variable: Variable) -> Expr:
         """The value of `variable` read at the identifier `node`."""
-        options: list[Expr] = []
-        for key in sorted(self.walk.uses.get(key_of(node), ()), key=source_order):
-            if isinstance(key, DefinitionKey):
-                definition = self.walk.defs[key]
-                options.append(self._variant(definition, node))
-            elif key == BARRIER:
-                options.append(Uniform("shared memory after a barrier"))
-            else:  # ENTRY
-                options.append(Var(variable) if variable in self.params else Const(None))
+        reaching = self.walk.uses.get(key_of(node), ())
+        if len(reaching) == 1 and variable not in self.escaped:  # most reads: one definition, no sort
+            for key in reaching:
+                return self._option(key, node, variable)
+        options = [self._option(key, node, variable) for key in sorted(reaching, key=source_order)]
         if variable in self.escaped:
             options.append(Var(variable))
         unique = list(dict.fromkeys(options))
         return unique[0] if len(unique) == 1 else Phi(tuple(unique))
+
+    def _option(self, key: Hashable, node: Node, variable: Variable) -> Expr:
+        """What one definition reaching the read at `node` stands for."""
+        if isinstance(key, DefinitionKey):
+            return self._variant(self.walk.defs[key], node)
+        if key == BARRIER:
+            return Uniform("shared memory after a barrier")
+        return Var(variable) if variable in self.params else Const(None)  # ENTRY
 
     def _variant(self, definition: Definition, use: Node) -> Var:
         arms = self._arms.get(definition.key)
@@ -148,12 +156,12 @@ class UnitFlow:
     def defined_nodes(self) -> set[tuple[int, int]]:
         return {key_of(d.node) for d in self.walk.defs.values()}
 
-    def varying(self, expr: Expr, node: Node, loops: Sequence[Node]) -> set[Name]:
-        """Program variables read by `expr` whose definitions the loops around `node` repeat: an
-        assignment or update in a loop's body or increment. (A declaration in the body is computed
-        afresh from the others each time, and is not counted.)"""
+    def varying(self, names: Iterable[Name], loops: Sequence[Node]) -> set[Name]:
+        """The program variables of `names` (those an expression reads) whose definitions the `loops`
+        repeat: an assignment or update in a loop's body or increment. (A declaration in the body is
+        computed afresh from the others each time, and is not counted.)"""
         found: set[Name] = set()
-        for name in names_in(expr):
+        for name in names:
             definition = self._definition(name)
             if definition is None or definition.how == "init":
                 continue
@@ -167,19 +175,21 @@ class UnitFlow:
                     found.add(name)
         return found
 
-    def of_variables(self, expr: Expr, variables: set[Variable]) -> set[Name]:
-        """The program variables `expr` reads that stand for `variables` or for definitions of them."""
+    def of_variables(self, names: Iterable[Name], variables: set[Variable]) -> set[Name]:
+        """The program variables of `names` (those an expression reads) that stand for `variables` or
+        for definitions of them."""
         found: set[Name] = set()
-        for name in names_in(expr):
+        for name in names:
             definition = self._definition(name)
             if name in variables or (definition is not None and definition.variable in variables):
                 found.add(name)
         return found
 
-    def floors(self, expr: Expr, by_variable: Mapping[Name, int]) -> dict[Name, int]:
-        """`by_variable` floors carried over to the definitions of those variables that `expr` reads."""
+    def floors(self, names: Iterable[Name], by_variable: Mapping[Name, int]) -> dict[Name, int]:
+        """`by_variable` floors carried over to the definitions of those variables among `names` (those
+        an expression reads)."""
         found: dict[Name, int] = {}
-        for name in names_in(expr):
+        for name in names:
             definition = self._definition(name)
             if definition is not None and definition.variable in by_variable:
                 found[name] = by_variable[definition.variable]

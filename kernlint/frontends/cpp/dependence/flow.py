@@ -85,6 +85,8 @@ class Walk:
     defs: dict[DefinitionKey, Definition] = field(default_factory=dict)
     # an identifier read -> the definitions that reach it (`DefinitionKey`s, `ENTRY`, `BARRIER`)
     uses: dict[tuple[int, int], frozenset[Hashable]] = field(default_factory=dict)
+    # an identifier read -> the variable read there (the hooks' answer: lowering need not ask again)
+    variables: dict[tuple[int, int], Variable] = field(default_factory=dict)
 
     def run(self, body: Node) -> None:
         self._flow = Flow(shared=set(self.shared))
@@ -106,7 +108,9 @@ class Walk:
             self.hooks.variable(text.decode("utf-8", errors="replace"), node.start_byte) if text is not None else None
         )
         if variable is not None:
-            self._ops.append((_USE, variable, key_of(node)))
+            at = key_of(node)
+            self.variables[at] = variable
+            self._ops.append((_USE, variable, at))
         return variable
 
     def _block(self, walk: Steps) -> Steps:
@@ -312,6 +316,7 @@ class Walk:
                     definition = Definition(
                         DefinitionKey(variable, argument.start_byte, "reference"), variable, argument, "reference"
                     )
+                    self.variables[key_of(argument)] = variable
                     self._ops.append((_OUTPUT, definition, key_of(argument)))
         elif kind == "field_expression":
             yield self._expression(node.child_by_field_name("argument"))

@@ -87,6 +87,12 @@ class ExpressionLowering:
         return self.lower(inner, context, depth + 1) if inner is not None else Uniform()
 
     def _identifier(self, node: Node, context: UnitContext, depth: int) -> Expr:
+        flow = context.flow
+        read = flow.variable_at(node) if flow is not None else None
+        if flow is not None and read is not None:
+            # The walk read an own variable here: its hooks found no handle of the unit by that name,
+            # and a name the unit declares, assigns or takes is no handle of a unit around it either.
+            return flow.read(node, read)
         scopes = self.scopes
         name = text_of(node)
         handle = scopes.lookup_handle(context, name)

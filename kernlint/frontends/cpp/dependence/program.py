@@ -24,6 +24,7 @@ from kernlint.analysis.dependence import (
     Grade,
     Program,
     Varying,
+    names_in,
 )
 from kernlint.analysis.names import Local, Name, Variable, plain_name
 from kernlint.frontends.cpp.dependence.context import UnitContext, UnitSource
@@ -485,12 +486,13 @@ class CppDependence:
                 if condition is None:
                     continue
                 expr = self._lowering.lower(condition, context)
+                names = names_in(expr)  # the program variables it reads, asked of below four times
                 floors = self._floors_at(condition, context)
                 if kind == "loop":  # its trip count is fixed on entry unless the loop itself moves the bound
-                    varying = context.loop_sets.get(key_of(node), set()) | flow.varying(expr, condition, [node])
+                    varying = context.loop_sets.get(key_of(node), set()) | flow.varying(names, [node])
                 else:
                     varying = self._varying_at(condition, context) | flow.varying(
-                        expr, condition, self._ancestry.loops(condition, root)
+                        names, self._ancestry.loops(condition, root)
                     )
                 unit.condition(
                     node_key(node),
@@ -498,9 +500,9 @@ class CppDependence:
                     self._ancestry.guards(node, root),
                     varying,
                     "loop" if kind == "loop" else kind,
-                    {**floors, **flow.floors(expr, floors)},
-                    flow.of_variables(expr, context.geometric),
-                    flow.of_variables(expr, context.doubling),
+                    {**floors, **flow.floors(names, floors)},
+                    flow.of_variables(names, context.geometric),
+                    flow.of_variables(names, context.doubling),
                 )
         flow.lower_variants(unit)
 
