@@ -108,6 +108,8 @@ class UnitFlow:
         arms = self._arms.get(definition.key)
         if arms is None:
             arms = self._arms[definition.key] = guard_arms(definition.node, self.root)
+        if not arms:  # a definition outside every branch and loop: read as it is
+            return Var(definition.key)
         guards = tuple(node_key(guard) for guard, arm in arms if not _contains(arm, use))
         if not guards:
             return Var(definition.key)

@@ -225,17 +225,12 @@ def is_const(param: Node) -> bool:
 
 
 def is_template_call(node: Node) -> bool:
-    left = node.child_by_field_name("left")
     operator = node.child_by_field_name("operator")
+    if operator is None or operator.type != ">":  # most binary expressions: one look-up
+        return False
+    left = node.child_by_field_name("left")
     right = node.child_by_field_name("right")
-    if (
-        operator is None
-        or operator.type != ">"
-        or left is None
-        or left.type != "binary_expression"
-        or right is None
-        or right.type != "parenthesized_expression"
-    ):
+    if left is None or left.type != "binary_expression" or right is None or right.type != "parenthesized_expression":
         return False
     inner_op = left.child_by_field_name("operator")
     member = left.child_by_field_name("left")
