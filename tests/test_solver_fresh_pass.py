@@ -2,8 +2,9 @@
 reads grows (`Program._still_valid`), and skips an instance's confirming pass when the only growth its
 last pass met was its own setting of names it had not read yet (`Program._evaluate_fresh`). Neither may
 keep a stale answer: a read before the name is set, a recursive call's result or output, a lambda's
-capture each still need the second pass. Random programs are solved with both and with neither (every
-pass run, every grade worked out afresh) and must agree."""
+capture each still need the second pass. The taint a block's guards add is kept while nothing grows
+(`Program._control`). Random programs are solved with all of these and with none (every pass run,
+every grade and guard worked out afresh) and must agree."""
 
 from __future__ import annotations
 
@@ -18,10 +19,18 @@ from kernlint.analysis.expressions import Expr, Load, Phi, Select, Taint, Unary
 GID = Seed("global", "gid")
 
 
+class _Forgets(dict):
+    """A table that keeps nothing: what the guards of an assignment add is worked out every time."""
+
+    def __setitem__(self, key: object, value: object) -> None:
+        return None
+
+
 def _solve(build: Callable[[Program], None], skip: bool = True, remember: bool = True) -> tuple[Program, int]:
     program = Program()
-    if not remember:  # every grade worked out afresh: no remembered grade can be stale
+    if not remember:  # every grade worked out afresh: no remembered grade (or guard's taint) can be stale
         program._still_valid = lambda instance, generation, reads: False  # type: ignore[method-assign]
+        program._controls = _Forgets()
     build(program)
     passes = 0
     plain = program._evaluate

@@ -223,6 +223,7 @@ class Program:
         self._grading: _Instance | None = None  # the instance whose condition is being graded
         self._grade_reads: set[Name] = set()  # the names its grading has read so far
         self._single: dict[Hashable, dict[Name, Expr | None]] = {}  # unit -> its singly assigned names
+        self._controls: dict[tuple[int, tuple[Hashable, ...]], tuple[_Instance, int, Taint | None]] = {}
         # the instance being evaluated, the names its evaluation has read so far, and whether anything it
         # reads has grown since it began but the names it set before reading them (`_evaluate_fresh`)
         self._current: _Instance | None = None
@@ -430,14 +431,17 @@ class Program:
         return found.result if found is not None else callee.result
 
     def _control(self, instance: _Instance, guards: tuple[Hashable, ...]) -> Taint | None:
+        """What `guards` add to a value set under them; kept while nothing grows (the statements of one
+        block share their guards, and the grades they would read again are the remembered ones)."""
         if not guards:  # most assignments are unguarded
             return None
+        generation, known = self._generation, self._controls.get((id(instance), guards))
+        if known is not None and known[0] is instance and known[1] == generation:
+            return known[2]
         grade = strongest(*(self._grade_in(instance, guard) for guard in guards))
-        if grade is None:
-            return None
-        if grade.dependence == "sub-group":
-            return Taint("sub-group", grade.origin)
-        return flag_of(grade)
+        taint = flag_of(grade) if grade is None or grade.dependence != "sub-group" else Taint("sub-group", grade.origin)
+        self._controls[(id(instance), guards)] = (instance, generation, taint)  # (read back only if nothing grew)
+        return taint
 
     def _evaluator(
         self,
