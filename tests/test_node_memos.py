@@ -7,6 +7,7 @@ from __future__ import annotations
 import tree_sitter
 
 from kernlint.frontends.common import treesitter
+from kernlint.frontends.common.nodes import span_between, span_of
 from kernlint.frontends.cpp.dependence.nodes import _GUARDING, LOOPS, UNIT_TYPES, Ancestry, Owners, node_key, owner_of
 
 SOURCE = b"""
@@ -97,3 +98,19 @@ def test_ancestry_agrees_with_the_walk_up_in_any_order() -> None:
             assert list(ancestry.loops(node, kernel)) == plain_loops(node, kernel)
             assert list(ancestry.guards(node, kernel)) == plain_guards(node, kernel)
     assert any(plain_loops(n, kernel) for n in nodes) and any(plain_guards(n, kernel) for n in nodes)
+
+
+def test_a_node_s_span_is_the_span_from_it_to_itself() -> None:
+    """`span_of` reads each point once; it must give what `span_between(node, node)` gives, lines
+    counted from 1, for every node (multi-line ones included)."""
+    root = treesitter.parser("cpp").parse(SOURCE).root_node
+    stack = [root]
+    seen = 0
+    while stack:
+        node = stack.pop()
+        span = span_of(node)
+        assert span == span_between(node, node)
+        assert (span.start_byte, span.end_byte, span.line) == (node.start_byte, node.end_byte, node.start_point[0] + 1)
+        seen += 1
+        stack.extend(node.children)
+    assert seen > 200
