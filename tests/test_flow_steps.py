@@ -47,8 +47,10 @@ def _walk(body: str, shared: set[str] | None = None) -> tuple[Walk, bytes, Node]
     source = f"void unit(int n) {{\n{body}\n}}\n".encode()
     root = treesitter.parser("cpp").parse(source).root_node
     function = root.named_children[0]
-    walk = Walk(_Hooks(), set(shared or ()))  # type: ignore[arg-type]
-    walk.run(function.child_by_field_name("body"))
+    body_node = function.child_by_field_name("body")
+    assert body_node is not None
+    walk = Walk(_Hooks(), set(shared or ()))
+    walk.run(body_node)
     return walk, source, root
 
 
