@@ -76,12 +76,9 @@ class UnitFlow:
         self._variants: dict[VariantKey, None] = {}  # those the reads asked for, in the order they did
         self._arms: dict[DefinitionKey, list[tuple[Node, Node]]] = {}
 
-    def covers(self, node: Node) -> bool:
-        """Whether the walk saw a read at `node` (otherwise read the variable flow-insensitively)."""
-        return key_of(node) in self.walk.uses
-
     def variable_at(self, node: Node) -> Variable | None:
-        """The own variable the walk saw read at the identifier `node` (None: no read seen there)."""
+        """The own variable the walk saw read at the identifier `node` (None: no read seen there: read
+        the variable flow-insensitively)."""
         return self.walk.variables.get(key_of(node))
 
     def read(self, node: Node, variable: Variable) -> Expr:

@@ -90,8 +90,9 @@ class ExpressionLowering:
         flow = context.flow
         read = flow.variable_at(node) if flow is not None else None
         if flow is not None and read is not None:
-            # The walk read an own variable here: its hooks found no handle of the unit by that name,
-            # and a name the unit declares, assigns or takes is no handle of a unit around it either.
+            # The walk read an own variable (or a captured name the unit stores to) here, through the
+            # definitions that reach it. Its hooks found no handle of the unit by that name, and a name
+            # the unit declares, assigns or takes is no handle of a unit around it either.
             return flow.read(node, read)
         scopes = self.scopes
         name = text_of(node)
@@ -100,13 +101,7 @@ class ExpressionLowering:
             return Seed("global", name)
         if handle is not None:
             return Uniform(name)
-        key = scopes.variable(context, name, node.start_byte)
-        if (
-            context.flow is not None
-            and context.flow.covers(node)
-            and (scopes.own(context, key) or key in context.stores)
-        ):
-            return context.flow.read(node, key)
+        key = scopes.variable(context, name, node.start_byte)  # not one the walk read: no reaching definitions
         if key == name and not any(p[0] == name for p in context.params) and _is_small_constant_site(node):
             value = scopes.constant(name, node.start_byte, context.source.key)
             if value is not None:
