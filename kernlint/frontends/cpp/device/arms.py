@@ -17,6 +17,7 @@ from kernlint.facts.device import ArmCost
 from kernlint.frontends.common.nodes import text_of
 from kernlint.frontends.cpp.declarations import declared, value_type
 from kernlint.frontends.cpp.dependence.nodes import Parents
+from kernlint.frontends.cpp.device.math_calls import is_math_call
 
 Node = tree_sitter.Node
 IsWork = Callable[[Node], bool]  # whether a call runs real work (a device function, unknown code)
@@ -39,69 +40,28 @@ _LOOPS = frozenset({"for_statement", "while_statement", "do_statement", "for_ran
 _BOUNDS = _LOOPS | {"lambda_expression", "function_definition"}  # what `steers_loop` looks up to
 _NO_EXIT_DESCENT = _LOOPS | {"switch_statement", "lambda_expression", "function_definition"}
 _DIRECTIVE_LINE = re.compile(rb"^[ \t]*#", re.M)
+_MARKS = re.compile(rb"[({#]")  # what a call, a lambda or statement expression, or a directive needs
+# Expressions made of their parts alone (no statement of their own): `ArmCounter._plain` asks of these.
+_PLAIN_EXPRESSIONS = frozenset(
+    {
+        "assignment_expression",
+        "binary_expression",
+        "comma_expression",
+        "conditional_expression",
+        "field_expression",
+        "init_declarator",
+        "pointer_expression",
+        "qualified_identifier",
+        "subscript_expression",
+        "unary_expression",
+        "update_expression",
+    }
+)
 _COMMENT_START = re.compile(rb"(?=//|/\*)")
 _LOG_TRIPS = 5  # what a halving loop (`for (s = 16; s > 0; s >>= 1)`) is counted as
 _UNROLLED = 16  # a loop of at most this many constant trips is counted as its body that many times
 _UNIT_STEP = re.compile(r"\s*(?:\+\+\s*\w+|\w+\s*\+\+|\w+\s*\+=\s*1)\s*")
 _GROUP_SIZE = re.compile(r"\b(?:get_local_range|get_local_linear_range|get_max_local_range|omp_get_num_threads)\b")
-_MATH = frozenset(
-    {
-        "abs",
-        "fabs",
-        "fabsf",
-        "min",
-        "max",
-        "fmin",
-        "fmax",
-        "fminf",
-        "fmaxf",
-        "sqrt",
-        "sqrtf",
-        "rsqrt",
-        "exp",
-        "expf",
-        "exp2",
-        "log",
-        "logf",
-        "log2",
-        "pow",
-        "powf",
-        "sin",
-        "cos",
-        "sinf",
-        "cosf",
-        "tan",
-        "floor",
-        "ceil",
-        "floorf",
-        "ceilf",
-        "round",
-        "trunc",
-        "clamp",
-        "select",
-        "mad",
-        "fma",
-        "fmaf",
-        "copysign",
-        "isnan",
-        "isinf",
-        "native_exp",
-        "native_log",
-        "native_sqrt",
-        "native_recip",
-        "native_divide",
-        "rint",
-        "lrint",
-        "hypot",
-    }
-)
-
-
-def is_math_call(call: Node) -> bool:
-    """A call to a side-effect-free math builtin (`sqrt`, `sycl::fmax`, `std::min`)."""
-    function = call.child_by_field_name("function")
-    name = text_of(function)
-    return name.rsplit("::", 1)[-1].rsplit(".", 1)[-1] in _MATH
 
 
 def calls_one_of(names: frozenset[str]) -> IsWork:
@@ -134,8 +94,17 @@ class ArmCounter:
     share their inner arms, so a nest of conditions costs its size, not its size times its depth (and no
     recursion limit is met however deep the nest)."""
 
-    def __init__(self, is_work: IsWork, constant: Constant | None = None, parents: Parents | None = None) -> None:
+    def __init__(
+        self,
+        is_work: IsWork,
+        constant: Constant | None = None,
+        parents: Parents | None = None,
+        source: tuple[bytes, int] | None = None,
+    ) -> None:
+        """`source`: the parsed text and the byte it starts at, when known: an expression without a
+        parenthesis, brace or `#` in it (most of them) is then weighed whole, without a walk (see `_plain`)."""
         self._is_work = is_work
+        self._marks = [source[1] + m.start() for m in _MARKS.finditer(source[0])] if source is not None else None
         self._constant = constant
         self._weights: dict[int, tuple[int, int, int]] = {}  # node id -> (statements, loops, calls)
         self._leaves: dict[int, tuple[bool, bool]] = {}  # node id -> (returns, breaks) outside inner loops
@@ -215,6 +184,9 @@ class ArmCounter:
                 continue
             if children is None:
                 children = node.named_children
+                if children and self._plain(node):  # no loop below
+                    extents[node.id] = (None, False)
+                    continue
                 if children:  # worked out after its children; a leaf (most nodes) at once
                     stack.append((node, children))
                     stack.extend((child, None) for child in children if child.id not in extents)
@@ -289,6 +261,9 @@ class ArmCounter:
                 continue
             if children is None:
                 children = _weighed_children(node)
+                if children and self._plain(node):  # no statement, loop, call or exit below
+                    weights[node.id], self._leaves[node.id] = (0, 0, 0), (False, False)
+                    continue
                 if children:  # weighed after its children; a leaf (most nodes) at once
                     stack.append((node, children))
                     stack.extend((child, None) for child in children if child.id not in weights)
@@ -297,6 +272,17 @@ class ArmCounter:
             weights[node.id] = self._combine(node, kind, children)
             self._leaves[node.id] = self._exit_leaves(kind, children)
         return self._weights[root.id]
+
+    def _plain(self, node: Node) -> bool:
+        """Whether `node` is an expression with no parenthesis, brace or `#` in its text and no parse
+        error: nothing in it is a call (its arguments are parenthesised), a statement, a loop or a jump
+        (inside an expression those need a lambda's or a statement expression's braces), so it weighs
+        nothing and holds no loop."""
+        marks = self._marks
+        if marks is None or node.type not in _PLAIN_EXPRESSIONS or node.has_error:
+            return False
+        at = bisect_left(marks, node.start_byte)
+        return at == len(marks) or marks[at] >= node.end_byte
 
     def _exit_leaves(self, kind: str, children: list[Node]) -> tuple[bool, bool]:
         """(has a return, has a break) at or under a node of type `kind`, not looking into loops,

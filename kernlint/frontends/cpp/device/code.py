@@ -265,9 +265,15 @@ def _analyse_component(
 def _branches(
     graph: DeviceGraph, scans: dict[Key, dict[str, list[Node]]], dependence: CppDependence
 ) -> Iterable[Branch]:
-    arms = ArmCounter(lambda call: bool(graph.callees(call)), dependence.scopes.constant, Parents(graph.root))
+    text = graph.root.text or b""
+    arms = ArmCounter(
+        lambda call: bool(graph.callees(call)),
+        dependence.scopes.constant,
+        Parents(graph.root),
+        (text, graph.root.start_byte),
+    )
     heads = _ChainHeads(arms.parent_of)
-    code_only = CodeOnly(graph.root.text or b"", graph.root.start_byte)
+    code_only = CodeOnly(text, graph.root.start_byte)
     for captures in scans.values():
         for kind in ("if", "ternary", "switch", "loop"):
             for node in captures.get(kind, []):
