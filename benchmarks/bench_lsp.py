@@ -6,8 +6,10 @@ line gaining a comment somewhere in the file, sent as the editor sends it (`text
 the whole text). A `--burst K` edit is K keystrokes 40 ms apart, the wait counted from the last one.
 The time of each edit is from sending its last change to receiving the diagnostics published for
 that version: the debounce, the analysis and the round trips, everything the user waits for.
-Printed: the median and the slowest, against the target of issue 24 (100 ms). Timings are printed,
-never asserted; standard library and kernlint only.
+Printed: the median and the slowest, against the target of issue 24 (100 ms). `--trace` also prints
+where the wait went, the median of each step of a timed edit, from the timestamps the server and its
+worker write (`kernlint.lsp.trace`). Timings are printed, never asserted; standard library and
+kernlint only.
 """
 
 from __future__ import annotations
@@ -27,17 +29,33 @@ from queue import Empty, Queue
 from bench_speed import LSP_FILE_LINES
 from bench_throughput import TEMPLATE
 
+from kernlint.lsp.trace import TRACE
+
 KEYSTROKE_GAP_S = 0.04
+# The steps of one analysis, in order, as the server and worker mark them (`kernlint.lsp.trace`); the
+# bench adds the client's own "edited" (last change sent) and "arrived" (diagnostics read).
+STEPS = (
+    ("edited", "changed", "client to server"),
+    ("changed", "start", "debounce and queue"),
+    ("start", "send", "request built"),
+    ("send", "worker-received", "request to worker"),
+    ("worker-received", "worker-analysed", "analysis"),
+    ("worker-analysed", "received", "result to server"),
+    ("received", "converted", "diagnostics converted"),
+    ("converted", "published", "diagnostics written"),
+    ("published", "arrived", "server to client"),
+)
 
 
 class Server:
     """`kernlint lsp` on stdio: Content-Length framed JSON-RPC, what it publishes kept in a queue."""
 
-    def __init__(self, cwd: Path) -> None:
+    def __init__(self, cwd: Path, trace: Path | None = None) -> None:
         script = Path(sys.executable).with_name("kernlint")
         command = [str(script), "lsp"] if script.exists() else [sys.executable, "-m", "kernlint", "lsp"]
+        env = {**os.environ, TRACE: str(trace)} if trace else None
         self.process = subprocess.Popen(
-            command, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+            command, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env
         )
         self.published: Queue[tuple[float, dict]] = Queue()
         self.replies: Queue[dict] = Queue()
@@ -58,7 +76,7 @@ class Server:
             )
             message = json.loads(stream.read(length))
             if message.get("method") == "textDocument/publishDiagnostics":
-                self.published.put((time.perf_counter(), message["params"]))
+                self.published.put((time.monotonic(), message["params"]))
             elif "id" in message and "method" not in message:
                 self.replies.put(message)
 
@@ -67,7 +85,7 @@ class Server:
         assert self.process.stdin is not None
         self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
         self.process.stdin.flush()
-        return time.perf_counter()
+        return time.monotonic()
 
     def diagnostics_of(self, version: int, timeout: float = 60) -> tuple[float, list[dict]]:
         """When the diagnostics of `version` arrived, and what they were (older versions' are skipped)."""
@@ -102,9 +120,10 @@ def generated_file(folder: Path) -> Path:
     return path
 
 
-def measure(path: Path, edits: int, burst: int) -> list[float]:
-    """Seconds from each edit's last change to its diagnostics."""
-    server = Server(path.parent)
+def measure(path: Path, edits: int, burst: int, trace: Path | None = None) -> tuple[list[float], dict[int, dict]]:
+    """Seconds from each edit's last change to its diagnostics, and each timed version's client-side
+    marks (monotonic ns: "edited", "arrived")."""
+    server = Server(path.parent, trace)
     uri = path.resolve().as_uri()
     lines = path.read_text().splitlines(keepends=True)
     server.send(
@@ -120,6 +139,7 @@ def measure(path: Path, edits: int, burst: int) -> list[float]:
     )
     server.diagnostics_of(1)
     waits, version = [], 1
+    marks: dict[int, dict] = {}
     try:
         for edit in range(edits):
             at = (edit * 37) % len(lines)
@@ -139,9 +159,25 @@ def measure(path: Path, edits: int, burst: int) -> list[float]:
                     time.sleep(KEYSTROKE_GAP_S)
             arrived, _diagnostics = server.diagnostics_of(version)
             waits.append(arrived - sent)
+            marks[version] = {"edited": int(sent * 1e9), "arrived": int(arrived * 1e9)}
     finally:
         server.close()
-    return waits
+    return waits, marks
+
+
+def breakdown(trace: Path, name: str, marks: dict[int, dict]) -> list[str]:
+    """The median milliseconds of each step of the timed edits, from the trace and the client's marks."""
+    for line in trace.read_text().splitlines():
+        when, event, label = line.split(" ", 2)
+        stem, _, version = label.rpartition("-")
+        if stem == name and int(version) in marks:
+            marks[int(version)].setdefault(event, int(when))
+    rows = []
+    for first, then, what in STEPS:
+        spans = [(m[then] - m[first]) / 1e6 for m in marks.values() if first in m and then in m]
+        if spans:
+            rows.append(f"  {what:<24} median {statistics.median(spans):6.1f} ms, slowest {max(spans):6.1f} ms")
+    return rows
 
 
 def main() -> None:
@@ -149,6 +185,7 @@ def main() -> None:
     parser.add_argument("file", nargs="?", help="the file to edit (default: a generated 1,000-line SYCL file)")
     parser.add_argument("--edits", type=int, default=21, help="edits to time (default 21)")
     parser.add_argument("--burst", type=int, default=1, help="keystrokes per edit, 40 ms apart (default 1)")
+    parser.add_argument("--trace", action="store_true", help="also print where the wait went, step by step")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="kernlint-lsp-") as temp:
         folder = Path(temp)
@@ -158,11 +195,16 @@ def main() -> None:
         else:
             path = generated_file(folder)
         lines = len(path.read_text().splitlines())
-        waits = measure(path, args.edits, args.burst)
+        trace = folder / "trace.txt" if args.trace else None
+        waits, marks = measure(path, args.edits, args.burst, trace)
+        steps = breakdown(trace, path.name, marks) if trace and trace.exists() else []
     median, slowest = statistics.median(waits) * 1000, max(waits) * 1000
     verdict = "met" if median <= 100 else "MISSED"
     print(f"{path.name} ({lines} lines), {args.edits} edits of {args.burst} keystroke(s)")
     print(f"diagnostics after an edit: median {median:.0f} ms, slowest {slowest:.0f} ms (target <= 100 ms) {verdict}")
+    if steps:
+        print("where the wait went (each step's median and slowest over the timed edits):")
+        print("\n".join(steps))
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.discovery import SourceEntry, family_of
 from kernlint.engine import EngineSetup
 from kernlint.lsp.positions import Analysed, Positions
+from kernlint.lsp.trace import mark
 from kernlint.lsp.worker import Analyser, Request
 from kernlint.projects import ConfigResolver
 from kernlint.rule_docs import rule_url
@@ -114,13 +115,19 @@ class KernlintServer(LanguageServer):
             self.report_config_error(path, exc)
             self.publish(uri, [self.not_analysed(path, exc)], version)
             return
-        request = Request(SourceEntry(path, *family), text.encode("utf-8"), setup, f"{Path(path).name}-{version}")
+        label = f"{Path(path).name}-{version}"
+        mark("start", label)
+        request = Request(SourceEntry(path, *family), text.encode("utf-8"), setup, label)
         result = await self.analyser.analyse(uri, generation, request)
         if result is None or uri not in self.open:
             return  # a newer version (or the closing) superseded this one
+        mark("received", label)
         analysed = Analysed(list(result.diagnostics), self.positions(text))
         self.analysed[uri] = analysed
-        self.publish(uri, [self.to_lsp(uri, d, analysed.positions) for d in result.diagnostics], version)
+        diagnostics = [self.to_lsp(uri, d, analysed.positions) for d in result.diagnostics]
+        mark("converted", label)
+        self.publish(uri, diagnostics, version)
+        mark("published", label)
 
     def publish(self, uri: str, diagnostics: list[types.Diagnostic], version: int | None = None) -> None:
         self.text_document_publish_diagnostics(
@@ -268,6 +275,7 @@ def did_save(ls: KernlintServer, params: types.DidSaveTextDocumentParams) -> Non
 
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: KernlintServer, params: types.DidChangeTextDocumentParams) -> None:
+    mark("changed", f"{Path(_path_of(params.text_document.uri)).name}-{params.text_document.version}")
     ls.schedule(params.text_document.uri, DEBOUNCE_SECONDS)
 
 

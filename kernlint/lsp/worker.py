@@ -32,6 +32,7 @@ from typing import Any
 from kernlint.diagnostics import Diagnostic, FileResult, FileStatus
 from kernlint.discovery import SourceEntry
 from kernlint.engine import EngineSetup
+from kernlint.lsp.trace import mark
 
 # A test hook: with this set to a directory, each analysis creates `<label>.started` there and waits
 # for `<label>.go` before it begins, so a test can hold an analysis for as long as it likes.
@@ -121,6 +122,7 @@ class Analyser:
         with self._guard:
             connection = self._ensure()
         try:
+            mark("send", request.label)
             connection.send(request)
             result: FileResult = connection.recv()
             return result
@@ -178,9 +180,11 @@ def _serve(connection: Connection) -> None:
             request: Request = connection.recv()
         except (EOFError, OSError):
             return
+        mark("worker-received", request.label)
         _wait_at_gate(request.label)
         cache.scope = scope_of(request)
         result = analyse_source(request.entry, request.data, request.setup)
+        mark("worker-analysed", request.label)
         connection.send(result)
 
 
