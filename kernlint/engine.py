@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from kernlint import __version__, interrupts
+from kernlint import __version__, interrupts, stopping
 from kernlint.cache import CacheIndex, Record, cacheable, digest, record_for
 from kernlint.config import Config
 from kernlint.cost import MODEL_VERSION as COST_MODEL_VERSION
@@ -138,6 +138,7 @@ def _analyse(entry: SourceEntry, data: bytes, setup: EngineSetup) -> FileResult:
         return _error_result(
             entry, f"internal error while parsing: {exc!r}\n{traceback.format_exc(limit=3)}", internal=True
         )
+    stopping.checkpoint()  # (the language server's worker stops a superseded analysis here, or between kernels)
     ignored = setup.config.ignored_for_file(path)
     applicable = [
         r for r in setup.rules if facts.language in r.languages and not any(r.code.startswith(p) for p in ignored)

@@ -1,13 +1,14 @@
 """The language server (pygls): kernlint's findings as editor diagnostics, hover and quick fixes.
 
 Documents are analysed in memory with the same engine and the same per-file configuration as the
-command line: on open and save at once, on change after a short pause (so typing does not queue an
-analysis per keystroke). Analyses run in a worker process (`kernlint.lsp.worker`), so the server
-answers hover and code actions while a large file is analysed, and a newer version of a document
-stops the analysis of the older one. Rule documentation comes up on hover over a finding; fixes
-rules offer become quick-fix code actions. A changed config file is read again and every open
-document re-analysed; while a config is broken, it carries one diagnostic and every document it
-governs says, at its top, that it was not analysed and why.
+command line: on open, change and save, at once. Analyses run in a worker process
+(`kernlint.lsp.worker`), so the server answers hover and code actions while a large file is
+analysed, and a newer version of a document stops the analysis of the older one: typing queues no
+analysis per keystroke, and no pause before an analysis adds to the wait for its diagnostics. Rule
+documentation comes up on hover over a finding; fixes rules offer become quick-fix code actions. A
+changed config file is read again and every open document re-analysed; while a config is broken, it
+carries one diagnostic and every document it governs says, at its top, that it was not analysed
+and why.
 """
 
 from __future__ import annotations
@@ -33,7 +34,6 @@ from kernlint.projects import ConfigResolver
 from kernlint.rule_docs import rule_url
 from kernlint.session import ProjectSetups
 
-DEBOUNCE_SECONDS = 0.05
 _SEVERITY = {
     Severity.ERROR: types.DiagnosticSeverity.Error,
     Severity.WARNING: types.DiagnosticSeverity.Warning,
@@ -60,7 +60,6 @@ class KernlintServer(LanguageServer):
         self.analyser = Analyser()
         self.open: set[str] = set()
         self.analysed: dict[str, Analysed] = {}
-        self.pending: dict[str, asyncio.TimerHandle] = {}
         self.running: set[asyncio.Future[None]] = set()  # kept referenced until done
         self.config_errors: dict[str, str] = {}  # config file URI -> the error published on it
         self.shut_down = False  # `shutdown` came before `exit`: a normal end (exit code 0)
@@ -72,30 +71,16 @@ class KernlintServer(LanguageServer):
     def positions(self, text: str) -> Positions:
         return Positions(text, self.workspace.position_encoding)
 
-    def schedule(self, uri: str, delay: float = 0.0) -> None:
-        """Analyse `uri` after `delay` seconds; whatever analysis of it was pending or running is stale."""
-        self.cancel(uri)
+    def schedule(self, uri: str) -> None:
+        """Analyse `uri` now; whatever analysis of it was queued or running is stale."""
         generation = self.analyser.supersede(uri)
-        if delay:
-            self.pending[uri] = asyncio.get_running_loop().call_later(delay, self._start, uri, generation)
-        else:
-            self._start(uri, generation)
-
-    def _start(self, uri: str, generation: int) -> None:
-        self.pending.pop(uri, None)
         task = asyncio.ensure_future(self.analyse(uri, generation))
         self.running.add(task)
         task.add_done_callback(self.running.discard)
 
-    def cancel(self, uri: str) -> None:
-        handle = self.pending.pop(uri, None)
-        if handle is not None:
-            handle.cancel()
-
     def close(self, uri: str) -> None:
-        """An editor shows nothing for a closed file: drop its pending and running analysis."""
+        """An editor shows nothing for a closed file: drop its queued and running analysis."""
         self.open.discard(uri)
-        self.cancel(uri)
         self.analyser.supersede(uri)
         self.analysed.pop(uri, None)
 
@@ -276,7 +261,7 @@ def did_save(ls: KernlintServer, params: types.DidSaveTextDocumentParams) -> Non
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: KernlintServer, params: types.DidChangeTextDocumentParams) -> None:
     mark("changed", f"{Path(_path_of(params.text_document.uri)).name}-{params.text_document.version}")
-    ls.schedule(params.text_document.uri, DEBOUNCE_SECONDS)
+    ls.schedule(params.text_document.uri)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)

@@ -3,14 +3,16 @@
 Analysis is CPU-bound Python: run on the event loop it would hold every request (hover, code
 actions, the next keystroke) for as long as a large file takes. Here it runs in one worker process,
 one document at a time, while the loop goes on answering. A newer version of a document supersedes
-the analysis of an older one: a queued request is dropped, and a running one that does not end
-within a short grace is stopped by ending its worker, which the next request replaces. The worker
-keeps the device-code facts of unchanged kernels between versions of a document
-(`kernlint.frontends.cpp.device.reuse`), so an edit re-analyses only what it touched; the grace lets
-such a short analysis finish rather than lose what the worker kept. Where the platform has a fork
-server, workers fork from one that has already imported the engine and compiled its queries, so a
-replacement is ready in milliseconds. In its own main thread a worker also keeps the per-file time
-limit (a timer signal), which a thread could not.
+the analysis of an older one: a queued request is dropped, and a running one is asked to stop
+(`kernlint.stopping`: a signal, then the analysis stops at its next checkpoint, between the kernels of
+its device code or before its rules). The worker keeps the device-code facts of unchanged kernels
+between versions of a document (`kernlint.frontends.cpp.device.reuse`), so an edit re-analyses only
+what it touched; a stopped analysis keeps the worker, and with it what the worker kept, including the
+kernels it finished before it stopped. One that reaches no checkpoint within a short grace is stopped
+by ending its worker, which the next request replaces. Where the platform has a fork server, workers
+fork from one that has already imported the engine and compiled its queries, so a replacement is
+ready in milliseconds. In its own main thread a worker also keeps the per-file time limit (a timer
+signal), which a thread could not.
 """
 
 from __future__ import annotations
@@ -21,14 +23,16 @@ import hashlib
 import multiprocessing
 import os
 import pickle
+import signal
 import sys
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
+from kernlint import stopping
 from kernlint.diagnostics import Diagnostic, FileResult, FileStatus
 from kernlint.discovery import SourceEntry
 from kernlint.engine import EngineSetup
@@ -37,17 +41,23 @@ from kernlint.lsp.trace import mark
 # A test hook: with this set to a directory, each analysis creates `<label>.started` there and waits
 # for `<label>.go` before it begins, so a test can hold an analysis for as long as it likes.
 TEST_GATE = "KERNLINT_LSP_TEST_GATE"
-STALE_GRACE_SECONDS = 0.06  # how long a superseded analysis may still run before its worker is ended
+# How long a superseded analysis, asked to stop, may still run before its worker is ended: long
+# enough to reach a checkpoint (one kernel's analysis), which keeps the worker and what it kept.
+STALE_GRACE_SECONDS = 0.1
+STOP_SIGNAL = signal.SIGUSR1  # the server's request to stop at the next checkpoint (`kernlint.stopping`)
+STOPPED = "stopped"  # the worker's answer to a request it stopped
 
 
 @dataclass(frozen=True)
 class Request:
-    """One document's text to analyse with its project's setup; `label` names it to the test gate."""
+    """One document's text to analyse with its project's setup; `label` names it to the test gate and
+    the trace."""
 
     entry: SourceEntry
     data: bytes
     setup: EngineSetup
     label: str
+    run: int = 0  # the analyser's count of analyses started: which one a stop is meant for
 
 
 class Analyser:
@@ -62,6 +72,7 @@ class Analyser:
         self._connection: Connection | None = None
         self._turn: asyncio.Lock | None = None
         self._context: Any = None  # a multiprocessing context
+        self._stop_upto: Any = None  # shared with the worker: the last run it is asked to stop
 
     def supersede(self, uri: str) -> int:
         """A new version of `uri` (or its closing): every earlier request of it is stale; a running one
@@ -72,14 +83,20 @@ class Analyser:
         return self._latest[uri]
 
     def _stop_soon(self) -> None:
-        """Stop the running (stale) analysis unless it ends within `STALE_GRACE_SECONDS`: a short one
-        (an edit whose unchanged kernels come from the worker's cache) is let finish, so that the
-        worker, and the facts it keeps between versions, survive; a long one is stopped."""
+        """Ask the running (stale) analysis to stop at its next checkpoint, and end its worker unless
+        it ends within `STALE_GRACE_SECONDS`: stopped at a checkpoint (or finished), the worker and
+        the facts it keeps between versions survive."""
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             self._stop()
             return
+        with self._guard:
+            process, stop_upto = self._process, self._stop_upto
+        if process is not None and process.pid is not None and stop_upto is not None:
+            stop_upto.value = self._runs
+            with contextlib.suppress(OSError):
+                os.kill(process.pid, STOP_SIGNAL)
         loop.call_later(STALE_GRACE_SECONDS, self._stop_if_running, self._runs)
 
     def _stop_if_running(self, run: int) -> None:
@@ -98,6 +115,7 @@ class Analyser:
                 return None
             self._running = uri
             self._runs += 1
+            request = replace(request, run=self._runs)
             try:
                 result = await asyncio.get_running_loop().run_in_executor(None, self._call, request)
             finally:
@@ -119,27 +137,32 @@ class Analyser:
         self._stop()
 
     def _call(self, request: Request) -> FileResult | None:
+        """The worker's result for `request`; None when the worker stopped the analysis as asked, or
+        ended (stopped after the grace, or died)."""
         with self._guard:
             connection = self._ensure()
         try:
             mark("send", request.label)
             connection.send(request)
-            result: FileResult = connection.recv()
-            return result
-        except (EOFError, OSError):  # the worker was stopped (a newer version came) or died
+            result: FileResult | str = connection.recv()
+        except (EOFError, OSError):  # the worker was ended (a newer version came) or died
             with contextlib.suppress(OSError):
                 connection.close()
             return None
+        return None if isinstance(result, str) else result
 
     def _ensure(self) -> Connection:
         if self._process is None or not self._process.is_alive() or self._connection is None:
             if self._context is None:
                 self._context = _context()
             ours, theirs = self._context.Pipe()
-            process = self._context.Process(target=_serve, args=(theirs,), name="kernlint-analysis", daemon=True)
+            stop_upto = self._context.RawValue("q", 0)
+            process = self._context.Process(
+                target=_serve, args=(theirs, stop_upto), name="kernlint-analysis", daemon=True
+            )
             process.start()
             theirs.close()
-            self._process, self._connection = process, ours
+            self._process, self._connection, self._stop_upto = process, ours, stop_upto
         return self._connection
 
     def _stop(self) -> None:
@@ -160,8 +183,10 @@ def _context() -> Any:
     return multiprocessing.get_context("spawn")
 
 
-def _serve(connection: Connection) -> None:
-    """The worker: analyse each request it is sent, until the server goes away."""
+def _serve(connection: Connection, stop_upto: Any) -> None:
+    """The worker: analyse each request it is sent, until the server goes away. A stop signal stops
+    the running analysis at its next checkpoint when the server asked to stop it (its run is at most
+    `stop_upto`); a request asked to stop before it began stops at its first."""
     from kernlint import interrupts
     from kernlint.engine import analyse_source
     from kernlint.frontends.cpp.device import reuse
@@ -175,6 +200,13 @@ def _serve(connection: Connection) -> None:
     sys.stdout = sys.stderr
     cache = reuse.ComponentCache()  # device-code facts of unchanged kernels, between versions of a document
     reuse.turn_on(cache)
+    running = 0  # the run being analysed (0: none)
+
+    def stop_requested(_signum: int, _frame: object) -> None:
+        if 0 < running <= stop_upto.value:  # (never a stop meant for an earlier run, arriving late)
+            stopping.request()
+
+    signal.signal(STOP_SIGNAL, stop_requested)
     while True:
         try:
             request: Request = connection.recv()
@@ -183,9 +215,19 @@ def _serve(connection: Connection) -> None:
         mark("worker-received", request.label)
         _wait_at_gate(request.label)
         cache.scope = scope_of(request)
-        result = analyse_source(request.entry, request.data, request.setup)
+        stopping.clear()
+        running = request.run
+        if running <= stop_upto.value:  # asked to stop before it began: stops at its first checkpoint
+            stopping.request()
+        answer: FileResult | str = STOPPED
+        try:
+            answer = analyse_source(request.entry, request.data, request.setup)
+        except stopping.Stopped:
+            pass
+        finally:
+            running = 0
         mark("worker-analysed", request.label)
-        connection.send(result)
+        connection.send(answer)
 
 
 def scope_of(request: Request) -> tuple[str, bytes]:

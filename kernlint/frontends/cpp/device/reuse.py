@@ -26,6 +26,7 @@ from enum import Enum
 from fractions import Fraction
 from typing import Any, TypeVar
 
+from kernlint import stopping
 from kernlint.facts import Span
 
 T = TypeVar("T")
@@ -154,7 +155,9 @@ class ComponentCache:
         self.misses = 0
 
     def get(self, key: Hashable, regions: tuple[tuple[int, int, int], ...]) -> Any | None:
-        """The facts stored under `key`, moved onto `regions` (None when none are, or they cannot move)."""
+        """The facts stored under `key`, moved onto `regions` (None when none are, or they cannot move).
+        Before each component: a point where the analysis may stop (`kernlint.stopping`)."""
+        stopping.checkpoint()
         stored = self._stored.get(key)
         if stored is None or len(stored.regions) != len(regions):
             self.misses += 1
@@ -167,16 +170,19 @@ class ComponentCache:
 
     def put(self, key: Hashable, regions: tuple[tuple[int, int, int], ...], facts: Any) -> None:
         """Keep `facts` of the component at `regions`, unless one of them could not move with it (a
-        span outside its regions, a value the mover does not know): those are worked out each time."""
+        span outside its regions, a value the mover does not know): those are worked out each time.
+        After each component analysed: a point where the analysis may stop (`kernlint.stopping`),
+        with the component kept."""
         try:
             Moves(tuple((s, e, line, s + 1, line + 1) for s, e, line in regions)).value(facts)
         except NotMovable:
             self._stored.pop(key, None)
-            return
-        self._stored[key] = Stored(regions, facts)
-        self._stored.move_to_end(key)
-        while len(self._stored) > self._entries:
-            self._stored.popitem(last=False)
+        else:
+            self._stored[key] = Stored(regions, facts)
+            self._stored.move_to_end(key)
+            while len(self._stored) > self._entries:
+                self._stored.popitem(last=False)
+        stopping.checkpoint()
 
 
 _active: ComponentCache | None = None
