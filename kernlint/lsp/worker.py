@@ -189,6 +189,7 @@ def _serve(connection: Connection, stop_upto: Any) -> None:
     `stop_upto`); a request asked to stop before it began stops at its first."""
     from kernlint import interrupts
     from kernlint.engine import analyse_source
+    from kernlint.frontends.common import reparse
     from kernlint.frontends.cpp.device import reuse
     from kernlint.limits import exit_with_parent
 
@@ -200,6 +201,7 @@ def _serve(connection: Connection, stop_upto: Any) -> None:
     sys.stdout = sys.stderr
     cache = reuse.ComponentCache()  # device-code facts of unchanged kernels, between versions of a document
     reuse.turn_on(cache)
+    reparse.turn_on(reparse.TreeCache())  # each document's last tree, to parse its next version from
     running = 0  # the run being analysed (0: none)
 
     def stop_requested(_signum: int, _frame: object) -> None:

@@ -13,7 +13,7 @@ from functools import cached_property
 
 import tree_sitter
 
-from kernlint.frontends.common import treesitter
+from kernlint.frontends.common import reparse, treesitter
 from kernlint.frontends.common.nodes import text_of
 from kernlint.frontends.common.preprocess import (
     blank_directive_comments,
@@ -58,7 +58,8 @@ class CppUnit:
         if arm_choice is not None:
             self.split, self.split_choice = arm_choice
             parsed = one_arm(parsed, self.arms, set(self.split), self.split_choice)
-        self.tree = treesitter.parser("cpp").parse(parsed)
+        # (the language server's worker parses an edited document again from its last tree: `reparse`)
+        self.tree = reparse.parse("cpp", path, parsed) if arm_choice is None else treesitter.parser("cpp").parse(parsed)
         self.root = self.tree.root_node
         self.file_matches = file_matches(self.root)
         if self.root.has_error and arm_choice is None:
