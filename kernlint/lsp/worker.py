@@ -44,7 +44,9 @@ TEST_GATE = "KERNLINT_LSP_TEST_GATE"
 # How long a superseded analysis, asked to stop, may still run before its worker is ended: long
 # enough to reach a checkpoint (one kernel's analysis), which keeps the worker and what it kept.
 STALE_GRACE_SECONDS = 0.1
-STOP_SIGNAL = signal.SIGUSR1  # the server's request to stop at the next checkpoint (`kernlint.stopping`)
+# The server's request to stop at the next checkpoint (`kernlint.stopping`); where the platform has
+# no such signal, a superseded analysis runs on until the grace is over.
+STOP_SIGNAL: signal.Signals | None = getattr(signal, "SIGUSR1", None)
 STOPPED = "stopped"  # the worker's answer to a request it stopped
 
 
@@ -93,7 +95,7 @@ class Analyser:
             return
         with self._guard:
             process, stop_upto = self._process, self._stop_upto
-        if process is not None and process.pid is not None and stop_upto is not None:
+        if STOP_SIGNAL is not None and process is not None and process.pid is not None and stop_upto is not None:
             stop_upto.value = self._runs
             with contextlib.suppress(OSError):
                 os.kill(process.pid, STOP_SIGNAL)
@@ -208,7 +210,8 @@ def _serve(connection: Connection, stop_upto: Any) -> None:
         if 0 < running <= stop_upto.value:  # (never a stop meant for an earlier run, arriving late)
             stopping.request()
 
-    signal.signal(STOP_SIGNAL, stop_requested)
+    if STOP_SIGNAL is not None:
+        signal.signal(STOP_SIGNAL, stop_requested)
     while True:
         try:
             request: Request = connection.recv()
