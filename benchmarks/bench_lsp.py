@@ -166,9 +166,13 @@ def measure(path: Path, edits: int, burst: int, trace: Path | None = None) -> tu
 
 
 def breakdown(trace: Path, name: str, marks: dict[int, dict]) -> list[str]:
-    """The median milliseconds of each step of the timed edits, from the trace and the client's marks."""
+    """The median milliseconds of each step of the timed edits, from the trace and the client's marks;
+    then how many analyses were stopped at a checkpoint and how many workers were started (more than
+    one: a superseded analysis reached no checkpoint in time, and its worker was ended)."""
+    events: dict[str, int] = {}
     for line in trace.read_text().splitlines():
         when, event, label = line.split(" ", 2)
+        events[event] = events.get(event, 0) + 1
         stem, _, version = label.rpartition("-")
         if stem == name and int(version) in marks:
             marks[int(version)].setdefault(event, int(when))
@@ -177,6 +181,10 @@ def breakdown(trace: Path, name: str, marks: dict[int, dict]) -> list[str]:
         spans = [(m[then] - m[first]) / 1e6 for m in marks.values() if first in m and then in m]
         if spans:
             rows.append(f"  {what:<24} median {statistics.median(spans):6.1f} ms, slowest {max(spans):6.1f} ms")
+    rows.append(
+        f"  analyses finished {events.get('worker-analysed', 0)}, stopped at a checkpoint "
+        f"{events.get('worker-stopped', 0)}; workers started {events.get('worker-started', 0)}"
+    )
     return rows
 
 

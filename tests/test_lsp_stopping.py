@@ -109,6 +109,7 @@ def test_a_worker_asked_to_stop_answers_stopped_keeps_running_and_then_analyses_
         analyser._stop_upto.value = 2  # what `_stop_soon` sets for the running run before its signal
         assert call(EDITED, 2) is None  # stopped, as asked
         assert analyser._process is process and process.is_alive()  # the worker (and its cache) survived
+        assert call(EDITED, 0) is not None  # a request no run counts is never stopped
         later = call(EDITED, 3)
         assert later is not None
         fresh = analyse_source(SourceEntry(str(path), "cpp", False), EDITED.encode(), setup)

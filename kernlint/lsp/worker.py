@@ -196,6 +196,7 @@ def _serve(connection: Connection, stop_upto: Any) -> None:
     from kernlint.limits import exit_with_parent
 
     exit_with_parent(os.getppid())
+    mark("worker-started", "-")
     interrupts.ignore()  # the editor stops the server, and the server its worker
     null = os.open(os.devnull, os.O_WRONLY)
     os.dup2(null, 1)  # stdout is the server's channel to the editor: nothing here may write to it
@@ -204,10 +205,13 @@ def _serve(connection: Connection, stop_upto: Any) -> None:
     cache = reuse.ComponentCache()  # device-code facts of unchanged kernels, between versions of a document
     reuse.turn_on(cache)
     reparse.turn_on(reparse.TreeCache())  # each document's last tree, to parse its next version from
-    running = 0  # the run being analysed (0: none)
+    running = 0  # the run being analysed (0: none, or one the server does not count)
+
+    def asked_to_stop() -> bool:
+        return 0 < running <= stop_upto.value  # (never by a stop meant for an earlier run, arriving late)
 
     def stop_requested(_signum: int, _frame: object) -> None:
-        if 0 < running <= stop_upto.value:  # (never a stop meant for an earlier run, arriving late)
+        if asked_to_stop():
             stopping.request()
 
     if STOP_SIGNAL is not None:
@@ -222,7 +226,7 @@ def _serve(connection: Connection, stop_upto: Any) -> None:
         cache.scope = scope_of(request)
         stopping.clear()
         running = request.run
-        if running <= stop_upto.value:  # asked to stop before it began: stops at its first checkpoint
+        if asked_to_stop():  # asked before it began: it stops at its first checkpoint
             stopping.request()
         answer: FileResult | str = STOPPED
         try:
@@ -231,7 +235,7 @@ def _serve(connection: Connection, stop_upto: Any) -> None:
             pass
         finally:
             running = 0
-        mark("worker-analysed", request.label)
+        mark("worker-stopped" if isinstance(answer, str) else "worker-analysed", request.label)
         connection.send(answer)
 
 
