@@ -87,10 +87,12 @@ def test_a_tree_parsed_from_the_last_one_is_the_fresh_parse(path: Path, edits: l
 def test_an_edit_is_parsed_incrementally_and_one_with_a_syntax_error_afresh() -> None:
     cache = reparse.TreeCache()
     text = (CORPUS / "sycl").glob("*.cpp").__next__().read_bytes()
-    cache.parse("cpp", "doc", text)
+    first = cache.parse("cpp", "doc", text)
+    before = _nodes(first)
     assert (cache.incremental, cache.fresh) == (0, 1)
     cache.parse("cpp", "doc", b"// a note\n" + text)
     assert (cache.incremental, cache.fresh) == (1, 1)
+    assert _nodes(first) == before  # a tree given out is never edited (another memo may hold it)
     broken = cache.parse("cpp", "doc", b"int ( {\n" + text)
     assert (cache.incremental, cache.fresh) == (1, 2) and broken.root_node.has_error
     cache.parse("cpp", "doc", text)  # from a tree with an error: afresh too

@@ -44,6 +44,7 @@ class TreeCache:
                 tree = old_tree
             else:
                 edit = edit_between(old, data)
+                old_tree = old_tree.copy()  # (the tree given out before stays as it was: others may hold it)
                 old_tree.edit(
                     edit.start_byte,
                     edit.old_end_byte,
