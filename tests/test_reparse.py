@@ -36,7 +36,8 @@ def _setup() -> EngineSetup:
 
 def _nodes(tree: tree_sitter.Tree) -> list[tuple[object, ...]]:
     """Every node of `tree` in document order, with all it says about itself."""
-    found, cursor, descending = [], tree.walk(), True
+    found: list[tuple[object, ...]] = []
+    cursor, descending = tree.walk(), True
     while True:
         if descending:
             node = cursor.node
