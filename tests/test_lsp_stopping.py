@@ -131,3 +131,32 @@ def test_superseding_a_running_analysis_asks_its_worker_to_stop_that_run() -> No
             analyser.close()
 
     assert asyncio.run(scenario()) == 7
+
+
+def test_an_openmp_analysis_stops_between_its_stages_and_the_next_is_fresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    from kernlint.frontends.cpp.openmp import macros
+
+    path = sorted((Path(__file__).resolve().parents[1] / "corpus" / "openmp").glob("*.cpp"))[0]
+    text, setup = path.read_bytes(), _setup()
+    fresh = analyse_source(SourceEntry(str(path), "cpp", False), text, setup).diagnostics
+    build = macros.build_constructs
+    reached: list[str] = []
+
+    def build_then_stop(source: object) -> object:
+        stopping.request()  # the server's signal, arriving while the directives are read
+        return build(source)  # type: ignore[arg-type]
+
+    def solve(*args: object) -> object:
+        reached.append("solve")
+        return None
+
+    monkeypatch.setattr(macros, "build_constructs", build_then_stop)
+    monkeypatch.setattr(macros, "solve_regions", solve)
+    try:
+        with pytest.raises(stopping.Stopped):
+            analyse_source(SourceEntry(str(path), "cpp", False), text, setup)
+    finally:
+        stopping.clear()
+    assert reached == []  # stopped before the regions were solved
+    monkeypatch.undo()
+    assert analyse_source(SourceEntry(str(path), "cpp", False), text, setup).diagnostics == fresh

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from kernlint import stopping
 from kernlint.facts import OmpConstruct, Pragma, Span
 from kernlint.facts.memory import MemoryAccess
 from kernlint.facts.openmp_directive import OmpDirective, OmpParseError
@@ -75,11 +76,14 @@ def openmp_facts(
         return (), RegionBranches(), [], ()
     source = MacroAwareOmpSource(unit, pragmas)
     constructs = build_constructs(source)
+    stopping.checkpoint()  # (the language server's worker stops a superseded analysis between stages)
     functions = device_functions(source, constructs)
     solved = solve_regions(constructs, source)
+    stopping.checkpoint()
     if solved is None:
         return constructs, RegionBranches(), functions, ()
     memory = openmp_memory_accesses(solved, source, constructs)
+    stopping.checkpoint()
     return constructs, openmp_branches(constructs, source, solved), functions, memory
 
 
