@@ -4,9 +4,9 @@ The language server's worker analyses one version of a document at a time; when 
 comes, the server asks it to stop (a signal, whose handler only calls `request`). Raising out of
 whatever code the signal lands in could leave a memo that outlives the file (a header's constant
 table, filled lazily) half-filled, so the analysis stops only where it calls `checkpoint`: between
-the components of its device code, and before its rules. The worker keeps what it keeps between
-versions (finished components), and nothing it keeps is half-done. Outside the worker nothing
-requests a stop, and `checkpoint` costs one test of a flag.
+the components of its device code, between the stages of its OpenMP facts, and before its rules.
+The worker keeps what it keeps between versions (finished components), and nothing it keeps is
+half-done. Outside the worker nothing requests a stop, and `checkpoint` costs one test of a flag.
 """
 
 from __future__ import annotations
