@@ -17,7 +17,6 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from functools import cached_property
 
 import tree_sitter
 
@@ -218,12 +217,6 @@ class _Context:
     host_names: list[tuple[int, str, str]]
     host_lines: list[tuple[int, bytes]]
 
-    @cached_property
-    def host_keyed(self) -> list[tuple[int, bytes]]:
-        """The host text's pieces as keys hold them (`reuse.without_trailing_comments`), worked out
-        once for every component's key."""
-        return [(start, reuse.without_trailing_comments(text)) for start, text in self.host]
-
     def key(self, scope: object, component: int) -> tuple[object, ...]:
         """Everything outside component `component` that its facts may read: the host text up to its
         end; after it, the names that it spells the host declares or assigns, and the binding lines;
@@ -234,7 +227,7 @@ class _Context:
             for c, (names, lines) in enumerate(self.own)
             if c != component
         )
-        prefix = b"\0".join(text for start, text in self.host_keyed if start < end)
+        prefix = b"\0".join(reuse.without_trailing_comments(text) for start, text in self.host if start < end)
         later_names = tuple(n[1:] for n in self.host_names if n[0] >= end and n[2] in spelt)
         later_lines = tuple(line for at, line in self.host_lines if at >= end)
         return (scope, self.shared, prefix, later_names, later_lines, others)

@@ -17,7 +17,6 @@ mover does not know, are never stored, and their component is analysed each time
 from __future__ import annotations
 
 import dataclasses
-import inspect
 import os
 import re
 from collections import OrderedDict
@@ -96,63 +95,43 @@ class Moves:
         return all(start == new_start and line == new_line for start, _e, line, new_start, new_line in self.regions)
 
     def value(self, value: T) -> T:
-        """`value` with every span in it moved (dataclasses and tuples rebuilt, plain values kept).
-        A value held in several places (a launch every access of its kernel names) is moved once."""
-        moved: dict[int, Any] = {}
-        return self._move(value, moved)
+        """`value` with every span in it moved (dataclasses and tuples rebuilt, plain values kept)."""
+        return self._move(value)
 
-    def _move(self, value: Any, moved: dict[int, Any]) -> Any:
+    def _move(self, value: Any) -> Any:
         kind = type(value)
         if kind in _PLAIN or value is None:
             return value
         if kind is Span:
             return self.span(value)
-        done = moved.get(id(value))  # (every value walked is alive in the stored facts: ids stay theirs)
-        if done is not None:
-            return done
         if kind is tuple:
-            items = tuple(self._move(v, moved) for v in value)
-            result = value if all(a is b for a, b in zip(items, value)) else items
-        elif kind is frozenset:
-            result = frozenset(self._move(v, moved) for v in value)
-        else:
-            result = self._move_fields(kind, value, moved)
-        moved[id(value)] = result
-        return result
-
-    def _move_fields(self, kind: type, value: Any, moved: dict[int, Any]) -> Any:
-        fields = _fields(kind)
-        if fields is None:
+            moved = tuple(self._move(v) for v in value)
+            return value if all(a is b for a, b in zip(moved, value)) else moved
+        if kind is frozenset:
+            return frozenset(self._move(v) for v in value)
+        names = _fields(kind)
+        if names is None:
             if isinstance(value, Enum | Fraction):
                 return value
             raise NotMovable(f"a {kind.__name__} in a device fact")
-        names, positional = fields
-        values = [getattr(value, name) for name in names]
-        new = [self._move(v, moved) for v in values]
-        if all(a is b for a, b in zip(new, values)):
-            return value
-        if positional:  # what `dataclasses.replace` does, without its checks of each field
-            return kind(*new)
-        return dataclasses.replace(value, **{n: v for n, v, old in zip(names, new, values) if v is not old})
+        changes = {}
+        for name in names:
+            old = getattr(value, name)
+            new = self._move(old)
+            if new is not old:
+                changes[name] = new
+        return dataclasses.replace(value, **changes) if changes else value
 
 
 _PLAIN = frozenset({str, int, float, bool})
-_FIELDS: dict[type, tuple[tuple[str, ...], bool] | None] = {}
+_FIELDS: dict[type, tuple[str, ...] | None] = {}
 
 
-def _fields(kind: type) -> tuple[tuple[str, ...], bool] | None:
-    """The field names of a dataclass type, and whether its constructor takes them all in that order
-    (None for any other type), remembered."""
+def _fields(kind: type) -> tuple[str, ...] | None:
+    """The field names of a dataclass type (None for any other type), remembered."""
     if kind not in _FIELDS:
-        if dataclasses.is_dataclass(kind):
-            names = tuple(f.name for f in dataclasses.fields(kind))
-            parameters = inspect.signature(kind).parameters.values()
-            positional = tuple(p.name for p in parameters if p.kind is p.POSITIONAL_OR_KEYWORD) == names and all(
-                p.kind is p.POSITIONAL_OR_KEYWORD for p in parameters
-            )
-            _FIELDS[kind] = (names, positional)
-        else:
-            _FIELDS[kind] = None
+        is_dataclass = dataclasses.is_dataclass(kind)
+        _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(kind)) if is_dataclass else None
     return _FIELDS[kind]
 
 
