@@ -27,7 +27,7 @@ from kernlint.frontends.common.nodes import arguments_of, text_of
 from kernlint.frontends.common.preprocess import ConditionalArm, alternatives
 from kernlint.frontends.cpp.constant_writes import WriteFinder
 from kernlint.frontends.cpp.dialect import file_macros
-from kernlint.frontends.cpp.scan import file_matches, include_paths
+from kernlint.frontends.cpp.scan import include_paths, parsed
 
 _SCOPE_TYPES = frozenset(
     {
@@ -570,8 +570,8 @@ def _load_header(path: str, include_dirs: tuple[str, ...], visited: frozenset[st
             _HEADER_CACHE.move_to_end(key)
         else:
             data = Path(path).read_bytes()
-            root = treesitter.parser("cpp").parse(file_macros(path, data, include_dirs).apply(data)).root_node
-            found = file_matches(root)  # the front-end's own walk, with its compiled query
+            tree, found = parsed(file_macros(path, data, include_dirs).apply(data))  # as the file itself, if it is one
+            root = tree.root_node
             includes, symbols = include_paths(found), treesitter.as_captures(found["cpp_symbols"])
             header = CppConstants(root, path, include_dirs, None, visited, includes=includes, symbols=symbols)
             header.callables = defined_callables(found)

@@ -13,7 +13,7 @@ from functools import cached_property
 
 import tree_sitter
 
-from kernlint.frontends.common import reparse, treesitter
+from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import text_of
 from kernlint.frontends.common.preprocess import (
     blank_directive_comments,
@@ -23,7 +23,7 @@ from kernlint.frontends.common.preprocess import (
     one_arm,
     split_groups,
 )
-from kernlint.frontends.cpp import callees
+from kernlint.frontends.cpp import callees, scan
 from kernlint.frontends.cpp.constants import CppConstants
 from kernlint.frontends.cpp.dialect import file_macros
 from kernlint.frontends.cpp.pragma_operators import rewrite_pragma_operators
@@ -59,9 +59,8 @@ class CppUnit:
             self.split, self.split_choice = arm_choice
             parsed = one_arm(parsed, self.arms, set(self.split), self.split_choice)
         # (the language server's worker parses an edited document again from its last tree: `reparse`)
-        self.tree = reparse.parse("cpp", path, parsed) if arm_choice is None else treesitter.parser("cpp").parse(parsed)
+        self.tree, self.file_matches = scan.parsed(parsed, path if arm_choice is None else None)
         self.root = self.tree.root_node
-        self.file_matches = file_matches(self.root)
         if self.root.has_error and arm_choice is None:
             self._parse_split_groups(parsed)
         self.includes = include_paths(self.file_matches)
