@@ -80,6 +80,7 @@ class CppOmpSource:
         self._definitions: dict[tuple[str, int], Expr | None] = {}
         self._uses_by_function: dict[int, list[tree_sitter.Node]] = {}
         self._words_by_function: dict[int, set[str]] = {}
+        self._declared_names: dict[int, frozenset[str]] = {}
         self._implicit = ImplicitArrays(unit.data, unit.root)
 
     # -- directives ----------------------------------------------------------------------------
@@ -277,6 +278,8 @@ class CppOmpSource:
         """Pointers the file gives device memory: assigned a device allocator's result, or passed by
         address to one (`cudaMalloc(&p, …)`)."""
         text = self.data.decode("utf-8", errors="replace")
+        if not any(word in text for word in _ALLOCATOR_WORDS):
+            return frozenset()  # (most files: neither expression can match, and both are slow to say so)
         return frozenset(m.group(1) for m in _DEVICE_ASSIGNMENT.finditer(text)) | frozenset(
             m.group(1) for m in _DEVICE_OUT_PARAMETER.finditer(text)
         )
@@ -358,8 +361,14 @@ class CppOmpSource:
         return device_code(root, self.function_names, self.unit.constants.value) if root is not None else []
 
     def declared_in(self, region: Span) -> frozenset[str] | None:
+        """(Asked of every target region by every target construct: each region is queried once.)"""
         root = self.nodes.get(region)
-        return declared_names(root) if root is not None else None
+        if root is None:
+            return None
+        found = self._declared_names.get(root.id)
+        if found is None:
+            found = self._declared_names[root.id] = declared_names(root)
+        return found
 
     def varying_in(self, region: Span) -> frozenset[str] | None:
         root = self.nodes.get(region)
@@ -553,6 +562,8 @@ _DEVICE_ALLOCATORS = (
     r"omp_target_alloc\w*|llvm_omp_target_alloc_\w+|malloc_device|malloc_shared|aligned_alloc_device"
     r"|aligned_alloc_shared|acc_malloc|hipMallocManaged|cudaMallocManaged"
 )
+#: A word every allocator above, and every out-parameter one below, spells.
+_ALLOCATOR_WORDS = ("omp_target_alloc", "alloc_device", "alloc_shared", "acc_malloc", "Malloc")
 _DEVICE_ASSIGNMENT = re.compile(
     r"\b([A-Za-z_]\w*)\s*=\s*(?:\([^;=]*?\)\s*)?(?:[A-Za-z_]\w*\s*::\s*)*(?:" + _DEVICE_ALLOCATORS + r")\b"
 )
