@@ -77,4 +77,3 @@ def test_the_allocator_words_cover_both_expressions() -> None:
     spellings = re.sub(r"\\w[*+]", "", constructs._DEVICE_ALLOCATORS).split("|") + ["cudaMalloc", "hipMalloc"]
     assert all(any(word in spelling for word in constructs._ALLOCATOR_WORDS) for spelling in spellings)
     assert _source("void f(int n) { float *p = (float *)malloc(n); }\n").device_pointers() == frozenset()
-
