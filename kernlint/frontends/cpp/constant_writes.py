@@ -148,11 +148,10 @@ class WriteFinder:
             self._text = self._root.text or b""  # from the root's first byte, which need not be 0
         base = self._root.start_byte
         found = []
-        pattern = _argument_pattern(name)
         position = max(lo - base, 0)
-        while (match := pattern.search(self._text, position, max(min(hi - base, len(self._text)), 0))) is not None:
-            position = match.end(1)
-            node = self._root.descendant_for_byte_range(base + match.start(1), base + match.end(1))
+        while (match := _argument(self._text, name, position, max(min(hi - base, len(self._text)), 0))) is not None:
+            position = match[1]
+            node = self._root.descendant_for_byte_range(base + match[0], base + match[1])
             if (
                 node is not None
                 and node.type == "identifier"
@@ -202,6 +201,31 @@ class WriteFinder:
             elif parameters and text_of(parameters[-1]) == "...":
                 found.append(parameters[-1])
         return found
+
+
+def _argument(text: bytes, name: str, start: int, end: int) -> tuple[int, int] | None:
+    """Where the first whole call argument `name` of `text[start:end]` is (`(name,`, `, name)`; spaces
+    allowed around it), as `_argument_pattern(name).search(text, start, end)` finds it. An identifier
+    is looked for with `bytes.find` (most variables have names no expression was compiled for yet)."""
+    if not _IDENTIFIER.fullmatch(name):
+        match = _argument_pattern(name).search(text, start, end)
+        return None if match is None else (match.start(1), match.end(1))
+    word, end = name.encode(), min(end, len(text))
+    at = text.find(word, start, end)
+    while at >= 0:
+        before, after = at - 1, at + len(word)
+        while before >= start and text[before] in _SPACES:
+            before -= 1
+        while after < end and text[after] in _SPACES:
+            after += 1
+        if before >= start and text[before] in b"(," and after < end and text[after] in b",)":
+            return at, at + len(word)
+        at = text.find(word, at + 1, end)
+    return None
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*", re.ASCII)
+_SPACES = frozenset(b" \t\n\r\f\v")  # what `\s` matches in a bytes expression
 
 
 @lru_cache(maxsize=1024)

@@ -24,10 +24,22 @@ def scaling_of(name: str, value: str | None) -> Scaling | None:
         return None
     if value.isascii() and name.isascii() and name.lower() not in value.lower():
         return None  # what the expression would say, without compiling one for a name never spelt there
-    match = _scaling(name).fullmatch(value)
-    if match is None:
-        return None
-    return "halves" if match.group(1) in (">>", "/") else "doubles"
+    if value.isascii() and _IDENTIFIER.fullmatch(name):  # one expression for every such name
+        match = _SCALED.fullmatch(value)
+        if match is None or match.group(1).lower() != name.lower():
+            return None
+        operator = match.group(2)
+    else:
+        match = _scaling(name).fullmatch(value)
+        if match is None:
+            return None
+        operator = match.group(1)
+    return "halves" if operator in (">>", "/") else "doubles"
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*", re.ASCII)
+#: `_scaling(name)` for an identifier, the name captured: it is the only word before the operator.
+_SCALED = re.compile(r"\(?\s*([A-Za-z_]\w*)\s*(>>|<<|\*|/)\s*\w+\s*\)?")
 
 
 @lru_cache(maxsize=1024)
