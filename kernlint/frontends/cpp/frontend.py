@@ -294,6 +294,5 @@ def extract(
     unit = CppUnit(path, data, include_dirs, defines, macros)
     facts = facts_of_unit(unit)
     for choice, regions in unit.other_arms():  # `#if` arms that split a construct: each read in turn
-        other = CppUnit(path, data, include_dirs, defines, macros, arm_choice=(unit.split, choice))
-        facts = merged(facts, facts_of_unit(other), regions)
+        facts = merged(facts, facts_of_unit(unit.with_arm(choice)), regions)
     return facts

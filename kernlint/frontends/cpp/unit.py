@@ -10,12 +10,14 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
 from functools import cached_property
+from typing import NamedTuple
 
 import tree_sitter
 
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import text_of
 from kernlint.frontends.common.preprocess import (
+    ConditionalArm,
     blank_directive_comments,
     blank_disabled_blocks,
     chosen_arm,
@@ -42,19 +44,24 @@ class CppUnit:
         defines: dict[str, str] | None = None,
         macros: Mapping[str, str] | None = None,
         arm_choice: tuple[frozenset[int], int] | None = None,
+        prepared: _Prepared | None = None,
     ) -> None:
         self.path = path
         self.data = data
-        self.arms = conditional_arms(data, defines)
+        self._settings = (include_dirs, defines, macros)
         # `#if` groups whose arms cannot be read together (`split_groups`), read one arm at a time:
         # this parse keeps the `split_choice`-th arm of each.
         self.split: frozenset[int] = frozenset()
         self.split_choice = 0
-        # Attribute macros rewritten as the compiler expands them (`dialect`); directives written as
-        # `_Pragma("…")` or through a macro, by the offset of the `#pragma` line given in their place.
-        live = blank_directive_comments(blank_disabled_blocks(data, self.arms))
-        live = file_macros(path, data, include_dirs, defines, macros).apply(live)
-        parsed, self.pragma_texts = rewrite_pragma_operators(live, defines)
+        if prepared is None:
+            # Attribute macros rewritten as the compiler expands them (`dialect`); directives written as
+            # `_Pragma("…")` or through a macro, by the offset of the `#pragma` line given in their place.
+            arms = conditional_arms(data, defines)
+            live = blank_directive_comments(blank_disabled_blocks(data, arms))
+            live = file_macros(path, data, include_dirs, defines, macros).apply(live)
+            prepared = _Prepared(arms, *rewrite_pragma_operators(live, defines))
+        self._prepared = prepared
+        self.arms, parsed, self.pragma_texts = prepared
         if arm_choice is not None:
             self.split, self.split_choice = arm_choice
             parsed = one_arm(parsed, self.arms, set(self.split), self.split_choice)
@@ -88,6 +95,11 @@ class CppUnit:
         if _lost(matches) < _lost(self.file_matches):
             self.tree, self.root, self.file_matches = tree, tree.root_node, matches
             self.split = frozenset(groups)
+
+    def with_arm(self, choice: int) -> CppUnit:
+        """The file parsed again with the `choice`-th arm of each split group (`other_arms`); what its
+        bytes give before an arm is chosen (arms, rewritten macros, directives) is this parse's."""
+        return CppUnit(self.path, self.data, *self._settings, arm_choice=(self.split, choice), prepared=self._prepared)
 
     def other_arms(self) -> list[tuple[int, list[tuple[int, int]]]]:
         """For each other choice of arm in the split groups, the (start, end) bytes of the arms that
@@ -153,6 +165,16 @@ class CppUnit:
 
 
 _NEAR = 256  # bytes from where a parse error starts or ends that a misread directive may lie
+
+
+class _Prepared(NamedTuple):
+    """What a file's bytes give before any split arm is chosen: its `#if` arms, the bytes to parse
+    (dead arms and directive comments blanked, attribute macros rewritten) and the directives
+    written through `_Pragma` or a macro (`pragma_operators`)."""
+
+    arms: list[ConditionalArm]
+    parsed: bytes
+    pragma_texts: dict[int, str]
 
 
 def _lost(matches: dict[str, list[treesitter.Match]]) -> int:
