@@ -16,6 +16,7 @@ from typing import Literal
 import tree_sitter
 
 from kernlint.frontends.common.nodes import arguments_of, text_of
+from kernlint.frontends.common.preprocess import directive_matches
 from kernlint.frontends.cpp.syntax import function_declarator, last_name
 
 Node = tree_sitter.Node
@@ -124,7 +125,7 @@ def file_macros(data: bytes) -> dict[str, Macro]:
     """The macros the file `#define`s: a macro used in a kernel can read or write any variable it
     names, and one that stores may store to an element it is given."""
     macros = {}
-    for match in _DEFINE.finditer(data):
+    for match in directive_matches(_DEFINE, data):
         body = match.group(2).decode("utf-8", "replace")
         macros[match.group(1).decode()] = Macro(frozenset(_WORD.findall(body)), bool(_STORE.search(body)))
     return macros

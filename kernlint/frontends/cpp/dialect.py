@@ -25,6 +25,8 @@ import re
 from collections.abc import Mapping
 from functools import lru_cache
 
+from kernlint.frontends.common.preprocess import directive_matches
+
 #: Object-like macros that expand to attributes, specifiers or nothing in the code kernlint reads.
 BUILTIN_OBJECT = frozenset(
     {
@@ -118,7 +120,7 @@ class Macros:
         # none: nothing to do; an include guard is an empty macro that only directives spell).
         spelt = [n for n in {*self.objects, *self.functions} if n.encode() in data]
         if spelt:
-            directives = b"\n".join(_DIRECTIVES.findall(data))
+            directives = b"\n".join(m.group(0) for m in directive_matches(_DIRECTIVES, data))
             spelt = [n for n in spelt if data.count(n.encode()) > directives.count(n.encode())]
         self._pattern = _pattern(tuple(sorted(spelt, key=lambda n: (-len(n), n)))) if spelt else None
 
@@ -215,7 +217,7 @@ def _attribute_defines(data: bytes) -> dict[str, str]:
     found: dict[str, str] = {}
     dropped: set[str] = set()
     known = set(BUILTIN_OBJECT)
-    for match in _DEFINE.finditer(data):
+    for match in directive_matches(_DEFINE, data):
         name = match.group(1).decode()
         value = re.sub(r"\\\r?\n", " ", match.group(3).decode("utf-8", "replace")).strip()
         value = re.sub(r"/\*.*?\*/|//.*", " ", value).strip()
@@ -234,7 +236,8 @@ def _quoted_headers(directory: str, data: bytes, include_dirs: tuple[str, ...]) 
     """The quoted headers `data` includes that exist, resolved as the front-end resolves them."""
     if b"include" not in data:
         return []
-    found = (_resolved(directory, include_dirs, m.group(1).decode("utf-8", "replace")) for m in _INCLUDE.finditer(data))
+    names = (m.group(1).decode("utf-8", "replace") for m in directive_matches(_INCLUDE, data))
+    found = (_resolved(directory, include_dirs, name) for name in names)
     return [path for path in found if path is not None]
 
 
