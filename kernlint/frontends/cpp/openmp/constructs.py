@@ -81,6 +81,7 @@ class CppOmpSource:
         self._uses_by_function: dict[int, list[tree_sitter.Node]] = {}
         self._words_by_function: dict[int, set[str]] = {}
         self._declared_names: dict[int, frozenset[str]] = {}
+        self._jumps: dict[int, list[int]] = {}  # loop body -> where its jumps start (`classify_use`)
         self._implicit = ImplicitArrays(unit.data, unit.root)
 
     # -- directives ----------------------------------------------------------------------------
@@ -361,8 +362,7 @@ class CppOmpSource:
         return device_code(root, self.function_names, self.unit.constants.value) if root is not None else []
 
     def declared_in(self, region: Span) -> frozenset[str] | None:
-        """(Asked of every target region by every target construct: each region is queried once.)"""
-        root = self.nodes.get(region)
+        root = self.nodes.get(region)  # (every target construct asks of every target region)
         if root is None:
             return None
         found = self._declared_names.get(root.id)
@@ -408,7 +408,7 @@ class CppOmpSource:
             if name not in pointers:
                 declared = self.declared(name, ident.start_byte)
                 pointers[name] = declared is None or declared.is_array
-            found.append(classify_use(ident, name, node, pointers[name], self.callees))
+            found.append(classify_use(ident, name, node, pointers[name], self.callees, self._jumps))
         return [a for a in found if a is not None] + self._hidden(node, names, captures, pointers)
 
     @cached_property

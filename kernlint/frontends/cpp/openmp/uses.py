@@ -11,6 +11,8 @@ alias made outside it, calls that may write a variable that is not local) is fou
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 import tree_sitter
 
 from kernlint.facts import Span
@@ -23,9 +25,12 @@ from kernlint.frontends.openmp.facts import Access
 Node = tree_sitter.Node
 
 
-def classify_use(ident: Node, name: str, region: Node, pointer: bool, callees: Callees) -> Access | None:
+def classify_use(
+    ident: Node, name: str, region: Node, pointer: bool, callees: Callees, jumps: dict[int, list[int]]
+) -> Access | None:
     """How one identifier uses a mapped variable: read, write, read-modify-write or escape.
-    `callees` says what the file's functions and macros may do to an element passed to them."""
+    `callees` says what the file's functions and macros may do to an element passed to them; `jumps`
+    keeps where each loop body's jumps are (`_jump_before`), for the next use in the same loop."""
     parent = ident.parent
     if parent is None:
         return None
@@ -77,7 +82,7 @@ def classify_use(ident: Node, name: str, region: Node, pointer: bool, callees: C
         )
     kind, detail = _use_kind(access, ident, pointer, callees)
     if kind == "write" and loop is not None and not conditional:
-        conditional = _jump_before(access, region)  # `continue`, `break`, `return`, `goto` may skip it
+        conditional = _jump_before(access, region, jumps)  # `continue`, `break`, `return`, `goto` may skip it
     return Access(
         name, kind, span_of(access), index, False, loop, conditional, detail, dims, member, statement=_statement(access)
     )
@@ -188,25 +193,37 @@ def _context(access: Node, region: Node) -> tuple[Span | None, bool]:
     return None, conditional
 
 
-def _jump_before(access: Node, region: Node) -> bool:
-    """A jump statement in the body of the innermost loop around `access`, before it."""
+def _jump_before(access: Node, region: Node, jumps: dict[int, list[int]]) -> bool:
+    """A jump statement in the body of the innermost loop around `access`, before it (`jumps`: where
+    the jumps of each body already looked at start, by the body's node id)."""
     node = access.parent
     while node is not None and node.type not in FUNCTION_TYPES:
         body = node.child_by_field_name("body") if node.type in LOOP_TYPES else None
         if body is not None and body.start_byte <= access.start_byte < body.end_byte:
-            stack = [body]
-            while stack:
-                inner = stack.pop()
-                if inner.start_byte >= access.start_byte or inner.type in FUNCTION_TYPES:
-                    continue
-                if inner.type in JUMP_TYPES:
-                    return True
-                stack.extend(inner.named_children)
-            return False
+            starts = jumps.get(body.id)
+            if starts is None:
+                starts = jumps[body.id] = _jump_starts(body)
+            return bisect_left(starts, access.start_byte) > 0
         if node == region:
             break
         node = node.parent
     return False
+
+
+def _jump_starts(body: Node) -> list[int]:
+    """Where the jump statements of a loop body start, in order; not those of a function or lambda
+    defined in it, nor one inside another jump (which starts after it)."""
+    found = []
+    stack = [body]
+    while stack:
+        inner = stack.pop()
+        if inner.type in FUNCTION_TYPES:
+            continue
+        if inner.type in JUMP_TYPES:
+            found.append(inner.start_byte)
+            continue
+        stack.extend(inner.named_children)
+    return sorted(found)
 
 
 def _statement(access: Node) -> Span | None:
