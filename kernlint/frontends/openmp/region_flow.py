@@ -40,6 +40,7 @@ class RegionFlow:
         self._flow = Flow()
         self._variants: dict[VariantKey, tuple[Span, ...]] = {}  # -> the guards the read depends on
         self._trees: dict[tuple[int, ...], list[tuple[int, list[int], list[int]]]] = {}
+        self._read: dict[str, set[str]] = {}  # a statement's text -> the tracked names it reads
         if tracked:
             self._walk(self._tree(list(range(len(statements)))), conditional=False)
 
@@ -118,7 +119,10 @@ class RegionFlow:
         self._flow.define(statement.name, self.key(index), strong=not conditional)
 
     def _uses(self, index: int, text: str) -> None:
-        for name in ex.names_in(text, fortran=self.fortran) & self.tracked:
+        names = self._read.get(text)
+        if names is None:  # (read again in every round of the loops around it)
+            names = self._read[text] = ex.names_in(text, fortran=self.fortran) & self.tracked
+        for name in names:
             self._flow.use(name, (index, name))
 
     # -- reads ----------------------------------------------------------------------------------
