@@ -118,7 +118,9 @@ class Macros:
         self.functions = dict(functions)
         # Only the names the file spells outside its directives are searched for (most files spell
         # none: nothing to do; an include guard is an empty macro that only directives spell).
-        spelt = [n for n in {*self.objects, *self.functions} if n.encode() in data]
+        # (most files spell no `__`: then no name that holds one is searched for)
+        dunder = b"__" in data
+        spelt = [n for n in {*self.objects, *self.functions} if (dunder or "__" not in n) and n.encode() in data]
         if spelt:
             directives = b"\n".join(m.group(0) for m in directive_matches(_DIRECTIVES, data))
             spelt = [n for n in spelt if data.count(n.encode()) > directives.count(n.encode())]
