@@ -36,6 +36,8 @@ if TYPE_CHECKING:
     from multiprocessing.context import BaseContext
 
 _SERIAL_THRESHOLD = 4  # below this many files a process pool costs more than it saves
+# Up to this many files a run's query compiles cost more than its walks: they are bundled.
+_FEW_FILES = 4
 # Nor below this much source: starting workers costs a fork each and compiling every query, about as
 # much as analysing 250 kB of HeCBench in one process (a pre-commit run on a few files stays serial).
 POOL_MIN_BYTES = 256 * 1024
@@ -295,6 +297,10 @@ def _analyse_all(
     jobs, _note = worker_count(jobs)
     results: list[tuple[FileResult, Record | None]] = []
     if jobs == 1 or len(entries) < _SERIAL_THRESHOLD or not _enough_source(entries):
+        if len(entries) <= _FEW_FILES:
+            from kernlint.frontends import reading_few_files
+
+            reading_few_files()
         with _fewer_collections():
             for entry in entries:
                 results.append(_read_and_analyse(entry, setup))

@@ -15,6 +15,41 @@ if TYPE_CHECKING:  # importing the engine (as the command line does) must not lo
     from kernlint.source import SourceFile
 
 
+#: Whether this process reads few files, so that query files are compiled in bundles (`plan_queries`).
+_FEW_FILES = False
+
+
+def reading_few_files() -> None:
+    """Say that this process reads only a few files: each compile then matters more than the walks of
+    the trees, and the queries a file is likely to need are compiled as one (`treesitter.bundle`)."""
+    global _FEW_FILES
+    _FEW_FILES = True
+
+
+#: The query files run over a whole C/C++ file beyond the file query: types, and OpenMP's own.
+_CPP_ROOT_QUERIES = ("cpp_types",)
+_CPP_OPENMP_ROOT_QUERIES = ("cpp_openmp_types", "cpp_openmp_declared", "cpp_openmp_device", "cpp_openmp_calls")
+#: OpenMP's query files run over one region or function at a time.
+_CPP_OPENMP_REGION_QUERIES = ("cpp_openmp_loops", "cpp_openmp_uses", "cpp_openmp_decls", "cpp_openmp_subscripts")
+
+
+def plan_queries(family: str, data: bytes) -> None:
+    """Bundle the query files that a file with this text is likely to run (`treesitter.bundle`). A
+    guess: it decides how many compiles there are, never what a query finds. Files run over the whole
+    tree and files run over regions go in separate bundles, so a region's walk stays a region's."""
+    from kernlint.frontends.common import treesitter
+
+    if family == "fortran":
+        return
+    from kernlint.frontends.cpp.scan import FILE_QUERIES
+
+    root = FILE_QUERIES + (_CPP_ROOT_QUERIES if b"sycl" in data else ())
+    if b"omp" in data:
+        root += _CPP_OPENMP_ROOT_QUERIES
+        treesitter.bundle("cpp", _CPP_OPENMP_REGION_QUERIES)
+    treesitter.bundle("cpp", root)
+
+
 def extract_facts(
     entry: SourceEntry,
     source: SourceFile,
@@ -25,6 +60,8 @@ def extract_facts(
     """Run the front-end that reads `entry`'s language; the file is parsed exactly once. `time_limit_s`
     is the file's whole time limit (None: none); what the user should know about how the file was
     read (libclang overran its share of that limit) is appended to `notes`."""
+    if _FEW_FILES:
+        plan_queries(entry.family, source.data)
     if entry.family == "fortran":
         from kernlint.frontends.fortran import frontend as fortran
 

@@ -4,6 +4,13 @@ Compiling a query costs far more than running it, so every query file is compile
 kept; parsers are reused across files. Running a query costs a walk of the tree, about as much as
 parsing it: query files that always run over the whole file are run together, as one query
 (`matches_by_file`), so that walk happens once.
+
+A process that reads only a few files pays for each query it compiles far more than for running it
+(every `Query` walks the grammar's whole parse table first: about 4 ms for C++ here, whatever its
+patterns). There, `bundle` plans query files a file is likely to need to be compiled as one query on
+first use; each is then run as that query, and only its own patterns' matches are kept. Which files
+are bundled decides only how many compiles there are, never what a query returns (a query file
+requested outside its bundle is compiled alone, as in a long run).
 """
 
 from __future__ import annotations
@@ -72,15 +79,63 @@ def combined_query(grammar: str, names: tuple[str, ...]) -> tuple[tree_sitter.Qu
     return compiled, tuple((name, pattern - first[name]) for pattern, name in enumerate(files))
 
 
+#: Query files planned to be compiled together (`bundle`), by grammar, not compiled yet.
+_PLANNED: dict[str, list[tuple[str, ...]]] = {}
+#: (grammar, query file) -> the bundle query it runs as, and its patterns there (bundle pattern ->
+#: pattern in the file); absent: the file is compiled alone (`query`).
+_BUNDLED: dict[tuple[str, str], tuple[tree_sitter.Query, dict[int, int]]] = {}
+
+
+def bundle(grammar: str, names: tuple[str, ...]) -> None:
+    """Plan `names` to be compiled as one query when the first of them is run through `matches`,
+    `captures` or `matches_by_file`; a name already compiled (alone or in a bundle) is left out."""
+    planned = {name for bundled in _PLANNED.get(grammar, []) for name in bundled}
+    free = tuple(n for n in names if (grammar, n) not in _BUNDLED and (grammar, n) not in _ALONE and n not in planned)
+    if len(free) > 1:
+        _PLANNED.setdefault(grammar, []).append(free)
+
+
+#: Query files that run alone (not planned in a bundle when first run).
+_ALONE: set[tuple[str, str]] = set()
+
+
+def _bundled(grammar: str, query_file: str) -> tuple[tree_sitter.Query, dict[int, int]] | None:
+    """The bundle query `query_file` runs as, with its own patterns there; None: it runs alone."""
+    found = _BUNDLED.get((grammar, query_file))
+    if found is not None or (grammar, query_file) in _ALONE:
+        return found
+    for planned in _PLANNED.get(grammar, []):
+        if query_file in planned:
+            _PLANNED[grammar].remove(planned)
+            compiled, owners = combined_query(grammar, planned)
+            for name in planned:
+                own = {pattern: index for pattern, (owner, index) in enumerate(owners) if owner == name}
+                _BUNDLED[(grammar, name)] = (compiled, own)
+            return _BUNDLED[(grammar, query_file)]
+    _ALONE.add((grammar, query_file))
+    return None
+
+
 def matches(grammar: str, query_file: str, node: tree_sitter.Node) -> list[Match]:
-    return tree_sitter.QueryCursor(query(grammar, query_file)).matches(node)
+    """The matches of `queries/<query_file>.scm` in `node`, each with its pattern's index in that file."""
+    bundled = _bundled(grammar, query_file)
+    if bundled is None:
+        return tree_sitter.QueryCursor(query(grammar, query_file)).matches(node)
+    compiled, own = bundled
+    return [
+        (own[pattern], match) for pattern, match in tree_sitter.QueryCursor(compiled).matches(node) if pattern in own
+    ]
 
 
 def captures(grammar: str, query_file: str, node: tree_sitter.Node) -> dict[str, list[tree_sitter.Node]]:
     """Capture name -> the nodes captured under it, in document order (an enclosing node before what
     it holds). py-tree-sitter gives them in an order that changes from one process to the next, and
-    facts built from them (which of several uses a fact points at) must not."""
-    found = tree_sitter.QueryCursor(query(grammar, query_file)).captures(node)
+    facts built from them (which of several uses a fact points at) must not. (Callers read it by
+    name: the order of the names differs between a query run alone and in a bundle.)"""
+    if _bundled(grammar, query_file) is None:
+        found = tree_sitter.QueryCursor(query(grammar, query_file)).captures(node)
+    else:
+        found = as_captures(matches(grammar, query_file, node))
     for nodes in found.values():
         nodes.sort(key=_document_order)
     return found
@@ -93,10 +148,19 @@ def _document_order(node: tree_sitter.Node) -> tuple[int, int, str]:
 def matches_by_file(grammar: str, names: tuple[str, ...], node: tree_sitter.Node) -> dict[str, list[Match]]:
     """The matches of several query files in `node`, found in one walk: query file -> its matches,
     each with the pattern's index in its own file."""
-    compiled, owners = combined_query(grammar, names)
+    bundled = [_bundled(grammar, name) for name in names]
     found: dict[str, list[Match]] = {name: [] for name in names}
+    if bundled[0] is not None and all(b is not None and b[0] is bundled[0][0] for b in bundled):
+        compiled = bundled[0][0]
+        owners = {pattern: (name, index) for name, b in zip(names, bundled) if b for pattern, index in b[1].items()}
+        for pattern, match in tree_sitter.QueryCursor(compiled).matches(node):
+            if pattern in owners:
+                name, index = owners[pattern]
+                found[name].append((index, match))
+        return found
+    compiled, all_owners = combined_query(grammar, names)
     for pattern, match in tree_sitter.QueryCursor(compiled).matches(node):
-        name, index = owners[pattern]
+        name, index = all_owners[pattern]
         found[name].append((index, match))
     return found
 

@@ -12,7 +12,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TypeVar
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 import tree_sitter
 
@@ -20,9 +20,7 @@ from kernlint.facts import Barrier, Buffer, FileFacts, KernelLaunch, Pragma, Que
 from kernlint.facts.kinds import BarrierScope, Language, LaunchApi, LoopKind, Side
 from kernlint.frontends.common.nodes import arguments_of, inside_any, span_of, text_of
 from kernlint.frontends.common.preprocess import ConditionalArm, counterparts
-from kernlint.frontends.cpp.accessors.uses import analyse_accessor_uses
 from kernlint.frontends.cpp.coverage import kernel_coverage, lost_lines
-from kernlint.frontends.cpp.device.code import analyse_device_code
 from kernlint.frontends.cpp.host import (
     calls_in_loops,
     defining_function,
@@ -33,7 +31,6 @@ from kernlint.frontends.cpp.host import (
 from kernlint.frontends.cpp.hostflow import host_flows
 from kernlint.frontends.cpp.includers import compiled_as_c
 from kernlint.frontends.cpp.inclusion import preprocessor_facts
-from kernlint.frontends.cpp.openmp.macros import openmp_facts
 from kernlint.frontends.cpp.sycl.api import LAUNCH_METHODS
 from kernlint.frontends.cpp.sycl.constructions import (
     accessor_of,
@@ -48,6 +45,19 @@ from kernlint.frontends.cpp.sycl.launches import LaunchReader
 from kernlint.frontends.cpp.syntax import base_type, last_word
 from kernlint.frontends.cpp.unit import CppUnit
 from kernlint.frontends.cpp.variants import merged
+
+if TYPE_CHECKING:
+    from kernlint.facts import (
+        Accessor,
+        Branch,
+        LimitReached,
+        LocalAllocation,
+        OmpConstruct,
+        Span,
+        SubGroupBlockAccess,
+    )
+    from kernlint.facts.memory import MemoryAccess
+    from kernlint.frontends.cpp.device.code import DeviceCode
 
 # Words only SYCL code writes. `parallel_for` is not one: Kokkos, TBB and plain C++ thread pools have
 # their own, and a member `.parallel_for(…)` alone does not make a file SYCL either.
@@ -117,7 +127,7 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
             found += reader.launches(api, call, free=True)
     found.sort(key=lambda launch: launch.span.start_byte)
     unlaunched = reader.unlaunched(sorted(candidates.values(), key=lambda n: n.start_byte)) if sycl else []
-    device = analyse_device_code(unit, found, unlaunched, tuple(locals_.values()))
+    device = _device_code(unit, found, unlaunched, tuple(locals_.values()))
     launches = _once_per_arm(device.launches, unit.arms)
     in_device = inside_any([region for launch in launches for region in launch.regions])
 
@@ -139,7 +149,7 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
     for method, call in members:
         if method in ("get_access", "get_host_access"):
             accessors.append(get_access_accessor(method, call))
-    accessors = analyse_accessor_uses(unit, launches, accessors)
+    accessors = _accessor_uses(unit, launches, accessors)
     if device.barriers is not None:  # scoped by the handles the dependence analysis resolved
         barriers = list(device.barriers)
     else:
@@ -152,7 +162,7 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
     )
     language = _language(sycl, launches, pragmas)
     errors = tuple(span_of(n) for n in groups.get("error", []))
-    omp, omp_branches, device_functions, omp_memory = openmp_facts(unit, pragmas)
+    omp, omp_branches, device_functions, omp_memory = _openmp_facts(unit, pragmas)
     # (a `.parallel_for` of a file that is not SYCL is another library's: not a launch kernlint reads)
     sycl_launches = launches if language == "sycl" else ()
     coverage = kernel_coverage(sycl_launches, omp, device.complete, lost_lines(unit, groups.get("error", [])))
@@ -183,7 +193,7 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
         loops=all_loops,
         queues=_once_per_arm(queues, unit.arms),
         pragmas=pragmas,
-        branches=device.branches + omp_branches.branches,
+        branches=device.branches + omp_branches[0],
         block_accesses=device.block_accesses,
         memory_accesses=device.memory_accesses + omp_memory,
         omp=omp,
@@ -191,12 +201,76 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
         dependencies=tuple(unit.constants.included()) + c_sources,
         calls=calls,
         coverage=coverage,
-        limits=device.limits + omp_branches.limits,
+        limits=device.limits + omp_branches[1],
         preprocessor=preprocessor_facts(unit.root, groups.get("include", []), unit.constants.macro_names()),
         compiled_as_c=as_c,
         host_flows=flows,
         usm=usm,
     )
+
+
+# The passes below are imported only for a file that has what they read: a one-file run of an OpenMP
+# file loads no SYCL device analysis, and one of a SYCL file no OpenMP front-end. Each gate is the
+# pass's own first test (`tests/test_frontend_gates.py` checks that the pass gives the same for what
+# the gate skips).
+
+
+def _device_code(
+    unit: CppUnit, launches: list[KernelLaunch], unlaunched: list[KernelLaunch], locals_: tuple[LocalAllocation, ...]
+) -> DeviceCode:
+    """`analyse_device_code`, imported when there is a kernel to analyse."""
+    if not launches and not unlaunched:
+        return NO_DEVICE_CODE
+    from kernlint.frontends.cpp.device.code import analyse_device_code
+
+    return analyse_device_code(unit, launches, unlaunched, locals_)
+
+
+class _NoDeviceCode(NamedTuple):
+    """What `analyse_device_code` finds in a file without kernels (`DeviceCode(())`), without its
+    import."""
+
+    launches: tuple[KernelLaunch, ...] = ()
+    branches: tuple[Branch, ...] = ()
+    block_accesses: tuple[SubGroupBlockAccess, ...] = ()
+    barriers: tuple[Barrier, ...] | None = None
+    complete: bool = True
+    memory_accesses: tuple[MemoryAccess, ...] = ()
+    limits: tuple[LimitReached, ...] = ()
+
+
+NO_DEVICE_CODE: DeviceCode = _NoDeviceCode()  # type: ignore[assignment]
+
+
+def _accessor_uses(unit: CppUnit, launches: tuple[KernelLaunch, ...], accessors: list[Accessor]) -> list[Accessor]:
+    """`analyse_accessor_uses`, imported when there are accessors and kernels to read them in."""
+    if not accessors or not launches:
+        return accessors
+    from kernlint.frontends.cpp.accessors.uses import analyse_accessor_uses
+
+    return analyse_accessor_uses(unit, launches, accessors)
+
+
+def openmp_directives(pragmas: tuple[Pragma, ...]) -> bool:
+    """Whether the file has an OpenMP directive for `openmp_facts` to read (`omp` or `ompx`)."""
+    return any(p.text.split()[:1] in (["omp"], ["ompx"]) for p in pragmas)
+
+
+def _openmp_facts(
+    unit: CppUnit, pragmas: tuple[Pragma, ...]
+) -> tuple[
+    tuple[OmpConstruct, ...],
+    tuple[tuple[Branch, ...], tuple[LimitReached, ...]],
+    list[Span],
+    tuple[MemoryAccess, ...],
+]:
+    """`openmp_facts` (its branches as (branches, limits)), imported for a file with OpenMP directives."""
+    if not openmp_directives(pragmas):
+        return (), ((), ()), [], ()
+    from kernlint.frontends.cpp.openmp.macros import openmp_facts
+
+    constructs, branches, functions, memory = openmp_facts(unit, pragmas)
+    return constructs, (branches.branches, branches.limits), functions, memory
 
 
 def _once_per_arm(constructs: Sequence[_Construct], arms: list[ConditionalArm]) -> tuple[_Construct, ...]:
