@@ -15,9 +15,11 @@ requested outside its bundle is compiled alone, as in a long run).
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 
 import tree_sitter
 
@@ -65,7 +67,13 @@ def query(grammar: str, query_file: str) -> tree_sitter.Query:
 def combined_query(grammar: str, names: tuple[str, ...]) -> tuple[tree_sitter.Query, tuple[tuple[str, int], ...]]:
     """One query made of several query files, and for each of its patterns the file it comes from
     with its index in that file."""
-    texts = [_source(name) for name in names]
+    return _compiled_together(grammar, names, [_source(name) for name in names])
+
+
+def _compiled_together(
+    grammar: str, names: tuple[str, ...], texts: list[str]
+) -> tuple[tree_sitter.Query, tuple[tuple[str, int], ...]]:
+    """`texts` (the query files `names`) compiled as one query, with each pattern's file and index there."""
     starts = []
     offset = 0
     for text in texts:
@@ -81,9 +89,21 @@ def combined_query(grammar: str, names: tuple[str, ...]) -> tuple[tree_sitter.Qu
 
 #: Query files planned to be compiled together (`bundle`), by grammar, not compiled yet.
 _PLANNED: dict[str, list[tuple[str, ...]]] = {}
-#: (grammar, query file) -> the bundle query it runs as, and its patterns there (bundle pattern ->
-#: pattern in the file); absent: the file is compiled alone (`query`).
-_BUNDLED: dict[tuple[str, str], tuple[tree_sitter.Query, dict[int, int]]] = {}
+#: Query files that run alone (not planned in a bundle when first run).
+_ALONE: set[tuple[str, str]] = set()
+
+
+class _Bundle(NamedTuple):
+    """A query file's place in a bundle: the bundle's query, its own patterns there (bundle pattern ->
+    pattern in the file) and the prefix its capture names carry there."""
+
+    query: tree_sitter.Query
+    own: dict[int, int]
+    prefix: str
+
+
+_BUNDLED: dict[tuple[str, str], _Bundle] = {}
+_CAPTURE = re.compile(r"@([\w.-]+)")
 
 
 def bundle(grammar: str, names: tuple[str, ...]) -> None:
@@ -95,25 +115,27 @@ def bundle(grammar: str, names: tuple[str, ...]) -> None:
         _PLANNED.setdefault(grammar, []).append(free)
 
 
-#: Query files that run alone (not planned in a bundle when first run).
-_ALONE: set[tuple[str, str]] = set()
-
-
-def _bundled(grammar: str, query_file: str) -> tuple[tree_sitter.Query, dict[int, int]] | None:
-    """The bundle query `query_file` runs as, with its own patterns there; None: it runs alone."""
+def _bundled(grammar: str, query_file: str) -> _Bundle | None:
+    """Where `query_file` runs in a bundle; None: it runs alone. Each file's capture names are
+    prefixed in the bundle (`b2.decl`), so that the captures of one file are told from another's."""
     found = _BUNDLED.get((grammar, query_file))
     if found is not None or (grammar, query_file) in _ALONE:
         return found
     for planned in _PLANNED.get(grammar, []):
         if query_file in planned:
             _PLANNED[grammar].remove(planned)
-            compiled, owners = combined_query(grammar, planned)
-            for name in planned:
+            texts = [_CAPTURE.sub(f"@b{n}.\\1", _source(name)) for n, name in enumerate(planned)]
+            compiled, owners = _compiled_together(grammar, planned, texts)
+            for n, name in enumerate(planned):
                 own = {pattern: index for pattern, (owner, index) in enumerate(owners) if owner == name}
-                _BUNDLED[(grammar, name)] = (compiled, own)
+                _BUNDLED[(grammar, name)] = _Bundle(compiled, own, f"b{n}.")
             return _BUNDLED[(grammar, query_file)]
     _ALONE.add((grammar, query_file))
     return None
+
+
+def _own_match(match: dict[str, list[tree_sitter.Node]], prefix: str) -> dict[str, list[tree_sitter.Node]]:
+    return {name.removeprefix(prefix): nodes for name, nodes in match.items()}
 
 
 def matches(grammar: str, query_file: str, node: tree_sitter.Node) -> list[Match]:
@@ -121,21 +143,22 @@ def matches(grammar: str, query_file: str, node: tree_sitter.Node) -> list[Match
     bundled = _bundled(grammar, query_file)
     if bundled is None:
         return tree_sitter.QueryCursor(query(grammar, query_file)).matches(node)
-    compiled, own = bundled
-    return [
-        (own[pattern], match) for pattern, match in tree_sitter.QueryCursor(compiled).matches(node) if pattern in own
-    ]
+    found = tree_sitter.QueryCursor(bundled.query).matches(node)
+    own, prefix = bundled.own, bundled.prefix
+    return [(own[pattern], _own_match(match, prefix)) for pattern, match in found if pattern in own]
 
 
 def captures(grammar: str, query_file: str, node: tree_sitter.Node) -> dict[str, list[tree_sitter.Node]]:
     """Capture name -> the nodes captured under it, in document order (an enclosing node before what
     it holds). py-tree-sitter gives them in an order that changes from one process to the next, and
-    facts built from them (which of several uses a fact points at) must not. (Callers read it by
-    name: the order of the names differs between a query run alone and in a bundle.)"""
-    if _bundled(grammar, query_file) is None:
+    facts built from them (which of several uses a fact points at) must not."""
+    bundled = _bundled(grammar, query_file)
+    if bundled is None:
         found = tree_sitter.QueryCursor(query(grammar, query_file)).captures(node)
     else:
-        found = as_captures(matches(grammar, query_file, node))
+        every = tree_sitter.QueryCursor(bundled.query).captures(node)
+        prefix = bundled.prefix
+        found = {name.removeprefix(prefix): nodes for name, nodes in every.items() if name.startswith(prefix)}
     for nodes in found.values():
         nodes.sort(key=_document_order)
     return found
@@ -150,13 +173,13 @@ def matches_by_file(grammar: str, names: tuple[str, ...], node: tree_sitter.Node
     each with the pattern's index in its own file."""
     bundled = [_bundled(grammar, name) for name in names]
     found: dict[str, list[Match]] = {name: [] for name in names}
-    if bundled[0] is not None and all(b is not None and b[0] is bundled[0][0] for b in bundled):
-        compiled = bundled[0][0]
-        owners = {pattern: (name, index) for name, b in zip(names, bundled) if b for pattern, index in b[1].items()}
-        for pattern, match in tree_sitter.QueryCursor(compiled).matches(node):
+    first = bundled[0]
+    if first is not None and all(b is not None and b.query is first.query for b in bundled):
+        owners = {p: (name, index, b.prefix) for name, b in zip(names, bundled) if b for p, index in b.own.items()}
+        for pattern, match in tree_sitter.QueryCursor(first.query).matches(node):
             if pattern in owners:
-                name, index = owners[pattern]
-                found[name].append((index, match))
+                name, index, prefix = owners[pattern]
+                found[name].append((index, _own_match(match, prefix)))
         return found
     compiled, all_owners = combined_query(grammar, names)
     for pattern, match in tree_sitter.QueryCursor(compiled).matches(node):
