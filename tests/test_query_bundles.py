@@ -19,6 +19,8 @@ from kernlint.frontends.cpp.scan import FILE_QUERIES
 Shape = tuple[int, int, str]
 CPP_FILES = sorted(p for p in CORPUS.rglob("*") if p.suffix in (".c", ".cpp", ".h", ".hpp", ".inc"))
 CPP_QUERIES = tuple(name for name in treesitter.query_files() if not name.startswith("fortran"))
+FORTRAN_FILES = sorted(p for p in CORPUS.rglob("*") if p.suffix.lower() in (".f", ".f90", ".for", ".fi"))
+FORTRAN_QUERIES = tuple(name for name in treesitter.query_files() if name.startswith("fortran"))
 #: The nodes the front-ends run region queries over, and the whole file.
 REGION_TYPES = {"translation_unit", "function_definition", "compound_statement", "for_statement", "lambda_expression"}
 
@@ -49,12 +51,7 @@ def _alone_captures(grammar: str, name: str, node: tree_sitter.Node) -> dict[str
 
 
 def _regions(root: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.type in REGION_TYPES:
-            yield node
-        stack.extend(node.children)
+    return (node for node in _nodes(root) if node.type in REGION_TYPES)
 
 
 def test_every_cpp_query_file_bundled_finds_what_it_finds_alone(fresh_bundles: None) -> None:
@@ -73,6 +70,46 @@ def test_every_cpp_query_file_bundled_finds_what_it_finds_alone(fresh_bundles: N
                 compared += 1
     assert len({id(treesitter._BUNDLED[("cpp", name)][0]) for name in CPP_QUERIES}) == 1  # one query for all
     assert compared > 1000
+
+
+def _raw(found: dict[str, list[tree_sitter.Node]]) -> dict[str, list[Shape]]:
+    return {name: _shape(nodes) for name, nodes in found.items()}
+
+
+def test_every_fortran_query_file_bundled_finds_what_it_finds_alone(fresh_bundles: None) -> None:
+    """As the Fortran front-end runs them: over the whole file, and over the lines of each loop,
+    block and procedure (`points`), where captures keep py-tree-sitter's own order."""
+    treesitter.bundle("fortran", FORTRAN_QUERIES)
+    compared = 0
+    for path in FORTRAN_FILES:
+        root = treesitter.parser("fortran").parse(path.read_bytes()).root_node
+        ranges = [None] + [
+            (n.start_point, n.end_point)
+            for n in _nodes(root)
+            if n.type in ("do_loop", "subroutine", "function", "if_statement", "block_construct")
+        ]
+        for points in ranges:
+            for name in FORTRAN_QUERIES:
+                alone = tree_sitter.QueryCursor(treesitter.query("fortran", name))
+                if points is not None:
+                    alone.set_point_range(*points)
+                expected_matches = _matches(alone.matches(root))
+                assert _matches(treesitter.matches("fortran", name, root, points)) == expected_matches, (path, name)
+                alone = tree_sitter.QueryCursor(treesitter.query("fortran", name))
+                if points is not None:
+                    alone.set_point_range(*points)
+                assert _raw(treesitter.raw_captures("fortran", name, root, points)) == _raw(alone.captures(root))
+                compared += 1
+    assert len({id(treesitter._BUNDLED[("fortran", name)][0]) for name in FORTRAN_QUERIES}) == 1
+    assert compared > 500
+
+
+def _nodes(root: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(node.children)
 
 
 def test_the_file_query_bundled_with_others_finds_what_it_finds_alone(fresh_bundles: None) -> None:
@@ -108,4 +145,25 @@ def test_facts_are_the_same_with_the_bundles_a_one_file_run_plans(path: Path, mo
     plan_queries("cpp", data)
     bundled = frontend.extract(str(path), data)
     assert treesitter._BUNDLED  # the run went through a bundle
+    assert bundled == alone
+
+
+@pytest.mark.parametrize("path", FORTRAN_FILES, ids=lambda p: str(p.relative_to(CORPUS)))
+def test_fortran_facts_are_the_same_with_the_bundle_a_one_file_run_plans(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kernlint.config import Config
+    from kernlint.frontends.fortran import frontend as fortran
+    from kernlint.source import SourceFile
+
+    source = SourceFile(str(path), path.read_bytes())
+    fixed = path.suffix.lower() in (".f", ".for")
+    for state in ("_PLANNED", "_BUNDLED"):
+        monkeypatch.setattr(treesitter, state, {})
+    monkeypatch.setattr(treesitter, "_ALONE", set())
+    alone = fortran.extract(source, fixed_form=fixed, config=Config())
+    monkeypatch.setattr(treesitter, "_ALONE", set())
+    plan_queries("fortran", source.data)
+    bundled = fortran.extract(source, fixed_form=fixed, config=Config())
+    assert treesitter._BUNDLED
     assert bundled == alone

@@ -33,13 +33,29 @@ _CPP_OPENMP_ROOT_QUERIES = ("cpp_openmp_types", "cpp_openmp_declared", "cpp_open
 _CPP_OPENMP_REGION_QUERIES = ("cpp_openmp_loops", "cpp_openmp_uses", "cpp_openmp_decls", "cpp_openmp_subscripts")
 
 
+#: Fortran's query files run over the whole file, and OpenMP's (over a region's lines).
+_FORTRAN_ROOT_QUERIES = ("fortran", "fortran_constants")
+_FORTRAN_OPENMP_QUERIES = (
+    "fortran_loops",
+    "fortran_decls",
+    "fortran_uses",
+    "fortran_device",
+    "fortran_calls",
+    "fortran_arrays",
+    "fortran_host_calls",
+)
+
+
 def plan_queries(family: str, data: bytes) -> None:
     """Bundle the query files that a file with this text is likely to run (`treesitter.bundle`). A
-    guess: it decides how many compiles there are, never what a query finds. Files run over the whole
-    tree and files run over regions go in separate bundles, so a region's walk stays a region's."""
+    guess: it decides how many compiles there are, never what a query finds. C/C++ files run over the
+    whole tree and over one region at a time go in separate bundles, so a region's walk stays a
+    region's (Fortran's region queries run over the whole tree, limited to the region's lines)."""
     from kernlint.frontends.common import treesitter
 
     if family == "fortran":
+        openmp = _FORTRAN_OPENMP_QUERIES if b"$omp" in data.lower() else ()
+        treesitter.bundle("fortran", _FORTRAN_ROOT_QUERIES + openmp)
         return
     from kernlint.frontends.cpp.scan import FILE_QUERIES
 

@@ -138,27 +138,47 @@ def _own_match(match: dict[str, list[tree_sitter.Node]], prefix: str) -> dict[st
     return {name.removeprefix(prefix): nodes for name, nodes in match.items()}
 
 
-def matches(grammar: str, query_file: str, node: tree_sitter.Node) -> list[Match]:
-    """The matches of `queries/<query_file>.scm` in `node`, each with its pattern's index in that file."""
+Point = tuple[int, int]
+
+
+def _cursor(compiled: tree_sitter.Query, points: tuple[Point, Point] | None) -> tree_sitter.QueryCursor:
+    cursor = tree_sitter.QueryCursor(compiled)
+    if points is not None:
+        cursor.set_point_range(*points)
+    return cursor
+
+
+def matches(
+    grammar: str, query_file: str, node: tree_sitter.Node, points: tuple[Point, Point] | None = None
+) -> list[Match]:
+    """The matches of `queries/<query_file>.scm` in `node` (those that meet the (start, end) `points`
+    when given), each with its pattern's index in that file."""
     bundled = _bundled(grammar, query_file)
     if bundled is None:
-        return tree_sitter.QueryCursor(query(grammar, query_file)).matches(node)
-    found = tree_sitter.QueryCursor(bundled.query).matches(node)
+        return _cursor(query(grammar, query_file), points).matches(node)
+    found = _cursor(bundled.query, points).matches(node)
     own, prefix = bundled.own, bundled.prefix
     return [(own[pattern], _own_match(match, prefix)) for pattern, match in found if pattern in own]
+
+
+def raw_captures(
+    grammar: str, query_file: str, node: tree_sitter.Node, points: tuple[Point, Point] | None = None
+) -> dict[str, list[tree_sitter.Node]]:
+    """Capture name -> the nodes captured under it, in the order py-tree-sitter gives them (those that
+    meet the (start, end) `points` when given)."""
+    bundled = _bundled(grammar, query_file)
+    if bundled is None:
+        return _cursor(query(grammar, query_file), points).captures(node)
+    every = _cursor(bundled.query, points).captures(node)
+    prefix = bundled.prefix
+    return {name.removeprefix(prefix): nodes for name, nodes in every.items() if name.startswith(prefix)}
 
 
 def captures(grammar: str, query_file: str, node: tree_sitter.Node) -> dict[str, list[tree_sitter.Node]]:
     """Capture name -> the nodes captured under it, in document order (an enclosing node before what
     it holds). py-tree-sitter gives them in an order that changes from one process to the next, and
     facts built from them (which of several uses a fact points at) must not."""
-    bundled = _bundled(grammar, query_file)
-    if bundled is None:
-        found = tree_sitter.QueryCursor(query(grammar, query_file)).captures(node)
-    else:
-        every = tree_sitter.QueryCursor(bundled.query).captures(node)
-        prefix = bundled.prefix
-        found = {name.removeprefix(prefix): nodes for name, nodes in every.items() if name.startswith(prefix)}
+    found = raw_captures(grammar, query_file, node)
     for nodes in found.values():
         nodes.sort(key=_document_order)
     return found

@@ -253,8 +253,6 @@ class FortranOmpSource:
         (a preprocessor line counts when it starts inside: its node ends on the next line)."""
         start = (region.line - 1, region.column_byte)
         end = (region.end_line - 1, region.end_column_byte)
-        cursor = tree_sitter.QueryCursor(treesitter.query("fortran", query))
-        cursor.set_point_range(start, end)
         return {
             name: sorted(
                 (
@@ -265,7 +263,7 @@ class FortranOmpSource:
                 ),
                 key=lambda n: n.start_byte,
             )
-            for name, nodes in cursor.captures(self.root).items()
+            for name, nodes in treesitter.raw_captures("fortran", query, self.root, (start, end)).items()
         }
 
     def loops_in(self, region: Span) -> list[RawLoop]:
@@ -391,12 +389,10 @@ class FortranOmpSource:
         `kernlint.frontends.openmp.dependence`)."""
         start = (region.line - 1, region.column_byte)
         end = (region.end_line - 1, region.end_column_byte)
-        cursor = tree_sitter.QueryCursor(treesitter.query("fortran", "fortran_device"))
-        cursor.set_point_range(start, end)
         assigns: list[tuple[tree_sitter.Node, RawAssign]] = []
         branches: list[tuple[tree_sitter.Node, tree_sitter.Node | None, str]] = []
         loops: list[tree_sitter.Node] = []
-        for _i, match in cursor.matches(self.root):
+        for _i, match in treesitter.matches("fortran", "fortran_device", self.root, (start, end)):
             node = next(iter(match[k][0] for k in ("assign", "if", "elseif", "switch", "loop") if k in match))
             if not (start <= node.start_point and node.end_point <= end):
                 continue

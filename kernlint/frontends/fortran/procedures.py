@@ -47,10 +47,8 @@ def procedure_calls(
     """Calls of the file's `procedures` between `start` and `end`, in source order; a reference that
     names an array in scope (`is_array`) is an element, not a call. `located` gives a call's span and
     the conditionals around it in the region."""
-    cursor = tree_sitter.QueryCursor(treesitter.query("fortran", "fortran_calls"))
-    cursor.set_point_range(start, end)
     found = []
-    for _i, match in cursor.matches(root):
+    for _i, match in treesitter.matches("fortran", "fortran_calls", root, (start, end)):
         call, name = match["call"][0], text_of(match["name"][0]).lower()
         if name not in procedures or not (start <= call.start_point and call.end_point <= end):
             continue
