@@ -42,9 +42,48 @@ def parsed(data: bytes, document: str | None = None) -> Parsed:
     return found
 
 
+#: What may hold a functor's `operator()` definition.
+_FUNCTOR_HOLDERS = ("struct_specifier", "class_specifier")
+
+
 def file_matches(root: tree_sitter.Node) -> dict[str, list[treesitter.Match]]:
-    """The matches of every query in `FILE_QUERIES` over the tree, by query file."""
-    return treesitter.matches_by_file("cpp", FILE_QUERIES, root)
+    """The matches of every query in `FILE_QUERIES` over the tree, by query file; the file query's
+    operator names turned into the functors they define (`functor_match`)."""
+    found = treesitter.matches_by_file("cpp", FILE_QUERIES, root)
+    if any("functor.op" in match for _index, match in found["cpp"]):
+        kept: list[treesitter.Match] = []
+        for index, match in found["cpp"]:
+            functor = functor_match(match) if "functor.op" in match else match
+            if functor is not None:
+                kept.append((index, functor))
+        found["cpp"] = kept
+    return found
+
+
+def functor_match(match: dict[str, list[tree_sitter.Node]]) -> dict[str, list[tree_sitter.Node]] | None:
+    """An `operator_name` match as the functor it defines: the class (`functor.class`), the operator
+    and its definition (`functor.def`), when the operator names a function defined directly in the
+    body of a struct or class named by a plain identifier (`struct K { void operator()(…) const {…} };`);
+    None otherwise (an operator declared only, defined out of its class, or in a template member)."""
+    operator = match["functor.op"][0]
+    declarator = operator.parent
+    if declarator is None or declarator.type != "function_declarator":
+        return None
+    if declarator.child_by_field_name("declarator") != operator:
+        return None
+    definition = declarator.parent
+    if definition is None or definition.type != "function_definition":
+        return None
+    if definition.child_by_field_name("declarator") != declarator:
+        return None
+    body = definition.parent
+    holder = body.parent if body is not None and body.type == "field_declaration_list" else None
+    if holder is None or holder.type not in _FUNCTOR_HOLDERS or holder.child_by_field_name("body") != body:
+        return None
+    name = holder.child_by_field_name("name")
+    if name is None or name.type != "type_identifier":
+        return None
+    return {"functor.class": [name], "functor.op": [operator], "functor.def": [definition]}
 
 
 def include_paths(matches: dict[str, list[treesitter.Match]]) -> list[str]:
