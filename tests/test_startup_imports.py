@@ -80,3 +80,55 @@ def test_version_prints_what_the_grammar_prints(capsys: pytest.CaptureFixture[st
         build_parser().parse_args(["--version"])
     assert ended.value.code == 0
     assert shortcut == capsys.readouterr() and shortcut.out.startswith("kernlint ")
+
+
+OPENMP_FILE = (
+    "void f(float *a, int n) {\n#pragma omp target teams distribute parallel for map(tofrom: a[0:n])\n"
+    "  for (int i = 0; i < n; ++i) a[i] = 0;\n}\n"
+)
+SYCL_FILE = (
+    "#include <sycl/sycl.hpp>\nvoid f(sycl::queue &q, float *a) {\n"
+    "  q.parallel_for(sycl::range<1>(64), [=](sycl::id<1> i) { a[i] = 0; });\n}\n"
+)
+
+
+def test_a_one_file_check_loads_only_the_passes_its_file_needs(tmp_path: Path) -> None:
+    """An OpenMP file loads no SYCL device analysis or accessor-use pass; a SYCL file no OpenMP front-end."""
+    (tmp_path / "omp.cpp").write_text(OPENMP_FILE)
+    (tmp_path / "sycl.cpp").write_text(SYCL_FILE)
+    sycl_passes = ("kernlint.frontends.cpp.device.code", "kernlint.frontends.cpp.accessors.uses")
+    openmp = ("kernlint.frontends.cpp.openmp.macros",)
+    loaded = _modules_after("check", "omp.cpp", "--no-cache", cwd=tmp_path)
+    assert "kernlint.frontends.cpp.openmp.macros" in loaded and _loaded(loaded, sycl_passes) == []
+    loaded = _modules_after("check", "sycl.cpp", "--no-cache", cwd=tmp_path)
+    assert "kernlint.frontends.cpp.device.code" in loaded and _loaded(loaded, openmp) == []
+
+
+def _queries_compiled(*argv: str, cwd: Path) -> int:
+    """How many tree-sitter queries `kernlint ARGV` compiled (a bundle counts once)."""
+    script = (
+        "import sys\nfrom kernlint.cli import main\nfrom kernlint.frontends.common import treesitter as t\n"
+        f"code = main({list(argv)!r})\n"
+        "bundles = {id(b.query) for b in t._BUNDLED.values()}\n"
+        "alone = t.query.cache_info().currsize + t.combined_query.cache_info().currsize\n"
+        "print(len(bundles) + alone, file=sys.stderr)\n"
+        "sys.exit(code)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=cwd, check=False)
+    assert done.returncode in (0, 1), done.stderr
+    return int(done.stderr.split()[-1])
+
+
+def test_a_one_file_check_compiles_its_queries_in_bundles(tmp_path: Path) -> None:
+    """The OpenMP file runs the file query and 7 OpenMP query files: 8 compiles alone (as a run of
+    many such files makes them), 2 bundled (what runs over the whole file, what runs over a region).
+    The Fortran file's 9 query files are one bundle."""
+    (tmp_path / "omp.cpp").write_text(OPENMP_FILE)
+    shutil.copy(CORPUS / "openmp" / "kl501_divergence.f90", tmp_path / "k.f90")
+    assert _queries_compiled("check", "omp.cpp", "--no-cache", cwd=tmp_path) == 2
+    assert _queries_compiled("check", "k.f90", "--no-cache", cwd=tmp_path) == 1
+    many = tmp_path / "many"
+    many.mkdir()
+    for n in range(5):
+        (many / f"omp{n}.cpp").write_text(OPENMP_FILE)
+    assert _queries_compiled("check", ".", "--no-cache", "--jobs", "1", cwd=many) == 8
