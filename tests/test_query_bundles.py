@@ -4,6 +4,7 @@ indices, the same captures, and so the same facts."""
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,7 +14,7 @@ import tree_sitter
 from conftest import CORPUS
 from kernlint.frontends import plan_queries
 from kernlint.frontends.common import treesitter
-from kernlint.frontends.cpp import frontend
+from kernlint.frontends.cpp import frontend, scan
 from kernlint.frontends.cpp.scan import FILE_QUERIES
 
 Shape = tuple[int, int, str]
@@ -139,9 +140,11 @@ def test_facts_are_the_same_with_the_bundles_a_one_file_run_plans(path: Path, mo
     for state in ("_PLANNED", "_BUNDLED"):
         monkeypatch.setattr(treesitter, state, {})
     monkeypatch.setattr(treesitter, "_ALONE", set())
+    monkeypatch.setattr(scan, "_RECENT", OrderedDict())  # each run parses and matches the file itself
     alone = frontend.extract(str(path), data)
     assert not treesitter._BUNDLED
     monkeypatch.setattr(treesitter, "_ALONE", set())
+    monkeypatch.setattr(scan, "_RECENT", OrderedDict())
     plan_queries("cpp", data)
     bundled = frontend.extract(str(path), data)
     assert treesitter._BUNDLED  # the run went through a bundle
