@@ -269,3 +269,92 @@ def test_components_analysed_apart_give_the_facts_of_the_file_analysed_at_once(p
         reuse.turn_on(None)
     assert kept.hits == 0
     assert apart == _analyse(str(path), data)
+
+
+# Host code that kernels launched from `main` read: each edit below changes something a kernel's analysis
+# may read outside its own code (a constant, a launch size, a macro, a captured name, a called function's
+# overloads) or only moves the kernels. Whatever the component key keeps, incremental must equal fresh.
+MAIN_PROGRAM = """\
+#include <sycl/sycl.hpp>
+#define TILE 16
+constexpr int N = 1024;
+const int STRIDE = 2;
+
+float scale(float v, int lid) {
+  return lid % 2 == 0 ? v * 2.0f : v;
+}
+
+int main() {
+  sycl::queue q;
+  float *a = sycl::malloc_device<float>(N * STRIDE, q);
+  float *b = sycl::malloc_device<float>(N * STRIDE, q);
+  int width = 64;
+  q.parallel_for(sycl::nd_range<1>(N, TILE), [=](sycl::nd_item<1> it) {
+    int i = it.get_global_id(0);
+    int lid = it.get_local_id(0);
+    if (lid < 4) {
+      a[i] = b[i * STRIDE] + 1.0f;
+    }
+    a[i] = scale(a[i], lid);
+  });
+  q.parallel_for(sycl::nd_range<1>(N, TILE), [=](sycl::nd_item<1> it) {
+    int i = it.get_global_id(0);
+    for (int k = 0; k < it.get_local_id(0); k++) {
+      b[i * width + k] += 1.0f;
+    }
+  });
+  q.parallel_for(sycl::range<1>(N), [=](sycl::id<1> i) {
+    a[i] = b[i * STRIDE] * width;
+  });
+  q.wait();
+  return 0;
+}
+"""
+
+_HOST_EDITS: dict[str, tuple[str, str]] = {
+    "statement in main": ("  int width = 64;\n", "  int width = 64;\n  int unused = 3;\n"),
+    "statement above the launches": ("  sycl::queue q;\n", "  sycl::queue q;\n  q.wait();\n"),
+    "constant a kernel reads": ("const int STRIDE = 2;", "const int STRIDE = 1;"),
+    "constexpr launch size": ("constexpr int N = 1024;", "constexpr int N = 1000;"),
+    "captured value": ("  int width = 64;", "  int width = 1;"),
+    "captured value reassigned": ("  sycl::queue q;\n", "  sycl::queue q;\n  int width2 = 3;\n"),
+    "launch size": ("sycl::nd_range<1>(N, TILE)", "sycl::nd_range<1>(N, 32)"),
+    "work-group size macro": ("#define TILE 16", "#define TILE 7"),
+    "define above the kernel": ("int main() {", "#define STRIDE 3\nint main() {"),
+    "renamed captured variable": ("int width = 64;", "int width_ = 64;\n  int width = 4 * width_;"),
+    "new overload of a called function": (
+        "int main() {",
+        "double scale(double v, int lid) { return v; }\nint main() {",
+    ),
+    "assignment after a launch": ("  q.wait();\n", "  width = 2;\n  q.wait();\n"),
+    "blank line in main": ("  q.wait();\n", "\n  q.wait();\n"),
+}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(sorted(_HOST_EDITS)), min_size=1, max_size=4))
+def test_random_host_edits_match_a_fresh_analysis(cache: reuse.ComponentCache, edits: list[str]) -> None:
+    text = MAIN_PROGRAM
+    _analyse("main.cpp", text.encode())
+    for name in edits:  # each version analysed with the cache the versions before it filled
+        old, new = _HOST_EDITS[name]
+        text = text.replace(old, new, 1)
+        assert _analyse("main.cpp", text.encode()) == _fresh("main.cpp", text.encode()), name
+
+
+@pytest.mark.parametrize("name", sorted(_HOST_EDITS))
+def test_each_host_edit_changes_the_text_and_matches_a_fresh_analysis(cache: reuse.ComponentCache, name: str) -> None:
+    old, new = _HOST_EDITS[name]
+    assert old in MAIN_PROGRAM
+    _edited(cache, MAIN_PROGRAM, MAIN_PROGRAM.replace(old, new, 1), "main.cpp")
+
+
+def test_main_program_has_findings_that_host_edits_change() -> None:
+    """Host edits must change what is found, not only where, or comparing with a fresh analysis tests little."""
+
+    def found(text: str) -> set[tuple[str, str]]:
+        return {(d.code, d.message) for d in _analyse("main.cpp", text.encode())}
+
+    before = found(MAIN_PROGRAM)
+    changed = {n for n, (old, new) in _HOST_EDITS.items() if found(MAIN_PROGRAM.replace(old, new, 1)) != before}
+    assert {"constant a kernel reads", "captured value", "constexpr launch size", "define above the kernel"} <= changed
