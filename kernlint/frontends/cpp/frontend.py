@@ -12,7 +12,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import tree_sitter
 
@@ -21,6 +21,7 @@ from kernlint.facts.kinds import BarrierScope, Language, LaunchApi, LoopKind, Si
 from kernlint.frontends.common.nodes import arguments_of, inside_any, span_of, text_of
 from kernlint.frontends.common.preprocess import ConditionalArm, counterparts
 from kernlint.frontends.cpp.coverage import kernel_coverage, lost_lines
+from kernlint.frontends.cpp.device.result import DeviceCode
 from kernlint.frontends.cpp.host import (
     calls_in_loops,
     defining_function,
@@ -54,10 +55,8 @@ if TYPE_CHECKING:
         LocalAllocation,
         OmpConstruct,
         Span,
-        SubGroupBlockAccess,
     )
     from kernlint.facts.memory import MemoryAccess
-    from kernlint.frontends.cpp.device.code import DeviceCode
 
 # Words only SYCL code writes. `parallel_for` is not one: Kokkos, TBB and plain C++ thread pools have
 # their own, and a member `.parallel_for(…)` alone does not make a file SYCL either.
@@ -220,26 +219,10 @@ def _device_code(
 ) -> DeviceCode:
     """`analyse_device_code`, imported when there is a kernel to analyse."""
     if not launches and not unlaunched:
-        return NO_DEVICE_CODE
+        return DeviceCode(())
     from kernlint.frontends.cpp.device.code import analyse_device_code
 
     return analyse_device_code(unit, launches, unlaunched, locals_)
-
-
-class _NoDeviceCode(NamedTuple):
-    """What `analyse_device_code` finds in a file without kernels (`DeviceCode(())`), without its
-    import."""
-
-    launches: tuple[KernelLaunch, ...] = ()
-    branches: tuple[Branch, ...] = ()
-    block_accesses: tuple[SubGroupBlockAccess, ...] = ()
-    barriers: tuple[Barrier, ...] | None = None
-    complete: bool = True
-    memory_accesses: tuple[MemoryAccess, ...] = ()
-    limits: tuple[LimitReached, ...] = ()
-
-
-NO_DEVICE_CODE: DeviceCode = _NoDeviceCode()  # type: ignore[assignment]
 
 
 def _accessor_uses(unit: CppUnit, launches: tuple[KernelLaunch, ...], accessors: list[Accessor]) -> list[Accessor]:

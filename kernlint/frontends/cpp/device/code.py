@@ -41,27 +41,12 @@ from kernlint.frontends.cpp.device.barriers import barrier_macro, find_barriers
 from kernlint.frontends.cpp.device.block_access import block_access
 from kernlint.frontends.cpp.device.graph import DeviceGraph, body_of
 from kernlint.frontends.cpp.device.memory import DeviceView, memory_accesses
+from kernlint.frontends.cpp.device.result import DeviceCode
 from kernlint.frontends.cpp.device.strides import grid_stride
 from kernlint.frontends.cpp.types import CppTypes
 from kernlint.frontends.cpp.unit import CppUnit
 
 Node = tree_sitter.Node
-
-
-@dataclass(frozen=True)
-class DeviceCode:
-    """Launches with their device regions filled in (the unlaunched kernels that no other kernel
-    reaches after them), the device-code facts found in them, and whether the analysis of their code
-    ran to the end. `barriers` is None when the device code was not analysed (the caller then reads
-    them as written)."""
-
-    launches: tuple[KernelLaunch, ...]
-    branches: tuple[Branch, ...] = ()
-    block_accesses: tuple[SubGroupBlockAccess, ...] = ()
-    barriers: tuple[Barrier, ...] | None = None
-    complete: bool = True
-    memory_accesses: tuple[MemoryAccess, ...] = ()
-    limits: tuple[LimitReached, ...] = ()  # where the analysis of device code stopped at one of its bounds
 
 
 def analyse_device_code(
