@@ -15,6 +15,7 @@ from typing import NamedTuple
 import tree_sitter
 
 from kernlint.frontends.common import treesitter
+from kernlint.frontends.common.inside import NodesByPosition
 from kernlint.frontends.common.nodes import text_of
 from kernlint.frontends.common.preprocess import (
     ConditionalArm,
@@ -148,6 +149,19 @@ class CppUnit:
     def macros(self) -> dict[str, callees.Macro]:
         """The macros the file `#define`s (`callees.file_macros`)."""
         return callees.file_macros(self.data)
+
+    @cached_property
+    def assignments(self) -> NodesByPosition:
+        """The identifiers written by an assignment (`=`, `+=`, …) or `++`/`--` (the symbol query's
+        `assigned.name` captures with such a parent: the same nodes a query of those two patterns on
+        any node finds, which `inside` bisects instead of walking that node again)."""
+        return NodesByPosition(
+            [
+                n
+                for n in self._assigned
+                if n.parent is not None and n.parent.type in ("assignment_expression", "update_expression")
+            ]
+        )
 
     def assigned_names(self, node: tree_sitter.Node) -> set[str]:
         """Names written inside `node` by an assignment (`=`, `+=`, …) or `++`/`--`, read from the

@@ -21,6 +21,7 @@ from kernlint.facts import Pragma, Span
 from kernlint.facts.kinds import LoopKind
 from kernlint.facts.openmp_directive import OmpDirective
 from kernlint.frontends.common import treesitter
+from kernlint.frontends.common.inside import NodesByPosition, holds
 from kernlint.frontends.common.nodes import span_of, text_of
 from kernlint.frontends.cpp.callees import Callees
 from kernlint.frontends.cpp.openmp.device import calls_in, declared_names, device_code, raw_function
@@ -37,6 +38,7 @@ from kernlint.frontends.cpp.openmp.syntax import (
     for_step,
     in_loop_header,
     indirections,
+    strip_c_comment,
 )
 from kernlint.frontends.cpp.openmp.uses import alias_source, alias_target, classify_use, quiet_call
 from kernlint.frontends.cpp.syntax import last_name
@@ -75,6 +77,7 @@ class CppOmpSource:
         self._declarations: dict[tuple[int, int], dict[str, list[tuple[int, tree_sitter.Node, tree_sitter.Node]]]] = {}
         self._ancestor_lists: dict[Span, list[tree_sitter.Node]] = {}
         self._raw_loops: dict[int, RawLoop] = {}
+        self._loop_lists: list[tuple[tree_sitter.Node, NodesByPosition]] = []  # regions queried for loops
         self._values: dict[tuple[str, int], int | None] = {}
         self._declared: dict[tuple[str, int], Declared | None] = {}
         self._definitions: dict[tuple[str, int], Expr | None] = {}
@@ -147,7 +150,7 @@ class CppOmpSource:
         """Just past the directive's last code character: where a clause can be added."""
         line_start = span.end_byte - span.end_column_byte
         line = self.data[line_start : span.end_byte].decode("utf-8", errors="replace")
-        code = _strip_c_comment(line).rstrip()
+        code = strip_c_comment(line).rstrip()
         column = len(code.encode("utf-8"))
         offset = line_start + column
         return Span(offset, offset, span.end_line, column, span.end_line, column)
@@ -200,9 +203,9 @@ class CppOmpSource:
         if key not in self._assigned:
             node = self.root.descendant_for_byte_range(lo, hi)
             table: dict[str, list[int]] = {}
-            if node is not None:
-                for found in treesitter.captures("cpp", "cpp_openmp_decls", node).get("assigned", []):
-                    table.setdefault(text_of(found), []).append(found.start_byte)
+            # (the file's symbol query found them: the query file's two `@assigned` patterns, run on `node`)
+            for found in self.unit.assignments.inside(node) if node is not None else ():
+                table.setdefault(text_of(found), []).append(found.start_byte)
             self._assigned[key] = table
         return self._assigned[key]
 
@@ -289,10 +292,17 @@ class CppOmpSource:
 
     def loops_in(self, region: Span) -> list[RawLoop]:
         node = self.nodes.get(region)
-        if node is None:
-            return []
+        return [self._raw_loop(n) for n in self.loop_nodes(node)] if node is not None else []
+
+    def loop_nodes(self, node: tree_sitter.Node) -> list[tree_sitter.Node]:
+        """The loops `node` is or holds, in document order: read from a region queried before that
+        holds it, if any (`cpp_openmp_loops` has single-node patterns only)."""
+        for outer, loops in self._loop_lists:
+            if holds(outer, node):
+                return loops.inside(node)
         found = treesitter.captures("cpp", "cpp_openmp_loops", node).get("loop", [])
-        return [self._raw_loop(n) for n in sorted(found, key=lambda n: n.start_byte)]
+        self._loop_lists.append((node, NodesByPosition(found)))
+        return found
 
     def loops_around(self, span: Span) -> list[RawLoop]:
         loops = [self._raw_loop(n) for n in self._ancestors(span) if n.type in LOOP_TYPES]
@@ -576,25 +586,3 @@ def _macro_like(name: str) -> bool:
     """An upper-case call not defined in the file (`IDX(i)`, `AT(i, j)`): probably a macro from a
     header, which may name any variable."""
     return len(name) > 1 and name.isupper() and name.replace("_", "").isalnum()
-
-
-def _strip_c_comment(line: str) -> str:
-    """`line` up to its first `//` or `/*` outside string literals."""
-    if "/" not in line:
-        return line
-    quote = ""
-    i = 0
-    while i < len(line):
-        ch = line[i]
-        if quote:
-            if ch == "\\":
-                i += 2
-                continue
-            if ch == quote:
-                quote = ""
-        elif ch in "\"'":
-            quote = ch
-        elif ch == "/" and line[i + 1 : i + 2] in ("/", "*"):
-            return line[:i]
-        i += 1
-    return line

@@ -265,3 +265,25 @@ def allocated_elements(value: tree_sitter.Node | None) -> str | None:
         if left is not None and left.type == "sizeof_expression" and right is not None:
             return text_of(right)
     return None
+
+
+def strip_c_comment(line: str) -> str:
+    """`line` up to its first `//` or `/*` outside string literals."""
+    if "/" not in line:
+        return line
+    quote = ""
+    i = 0
+    while i < len(line):
+        ch = line[i]
+        if quote:
+            if ch == "\\":
+                i += 2
+                continue
+            if ch == quote:
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "/" and line[i + 1 : i + 2] in ("/", "*"):
+            return line[:i]
+        i += 1
+    return line

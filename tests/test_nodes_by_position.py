@@ -1,0 +1,88 @@
+"""The OpenMP reader finds a region's loops in the list of a region around it, and the writes in a
+definition's scope in the file's list (`common.inside.NodesByPosition`), instead of running a query on
+each region or scope node. For every statement, block and function of the OpenMP corpus files, and
+of the same files with tokens cut out (trees with errors), asked outer node first and inner node
+first, the nodes found must be the ones the query run on that node finds, in the same order."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+import tree_sitter
+
+from kernlint.frontends.common import treesitter
+from kernlint.frontends.cpp.openmp.constructs import CppOmpSource
+from kernlint.frontends.cpp.unit import CppUnit
+
+CORPUS = Path(__file__).resolve().parent.parent / "corpus" / "openmp"
+FILES = sorted(p for p in CORPUS.rglob("*") if p.suffix in (".c", ".cpp", ".h", ".hpp"))
+_HOLDERS = ("compound_statement", "function_definition", "translation_unit", "lambda_expression")
+
+
+def _holders(root: tree_sitter.Node) -> list[tree_sitter.Node]:
+    """Every node a region or a definition's scope can be: statements, blocks, functions, the file,
+    and the error nodes a broken file gives."""
+    found, stack = [], [root]
+    while stack:
+        node = stack.pop()
+        if node.type.endswith("_statement") or node.type in _HOLDERS or node.type == "ERROR":
+            found.append(node)
+        stack.extend(node.children)
+    return found
+
+
+def _cut(data: bytes, seed: int) -> bytes:
+    """`data` with a few tokens cut out at random: parse errors and missing nodes."""
+    rng = random.Random(seed)
+    out = bytearray(data)
+    for _ in range(6):
+        at = rng.randrange(len(out))
+        out[at : at + rng.randint(1, 3)] = b""
+    return bytes(out)
+
+
+def _check(path: str, data: bytes) -> int:
+    unit = CppUnit(path, data)
+    outer_first, inner_first = CppOmpSource(unit, ()), CppOmpSource(unit, ())
+    checked = 0
+    holders = _holders(unit.root)
+    for holder in holders[::-1]:
+        inner_first.loop_nodes(holder)
+    for holder in holders:
+        queried = treesitter.captures("cpp", "cpp_openmp_loops", holder).get("loop", [])
+        assert outer_first.loop_nodes(holder) == queried, (path, holder)
+        assert inner_first.loop_nodes(holder) == queried, (path, holder)
+        assigned = treesitter.captures("cpp", "cpp_openmp_decls", holder).get("assigned", [])
+        assert sorted(unit.assignments.inside(holder), key=lambda n: n.start_byte) == assigned, (path, holder)
+        checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_region_nodes_equal_the_query_on_the_node(path: Path) -> None:
+    assert _check(str(path), path.read_bytes()) >= 1
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_broken_files_too(seed: int) -> None:
+    path = FILES[seed % len(FILES)]
+    data = _cut(path.read_bytes(), seed)
+    assert CppUnit(str(path), data).root.has_error or seed % 3  # most cuts break the parse
+    assert _check(str(path), data) >= 1
+
+
+_TOUCHING = b"""\
+void f(float *a, int n) {
+  int i{0};{for(i=0;i<n;i++)a[i]=0;}for(;;){n--;}while(n)n--;do{i++;}while(i<n);
+  if(n){i=1;}else{i+=2;}{{n++;}}for(int k=0;k<n;k++){a[k]++;}
+  auto g = [&](int m) { for (int j = 0; j < m; j++) n = j; };
+}
+"""
+
+
+def test_nodes_that_touch_the_holder_are_not_held() -> None:
+    """Blocks and loops written with no space between them: a loop that starts where a block ends,
+    and an enclosing one that starts where it starts, are not inside it."""
+    assert _check("touching.cpp", _TOUCHING) > 10
