@@ -148,7 +148,8 @@ class CppConstants:
         # Quoted headers read for this file, and (for a header) the kernels it may define by name:
         # its classes with an `operator()` and its function definitions.
         self._headers: list[tuple[str, CppConstants]] = []
-        self._imported: tuple[Definition, ...] | None = None  # what an includer binds from this header
+        self._imported: dict[str, tuple[Definition, ...]] = {}  # what an includer binds from this header
+        self._imported_names: set[str] = set()  # names whose bindings from the headers are read (`_definitions`)
         self.callables: frozenset[str] = frozenset()
 
     # -- public --------------------------------------------------------------------------------
@@ -209,25 +210,19 @@ class CppConstants:
             roots += [r for r in (header._root, *header.header_roots(seen)) if r not in roots]
         return roots
 
-    def file_scope_definitions(self) -> list[Definition]:
-        """Macros and namespace-scope variables, which is what an including file can see."""
-        self._ensure()
-        for name in list(self._pending):
-            self._definitions(name)
-        assert self._defs is not None
-        return [
-            d for defs in self._defs.values() for d in defs if d.scope == (0, 1 << 62) and d.kind in ("macro", "var")
-        ]
-
-    def imported_definitions(self) -> tuple[Definition, ...]:
-        """What a file including this header binds from it: its file-scope definitions, at no position
-        of the includer's. Worked out once per header, which the files of a folder share."""
-        if self._imported is None:
-            self._imported = tuple(
+    def imported_named(self, name: str) -> tuple[Definition, ...]:
+        """What a file including this header binds to `name` from it: its file-scope macros and
+        variables of that name, at no position of the includer's. Worked out once per header and name
+        (the files of a folder share the header), and only for the names an includer looks up."""
+        found = self._imported.get(name)
+        if found is None:
+            self._ensure()
+            found = self._imported[name] = tuple(
                 Definition(d.name, d.kind, -1, (0, 1 << 62), d.is_const, d.type_text, d.value_text)
-                for d in self.file_scope_definitions()
+                for d in self._definitions(name)
+                if d.scope == (0, 1 << 62) and d.kind in ("macro", "var")
             )
-        return self._imported
+        return found
 
     # -- table ---------------------------------------------------------------------------------
 
@@ -254,7 +249,6 @@ class CppConstants:
         self._defs = {}
         for name, value in self._defines.items():
             self._add(Definition(name, "macro", -1, (0, 1 << 62), True, None, value))
-        self._import_definitions()
         # Bindings of a name keep the order below (macros, valueless macros, variables, parameters,
         # template parameters), which is the order `_visible` breaks ties in.
         pending = self._pending
@@ -302,8 +296,15 @@ class CppConstants:
         return name
 
     def _definitions(self, name: str) -> list[Definition]:
-        """Every binding of `name`, reading the pending ones from the tree on first use."""
+        """Every binding of `name`: configured, then bound by the quoted includes (in the order they are
+        included), then the file's own (read from the tree on first use)."""
         assert self._defs is not None
+        if name not in self._imported_names:
+            self._imported_names.add(name)
+            for _include, header in self._headers:
+                for definition in header.imported_named(name):
+                    if not (definition.kind == "macro" and name in self._defines):
+                        self._add(definition)
         for kind, node, extra in self._pending.pop(name, ()):
             if kind == "macro":
                 value_node = node.parent.child_by_field_name("value") if node.parent is not None else None
@@ -393,14 +394,6 @@ class CppConstants:
             # once each, in first-seen order (a header's own includes may already be listed)
             self.dependencies.extend(d for d in (resolved, *header.included()) if d not in self.dependencies)
             self._macro_names |= header.macro_names()
-
-    def _import_definitions(self) -> None:
-        """Bind what the quoted includes define at file scope, in the order they are included."""
-        for _name, header in self._headers:
-            for definition in header.imported_definitions():
-                if definition.kind == "macro" and definition.name in self._defines:
-                    continue
-                self._add(definition)
 
     def _resolve_include(self, name: str) -> str | None:
         assert self._path is not None
