@@ -1,8 +1,9 @@
 """The OpenMP reader finds a region's loops in the list of a region around it, and the writes in a
-definition's scope in the file's list (`common.inside.NodesByPosition`), instead of running a query on
-each region or scope node. For every statement, block and function of the OpenMP corpus files, and
-of the same files with tokens cut out (trees with errors), asked outer node first and inner node
-first, the nodes found must be the ones the query run on that node finds, in the same order."""
+definition's scope (and what a region assigns) in the file's list (`common.inside.NodesByPosition`),
+instead of running a query on each region or scope node. For every statement, block and function of
+the OpenMP corpus files, and of the same files with tokens cut out (trees with errors), asked outer
+node first and inner node first, the nodes found must be the ones the query run on that node finds,
+in the same order."""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ import pytest
 import tree_sitter
 
 from kernlint.frontends.common import treesitter
+from kernlint.frontends.common.nodes import span_of, text_of
 from kernlint.frontends.cpp.openmp.constructs import CppOmpSource
+from kernlint.frontends.cpp.openmp.syntax import in_loop_header
 from kernlint.frontends.cpp.unit import CppUnit
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus" / "openmp"
@@ -56,6 +59,11 @@ def _check(path: str, data: bytes) -> int:
         assert inner_first.loop_nodes(holder) == queried, (path, holder)
         assigned = treesitter.captures("cpp", "cpp_openmp_decls", holder).get("assigned", [])
         assert sorted(unit.assignments.inside(holder), key=lambda n: n.start_byte) == assigned, (path, holder)
+        declared = treesitter.captures("cpp", "cpp_openmp_declared", holder).get("declared", [])
+        span = span_of(holder)
+        outer_first.nodes[span] = holder
+        varying = frozenset(text_of(n) for n in declared + assigned if not in_loop_header(n))
+        assert outer_first.varying_in(span) == varying, (path, holder)
         checked += 1
     return checked
 

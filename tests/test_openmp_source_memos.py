@@ -8,9 +8,12 @@ import re
 
 import pytest
 
+from kernlint.frontends.common import treesitter
+from kernlint.frontends.common.nodes import text_of
 from kernlint.frontends.cpp.frontend import facts_of_unit
-from kernlint.frontends.cpp.openmp import constructs, device
+from kernlint.frontends.cpp.openmp import constructs
 from kernlint.frontends.cpp.openmp.macros import MacroAwareOmpSource
+from kernlint.frontends.cpp.openmp.syntax import declarator_name, indirections, struct_pointers
 from kernlint.frontends.cpp.unit import CppUnit
 
 _TARGETS = """\
@@ -30,21 +33,31 @@ def _source(code: str) -> MacroAwareOmpSource:
     return MacroAwareOmpSource(unit, facts_of_unit(unit).pragmas)
 
 
+def _declared(root: object) -> frozenset[str]:
+    nodes = treesitter.captures("cpp", "cpp_openmp_declared", root).get("declared", [])  # type: ignore[arg-type]
+    return frozenset(text_of(n) for n in nodes)
+
+
 def test_each_target_region_is_queried_once_with_the_same_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Asked by every target construct (`declared_in`) and again for what a region assigns
+    (`varying_in`): one query per region."""
     source = _source(_TARGETS)
     source.located()
     regions = [span for span, node in source.nodes.items() if node.type in ("for_statement", "compound_statement")]
-    expected = {region: device.declared_names(source.nodes[region]) for region in regions}
+    expected = {region: _declared(source.nodes[region]) for region in regions}
     queried: list[int] = []
-    real = constructs.declared_names
+    real = treesitter.captures
 
-    def counted(root: object) -> frozenset[str]:
-        queried.append(id(root))
-        return real(root)  # type: ignore[arg-type]
+    def counted(grammar: str, query_file: str, root: object) -> dict[str, list[object]]:
+        if query_file == "cpp_openmp_declared":
+            queried.append(id(root))
+        return real(grammar, query_file, root)  # type: ignore[arg-type, return-value]
 
-    monkeypatch.setattr(constructs, "declared_names", counted)
+    monkeypatch.setattr(treesitter, "captures", counted)
     for _round in range(3):
         assert {region: source.declared_in(region) for region in regions} == expected
+        for region in regions:
+            assert expected[region] <= (source.varying_in(region) or frozenset()) | {"i", "j", "q"}
     assert len(queried) == len(regions) == 3
     assert expected[regions[2]] >= {"local", "q"}
 
@@ -77,3 +90,33 @@ def test_the_allocator_words_cover_both_expressions() -> None:
     spellings = re.sub(r"\\w[*+]", "", constructs._DEVICE_ALLOCATORS).split("|") + ["cudaMalloc", "hipMalloc"]
     assert all(any(word in spelling for word in constructs._ALLOCATOR_WORDS) for spelling in spellings)
     assert _source("void f(int n) { float *p = (float *)malloc(n); }\n").device_pointers() == frozenset()
+
+
+_STRUCTS = [
+    "struct P { float *x; int n; };\nvoid f(P p) {}\n",
+    "class Q { public: double *v; double *w; };\n",
+    "typedef struct { int *idx; float y; } R;\n",
+    "union U { int *a; float b; };\nstruct S;\n",
+    "void f(float *a) { /* no aggregate here */ }\n",
+    "#define T(name) struct name { int *p; }\nT(Z);\n",
+]
+
+
+@pytest.mark.parametrize("code", _STRUCTS)
+def test_struct_pointers_skip_only_files_without_the_keywords(code: str) -> None:
+    """The struct query is not run over a file that spells neither `struct` nor `class`: the table is
+    the query's wherever one of them is spelled."""
+    root = CppUnit("t.cpp", code.encode()).root
+    table: dict[str, tuple[str, ...]] = {}
+    for _i, match in treesitter.matches("cpp", "cpp_openmp_types", root):
+        name = text_of(match["name"][0]).split("::")[-1]
+        fields = [f for f in match["body"][0].named_children if f.type == "field_declaration"]
+        pointers = [
+            declarator_name(d, field=True)
+            for f in fields
+            for d in f.children_by_field_name("declarator")
+            if None in (indirections(d) or ())
+        ]
+        table.setdefault(name, tuple(p for p in pointers if p))
+    assert struct_pointers(root) == table
+    assert bool(table) == any(word in code for word in ("P {", "Q {", "R;"))

@@ -24,7 +24,7 @@ from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.inside import NodesByPosition, holds
 from kernlint.frontends.common.nodes import span_of, text_of
 from kernlint.frontends.cpp.callees import Callees
-from kernlint.frontends.cpp.openmp.device import calls_in, declared_names, device_code, raw_function
+from kernlint.frontends.cpp.openmp.device import calls_in, device_code, raw_function
 from kernlint.frontends.cpp.openmp.implicit import ImplicitArrays
 from kernlint.frontends.cpp.openmp.nodes import FUNCTION_TYPES, LOOP_TYPES
 from kernlint.frontends.cpp.openmp.syntax import (
@@ -37,8 +37,8 @@ from kernlint.frontends.cpp.openmp.syntax import (
     for_init,
     for_step,
     in_loop_header,
-    indirections,
     strip_c_comment,
+    struct_pointers,
 )
 from kernlint.frontends.cpp.openmp.uses import alias_source, alias_target, classify_use, quiet_call
 from kernlint.frontends.cpp.syntax import last_name
@@ -84,6 +84,8 @@ class CppOmpSource:
         self._uses_by_function: dict[int, list[tree_sitter.Node]] = {}
         self._words_by_function: dict[int, set[str]] = {}
         self._declared_names: dict[int, frozenset[str]] = {}
+        self._declared_by_region: dict[int, list[tree_sitter.Node]] = {}
+        self._calls: dict[Span, list[RawCall]] = {}
         self._jumps: dict[int, list[int]] = {}  # loop body -> where its jumps start (`classify_use`)
         self._implicit = ImplicitArrays(unit.data, unit.root)
 
@@ -258,21 +260,7 @@ class CppOmpSource:
 
     @cached_property
     def _struct_pointers(self) -> dict[str, tuple[str, ...]]:
-        """The file's structs and classes by name, with their members that are pointers."""
-        table: dict[str, tuple[str, ...]] = {}
-        for _i, match in treesitter.matches("cpp", "cpp_openmp_types", self.root):
-            name, body = text_of(match["name"][0]).split("::")[-1], match["body"][0]
-            members = []
-            for field in body.named_children:
-                if field.type != "field_declaration":
-                    continue
-                for declarator in field.children_by_field_name("declarator"):
-                    levels = indirections(declarator)
-                    member = declarator_name(declarator, field=True)
-                    if member and levels and None in levels:
-                        members.append(member)
-            table.setdefault(name, tuple(members))
-        return table
+        return struct_pointers(self.root)
 
     def device_pointers(self) -> frozenset[str]:
         return self._device_pointers
@@ -377,20 +365,31 @@ class CppOmpSource:
             return None
         found = self._declared_names.get(root.id)
         if found is None:
-            found = self._declared_names[root.id] = declared_names(root)
+            found = self._declared_names[root.id] = frozenset(text_of(n) for n in self._declared_nodes(root))
+        return found
+
+    def _declared_nodes(self, root: tree_sitter.Node) -> list[tree_sitter.Node]:
+        """The names declared inside `root` (`cpp_openmp_declared`), queried once per region."""
+        found = self._declared_by_region.get(root.id)
+        if found is None:
+            found = self._declared_by_region[root.id] = treesitter.captures("cpp", "cpp_openmp_declared", root).get(
+                "declared", []
+            )
         return found
 
     def varying_in(self, region: Span) -> frozenset[str] | None:
         root = self.nodes.get(region)
         if root is None:
             return None
-        declared = treesitter.captures("cpp", "cpp_openmp_declared", root).get("declared", [])
-        assigned = treesitter.captures("cpp", "cpp_openmp_decls", root).get("assigned", [])
-        return frozenset(text_of(n) for n in declared + assigned if not in_loop_header(n))
+        assigned = self.unit.assignments.inside(root)  # (`cpp_openmp_decls`' `@assigned` patterns, run on root)
+        return frozenset(text_of(n) for n in self._declared_nodes(root) + assigned if not in_loop_header(n))
 
     def calls(self, region: Span) -> list[RawCall]:
-        root = self.nodes.get(region)
-        return calls_in(root, self.functions) if root is not None else []
+        found = self._calls.get(region)  # (asked of a target region and again of it as a parallel region)
+        if found is None:
+            root = self.nodes.get(region)
+            found = self._calls[region] = calls_in(root, self.functions) if root is not None else []
+        return found
 
     def function(self, name: str) -> RawFunction | None:
         return raw_function(name, self.functions.get(name, []), self.nodes)

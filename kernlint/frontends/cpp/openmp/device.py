@@ -164,11 +164,6 @@ def raw_function(name: str, definitions: list[Node], nodes: dict[Span, Node]) ->
     return RawFunction(name, span_of(body), tuple(params))
 
 
-def declared_names(root: Node) -> frozenset[str]:
-    """Names declared inside a parallel region's statement: each thread has its own."""
-    return frozenset(text_of(n) for n in treesitter.captures("cpp", "cpp_openmp_declared", root).get("declared", []))
-
-
 def _shape(arms: ArmCounter, code_only: CodeOnly, node: Node, condition: Node) -> BranchShape:
     """What a C/C++ construct's arms cost and how it may be rewritten (asked only of divergent ones)."""
     return BranchShape(

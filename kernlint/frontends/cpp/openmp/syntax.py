@@ -9,6 +9,7 @@ import tree_sitter
 
 from kernlint.analysis.consteval import type_size
 from kernlint.facts.openmp_directive import OmpDirective
+from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import text_of
 from kernlint.frontends.openmp.maps import Declared
 
@@ -287,3 +288,23 @@ def strip_c_comment(line: str) -> str:
             return line[:i]
         i += 1
     return line
+
+
+def struct_pointers(root: tree_sitter.Node) -> dict[str, tuple[str, ...]]:
+    """The file's structs and classes by name, with their members that are pointers."""
+    table: dict[str, tuple[str, ...]] = {}
+    parsed = root.text or b""  # (each pattern's node holds a `struct` or `class` keyword token)
+    keywords = b"struct" in parsed or b"class" in parsed
+    for _i, match in treesitter.matches("cpp", "cpp_openmp_types", root) if keywords else ():
+        name, body = text_of(match["name"][0]).split("::")[-1], match["body"][0]
+        members = []
+        for field in body.named_children:
+            if field.type != "field_declaration":
+                continue
+            for declarator in field.children_by_field_name("declarator"):
+                levels = indirections(declarator)
+                member = declarator_name(declarator, field=True)
+                if member and levels and None in levels:
+                    members.append(member)
+        table.setdefault(name, tuple(members))
+    return table
