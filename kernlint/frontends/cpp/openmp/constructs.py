@@ -81,7 +81,7 @@ class CppOmpSource:
         self._values: dict[tuple[str, int], int | None] = {}
         self._declared: dict[tuple[str, int], Declared | None] = {}
         self._definitions: dict[tuple[str, int], Expr | None] = {}
-        self._uses_by_function: dict[int, list[tree_sitter.Node]] = {}
+        self._uses_by_function: dict[int, list[tuple[tree_sitter.Node, str]]] = {}
         self._words_by_function: dict[int, set[str]] = {}
         self._declared_names: dict[int, frozenset[str]] = {}
         self._declared_by_region: dict[int, list[tree_sitter.Node]] = {}
@@ -465,11 +465,13 @@ class CppOmpSource:
                     Access(name, "escape", span_of(callee), detail=f"`{called}` may be a macro that names it")
                     for name in sorted(unseen)
                 ]
-        for ident in captures.get("use", []):
-            macro = macros.get(text_of(ident))
+        uses = captures.get("use", [])
+        texts = [text_of(ident) for ident in uses]  # (each identifier decoded once)
+        for ident, text in zip(uses, texts):
+            macro = macros.get(text)
             found += (
                 [
-                    Access(name, "escape", span_of(ident), detail=f"macro `{text_of(ident)}` names it")
+                    Access(name, "escape", span_of(ident), detail=f"macro `{text}` names it")
                     for name in sorted(names & macro.words)
                 ]
                 if macro is not None
@@ -480,11 +482,11 @@ class CppOmpSource:
             function = function.parent
         if function is None:
             return found
-        used = {text_of(i): i for i in captures.get("use", [])}
+        used = dict(zip(texts, uses))
         outside = [
             i
-            for i in self._function_uses(function)
-            if not (region.start_byte <= i.start_byte < region.end_byte) and text_of(i) in names
+            for i, text in self._function_uses(function)
+            if text in names and not (region.start_byte <= i.start_byte < region.end_byte)
         ]
         calls = [c for c in captures.get("callee", []) if not quiet_call(text_of(c))]
         for ident in outside:
@@ -529,13 +531,13 @@ class CppOmpSource:
                 ]
         return found
 
-    def _function_uses(self, function: tree_sitter.Node) -> list[tree_sitter.Node]:
-        """The identifiers of a function, queried once however many regions it holds."""
+    def _function_uses(self, function: tree_sitter.Node) -> list[tuple[tree_sitter.Node, str]]:
+        """The identifiers of a function with their text, queried and decoded once however many
+        regions it holds."""
         found = self._uses_by_function.get(function.id)
         if found is None:
-            found = self._uses_by_function[function.id] = treesitter.captures("cpp", "cpp_openmp_uses", function).get(
-                "use", []
-            )
+            uses = treesitter.captures("cpp", "cpp_openmp_uses", function).get("use", [])
+            found = self._uses_by_function[function.id] = [(ident, text_of(ident)) for ident in uses]
         return found
 
     def _words(self, node: tree_sitter.Node) -> set[str]:
