@@ -87,18 +87,19 @@ def device_code(root: Node, functions: frozenset[str], constant: Constant | None
     items: list[tuple[int, RawAssign | RawBranch]] = [(n.start_byte, a) for n, a in assigns]
     arms = ArmCounter(calls_one_of(functions), constant)
     code_only = CodeOnly(root.text or b"", root.start_byte)
+    assigned_in: dict[int, set[str]] = {}  # loop -> the names assigned inside it (read once per loop)
     for node, condition, kind in branches:
         if kind == "if" and _atomic_block(node, root):
             continue  # `#pragma omp atomic compare`: the test is part of one atomic instruction
-        loops = [a for a in _ancestors_within(node, root, include_self=True) if a.type in LOOP_TYPES]
-        varying = sorted(
-            {
-                a.name
-                for n, a in assigns
-                for loop in loops
-                if loop.start_byte <= n.start_byte and n.end_byte <= loop.end_byte
-            }
-        )
+        varying: set[str] = set()
+        for loop in _ancestors_within(node, root, include_self=True):
+            if loop.type in LOOP_TYPES:
+                names = assigned_in.get(loop.id)
+                if names is None:
+                    names = assigned_in[loop.id] = {
+                        a.name for n, a in assigns if loop.start_byte <= n.start_byte and n.end_byte <= loop.end_byte
+                    }
+                varying |= names
         fields = _GUARDING.get(node.type, ())
         regions = tuple(span_of(r) for r in (node.child_by_field_name(f) for f in fields) if r is not None)
         text = text_of(condition)
@@ -115,7 +116,7 @@ def device_code(root: Node, functions: frozenset[str], constant: Constant | None
                     "else-if" if is_else_if else kind,
                     regions,
                     _guards(node, root),
-                    tuple(varying),
+                    tuple(sorted(varying)),
                     _chain_head(node) if is_else_if else None,
                     kind == "ternary" and _select_like(node),
                     shape=partial(_shape, arms, code_only, node, condition),
