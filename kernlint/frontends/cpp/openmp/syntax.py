@@ -293,8 +293,8 @@ def strip_c_comment(line: str) -> str:
 def struct_pointers(root: tree_sitter.Node) -> dict[str, tuple[str, ...]]:
     """The file's structs and classes by name, with their members that are pointers."""
     table: dict[str, tuple[str, ...]] = {}
-    parsed = root.text or b""  # (each pattern's node holds a `struct` or `class` keyword token)
-    keywords = b"struct" in parsed or b"class" in parsed
+    parsed = root.text  # (each pattern's node holds a `struct` or `class` keyword token)
+    keywords = parsed is None or b"struct" in parsed or b"class" in parsed
     for _i, match in treesitter.matches("cpp", "cpp_openmp_types", root) if keywords else ():
         name, body = text_of(match["name"][0]).split("::")[-1], match["body"][0]
         members = []
