@@ -1,9 +1,9 @@
-"""The OpenMP reader finds a region's loops in the list of a region around it, and the writes in a
-definition's scope (and what a region assigns) in the file's list (`common.inside.NodesByPosition`),
-instead of running a query on each region or scope node. For every statement, block and function of
-the OpenMP corpus files, and of the same files with tokens cut out (trees with errors), asked outer
-node first and inner node first, the nodes found must be the ones the query run on that node finds,
-in the same order."""
+"""The OpenMP reader finds a region's loops, declarations and calls in the lists of a region around
+it, and the writes in a definition's scope (and what a region assigns) in the file's list
+(`common.inside.NodesByPosition`), instead of running a query on each region or scope node. For every
+statement, block and function of the OpenMP corpus files, and of the same files with tokens cut out
+(trees with errors), asked outer node first and inner node first, the nodes found must be the ones
+the query run on that node finds, in the same order."""
 
 from __future__ import annotations
 
@@ -24,13 +24,16 @@ FILES = sorted(p for p in CORPUS.rglob("*") if p.suffix in (".c", ".cpp", ".h", 
 _HOLDERS = ("compound_statement", "function_definition", "translation_unit", "lambda_expression")
 
 
-def _holders(root: tree_sitter.Node) -> list[tree_sitter.Node]:
+_HELD = (("cpp_openmp_loops", "loop"), ("cpp_openmp_declared", "declared"), ("cpp_openmp_calls", "call"))
+
+
+def _holders(root: tree_sitter.Node, every: bool = False) -> list[tree_sitter.Node]:
     """Every node a region or a definition's scope can be: statements, blocks, functions, the file,
-    and the error nodes a broken file gives."""
+    and the error nodes a broken file gives (`every`: every node, declarators and names too)."""
     found, stack = [], [root]
     while stack:
         node = stack.pop()
-        if node.type.endswith("_statement") or node.type in _HOLDERS or node.type == "ERROR":
+        if every or node.type.endswith("_statement") or node.type in _HOLDERS or node.type == "ERROR":
             found.append(node)
         stack.extend(node.children)
     return found
@@ -46,19 +49,21 @@ def _cut(data: bytes, seed: int) -> bytes:
     return bytes(out)
 
 
-def _check(path: str, data: bytes) -> int:
+def _check(path: str, data: bytes, every: bool = False) -> int:
     unit = CppUnit(path, data)
     outer_first, inner_first = CppOmpSource(unit, ()), CppOmpSource(unit, ())
     checked = 0
-    holders = _holders(unit.root)
+    holders = _holders(unit.root, every)
     for holder in holders[::-1]:
-        inner_first.loop_nodes(holder)
+        for query_file, capture in _HELD:
+            inner_first._held(query_file, capture, holder)
     for holder in holders:
-        queried = treesitter.captures("cpp", "cpp_openmp_loops", holder).get("loop", [])
-        assert outer_first.loop_nodes(holder) == queried, (path, holder)
-        assert inner_first.loop_nodes(holder) == queried, (path, holder)
+        for query_file, capture in _HELD:
+            queried = treesitter.captures("cpp", query_file, holder).get(capture, [])
+            assert outer_first._held(query_file, capture, holder) == queried, (path, holder, query_file)
+            assert inner_first._held(query_file, capture, holder) == queried, (path, holder, query_file)
         assigned = treesitter.captures("cpp", "cpp_openmp_decls", holder).get("assigned", [])
-        assert sorted(unit.assignments.inside(holder), key=lambda n: n.start_byte) == assigned, (path, holder)
+        assert outer_first._assigned_in(holder) == assigned, (path, holder)
         declared = treesitter.captures("cpp", "cpp_openmp_declared", holder).get("declared", [])
         span = span_of(holder)
         outer_first.nodes[span] = holder
@@ -94,3 +99,19 @@ def test_nodes_that_touch_the_holder_are_not_held() -> None:
     """Blocks and loops written with no space between them: a loop that starts where a block ends,
     and an enclosing one that starts where it starts, are not inside it."""
     assert _check("touching.cpp", _TOUCHING) > 10
+
+
+_DECLARED = b"""\
+void g(float *a, int n) {
+  int x = 0, *p = &x, &r = x, v[4], w[2][3], z[1][2][3];
+  for (auto &e : v) { float t[2] = {0}; int *q; t[0] = e + f(n) + h(x); }
+  { int y = [&]() { int inner = 1; return inner + k(y); }(); }
+}
+"""
+
+
+def test_every_node_of_a_declaring_region() -> None:
+    """Asked of every node, declarators and names included (those are queried, not read from a node
+    around them: a declaration around one matches a name inside it)."""
+    assert _check("declared.cpp", _DECLARED, every=True) > 50
+    assert _check("touching.cpp", _TOUCHING, every=True) > 50

@@ -40,7 +40,7 @@ from kernlint.frontends.cpp.openmp.syntax import (
     strip_c_comment,
     struct_pointers,
 )
-from kernlint.frontends.cpp.openmp.uses import alias_source, alias_target, classify_use, quiet_call
+from kernlint.frontends.cpp.openmp.uses import alias_source, alias_target, classify_use, macro_like, quiet_call
 from kernlint.frontends.cpp.syntax import last_name
 from kernlint.frontends.openmp.device_code import RawAssign, RawBranch, RawCall, RawFunction
 from kernlint.frontends.openmp.directives import join_c_pragma, parse_directive
@@ -77,7 +77,7 @@ class CppOmpSource:
         self._declarations: dict[tuple[int, int], dict[str, list[tuple[int, tree_sitter.Node, tree_sitter.Node]]]] = {}
         self._ancestor_lists: dict[Span, list[tree_sitter.Node]] = {}
         self._raw_loops: dict[int, RawLoop] = {}
-        self._loop_lists: list[tuple[tree_sitter.Node, NodesByPosition]] = []  # regions queried for loops
+        self._held_lists: dict[str, list[tuple[tree_sitter.Node, NodesByPosition]]] = {}  # nodes queried, by query
         self._values: dict[tuple[str, int], int | None] = {}
         self._declared: dict[tuple[str, int], Declared | None] = {}
         self._definitions: dict[tuple[str, int], Expr | None] = {}
@@ -205,11 +205,17 @@ class CppOmpSource:
         if key not in self._assigned:
             node = self.root.descendant_for_byte_range(lo, hi)
             table: dict[str, list[int]] = {}
-            # (the file's symbol query found them: the query file's two `@assigned` patterns, run on `node`)
-            for found in self.unit.assignments.inside(node) if node is not None else ():
+            for found in self._assigned_in(node) if node is not None else ():
                 table.setdefault(text_of(found), []).append(found.start_byte)
             self._assigned[key] = table
         return self._assigned[key]
+
+    def _assigned_in(self, node: tree_sitter.Node) -> list[tree_sitter.Node]:
+        """`cpp_openmp_decls`' `@assigned` captures in `node`: the file's symbol query found them (the
+        same patterns), except in a name, which is below its match."""
+        if node.type == "identifier":
+            return treesitter.captures("cpp", "cpp_openmp_decls", node).get("assigned", [])
+        return self.unit.assignments.inside(node)
 
     def declared(self, name: str, at_byte: int) -> Declared | None:
         key = (name, at_byte)
@@ -283,14 +289,21 @@ class CppOmpSource:
         return [self._raw_loop(n) for n in self.loop_nodes(node)] if node is not None else []
 
     def loop_nodes(self, node: tree_sitter.Node) -> list[tree_sitter.Node]:
-        """The loops `node` is or holds, in document order: read from a region queried before that
-        holds it, if any (`cpp_openmp_loops` has single-node patterns only)."""
-        for outer, loops in self._loop_lists:
+        """The loops `node` is or holds, in document order."""
+        return self._held("cpp_openmp_loops", "loop", node)
+
+    def _held(self, query_file: str, capture: str, node: tree_sitter.Node) -> list[tree_sitter.Node]:
+        """The nodes a query captures in `node`, in document order: from a node queried before that
+        holds it, if any (a node not of `_ON_PATTERN_PATHS` holds a capture iff it holds its match)."""
+        lists = self._held_lists.setdefault(query_file, [])
+        reusable = node.type not in _ON_PATTERN_PATHS
+        for outer, found in lists if reusable else ():
             if holds(outer, node):
-                return loops.inside(node)
-        found = treesitter.captures("cpp", "cpp_openmp_loops", node).get("loop", [])
-        self._loop_lists.append((node, NodesByPosition(found)))
-        return found
+                return found.inside(node)
+        nodes = treesitter.captures("cpp", query_file, node).get(capture, [])
+        if reusable:
+            lists.append((node, NodesByPosition(nodes)))
+        return nodes
 
     def loops_around(self, span: Span) -> list[RawLoop]:
         loops = [self._raw_loop(n) for n in self._ancestors(span) if n.type in LOOP_TYPES]
@@ -369,26 +382,25 @@ class CppOmpSource:
         return found
 
     def _declared_nodes(self, root: tree_sitter.Node) -> list[tree_sitter.Node]:
-        """The names declared inside `root` (`cpp_openmp_declared`), queried once per region."""
+        """The names declared inside `root` (`cpp_openmp_declared`), found once per region."""
         found = self._declared_by_region.get(root.id)
         if found is None:
-            found = self._declared_by_region[root.id] = treesitter.captures("cpp", "cpp_openmp_declared", root).get(
-                "declared", []
-            )
+            found = self._declared_by_region[root.id] = self._held("cpp_openmp_declared", "declared", root)
         return found
 
     def varying_in(self, region: Span) -> frozenset[str] | None:
         root = self.nodes.get(region)
         if root is None:
             return None
-        assigned = self.unit.assignments.inside(root)  # (`cpp_openmp_decls`' `@assigned` patterns, run on root)
+        assigned = self._assigned_in(root)
         return frozenset(text_of(n) for n in self._declared_nodes(root) + assigned if not in_loop_header(n))
 
     def calls(self, region: Span) -> list[RawCall]:
         found = self._calls.get(region)  # (asked of a target region and again of it as a parallel region)
         if found is None:
             root = self.nodes.get(region)
-            found = self._calls[region] = calls_in(root, self.functions) if root is not None else []
+            calls = self._held("cpp_openmp_calls", "call", root) if root is not None else []
+            found = self._calls[region] = calls_in(root, self.functions, calls) if root is not None else []
         return found
 
     def function(self, name: str) -> RawFunction | None:
@@ -460,7 +472,7 @@ class CppOmpSource:
         unseen = names - pointers.keys()  # names no identifier of the region spells
         for callee in captures.get("callee", []) if unseen else ():
             called = text_of(callee)
-            if _macro_like(called) and called not in macros and called not in self.functions:
+            if macro_like(called) and called not in macros and called not in self.functions:
                 found += [
                     Access(name, "escape", span_of(callee), detail=f"`{called}` may be a macro that names it")
                     for name in sorted(unseen)
@@ -567,6 +579,11 @@ class CppOmpSource:
         return False
 
 
+#: The node types between a pattern's root and what it captures, in the files `_held` reads (the
+#: declarators of `cpp_openmp_declared`; the loop and call patterns capture their own root).
+_ON_PATTERN_PATHS = frozenset(
+    {"identifier", "init_declarator", "array_declarator", "pointer_declarator", "reference_declarator"}
+)
 #: Allocators that return device (or unified shared) memory, and those that write it through an
 #: out-parameter: a pointer given such memory is a device address, which a map copies as it is.
 _DEVICE_ALLOCATORS = (
@@ -581,9 +598,3 @@ _DEVICE_ASSIGNMENT = re.compile(
 _DEVICE_OUT_PARAMETER = re.compile(
     r"\b(?:cudaMalloc\w*|hipMalloc\w*)\s*\(\s*(?:\(\s*void\s*\*\s*\*\s*\)\s*)?&\s*([A-Za-z_]\w*)"
 )
-
-
-def _macro_like(name: str) -> bool:
-    """An upper-case call not defined in the file (`IDX(i)`, `AT(i, j)`): probably a macro from a
-    header, which may name any variable."""
-    return len(name) > 1 and name.isupper() and name.replace("_", "").isalnum()

@@ -126,11 +126,12 @@ def device_code(root: Node, functions: frozenset[str], constant: Constant | None
     return [item for _start, item in sorted(items, key=lambda pair: pair[0])]
 
 
-def calls_in(root: Node, functions: Mapping[str, list[Node]]) -> list[RawCall]:
+def calls_in(root: Node, functions: Mapping[str, list[Node]], calls: list[Node] | None = None) -> list[RawCall]:
     """Calls inside the region `root` of the file's own `functions` (by plain name), in source order,
-    each with the conditionals around it in the region."""
+    each with the conditionals around it in the region (`calls`: the `cpp_openmp_calls` captures in
+    `root`, when the caller has them)."""
     found = []
-    for call in treesitter.captures("cpp", "cpp_openmp_calls", root).get("call", []):
+    for call in calls if calls is not None else treesitter.captures("cpp", "cpp_openmp_calls", root).get("call", []):
         name = text_of(call.child_by_field_name("function"))
         if name in functions:
             args = tuple(text_of(a) for a in arguments_of(call.child_by_field_name("arguments")))

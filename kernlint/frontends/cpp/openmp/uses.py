@@ -331,3 +331,9 @@ def quiet_call(callee: str) -> bool:
         or name in VALUE_FUNCTIONS
         or callee.lstrip(":").startswith(("std::", "sycl::"))
     )
+
+
+def macro_like(name: str) -> bool:
+    """An upper-case call not defined in the file (`IDX(i)`, `AT(i, j)`): probably a macro from a
+    header, which may name any variable."""
+    return len(name) > 1 and name.isupper() and name.replace("_", "").isalnum()
