@@ -1,6 +1,7 @@
 """The OpenMP reader finds a region's loops, declarations and calls in the lists of a region around
-it, and the writes in a definition's scope (and what a region assigns) in the file's list
-(`common.inside.NodesByPosition`), instead of running a query on each region or scope node. For every
+it, its uses in those of its function, and the writes in a definition's scope (and what a region
+assigns) in the file's list (`common.inside.NodesByPosition`), instead of running a query on each
+region or scope node. For every
 statement, block and function of the OpenMP corpus files, and of the same files with tokens cut out
 (trees with errors), asked outer node first and inner node first, the nodes found must be the ones
 the query run on that node finds, in the same order."""
@@ -16,6 +17,7 @@ import tree_sitter
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import span_of, text_of
 from kernlint.frontends.cpp.openmp.constructs import CppOmpSource
+from kernlint.frontends.cpp.openmp.function_uses import FunctionUses
 from kernlint.frontends.cpp.openmp.syntax import in_loop_header
 from kernlint.frontends.cpp.unit import CppUnit
 
@@ -52,6 +54,7 @@ def _cut(data: bytes, seed: int) -> bytes:
 def _check(path: str, data: bytes, every: bool = False) -> int:
     unit = CppUnit(path, data)
     outer_first, inner_first = CppOmpSource(unit, ()), CppOmpSource(unit, ())
+    uses = FunctionUses()
     checked = 0
     holders = _holders(unit.root, every)
     for holder in holders[::-1]:
@@ -64,6 +67,9 @@ def _check(path: str, data: bytes, every: bool = False) -> int:
             assert inner_first._held(query_file, capture, holder) == queried, (path, holder, query_file)
         assigned = treesitter.captures("cpp", "cpp_openmp_decls", holder).get("assigned", [])
         assert outer_first._assigned_in(holder) == assigned, (path, holder)
+        queried_uses = treesitter.captures("cpp", "cpp_openmp_uses", holder)
+        read_uses = {name: nodes for name, nodes in uses.of_region(holder).items() if nodes}
+        assert read_uses == queried_uses, (path, holder)
         declared = treesitter.captures("cpp", "cpp_openmp_declared", holder).get("declared", [])
         span = span_of(holder)
         outer_first.nodes[span] = holder
@@ -102,7 +108,11 @@ def test_nodes_that_touch_the_holder_are_not_held() -> None:
 
 
 _DECLARED = b"""\
+struct T { T(float *, int); };
 void g(float *a, int n) {
+  T obj(a, n);
+  auto run = [&](int m) { for (int j = 0; j < m; j++) a[j] = 0; };
+  [&] { for (int j = 0; j < n; j++) a[j] += 1; }();
   int x = 0, *p = &x, &r = x, v[4], w[2][3], z[1][2][3];
   for (auto &e : v) { float t[2] = {0}; int *q; t[0] = e + f(n) + h(x); }
   { int y = [&]() { int inner = 1; return inner + k(y); }(); }

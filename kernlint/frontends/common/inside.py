@@ -18,7 +18,7 @@ class NodesByPosition:
     """`nodes` (in document order) and, for a node, those of them it holds."""
 
     def __init__(self, nodes: list[tree_sitter.Node]) -> None:
-        self._nodes = nodes
+        self.nodes = nodes
         self._starts = [node.start_byte for node in nodes]
 
     def inside(self, holder: tree_sitter.Node) -> list[tree_sitter.Node]:
@@ -29,7 +29,7 @@ class NodesByPosition:
         last = bisect_right(self._starts, holder.end_byte)
         return [
             node
-            for node in self._nodes[first:last]
+            for node in self.nodes[first:last]
             if node.end_byte <= holder.end_byte and (node.end_byte > node.start_byte or holds(holder, node))
         ]
 

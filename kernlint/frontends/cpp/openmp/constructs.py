@@ -25,6 +25,7 @@ from kernlint.frontends.common.inside import NodesByPosition, holds
 from kernlint.frontends.common.nodes import span_of, text_of
 from kernlint.frontends.cpp.callees import Callees
 from kernlint.frontends.cpp.openmp.device import calls_in, device_code, raw_function
+from kernlint.frontends.cpp.openmp.function_uses import FunctionUses, function_of
 from kernlint.frontends.cpp.openmp.implicit import ImplicitArrays
 from kernlint.frontends.cpp.openmp.nodes import FUNCTION_TYPES, LOOP_TYPES
 from kernlint.frontends.cpp.openmp.syntax import (
@@ -81,7 +82,7 @@ class CppOmpSource:
         self._values: dict[tuple[str, int], int | None] = {}
         self._declared: dict[tuple[str, int], Declared | None] = {}
         self._definitions: dict[tuple[str, int], Expr | None] = {}
-        self._uses_by_function: dict[int, list[tuple[tree_sitter.Node, str]]] = {}
+        self._uses = FunctionUses()  # the `cpp_openmp_uses` captures of each function with a region
         self._words_by_function: dict[int, set[str]] = {}
         self._declared_names: dict[int, frozenset[str]] = {}
         self._declared_by_region: dict[int, list[tree_sitter.Node]] = {}
@@ -421,7 +422,7 @@ class CppOmpSource:
         found = []
         pointers: dict[str, bool] = {}
         wanted = {name.encode(): name for name in names}  # compared as bytes: most identifiers are other names
-        captures = treesitter.captures("cpp", "cpp_openmp_uses", node)
+        captures = self._uses.of_region(node)
         for ident in captures.get("use", []):
             name = wanted.get(ident.text or b"")
             if name is None:
@@ -489,15 +490,13 @@ class CppOmpSource:
                 if macro is not None
                 else []
             )
-        function = region.parent
-        while function is not None and function.type not in FUNCTION_TYPES:
-            function = function.parent
+        function = function_of(region)
         if function is None:
             return found
         used = dict(zip(texts, uses))
         outside = [
             i
-            for i, text in self._function_uses(function)
+            for i, text in self._uses.identifiers(function)
             if text in names and not (region.start_byte <= i.start_byte < region.end_byte)
         ]
         calls = [c for c in captures.get("callee", []) if not quiet_call(text_of(c))]
@@ -541,15 +540,6 @@ class CppOmpSource:
                     Access(name, "escape", span_of(callee), detail=f"`{text_of(callee)}` refers to it")
                     for name in sorted(names & self._words(declaration))
                 ]
-        return found
-
-    def _function_uses(self, function: tree_sitter.Node) -> list[tuple[tree_sitter.Node, str]]:
-        """The identifiers of a function with their text, queried and decoded once however many
-        regions it holds."""
-        found = self._uses_by_function.get(function.id)
-        if found is None:
-            uses = treesitter.captures("cpp", "cpp_openmp_uses", function).get("use", [])
-            found = self._uses_by_function[function.id] = [(ident, text_of(ident)) for ident in uses]
         return found
 
     def _words(self, node: tree_sitter.Node) -> set[str]:
