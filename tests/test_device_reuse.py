@@ -328,6 +328,15 @@ _HOST_EDITS: dict[str, tuple[str, str]] = {
     ),
     "assignment after a launch": ("  q.wait();\n", "  width = 2;\n  q.wait();\n"),
     "blank line in main": ("  q.wait();\n", "\n  q.wait();\n"),
+    # Statements whose names no kernel reads (left out of the keys) and ones that reach a kernel.
+    "statement of its own names": ("  sycl::queue q;\n", "  sycl::queue q;\n  int kernlint_edit = 3;\n"),
+    "two statements of their own names": ("  int width = 64;\n", "  int width = 64;\n  int t0 = 1;\n  t0 += 2;\n"),
+    "own statement with a comment": ("  int width = 64;\n", "  int width = 64;\n  long t1 = 2;  // scratch\n"),
+    "own statement sharing a line with a write": ("  int width = 64;\n", "  int width = 64;\n  int t2 = 1; width = 2;\n"),
+    "write of a captured value through a reference": (
+        "  int width = 64;\n",
+        "  int width = 64;\n  int &alias = width;\n  alias = 2;\n",
+    ),
 }
 
 
@@ -358,3 +367,122 @@ def test_main_program_has_findings_that_host_edits_change() -> None:
     before = found(MAIN_PROGRAM)
     changed = {n for n, (old, new) in _HOST_EDITS.items() if found(MAIN_PROGRAM.replace(old, new, 1)) != before}
     assert {"constant a kernel reads", "captured value", "constexpr launch size", "define above the kernel"} <= changed
+
+
+def _found(text: str, path: str = "main.cpp", setup: EngineSetup | None = None) -> set[tuple[str, str]]:
+    kept = reuse.active()
+    reuse.turn_on(None)
+    try:
+        diagnostics = analyse_source(SourceEntry(path, "cpp", False), text.encode(), setup or _setup()).diagnostics
+    finally:
+        reuse.turn_on(kept)
+    return {(d.code, d.message) for d in diagnostics}
+
+
+def test_a_statement_no_kernel_reads_reuses_every_kernel(cache: reuse.ComponentCache) -> None:
+    """`int kernlint_edit = 3;` above the launches spells no name anything else spells: left out of the
+    keys (`host_slice`), every component below it is reused, moved a line down."""
+    after = MAIN_PROGRAM.replace("  sycl::queue q;\n", "  sycl::queue q;\n  int kernlint_edit = 3;\n", 1)
+    assert _edited(cache, MAIN_PROGRAM, after, "main.cpp") == (3, 0)
+    later = after.replace("  int kernlint_edit = 3;\n", "  int kernlint_edit = 3;\n  kernlint_edit *= 2;\n")
+    assert _edited(cache, after, later, "main.cpp") == (3, 0)
+
+
+def _through_names(program: str) -> list[tuple[str, str, str]]:
+    """(name, before, after) pairs whose edit is a statement that a kernel reads only through names other
+    statements, macros or headers spell: each changes what is found."""
+    chained = program.replace("int width = 64;", "int base = 64;\n  int width = base;")
+    return [
+        ("value through another variable", chained, chained.replace("int base = 64;", "int base = 1;")),
+        ("declaration through another variable", chained.replace("  int base = 64;\n", ""), chained),
+        (
+            "write after a comment continued onto the next line",
+            program.replace("  q.wait();\n", "  width = 2;\n  q.wait();\n"),
+            program.replace("  q.wait();\n", "  int t3 = 1;  // continued \\\n  width = 2;\n  q.wait();\n"),
+        ),
+        (
+            "write after the own statement on its line",
+            program.replace("  q.wait();\n", "  int t4 = 1; width = 2;\n  q.wait();\n"),
+            program.replace("  q.wait();\n", "  int t4 = 1;\n  q.wait();\n"),
+        ),
+    ]
+
+
+@pytest.mark.parametrize("case", _through_names(MAIN_PROGRAM), ids=lambda case: case[0])
+def test_a_statement_a_kernel_reads_through_other_names_is_a_new_analysis(
+    cache: reuse.ComponentCache, case: tuple[str, str, str]
+) -> None:
+    _name, before, after = case
+    assert _found(before) != _found(after)  # else comparing with a fresh analysis tests little
+    hits, misses = _edited(cache, before, after, "main.cpp")
+    assert misses >= 1
+
+
+_THROUGH_A_MACRO = MAIN_PROGRAM.replace("b[i * width + k]", "b[i * ROW + k]").replace("  int width = 64;\n", "")
+
+
+def test_a_statement_a_file_macro_reads_is_a_new_analysis(cache: reuse.ComponentCache) -> None:
+    before = _THROUGH_A_MACRO.replace("#define TILE 16", "#define TILE 16\n#define ROW row_width")
+    after = before.replace("  sycl::queue q;\n", "  sycl::queue q;\n  int row_width = 64;\n")
+    assert _found(before) != _found(after)
+    assert _edited(cache, before, after, "main.cpp")[1] >= 1
+
+
+def test_a_statement_a_header_macro_reads_is_a_new_analysis(cache: reuse.ComponentCache, tmp_path: Path) -> None:
+    """The macro's body lies in a quoted header: the names the header spells count as spelt."""
+    (tmp_path / "rows.h").write_text("#pragma once\n#define ROW row_width\n")
+    path = str(tmp_path / "main.cpp")
+    before = _THROUGH_A_MACRO.replace("#define TILE 16", '#define TILE 16\n#include "rows.h"')
+    after = before.replace("  sycl::queue q;\n", "  sycl::queue q;\n  int row_width = 64;\n")
+    assert _found(before, path) != _found(after, path)
+    assert _edited(cache, before, after, path)[1] >= 1
+
+
+def test_a_statement_a_configured_macro_reads_is_a_new_analysis(cache: reuse.ComponentCache) -> None:
+    """`-D ROW=row_width`: the names of the configured macros count as spelt."""
+    setup = make_setup(Config(devices=("xe-hpc", "a100"), defines=(("ROW", "row_width"),)), use_cache=False)
+    before = _THROUGH_A_MACRO
+    after = before.replace("  sycl::queue q;\n", "  sycl::queue q;\n  int row_width = 64;\n")
+    assert _found(before, setup=setup) != _found(after, setup=setup)
+    _analyse_with(setup, before)
+    misses = cache.misses
+    assert _analyse_with(setup, after) == tuple(_analyse_with_fresh(setup, after))
+    assert cache.misses > misses
+
+
+def _analyse_with(setup: EngineSetup, text: str) -> tuple:
+    return analyse_source(SourceEntry("main.cpp", "cpp", False), text.encode(), setup).diagnostics
+
+
+def _analyse_with_fresh(setup: EngineSetup, text: str) -> tuple:
+    kept = reuse.active()
+    reuse.turn_on(None)
+    try:
+        return _analyse_with(setup, text)
+    finally:
+        reuse.turn_on(kept)
+
+
+# Statements typed in `main`, anywhere among the launches: names the kernels read (`width`, `STRIDE`,
+# `N`, the pointers), names of their own, and the shapes that bind or write one (a declaration, an
+# assignment, a reference, a call that may write, an increment).
+_NAMES = st.sampled_from(["width", "base", "t0", "t1", "alias", "STRIDE", "N", "a", "b"])
+_SHAPES = st.sampled_from(
+    ["int {0} = {1};", "{0} = {1} + 1;", "int &{0} = {1};", "update({0});", "{0}++;", "long {0} = 2 * {1};"]
+)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(_SHAPES, _NAMES, _NAMES, st.integers(0, 1_000)), min_size=1, max_size=4))
+def test_random_statements_in_main_match_a_fresh_analysis(
+    cache: reuse.ComponentCache, statements: list[tuple[str, str, str, int]]
+) -> None:
+    text = MAIN_PROGRAM.replace("int main() {", "void update(int &v);\nint main() {")
+    _analyse("main.cpp", text.encode())
+    for shape, first, second, where in statements:  # each version analysed with the cache the ones before filled
+        lines = text.split("\n")
+        body = [k for k, line in enumerate(lines) if line.startswith("  ") and not line.startswith("   ")]
+        at = body[where % len(body)]  # before a statement of `main`'s own block
+        lines.insert(at, "  " + shape.format(first, second))
+        text = "\n".join(lines)
+        assert _analyse("main.cpp", text.encode()) == _fresh("main.cpp", text.encode()), text

@@ -117,6 +117,12 @@ class CppUnit:
                 found.append((choice, bodies))
         return found
 
+    @property
+    def configured_macros(self) -> tuple[tuple[str, str], ...]:
+        """(name, body) of the -D macros and the configuration's macros the file is read with."""
+        _include_dirs, defines, macros = self._settings
+        return (*(defines or {}).items(), *(macros or {}).items())
+
     @cached_property
     def text(self) -> str:
         """The file's text, decoded once for the few readers that search it (type aliases)."""

@@ -34,8 +34,8 @@ from kernlint.frontends.cpp.dependence.nodes import (
     key_of,
 )
 from kernlint.frontends.cpp.dependence.program import CppDependence
+from kernlint.frontends.cpp.device import host_slice, reuse
 from kernlint.frontends.cpp.device import limits as bounds
-from kernlint.frontends.cpp.device import reuse
 from kernlint.frontends.cpp.device.arms import ArmCounter, CodeOnly, combines, comparison_of
 from kernlint.frontends.cpp.device.barriers import barrier_macro, find_barriers
 from kernlint.frontends.cpp.device.block_access import block_access
@@ -74,7 +74,7 @@ def analyse_device_code(
     # Apart only when their facts are kept between edits: analysed together, the components share the
     # walks and tables of one file (the same facts, as the tests of `reuse` check, a little sooner).
     components = graph.components() if cache is not None else [list(graph.scans)]
-    context = _context_key(unit, graph, components, local_allocations) if cache is not None else None
+    context = _context_key(unit, graph, components, launched, local_allocations) if cache is not None else None
     scope = cache.scope if cache is not None else None
     try:
         parts = [
@@ -142,19 +142,27 @@ def _component(
 
 
 def _context_key(
-    unit: CppUnit, graph: DeviceGraph, components: list[list[Key]], local_allocations: tuple[LocalAllocation, ...]
+    unit: CppUnit,
+    graph: DeviceGraph,
+    components: list[list[Key]],
+    launches: tuple[KernelLaunch, ...],
+    local_allocations: tuple[LocalAllocation, ...],
 ) -> _Context:
-    """What each component's facts may read outside its own code (see `reuse`)."""
+    """What each component's facts may read outside its own code (see `reuse`); the host text without
+    the lines of statements that none can read (`host_slice`)."""
     data = unit.root.text or b""
     host, at = [], 0
-    for start, end in sorted((r.start_byte, r.end_byte) for r in graph.roots.values()):
+    regions = sorted((r.start_byte, r.end_byte) for r in graph.roots.values())
+    for start, end in regions:
         if start > at:
             host.append((at, data[at:start]))
         at = max(at, end)
     host.append((at, data[at:]))
+    headers = reuse.header_stamps(unit.constants.included())
+    cuts = _unread_lines(unit, regions, headers, launches, local_allocations)
     types = treesitter.captures("cpp", "cpp_types", unit.root)
     shared = (
-        reuse.header_stamps(unit.constants.included()),
+        headers,
         tuple(sorted((name, text_of(node)) for name, nodes in types.items() for node in nodes)),
         reuse.without_spans(local_allocations),
     )
@@ -175,13 +183,32 @@ def _context_key(
     texts = [b"\n".join(graph.roots[k].text or b"" for k in keys) for keys in components]
     return _Context(
         shared,
-        host,
+        [(start, host_slice.without(text, start, cuts)) for start, text in host],
         tuple((tuple(sorted(names[c])), reuse.binding_lines(text)) for c, text in enumerate(texts)),
         [frozenset(_WORD.findall(text.decode("utf-8", "replace"))) for text in texts],
         [max(graph.roots[k].end_byte for k in keys) for keys in components],
         sorted(host_names),
         [(start + offset, line) for start, text in host for offset, line in reuse.binding_lines_at(text)],
     )
+
+
+def _unread_lines(
+    unit: CppUnit,
+    regions: list[tuple[int, int]],
+    headers: tuple[tuple[str, int, int], ...],
+    launches: tuple[KernelLaunch, ...],
+    local_allocations: tuple[LocalAllocation, ...],
+) -> list[tuple[int, int]]:
+    """The lines of host statements no component's facts can read (`host_slice`), cut from the keys."""
+    spans = [launch.span for launch in launches] + [allocation.span for allocation in local_allocations]
+    kept = [(span.start_byte, span.end_byte) for span in spans]
+    configured = " ".join(f"{name} {body}" for name, body in unit.configured_macros).encode()
+    read = [host_slice.header_words(stamp) for stamp in headers]
+    elsewhere = [words for words in read if words is not None]
+    if len(elsewhere) < len(read):
+        return []  # a header that cannot be read now: what it spells is unknown
+    elsewhere.append(host_slice.words_of(configured))
+    return host_slice.unread_lines(unit.root, regions, kept, elsewhere, unit.constants.macro_names())
 
 
 _WORD = re.compile(r"[A-Za-z_]\w*")
