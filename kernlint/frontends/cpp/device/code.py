@@ -171,24 +171,19 @@ def _context_key(
     )
     starts = [start for start, _end, _c in owner]
     names: list[list[tuple[str, str]]] = [[] for _ in components]
-    host_names: list[tuple[int, str, str]] = []
     for _pattern, match in unit.file_matches["cpp_symbols"]:
         for capture, nodes in match.items():
             for node in nodes:
                 at = bisect_left(starts, node.start_byte + 1) - 1
                 if at >= 0 and node.end_byte <= owner[at][1]:
                     names[owner[at][2]].append((capture, text_of(node)))
-                else:
-                    host_names.append((node.start_byte, capture, text_of(node)))
     texts = [b"\n".join(graph.roots[k].text or b"" for k in keys) for keys in components]
     return _Context(
         shared,
-        [(start, host_slice.without(text, start, cuts)) for start, text in host],
+        b"\0".join(reuse.without_trailing_comments(host_slice.without(text, start, cuts)) for start, text in host),
         tuple((tuple(sorted(names[c])), reuse.binding_lines(text)) for c, text in enumerate(texts)),
         [frozenset(_WORD.findall(text.decode("utf-8", "replace"))) for text in texts],
-        [max(graph.roots[k].end_byte for k in keys) for keys in components],
-        sorted(host_names),
-        [(start + offset, line) for start, text in host for offset, line in reuse.binding_lines_at(text)],
+        [tuple(bisect_left(regions, (graph.roots[k].start_byte, -1)) for k in keys) for keys in components],
     )
 
 
@@ -217,32 +212,29 @@ _WORD = re.compile(r"[A-Za-z_]\w*")
 @dataclass(frozen=True)
 class _Context:
     """What lies outside the components of a file: `shared`, what any component may read (headers,
-    type definitions, local allocations); the host text in pieces (start, text); of each component,
-    the names its code declares or assigns and its binding lines (`own`), the words it spells and the
-    end of its last region; the host text's names and binding lines, each with its position."""
+    type definitions, local allocations); the host text, the lines of the statements no component
+    can read cut (`host_slice`), comments between statements dropped (`reuse.without_trailing_comments`)
+    and its pieces between device regions joined by NULs; of each component, the names its code
+    declares or assigns and its binding lines (`own`), the words it spells, and where its regions lie
+    among the file's device regions (`places`: which gaps of the host text they fill)."""
 
     shared: tuple[object, ...]
-    host: list[tuple[int, bytes]]
+    host: bytes
     own: tuple[tuple[tuple[tuple[str, str], ...], tuple[bytes, ...]], ...]
     words: list[frozenset[str]]
-    ends: list[int]
-    host_names: list[tuple[int, str, str]]
-    host_lines: list[tuple[int, bytes]]
+    places: list[tuple[int, ...]]
 
     def key(self, scope: object, component: int) -> tuple[object, ...]:
-        """Everything outside component `component` that its facts may read: the host text up to its
-        end; after it, the names that it spells the host declares or assigns, and the binding lines;
-        of the other components, the same."""
-        spelt, end = self.words[component], self.ends[component]
+        """Everything outside component `component` that its facts may read: the host text and where
+        in it the component lies; of the other components, the names that it spells they declare or
+        assign, and their binding lines."""
+        spelt = self.words[component]
         others = tuple(
             (tuple(n for n in names if n[1] in spelt), lines)
             for c, (names, lines) in enumerate(self.own)
             if c != component
         )
-        prefix = b"\0".join(reuse.without_trailing_comments(text) for start, text in self.host if start < end)
-        later_names = tuple(n[1:] for n in self.host_names if n[0] >= end and n[2] in spelt)
-        later_lines = tuple(line for at, line in self.host_lines if at >= end)
-        return (scope, self.shared, prefix, later_names, later_lines, others)
+        return (scope, self.shared, self.host, self.places[component], others)
 
 
 def _analyse_component(

@@ -3,15 +3,21 @@ edited document (the language server's worker turns this on; the command line ne
 
 A component is a kernel with the device functions it reaches (kernels sharing a helper are one). Its
 facts are worked out from its own code and from what lies outside every device region (host code,
-file-scope declarations, the headers), so an edit inside another component's code, or in host code
-after it, leaves them as they were, moved by however much the edit moved the component's code. Its
-key (built in `device.code`) holds its regions' texts and start columns, its launches without their
-positions, the host text up to its last region (`without_trailing_comments`), after it the names it
-spells that the host declares or assigns and the host's binding lines, the same of every other
-component, the file's type definitions, the local allocations, the headers read (path, size, time)
-and the analysis' scope (document and configuration, set by the caller). Reusing moves every span of
-the facts by its region's move; facts holding a span outside their regions, or a value of a type the
-mover does not know, are never stored, and their component is analysed each time.
+file-scope declarations, the headers), so an edit inside another component's code, a comment between
+host statements, or a host statement that no component can read leaves them as they were, moved by
+however much the edit moved the component's code. Its key (built in `device.code`) holds its regions'
+texts and start columns, its launches without their positions, the whole host text (less comments
+between statements, `without_trailing_comments`, and the lines of the statements no component can
+read, `host_slice`) and which gaps of it the component's regions fill, of every other component the
+names it spells that the other declares or assigns and the other's binding lines, the file's type
+definitions, the local allocations, the headers read (path, size, time) and the analysis' scope
+(document and configuration, set by the caller). Reusing moves every span of the facts by its
+region's move; facts holding a span outside their regions, or a value of a type the mover does not
+know, are never stored, and their component is analysed each time.
+
+The host text is keyed whole, before and after the component: a statement after a launch may write
+what the kernel reads (a call taking it by reference, an assignment to a variable its captured value
+was made from), and a constant is unknown when anything writes it, wherever.
 """
 
 from __future__ import annotations
