@@ -1,7 +1,7 @@
 """Host statements that no device component's facts can depend on, left out of the reuse keys (`reuse`).
 
-A component's key holds the host text before its code, so a statement typed in `main` above the
-launches would make every kernel below it new. Most such statements cannot change a kernel's facts:
+A component's key holds the host text, so a statement typed in `main` would make every kernel new.
+Most such statements cannot change a kernel's facts:
 what a component's analysis reads outside its own code it finds by name (constants and their
 definitions, macro bodies, declared types, writes to a variable, a template's instantiations, the
 overloads of a call), starting from the names its code spells and going on through the names the
