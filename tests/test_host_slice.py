@@ -144,6 +144,8 @@ def test_header_words_are_read_once_per_version(tmp_path: Path) -> None:
     header = tmp_path / "h.h"
     header.write_text("#define ROW row_width\n")
     stat = header.stat()
-    assert host_slice.header_words((str(header), stat.st_size, stat.st_mtime_ns)) == frozenset({b"define", b"ROW", b"row_width"})
+    assert host_slice.header_words((str(header), stat.st_size, stat.st_mtime_ns)) == frozenset(
+        {b"define", b"ROW", b"row_width"}
+    )
     assert host_slice.header_words((str(tmp_path / "gone.h"), -1, -1)) == frozenset()  # missing: read as nothing
     assert host_slice.header_words((str(tmp_path), 1, 1)) is None  # there but unreadable: unknown
