@@ -6,7 +6,6 @@ what is accepted, which the CLI turns into exit code 2.
 
 from __future__ import annotations
 
-import difflib
 import fnmatch
 import hashlib
 import json
@@ -317,6 +316,8 @@ def check_known_codes(values: Iterable[str], known: Collection[str], where: str)
             continue
         # A code with a character too many (KL1012) most likely means the code it starts with.
         extended = [code for code in known if value.startswith(code)]
+        import difflib  # here: only a misspelt value needs it
+
         close = extended[:1] or difflib.get_close_matches(value, candidates, n=1)
         hint = f"; did you mean {close[0]}?" if close else ""
         raise ConfigError(f"{where}: {value!r} matches no rule code{hint} (`kernlint rule` lists them)")

@@ -12,7 +12,6 @@ nothing, and KL001 says what was probably meant.
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass, field
 
@@ -116,6 +115,8 @@ def _near_miss(line: int, match: re.Match[str]) -> NearMiss | None:
     """The directive a look-alike comment was probably meant to be, or None for prose that merely
     names kernlint (`// kernlint reports this`): the word must be a directive, or close to one."""
     word = match.group("word") or ""
+    import difflib  # here: only a misspelt kind needs it
+
     meant = word if word in KINDS else next(iter(difflib.get_close_matches(word, KINDS, n=1, cutoff=0.75)), None)
     if meant is None:
         return None

@@ -11,7 +11,6 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from importlib import resources
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -124,7 +123,9 @@ _SCHEMAS: dict[str, tuple[dict[str, _Field], type[DeviceProfile]]] = {
 
 
 def _builtin_dir() -> Any:
-    return resources.files("kernlint.occupancy") / "devices"
+    # Package data, installed as plain files next to the module (`importlib.resources` would cost
+    # every run its import).
+    return Path(__file__).resolve().parent / "devices"
 
 
 @lru_cache(maxsize=1)

@@ -15,7 +15,6 @@ Typical use::
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import replace
 from functools import lru_cache
@@ -162,6 +161,8 @@ class _Parser:
                     f"reads as '{kind}' followed by clauses"
                 )
                 continue
+            import difflib  # here: only a misspelt directive needs it
+
             close = difflib.get_close_matches(name, self.tables.vocabulary, n=1, cutoff=0.8)
             if close:
                 found.append(f"unknown clause '{clause.name}' (did you mean '{close[0]}'?)")
