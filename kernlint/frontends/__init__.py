@@ -47,8 +47,9 @@ _FORTRAN_OPENMP_QUERIES = (
 
 
 def plan_queries(family: str, data: bytes) -> None:
-    """Bundle the query files that a file with this text is likely to run (`treesitter.bundle`). A
-    guess: it decides how many compiles there are, never what a query finds. C/C++ files run over the
+    """Bundle the query files that a file with this text is likely to run (`treesitter.bundle`),
+    with the patterns that this text can match. A guess: it decides how many compiles there are and
+    how big, never what a query finds. C/C++ files run over the
     whole tree and over one region at a time go in separate bundles, so a region's walk stays a
     region's (Fortran's region queries run over the whole tree, limited to the region's lines)."""
     from kernlint.frontends.common import treesitter
@@ -62,8 +63,8 @@ def plan_queries(family: str, data: bytes) -> None:
     root = FILE_QUERIES + (_CPP_ROOT_QUERIES if b"sycl" in data else ())
     if b"omp" in data:
         root += _CPP_OPENMP_ROOT_QUERIES
-        treesitter.bundle("cpp", _CPP_OPENMP_REGION_QUERIES)
-    treesitter.bundle("cpp", root)
+        treesitter.bundle("cpp", _CPP_OPENMP_REGION_QUERIES, data)
+    treesitter.bundle("cpp", root, data)
 
 
 def extract_facts(

@@ -10,7 +10,9 @@ A process that reads only a few files pays for each query it compiles far more t
 patterns). There, `bundle` plans query files a file is likely to need to be compiled as one query on
 first use; each is then run as that query, and only its own patterns' matches are kept. Which files
 are bundled decides only how many compiles there are, never what a query returns (a query file
-requested outside its bundle is compiled alone, as in a long run).
+requested outside its bundle is compiled alone, as in a long run). Planned with the file's text, a
+bundle also leaves out the patterns whose text predicates that text cannot meet (`query_gates`); a
+tree whose text could meet one of them is then run through the query file compiled alone.
 """
 
 from __future__ import annotations
@@ -87,8 +89,9 @@ def _compiled_together(
     return compiled, tuple((name, pattern - first[name]) for pattern, name in enumerate(files))
 
 
-#: Query files planned to be compiled together (`bundle`), by grammar, not compiled yet.
-_PLANNED: dict[str, list[tuple[str, ...]]] = {}
+#: Query files planned to be compiled together (`bundle`), by grammar, not compiled yet, with the
+#: text whose patterns they keep (None: all).
+_PLANNED: dict[str, list[tuple[tuple[str, ...], bytes | None]]] = {}
 #: Query files that run alone (not planned in a bundle when first run).
 _ALONE: set[tuple[str, str]] = set()
 
@@ -100,19 +103,55 @@ class _Bundle(NamedTuple):
     query: tree_sitter.Query
     own: dict[int, int]
     prefix: str
+    #: What each pattern left out of the bundle needs to match (`query_gates.pattern_needs`).
+    left_out: tuple[tuple[tuple[str, ...], ...], ...] = ()
+
+    def serves(self, node: tree_sitter.Node) -> bool:
+        """Whether this bundle finds in `node` all that the query file finds: none of the patterns
+        left out can match text that `node` does not hold."""
+        if not self.left_out:
+            return True
+        from kernlint.frontends.common.query_gates import may_match
+
+        text = node.text
+        return text is not None and not any(may_match(needs, text) for needs in self.left_out)
 
 
 _BUNDLED: dict[tuple[str, str], _Bundle] = {}
 _CAPTURE = re.compile(r"@([\w.-]+)")
 
 
-def bundle(grammar: str, names: tuple[str, ...]) -> None:
+def bundle(grammar: str, names: tuple[str, ...], text: bytes | None = None) -> None:
     """Plan `names` to be compiled as one query when the first of them is run through `matches`,
-    `captures` or `matches_by_file`; a name already compiled (alone or in a bundle) is left out."""
-    planned = {name for bundled in _PLANNED.get(grammar, []) for name in bundled}
+    `captures` or `matches_by_file`; a name already compiled (alone or in a bundle) is left out.
+    With the `text` of the file to be read, the patterns that cannot match it are left out too."""
+    planned = {name for bundled, _text in _PLANNED.get(grammar, []) for name in bundled}
     free = tuple(n for n in names if (grammar, n) not in _BUNDLED and (grammar, n) not in _ALONE and n not in planned)
     if len(free) > 1:
-        _PLANNED.setdefault(grammar, []).append(free)
+        _PLANNED.setdefault(grammar, []).append((free, text))
+
+
+def _kept_patterns(
+    query_file: str, text: bytes | None
+) -> tuple[str, list[int] | None, list[tuple[tuple[str, ...], ...]]]:
+    """The source of the patterns of `query_file` that may match `text` (all: None), the index of
+    each in the file (None: all are kept), and what each pattern left out needs to match."""
+    source = _source(query_file)
+    if text is None or "(#" not in source:  # no predicate, nothing to gate on
+        return source, None, []
+    from kernlint.frontends.common.query_gates import may_match, pattern_needs, split_patterns
+
+    kept: list[str] = []
+    indices: list[int] = []
+    left_out = []
+    for index, (start, end) in enumerate(split_patterns(source)):
+        needs = pattern_needs(source[start:end])
+        if may_match(needs, text):
+            kept.append(source[start:end])
+            indices.append(index)
+        else:
+            left_out.append(needs)
+    return "\n".join(kept), indices, left_out
 
 
 def _bundled(grammar: str, query_file: str) -> _Bundle | None:
@@ -121,17 +160,28 @@ def _bundled(grammar: str, query_file: str) -> _Bundle | None:
     found = _BUNDLED.get((grammar, query_file))
     if found is not None or (grammar, query_file) in _ALONE:
         return found
-    for planned in _PLANNED.get(grammar, []):
+    for planned, text in _PLANNED.get(grammar, []):
         if query_file in planned:
-            _PLANNED[grammar].remove(planned)
-            texts = [_CAPTURE.sub(f"@b{n}.\\1", _source(name)) for n, name in enumerate(planned)]
+            _PLANNED[grammar].remove((planned, text))
+            kept = [_kept_patterns(name, text) for name in planned]
+            texts = [_CAPTURE.sub(f"@b{n}.\\1", source) for n, (source, _i, _l) in enumerate(kept)]
             compiled, owners = _compiled_together(grammar, planned, texts)
-            for n, name in enumerate(planned):
-                own = {pattern: index for pattern, (owner, index) in enumerate(owners) if owner == name}
-                _BUNDLED[(grammar, name)] = _Bundle(compiled, own, f"b{n}.")
+            for n, (name, (_source_kept, indices, left_out)) in enumerate(zip(planned, kept)):
+                own = {
+                    pattern: index if indices is None else indices[index]
+                    for pattern, (owner, index) in enumerate(owners)
+                    if owner == name
+                }
+                _BUNDLED[(grammar, name)] = _Bundle(compiled, own, f"b{n}.", tuple(left_out))
             return _BUNDLED[(grammar, query_file)]
     _ALONE.add((grammar, query_file))
     return None
+
+
+def _serving(grammar: str, query_file: str, node: tree_sitter.Node) -> _Bundle | None:
+    """The bundle that runs `query_file` over `node`; None: the query file compiled alone does."""
+    bundled = _bundled(grammar, query_file)
+    return bundled if bundled is not None and bundled.serves(node) else None
 
 
 def _own_match(match: dict[str, list[tree_sitter.Node]], prefix: str) -> dict[str, list[tree_sitter.Node]]:
@@ -153,7 +203,7 @@ def matches(
 ) -> list[Match]:
     """The matches of `queries/<query_file>.scm` in `node` (those that meet the (start, end) `points`
     when given), each with its pattern's index in that file."""
-    bundled = _bundled(grammar, query_file)
+    bundled = _serving(grammar, query_file, node)
     if bundled is None:
         return _cursor(query(grammar, query_file), points).matches(node)
     found = _cursor(bundled.query, points).matches(node)
@@ -166,7 +216,7 @@ def raw_captures(
 ) -> dict[str, list[tree_sitter.Node]]:
     """Capture name -> the nodes captured under it, in the order py-tree-sitter gives them (those that
     meet the (start, end) `points` when given)."""
-    bundled = _bundled(grammar, query_file)
+    bundled = _serving(grammar, query_file, node)
     if bundled is None:
         return _cursor(query(grammar, query_file), points).captures(node)
     every = _cursor(bundled.query, points).captures(node)
@@ -191,7 +241,7 @@ def _document_order(node: tree_sitter.Node) -> tuple[int, int, str]:
 def matches_by_file(grammar: str, names: tuple[str, ...], node: tree_sitter.Node) -> dict[str, list[Match]]:
     """The matches of several query files in `node`, found in one walk: query file -> its matches,
     each with the pattern's index in its own file."""
-    bundled = [_bundled(grammar, name) for name in names]
+    bundled = [_serving(grammar, name, node) for name in names]
     found: dict[str, list[Match]] = {name: [] for name in names}
     first = bundled[0]
     if first is not None and all(b is not None and b.query is first.query for b in bundled):
