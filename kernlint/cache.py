@@ -22,7 +22,6 @@ import json
 import os
 import stat
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +31,7 @@ from kernlint.cache_upkeep import project_folder, prune, record_root
 from kernlint.diagnostics import Diagnostic, FileCoverage, FileResult, FileStatus
 from kernlint.discovery import SourceEntry
 from kernlint.reading import ReadProblem, read_regular
+from kernlint.records import record
 
 # Coarser than any file system's timestamp resolution (FAT's 2 s included).
 RACY_NS = 2_000_000_000
@@ -65,7 +65,7 @@ def _file_digest(path: str) -> str | None:
         return None
 
 
-@dataclass(frozen=True)
+@record
 class Record:
     """How to tell later that an analysed file and its headers are unchanged: the file's stamp when it
     was read, and each header's path, stamp and digest (None: it could not be read)."""

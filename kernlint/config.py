@@ -12,13 +12,14 @@ import json
 import os
 import re
 from collections.abc import Callable, Collection, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from kernlint.compat import tomllib
 from kernlint.diagnostics import Severity
+from kernlint.records import record
 
 DEFAULT_DEVICE = "xe-hpc"
 CONFIG_FILES = (".kernlint.toml", "kernlint.toml", "pyproject.toml")
@@ -43,7 +44,7 @@ class ConfigError(Exception):
     """A configuration problem the user must fix (exit code 2)."""
 
 
-@dataclass(frozen=True)
+@record
 class Config:
     """The effective configuration of a run (file settings overridden by the command line)."""
 

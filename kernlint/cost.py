@@ -20,8 +20,10 @@ are not very efficiently executed". Findings without a score come last within th
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Protocol, TypeVar
+
+from kernlint.records import record
 
 #: Bumped when costs change for unchanged source, so cached results are not reused.
 #: 3: KL102 prices OpenMP maps; 4: KL601 covered runs are infos; 5: memory findings folded per array and loop.
@@ -31,7 +33,7 @@ MODEL_VERSION = 5
 ADDITIVE_UNITS = frozenset({"s", "bytes"})
 
 
-@dataclass(frozen=True)
+@record
 class Cost:
     """One finding's estimated cost; `value` None means an input is missing (named in `missing`)."""
 
@@ -232,7 +234,7 @@ def most_expensive(diagnostics: Sequence[D], count: int = 3) -> list[D]:
     return [d for d in by_cost(diagnostics) if d.cost is not None and d.cost.score and d.cost.value != 0][:count]
 
 
-@dataclass(frozen=True)
+@record
 class RuleTotal:
     """The sum of one rule's costs where they add up (times, bytes), with how many were unknown."""
 

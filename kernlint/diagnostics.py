@@ -7,10 +7,11 @@ sent across processes and rendered by any reporter without knowing which rule pr
 from __future__ import annotations
 
 import enum
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, field
 from typing import Any
 
 from kernlint.cost import Cost
+from kernlint.records import record
 
 
 class Severity(str, enum.Enum):
@@ -38,7 +39,7 @@ class FixAvailability(str, enum.Enum):
         return "No fix is available." if self is FixAvailability.NEVER else f"Fix is {self.value} available."
 
 
-@dataclass(frozen=True)
+@record
 class Edit:
     """Replace the text between two 1-based (line, column) positions; columns count characters."""
 
@@ -49,7 +50,7 @@ class Edit:
     text: str
 
 
-@dataclass(frozen=True)
+@record
 class Fix:
     """A change a rule offers. `safe` fixes are applied by `--fix`; unsafe ones need `--unsafe-fixes`."""
 
@@ -65,7 +66,7 @@ class Fix:
         return cls(data["description"], tuple(Edit(**e) for e in data["edits"]), data.get("safe", True))
 
 
-@dataclass(frozen=True)
+@record
 class Related:
     """A second location that explains a finding (e.g. the loop a buffer sits in)."""
 
@@ -76,7 +77,7 @@ class Related:
     message: str
 
 
-@dataclass(frozen=True)
+@record
 class Diagnostic:
     """One finding at one source span, with the facts behind it in `evidence`."""
 
@@ -176,7 +177,7 @@ class FileStatus(str, enum.Enum):
     ERROR = "error"
 
 
-@dataclass(frozen=True)
+@record
 class UnresolvedLaunch:
     """A launch whose kernel kernlint did not see, where it is and why (1-based, columns in characters)."""
 
@@ -185,7 +186,7 @@ class UnresolvedLaunch:
     reason: str
 
 
-@dataclass(frozen=True)
+@record
 class FileCoverage:
     """What kernlint saw of a file's kernels: launches (SYCL launch calls, OpenMP `target` constructs),
     distinct kernels found (launched here or not), those whose device code was analysed, the launches
@@ -219,7 +220,7 @@ class FileCoverage:
         )
 
 
-@dataclass(frozen=True)
+@record
 class FileResult:
     """Everything the engine learned about one file."""
 
@@ -245,7 +246,7 @@ class FileResult:
         }
 
 
-@dataclass(frozen=True)
+@record
 class RuleInfo:
     """What reporters need to describe a rule (SARIF `tool.driver.rules`, `kernlint rule`, the
     README's rules table)."""
@@ -272,7 +273,7 @@ PARSE_ERROR_RULE = RuleInfo(
 )
 
 
-@dataclass(frozen=True)
+@record
 class RunResult:
     """A whole run: the files, the (suppressed and filtered) diagnostics, and the rules that ran."""
 

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import os
 from collections.abc import Collection
-from dataclasses import dataclass
 from typing import Protocol
 
 from kernlint.config import Config
+from kernlint.records import record
 
 CPP_EXTENSIONS = frozenset({".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h", ".ipp", ".inl", ".c"})
 FORTRAN_FREE = frozenset({".f90", ".F90", ".f95", ".F95", ".f03", ".F03", ".f08", ".F08"})
 FORTRAN_FIXED = frozenset({".f", ".F", ".for", ".FOR", ".ftn"})
 
 
-@dataclass(frozen=True)
+@record
 class SourceEntry:
     """A file to analyse: its path as the user will see it and which front-end reads it."""
 
@@ -23,7 +23,7 @@ class SourceEntry:
     fixed_form: bool = False
 
 
-@dataclass(frozen=True)
+@record
 class DiscoveryProblem:
     """A path that could not be walked (missing, unreadable directory), or a file named on the
     command line that kernlint does not read (`skipped`)."""

@@ -13,7 +13,7 @@ import time
 import traceback
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import TYPE_CHECKING, Any
 
 from kernlint import __version__, interrupts, stopping
@@ -26,6 +26,7 @@ from kernlint.discovery import SourceEntry
 from kernlint.frontends import extract_facts, warm_up
 from kernlint.limits import DEFAULT_TIMEOUT_S, FileTimeout, exit_with_parent, time_limit, worker_count
 from kernlint.reading import ReadProblem, read_stamped
+from kernlint.records import record
 from kernlint.rule import Rule, RuleContext
 from kernlint.scheduling import file_sizes, plan_chunks
 from kernlint.source import DecodeProblem, SourceFile
@@ -47,7 +48,7 @@ POOL_MIN_BYTES = 256 * 1024
 _GC_THRESHOLDS = (20_000, 50, 100)
 
 
-@dataclass(frozen=True)
+@record
 class EngineSetup:
     """Everything a worker needs to analyse a file (picklable)."""
 

@@ -17,16 +17,17 @@ import os
 import re
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import reduce
 from typing import Any, cast
+
+from kernlint.records import record
 
 _METADATA_SUFFIXES = (".dist-info", ".egg-info")
 # `importlib.metadata.EntryPoint.pattern`: `module[:attribute]` with optional extras.
 _VALUE = re.compile(r"(?P<module>[\w.]+)\s*(:\s*(?P<attr>[\w.]+)\s*)?((?P<extras>\[.*\])\s*)?$")
 
 
-@dataclass(frozen=True)
+@record
 class EntryPoint:
     """What kernlint uses of `importlib.metadata.EntryPoint`."""
 

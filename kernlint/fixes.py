@@ -24,6 +24,7 @@ from kernlint import interrupts
 from kernlint.cache import digest
 from kernlint.diagnostics import Diagnostic, Fix
 from kernlint.output import WriteError, write_atomically
+from kernlint.records import record
 from kernlint.report._paths import relative_to_root
 
 
@@ -51,7 +52,7 @@ class FileFix:
         )
 
 
-@dataclass(frozen=True)
+@record
 class FixScope:
     """Where fixes may be written: any file named on the command line, wherever it resolves to (the
     user chose it), and a file found by walking a folder when it resolves inside one of the folders

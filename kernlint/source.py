@@ -14,6 +14,8 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from kernlint.records import record
+
 _LONE_CR = re.compile(rb"\r(?!\n)")
 
 
@@ -22,7 +24,7 @@ def normalise_line_breaks(data: bytes) -> bytes:
     return _LONE_CR.sub(b"\n", data) if b"\r" in data else data
 
 
-@dataclass(frozen=True)
+@record
 class DecodeProblem:
     """Where the first invalid UTF-8 byte sits (1-based line, 1-based character column)."""
 

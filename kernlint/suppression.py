@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from kernlint.diagnostics import Diagnostic
+from kernlint.records import record
 
 _DIRECTIVE = re.compile(
     r"(?://|/\*|!)\s*kernlint:\s*(?P<kind>ignore-file|ignore-next-line|ignore)(?![\w-])\s*(?:\[(?P<codes>[^\]]*)\])?"
@@ -26,7 +27,7 @@ KINDS = ("ignore", "ignore-next-line", "ignore-file")
 ALL = ("",)  # the empty prefix matches every code
 
 
-@dataclass(frozen=True)
+@record
 class Directive:
     """One suppression comment: where it is written, what it covers, and which codes it names."""
 
@@ -46,7 +47,7 @@ class Directive:
         return any(diagnostic.code.startswith(prefix) for prefix in self.codes)
 
 
-@dataclass(frozen=True)
+@record
 class NearMiss:
     """A comment written like a directive that is not one (it suppresses nothing): `meant` is the
     directive it was probably meant to be, as it should be written."""

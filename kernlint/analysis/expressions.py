@@ -10,30 +10,30 @@ ids, `lid / 32`, sub-group collectives), and the per-lane kinds (id, flag, mixed
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Iterator
-from dataclasses import dataclass
 
 from kernlint.analysis.names import Name
 from kernlint.facts.device import LaneEstimate
 from kernlint.facts.kinds import BranchReason, Dependence
+from kernlint.records import record
 
 # -- expressions ----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Const:
     """A literal or compile-time constant; `value` is None when constant but not evaluated."""
 
     value: int | float | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Var:
     """A read of a named variable or parameter (a name no unit assigns is uniform)."""
 
     name: Name
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Seed:
     """A work-item id source. `scope`: global | local | lane (sub-group local id); `text` as written.
     `shared`: an id of a slower dimension of a multi-dimensional range (`item.get_local_id(0)` of an
@@ -44,7 +44,7 @@ class Seed:
     shared: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Uniform:
     """An opaque value that is the same in every work-item (group id, range, group collective).
     `sub_group_size`: the sub-group's size (`sg.get_max_local_range()`), which ids divide into the
@@ -54,7 +54,7 @@ class Uniform:
     sub_group_size: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class SubGroupUniform:
     """An opaque value that is the same in every lane of a sub-group but may differ between the
     sub-groups of a work-group (a sub-group id, a sub-group collective's result). `straddle`: the same
@@ -65,7 +65,7 @@ class SubGroupUniform:
     straddle: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Broadcast:
     """One work-item's `value` handed to every member of a group (`select_from_group(sg, x, k)`,
     `group_broadcast(g, x, k)`): the same for all when `index` is, per `scope` ("sub-group" or
@@ -76,7 +76,7 @@ class Broadcast:
     scope: str
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Phi:
     """A read of a variable where several of its definitions reach: as dependent as the most
     dependent of them (each option is usually a `Var` naming one definition)."""
@@ -84,14 +84,14 @@ class Phi:
     options: tuple[Expr, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Varying:
     """An opaque value that differs per work-item without being an id (atomic fetch, block load)."""
 
     text: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Load:
     """A memory read `base[index]` (`index` None for `*base`): dependent when either part is."""
 
@@ -99,7 +99,7 @@ class Load:
     index: Expr | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Component:
     """A component of a small value such as an id (`gid[0]`): as dependent as the value itself."""
 
@@ -107,20 +107,20 @@ class Component:
     index: Expr | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Unary:
     op: str  # - + ! ~
     operand: Expr
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Binary:
     op: str  # + - * / % & | ^ << >> < <= > >= == != && ||
     left: Expr
     right: Expr
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Select:
     """`cond ? then : other`."""
 
@@ -129,7 +129,7 @@ class Select:
     other: Expr
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Call:
     """A call. With `unit` set its value is that unit's return value; otherwise it is as dependent as
     its arguments (`monotone`: min/max-like, keeps an id an id; otherwise an id becomes arithmetic)."""
@@ -195,7 +195,7 @@ def names_in(expr: Expr | None) -> set[Name]:
 # -- taints and grades -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Grade:
     """How a condition diverges: `dependence` strong | boundary | sub-group (the same in each sub-group,
     different between them: no lane of a sub-group diverges, but the sub-groups of a work-group do),
@@ -215,7 +215,7 @@ class Grade:
         return self.dependence == "strong"
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Taint:
     """How a value depends on the work-item id.
 

@@ -26,7 +26,6 @@ constant stride.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal, Protocol
 
@@ -50,6 +49,7 @@ from kernlint.analysis.expressions import (
 )
 from kernlint.analysis.names import Name, definition_of, plain_name
 from kernlint.facts.kinds import StrideForm
+from kernlint.records import record
 
 _MAX_TERMS = 6  # terms of a stride polynomial before it counts as unreadable
 _MAX_DEPTH = 48  # definitions followed
@@ -65,7 +65,7 @@ SeedRole = Literal["lane", "row", "uniform"]
 Monomial = tuple[str, ...]  # sorted factor texts; () is the constant term
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Poly:
     """Σ coefficient × product of uniform symbols (`N`, `width`), with rational coefficients."""
 
@@ -146,7 +146,7 @@ ONE = Poly.constant(1)
 # -- the affine form ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class LaneForm:
     """An index as `lane × lane + row × row + uniform` (`uniform` only its readable part)."""
 
@@ -417,7 +417,7 @@ class _Walk:
 # -- naming the form -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Classified:
     """The form of an index in words: `form`, the stride in elements (`elements` when constant,
     `symbol` as written when not) and, for a chunk, the loop counter that walks it."""

@@ -6,13 +6,12 @@ Owned by the accessor-usage analysis of the C++ front-end (`kernlint.frontends.c
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from kernlint.facts.base import Extent, Span
 from kernlint.facts.kinds import AccessorUseKind, ModeSyntaxForm
+from kernlint.records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class AccessorUse:
     """One reference to the accessor's data in device code."""
 
@@ -21,7 +20,7 @@ class AccessorUse:
     detail: str = ""  # e.g. "passed to unknown function `f`", "address taken"
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class ModeSyntax:
     """How the accessor's creation is written, as far as a mode-only fix needs to know.
 
@@ -44,7 +43,7 @@ class ModeSyntax:
         return self.form.startswith("default-")
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class AccessorUses:
     """Counts of each kind of use inside the kernel(s) of the accessor's command group.
 

@@ -6,11 +6,12 @@ other.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from math import prod
 
+from kernlint.records import record
 
-@dataclass(frozen=True, slots=True)
+
+@record(slots=True)
 class Span:
     """A source range: byte offsets for containment tests, 1-based lines and 0-based byte columns."""
 
@@ -28,7 +29,7 @@ class Span:
         return self.start_byte <= offset < self.end_byte
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Extent:
     """An evaluated 1-3 dimensional size such as a `range<3>`; a dimension is None when not constant."""
 

@@ -4,12 +4,11 @@ over code kernlint did not see says so."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from kernlint.facts.base import Span
+from kernlint.records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class UnseenKernel:
     """A launch whose kernel was not found, and why (the kernel is a parameter nobody passes, a
     class defined where kernlint cannot see, …)."""
@@ -18,7 +17,7 @@ class UnseenKernel:
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class LostLines:
     """A region the parser could not read, and its likely cause when kernlint can tell (an unknown
     macro, `#if` arms that each hold half of a brace pair); None when it cannot."""
@@ -27,7 +26,7 @@ class LostLines:
     cause: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Coverage:
     """Counts of what was seen. `kernels` are distinct kernel bodies found in the file (launched
     here or not; OpenMP target regions count); `kernels_analysed` those whose device code the

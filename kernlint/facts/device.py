@@ -8,13 +8,12 @@ decides). Uniform conditions (group ids, kernel arguments, constants) produce no
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from kernlint.facts.base import Span
 from kernlint.facts.kinds import BlockDirection, BranchExit, BranchKind, BranchReason, Dependence, IdScope, LaneKind
+from kernlint.records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class LaneEstimate:
     """How many lanes of a diverging sub-group stay busy under a condition.
 
@@ -81,7 +80,7 @@ class LaneEstimate:
         return "the lanes of a sub-group take different paths"
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class ArmCost:
     """What one arm of a divergent construct costs, counted on the tree: what KL501 ranks by.
 
@@ -105,7 +104,7 @@ class ArmCost:
     over_group: bool = False  # one of its loops runs over the work-group (bounded by its size: `get_local_range`)
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Reach:
     """Device code that runs only under a branch: one of the branch's own regions, or the body of a
     device function called (possibly through others) from inside the branch."""
@@ -115,7 +114,7 @@ class Reach:
     function: str | None = None  # the called function whose body `region` is
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Branch:
     """A conditional in device code whose condition depends on the work-item id; `reason` says why it
     diverges (the words are explained at `kernlint.facts.kinds.BranchReason`)."""
@@ -151,7 +150,7 @@ class Branch:
     combines: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class SubGroupBlockAccess:
     """A sub-group block load/store (`sg.load`, `group_load` on a sub-group, intel builtins)."""
 

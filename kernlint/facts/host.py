@@ -18,11 +18,11 @@ written (Fortran: lower-cased); `None` always means "not known".
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
 from kernlint.facts.base import Span
 from kernlint.facts.kinds import LoopKind
+from kernlint.records import record
 
 #: What one step of a host flow is.
 HostStepKind = Literal["launch", "copy", "wait", "use", "timer", "call"]
@@ -33,7 +33,7 @@ CopyDirection = Literal["to-device", "to-host", "on-device", "unknown"]
 UsmKind = Literal["shared", "device", "host"]
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class HostStep:
     """One thing a host function does that matters to data movement, in the order it runs.
 
@@ -74,7 +74,7 @@ class HostStep:
         return name in self.reads or name in self.writes
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class HostLoop:
     """A host loop of a flow: its trip count when constant, else its bound as written (`repeat`)."""
 
@@ -89,7 +89,7 @@ class HostLoop:
         return self.trip_count is None or self.trip_count > 1
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class HostFlow:
     """A function that holds device work: its parameters, its host loops and its steps in order."""
 
@@ -108,7 +108,7 @@ class HostFlow:
         return [position for position, step in enumerate(self.steps) if loop in step.loops]
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class UsmAllocation:
     """A SYCL USM allocation (`sycl::malloc_shared<float>(n, q)`, `malloc_device(bytes, q)`)."""
 

@@ -9,13 +9,12 @@ no fact at all. The rules of the `memory` family (KL601–KL603) price them with
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from kernlint.facts.base import Span
 from kernlint.facts.kinds import AccessKind, LaneKind, MemorySpace, StrideForm
+from kernlint.records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class LaneStride:
     """How far apart, in elements, neighbouring lanes' elements lie.
 
@@ -47,7 +46,7 @@ class LaneStride:
     offset: float | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class MemoryAccess:
     """One element of global or local memory read or written by device code, as the lanes see it.
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 
 from kernlint.facts.accessor_uses import AccessorUses
@@ -30,9 +30,10 @@ from kernlint.facts.kinds import (
 from kernlint.facts.memory import MemoryAccess
 from kernlint.facts.openmp import OmpConstruct
 from kernlint.facts.span_index import SpanIndex
+from kernlint.records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class KernelAttributes:
     """Kernel attributes in either `[[intel::…]]` or `[[sycl::…]]` spelling."""
 
@@ -44,7 +45,7 @@ class KernelAttributes:
     reqd_sub_group_size_span: Span | None = None  # the size argument as written, for a fix that changes it
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class KernelLaunch:
     """A `parallel_for` / `single_task` / `parallel_for_work_group` launch, or (`link` "unlaunched",
     `via` None) a kernel found by what it is, whose launch the file does not show: its sizes are unknown,
@@ -94,7 +95,7 @@ class KernelLaunch:
         return _device_code(self)
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Buffer:
     """A `sycl::buffer` construction (declaration, `auto b = buffer(…)`, CTAD or temporary)."""
 
@@ -110,7 +111,7 @@ class Buffer:
     kept: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Accessor:
     """A buffer accessor as created in a command group or on the host."""
 
@@ -133,7 +134,7 @@ class Accessor:
     mode_namespace: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class LocalAllocation:
     """Work-group local memory: a `local_accessor`, or an accessor with the `target::local` target."""
 
@@ -146,7 +147,7 @@ class LocalAllocation:
     command_group: Span | None
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Barrier:
     """A work-group or sub-group barrier in device code, or a group collective (`reduce_over_group`,
     `group_broadcast`, `joint_*`…), which every member of its group must reach as it must a barrier."""
@@ -157,7 +158,7 @@ class Barrier:
     collective: bool = False  # a group algorithm rather than a barrier
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Loop:
     """A loop with its kind and whether it runs on the host or inside a kernel."""
 
@@ -174,7 +175,7 @@ class Loop:
         return self.trip_count is None or self.trip_count > 1
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class QueueConstruction:
     """A `sycl::queue` constructed in the file (a new context unless one is passed)."""
 
@@ -194,7 +195,7 @@ class QueueConstruction:
         return all(kind in ("selector", "device", "property", "handler") for kind in self.argument_kinds)
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class FunctionCall:
     """A call, on the host, of a function the file defines (for rules that follow one call level)."""
 
@@ -202,7 +203,7 @@ class FunctionCall:
     callee: str
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Pragma:
     """A raw `#pragma` line (continuations included), parsed later by the OpenMP layer."""
 
@@ -210,7 +211,7 @@ class Pragma:
     text: str  # the pragma's argument text, e.g. "omp target teams map(to: a[0:n])"
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Preprocessor:
     """What code written into a C/C++ file must fit, as the preprocessor sees it."""
 
@@ -219,7 +220,7 @@ class Preprocessor:
     include_line: int = 1  # a new `#include` line inserted before this line is compiled by every build
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class LimitReached:
     """A place where an analysis stopped at one of its bounds (an expression nested deeper than it
     reads, calls deeper than it follows): findings that depend on what it did not read may be missing.
@@ -229,7 +230,7 @@ class LimitReached:
     message: str  # what was not read and the bound, e.g. "an expression nested more than 120 levels deep …"
 
 
-@dataclass(frozen=True)
+@record
 class FileFacts:
     """All facts of one translation unit, plus the syntax-error regions the parser reported."""
 

@@ -10,14 +10,14 @@ are also kept as written, for messages and fixes.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from kernlint.facts.base import Span
 from kernlint.facts.kinds import Comparison, LoopKind, LoopRole, MapStorage
 from kernlint.facts.openmp_directive import OmpDirective, OmpParseError
+from kernlint.records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Linear:
     """`constant + Σ coefficient·name` over integers: an index such as `j + TILE + u` → j + u + 64.
 
@@ -79,7 +79,7 @@ class Linear:
         return text
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class IndexBound:
     """An index bound: `floor(numerator / divisor) + offset`, e.g. `n / 2 - 1` for `i < n / 2`.
 
@@ -129,7 +129,7 @@ class IndexBound:
         return text + (f" + {self.offset}" if self.offset > 0 else (f" - {-self.offset}" if self.offset < 0 else ""))
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class OmpRange:
     """The first and last index of a one-dimensional range of array elements (inclusive)."""
 
@@ -137,7 +137,7 @@ class OmpRange:
     last: IndexBound
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class OmpMapped:
     """One list item of a `map` clause and what the declarations say of the data it names.
 
@@ -170,7 +170,7 @@ class OmpMapped:
         return self.element_bytes * self.elements
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class OmpLoop:
     """A counted loop (`for (i = lo; i < hi; i += s)`, `do i = lo, hi, s`) in or around a construct.
 
@@ -213,7 +213,7 @@ class OmpLoop:
         return self.role != "sequential"
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class OmpBound:
     """One relational test of a condition (`next_tile < n2`, `next .lt. n2`), sides as linear forms."""
 
@@ -223,7 +223,7 @@ class OmpBound:
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class OmpCondition:
     """A condition controlling a directive: an enclosing `if`/`select`, or a directive's `if` clause.
 
@@ -240,7 +240,7 @@ class OmpCondition:
     opaque: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class OmpPrefetchTarget:
     """One array element a prefetch asks for (the first element of its section)."""
 
@@ -253,7 +253,7 @@ class OmpPrefetchTarget:
     array_upper: Linear | None = None  # its last valid index: from an enclosing map clause or the declaration
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class OmpVariableUse:
     """How a construct's region uses one mapped variable.
 
@@ -286,7 +286,7 @@ class OmpVariableUse:
     written_first: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class OmpMapType:
     """Where the map type of a `map` clause is written, on the line where the clause starts, for a fix
     that changes it.
@@ -302,7 +302,7 @@ class OmpMapType:
     written: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class OmpConstruct:
     """One OpenMP directive with what it applies to.
 

@@ -7,9 +7,8 @@ needs a value it cannot get stays silent rather than guess.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from kernlint.facts.kinds import OmpLanguage
+from kernlint.records import record
 
 #: Map types; a `map` clause without one maps `tofrom`.
 MAP_TYPES = frozenset({"to", "from", "tofrom", "alloc", "release", "delete", "storage"})
@@ -17,7 +16,7 @@ MAP_TYPES = frozenset({"to", "from", "tofrom", "alloc", "release", "delete", "st
 MAP_MODIFIERS = frozenset({"always", "close", "present", "ompx_hold", "self"})
 
 
-@dataclass(frozen=True)
+@record
 class OmpSection:
     """One subscript of a list item: C `[lower:length(:stride)]`, Fortran `lower:upper(:stride)`.
 
@@ -40,7 +39,7 @@ class OmpSection:
         return None if self.is_range else self.lower
 
 
-@dataclass(frozen=True)
+@record
 class OmpItem:
     """A list item: a variable (`a`, `s.x`, `s%x`, `/blk/`) with its subscripts in written order."""
 
@@ -55,7 +54,7 @@ class OmpItem:
         return any(d.is_range for d in self.dims)
 
 
-@dataclass(frozen=True)
+@record
 class OmpClause:
     """One clause as written: `name([modifiers:] args[: suffix])`.
 
@@ -95,7 +94,7 @@ class OmpClause:
         return "tofrom"
 
 
-@dataclass(frozen=True)
+@record
 class OmpMapItem:
     """One item of a `map` clause together with the clause's map type and modifiers."""
 
@@ -105,7 +104,7 @@ class OmpMapItem:
     clause: OmpClause
 
 
-@dataclass(frozen=True)
+@record
 class OmpDirective:
     """A parsed directive.  `kind` is the normalised name ("target teams distribute parallel
     for", "end target" ...); `leaves` its leaf constructs, e.g. ("target", "teams", "distribute",
@@ -175,7 +174,7 @@ class OmpDirective:
         return self.items("data")
 
 
-@dataclass(frozen=True)
+@record
 class OmpParseError:
     """A directive that could not be parsed: message, 1-based line and column, the text."""
 

@@ -27,7 +27,7 @@ import signal
 import sys
 import threading
 import time
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -37,6 +37,7 @@ from kernlint.diagnostics import Diagnostic, FileResult, FileStatus
 from kernlint.discovery import SourceEntry
 from kernlint.engine import EngineSetup
 from kernlint.lsp.trace import mark
+from kernlint.records import record
 
 # A test hook: with this set to a directory, each analysis creates `<label>.started` there and waits
 # for `<label>.go` before it begins, so a test can hold an analysis for as long as it likes.
@@ -50,7 +51,7 @@ STOP_SIGNAL: signal.Signals | None = getattr(signal, "SIGUSR1", None)
 STOPPED = "stopped"  # the worker's answer to a request it stopped
 
 
-@dataclass(frozen=True)
+@record
 class Request:
     """One document's text to analyse with its project's setup; `label` names it to the test gate and
     the trace."""

@@ -9,12 +9,12 @@ calculator's SLM chart it never disagrees with the result table.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kernlint.occupancy.api import compute
 from kernlint.occupancy.profiles import KB, DeviceProfile, IntelProfile
 from kernlint.occupancy.report import OccupancyReport
+from kernlint.records import record
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -25,7 +25,7 @@ _MAX_POINTS = 64
 _NVIDIA_SMEM_STEPS_KB = (0, 1, 2, 4, 8, 16, 24, 32, 48, 64, 96, 128, 160, 192)
 
 
-@dataclass(frozen=True)
+@record
 class Sweep:
     """Occupancy (None: the launch cannot run) at each x, with the kernel's own point marked."""
 

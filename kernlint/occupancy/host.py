@@ -14,8 +14,9 @@ then names it as a missing input.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Literal
+
+from kernlint.records import record
 
 Attachment = Literal["pcie", "integrated"]
 
@@ -25,7 +26,7 @@ PCIE_GB_PER_S_PER_LANE: dict[int, float] = {1: 0.250, 2: 0.500, 3: 0.985, 4: 1.9
 PCIE_LANE_COUNTS = (1, 2, 4, 8, 16)
 
 
-@dataclass(frozen=True)
+@record
 class HostSide:
     """Attachment, host-link and device-memory bandwidth of one GPU; None where unknown."""
 

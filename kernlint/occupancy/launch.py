@@ -9,16 +9,16 @@ in the models instead.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TypeGuard
 
 from kernlint.occupancy.profiles import DeviceProfile, IntelProfile, NvidiaProfile
+from kernlint.records import record
 
 Extent = int | Sequence[int]
 """A 1-, 2- or 3-dimensional size: ``512`` or ``(8, 8, 4)``."""
 
 
-@dataclass(frozen=True)
+@record
 class LaunchInputs:
     """The launch as the model used it (defaults filled in, dimensions kept)."""
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import pairwise
 from pathlib import Path
@@ -18,6 +17,7 @@ from typing import Any
 from kernlint.compat import tomllib
 from kernlint.occupancy.host import parse_host
 from kernlint.occupancy.profiles import KB, DeviceProfile, IntelProfile, NvidiaProfile
+from kernlint.records import record
 
 #: The device ids docs/contract.md names (section 6), listed first wherever devices are listed.
 SPEC_DEVICE_IDS = ("gen9", "xe-lp", "xe-hpg", "xe-hpc", "xe2-hpg", "a100", "h100")
@@ -31,7 +31,7 @@ class DeviceError(ValueError):
     """An unknown device id, or a device file that is missing, unreadable or has a bad field."""
 
 
-@dataclass(frozen=True)
+@record
 class _Field:
     accepted: str
     check: Callable[[Any], bool]

@@ -17,18 +17,17 @@ the kernel did not opt in). ``compute_nvidia`` turns launches the runtime would 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from kernlint.occupancy.launch import LaunchInputs, indivisible
 from kernlint.occupancy.profiles import KB, NvidiaProfile
 from kernlint.occupancy.report import OccupancyReport, refused, resident
+from kernlint.records import record
 
 
 def _round_up(value: int, unit: int) -> int:
     return -(-value // unit) * unit
 
 
-@dataclass(frozen=True)
+@record
 class BlockLimits:
     """Resident blocks per SM that each resource alone allows; the runtime answers their minimum."""
 

@@ -14,16 +14,17 @@ sector of the 128-byte line on NVIDIA GPUs), and the banks of local memory, ``lo
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import field, fields
 from fractions import Fraction
 from typing import Any
 
 from kernlint.occupancy.host import UNKNOWN_HOST, HostSide
+from kernlint.records import record
 
 KB = 1024
 
 
-@dataclass(frozen=True)
+@record
 class DeviceProfile:
     """What every device has: identity, provenance and the launch limits rules check first."""
 
@@ -95,7 +96,7 @@ class DeviceProfile:
         return data
 
 
-@dataclass(frozen=True)
+@record
 class IntelProfile(DeviceProfile):
     """An Intel GPU in the terms of Intel's GPU Occupancy Calculator.
 
@@ -145,7 +146,7 @@ class IntelProfile(DeviceProfile):
         return Fraction(self.xve_count, self.xves_per_xe_core)
 
 
-@dataclass(frozen=True)
+@record
 class NvidiaProfile(DeviceProfile):
     """An NVIDIA GPU with the constants ``cudaOccupancyMaxActiveBlocksPerMultiprocessor`` uses."""
 

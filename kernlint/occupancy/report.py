@@ -7,12 +7,12 @@ knowing which model answered. ``to_json`` is the docs/contract.md section 4 ``ke
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from kernlint.occupancy.launch import LaunchInputs
 from kernlint.occupancy.waves import wave_figures
+from kernlint.records import record
 
 if TYPE_CHECKING:
     from kernlint.occupancy.profiles import DeviceProfile
@@ -32,7 +32,7 @@ LIMITER_TEXT: dict[str, tuple[str, str]] = {
 }
 
 
-@dataclass(frozen=True)
+@record
 class OccupancyReport:
     """Occupancy of one launch on one device.
 

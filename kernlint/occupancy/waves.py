@@ -11,12 +11,13 @@ matched digit for digit without letting the quirk into the numbers kernlint repo
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
+from kernlint.records import record
 
-@dataclass(frozen=True)
+
+@record
 class WaveFigures:
     """GPU-level occupancy of a whole launch."""
 

@@ -29,11 +29,11 @@ import os
 import re
 import shlex
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import PurePath
 
 from kernlint.config import ConfigError
+from kernlint.records import record
 
 DATABASE_NAME = "compile_commands.json"
 
@@ -127,7 +127,7 @@ _PATH_FLAGS = ("-I", "-isystem", "-iquote", "-idirafter", "-include", "-imacros"
 SOURCE_SUFFIXES = frozenset({".c", ".cc", ".cpp", ".cxx", ".c++", ".cp", ".sycl", ".cu", ".hpp", ".h", ".hh"})
 
 
-@dataclass(frozen=True)
+@record
 class FileFlags:
     """The flags libclang should parse one file with, and where they came from.
 

@@ -21,7 +21,7 @@ written inside another template) are not resolved by libclang's AST and are left
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, cast
 
 import tree_sitter
@@ -35,13 +35,14 @@ from kernlint.frontends.common.nodes import text_of
 from kernlint.frontends.cpp.constants import CppConstants
 from kernlint.frontends.cpp.sycl.launches import LaunchReader
 from kernlint.frontends.cpp.unit import CppUnit
+from kernlint.records import record
 
 _KIND = cindex.CursorKind
 _MAX_INSTANTIATIONS = 16  # per template: a file instantiating more is generated code, read as tree-sitter does
 _MAX_DEPTH = 16
 
 
-@dataclass(frozen=True)
+@record
 class Instantiation:
     """One instantiation of a template of the main file: its name as written for a reader
     (`launch<2048>`), where its template starts and its integral arguments by parameter index."""

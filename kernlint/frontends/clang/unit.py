@@ -13,7 +13,6 @@ import os
 import re
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from clang import cindex
 
 from kernlint.frontends.clang.flags import without_side_effects
 from kernlint.frontends.clang.native import evaluate_int, in_main_file, is_invalid_declaration, skipped_ranges
+from kernlint.records import record
 
 PROBE_PREFIX = "__kernlint_probe_"
 _NOT_FOUND = re.compile(r"'(.+)' file not found")
@@ -37,7 +37,7 @@ def _index() -> cindex.Index:
     return _INDEX[1]
 
 
-@dataclass(frozen=True)
+@record
 class Declaration:
     """A variable declared in the main file, as clang resolved it."""
 

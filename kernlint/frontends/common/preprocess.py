@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from kernlint.analysis.consteval import evaluate
+from kernlint.records import record
 
 _IF0 = re.compile(rb"^[ \t]*#[ \t]*if[ \t]+0\b", re.M)
 _CONDITIONAL = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b", re.M)
@@ -42,7 +43,7 @@ def directive_matches(pattern: re.Pattern[bytes], data: bytes) -> Iterator[re.Ma
         at = data.find(b"#", at + 1)
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class ConditionalArm:
     """One arm of an `#if`/`#ifdef` … `#endif` group: the bytes of its body and whether it is compiled
     (True), not compiled (False) or unknown (None)."""

@@ -10,7 +10,6 @@ whose parameter at that position is a value or a const reference. Anything else 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Literal
 
 import tree_sitter
@@ -18,6 +17,7 @@ import tree_sitter
 from kernlint.frontends.common.nodes import arguments_of, text_of
 from kernlint.frontends.common.preprocess import directive_matches
 from kernlint.frontends.cpp.syntax import function_declarator, last_name
+from kernlint.records import record
 
 Node = tree_sitter.Node
 
@@ -112,7 +112,7 @@ _WORD = re.compile(r"[A-Za-z_]\w*")
 _STORE = re.compile(r"(?<![=!<>])=(?!=)|\+\+|--|[-+*/%&|^]=|<<=|>>=")
 
 
-@dataclass(frozen=True)
+@record
 class Macro:
     """A macro the file defines: the names its parameters and body mention, and whether the body
     stores anything (an assignment, `++`, `--`)."""
@@ -140,7 +140,7 @@ def may_store_through_macro(name: str, macros: dict[str, Macro], functions: dict
     return name.isupper() and len(name) > 1 and name not in functions
 
 
-@dataclass(frozen=True)
+@record
 class Callees:
     """What the file says about the functions it calls: definitions and prototypes by name, its
     macros, and whether arguments can bind to references (C++) or are always copies (C)."""

@@ -16,7 +16,6 @@ from __future__ import annotations
 import os
 import re
 from collections import OrderedDict
-from dataclasses import dataclass
 from pathlib import Path
 
 import tree_sitter
@@ -28,6 +27,7 @@ from kernlint.frontends.common.preprocess import ConditionalArm, alternatives
 from kernlint.frontends.cpp.constant_writes import WriteFinder
 from kernlint.frontends.cpp.dialect import file_macros
 from kernlint.frontends.cpp.scan import include_paths, parsed
+from kernlint.records import record
 
 _SCOPE_TYPES = frozenset(
     {
@@ -47,7 +47,7 @@ _MAX_INCLUDE_DEPTH = 8
 _MAX_EVAL_DEPTH = 32
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Definition:
     """One binding of a name: a macro, a variable with its initialiser, or a (template) parameter."""
 

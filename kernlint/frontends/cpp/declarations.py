@@ -13,12 +13,12 @@ and unknown is never taken for a match.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 import tree_sitter
 
 from kernlint.frontends.common.nodes import text_of
 from kernlint.frontends.cpp.dependence.nodes import ParentOf
+from kernlint.records import record
 
 Node = tree_sitter.Node
 
@@ -30,7 +30,7 @@ _LITERAL_SUFFIX = re.compile(r"(?i)(?P<u>u)?(?P<l>ll|l)?(?P<u2>u)?z?")
 _QUALIFIERS = re.compile(r"\b(?:const|volatile|constexpr)\b")
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Declared:
     """A name's declaration as seen from a point: its type (None: unknown), and whether it is a private
     local there (declared by value, not static, in the function or lambda the point is in, and with no

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cached_property
 
 import tree_sitter
@@ -25,6 +24,7 @@ from kernlint.analysis.consteval import type_size
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import text_of
 from kernlint.frontends.cpp.constants import CppConstants
+from kernlint.records import record
 
 Node = tree_sitter.Node
 
@@ -55,7 +55,7 @@ _MAX_ALIAS_DEPTH = 8
 _Value = Callable[[str, int], "int | None"]  # a constant expression's value at a byte
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Declared:
     """A variable or parameter as declared: its type as written (qualifiers dropped), how many pointer
     levels and which array extents its declarator adds (`float (*t)[33]` → 1 pointer, extents (33,);
@@ -83,7 +83,7 @@ class Declared:
         return self.extents if self.pointers == 0 and self.extents else None
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Member:
     name: str
     offset: int
@@ -91,7 +91,7 @@ class Member:
     type_text: str
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Layout:
     """A struct's size, alignment and members in declaration order."""
 

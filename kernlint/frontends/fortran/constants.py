@@ -11,13 +11,13 @@ unknown: nothing guesses.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 import tree_sitter
 
 from kernlint.analysis.consteval import evaluate
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import text_of as _text
+from kernlint.records import record
 
 _KIND_SUFFIX = re.compile(r"\b(\d+)_(?:[A-Za-z]\w*|\d+)\b")
 #: Program units: the scopes of declarations.
@@ -27,7 +27,7 @@ _MAX_DEPTH = 24
 Point = tuple[int, int]
 
 
-@dataclass(frozen=True)
+@record
 class _Parameter:
     value_text: str
     scope: tuple[Point, Point]  # the program unit that declares it

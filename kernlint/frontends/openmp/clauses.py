@@ -7,15 +7,15 @@ unknown clauses are kept with their raw comma-separated arguments.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from kernlint.facts.openmp_directive import OmpClause, OmpItem, OmpSection
 from kernlint.frontends.openmp.lex import LexFailure, Structure
+from kernlint.records import record
 
 NO_ARGS, OPTIONAL, REQUIRED = 0, 1, 2
 
 
-@dataclass(frozen=True)
+@record
 class ClauseSpec:
     """How one clause's parenthesised text is shaped.
 

@@ -7,7 +7,6 @@ analysis gives back (`RegionBranches`: the branches, and the limits it met)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
 from kernlint.facts import LimitReached, Span
@@ -15,9 +14,10 @@ from kernlint.facts.device import ArmCost, Branch
 from kernlint.facts.kinds import BranchKind
 from kernlint.frontends.openmp import expr as ex
 from kernlint.frontends.openmp.lanes import Scaling
+from kernlint.records import record
 
 
-@dataclass(frozen=True)
+@record
 class RawAssign:
     """`name = value` (`compound`: `name op= value`, `name++`; value None when it adds no new source).
     `scaling`: it halves or doubles the name (`s >>= 1`, `s /= 2`, `s = s / 2`, `d *= 2`), a tree's step."""
@@ -30,7 +30,7 @@ class RawAssign:
     scaling: Scaling | None = None
 
 
-@dataclass(frozen=True)
+@record
 class BranchShape:
     """The language-specific half of a `Branch` (see facts.device.Branch for each field)."""
 
@@ -41,7 +41,7 @@ class BranchShape:
     combines: bool = False  # a reduction or scan step (`s[i] += s[i + d]`)
 
 
-@dataclass(frozen=True)
+@record
 class RawBranch:
     """A conditional: `span` the statement, `condition` its test (text as written), `regions` the
     code it guards, `guards` the conditionals around it (their spans), `varying` names that change
@@ -82,7 +82,7 @@ class DeviceSource(Protocol):
         """The file's one definition of the function `name`, None when it has none or several."""
 
 
-@dataclass(frozen=True)
+@record
 class RawCall:
     """A call of a function the file defines, made in device code: `name(args)` (argument texts as
     written), with the conditionals around it inside the region."""
@@ -93,7 +93,7 @@ class RawCall:
     guards: tuple[Span, ...] = ()
 
 
-@dataclass(frozen=True)
+@record
 class RawFunction:
     """A function of the file as device code: its name, its body (a region `device_code` reads) and
     its parameters' names, in order."""

@@ -11,41 +11,41 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import lru_cache
 
 from kernlint.analysis.consteval import parse_int_literal
 from kernlint.analysis.precedence import BINARY_PRECEDENCE, PrecedenceParser
 from kernlint.facts.kinds import Comparison
 from kernlint.facts.openmp import Linear, OmpBound
+from kernlint.records import record
 
 # -- the tree ----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class Num:
     value: int | None  # None for a non-integer literal (1.0, 2.5e3)
 
 
-@dataclass(frozen=True)
+@record
 class Name:
     name: str
 
 
-@dataclass(frozen=True)
+@record
 class Unary:
     op: str
     operand: Expr
 
 
-@dataclass(frozen=True)
+@record
 class Binary:
     op: str
     left: Expr
     right: Expr
 
 
-@dataclass(frozen=True)
+@record
 class Call:
     """A call, or in Fortran also an array element (`a(i)`): the grammar cannot tell them apart."""
 
@@ -53,7 +53,7 @@ class Call:
     args: tuple[Expr, ...]
 
 
-@dataclass(frozen=True)
+@record
 class Subscript:
     """A C subscript `base[index]`."""
 
@@ -61,7 +61,7 @@ class Subscript:
     index: Expr
 
 
-@dataclass(frozen=True)
+@record
 class Member:
     """A member of an element or of a call's result (`nodes[i].start`, Fortran `cells(i)%n`): its value
     comes from that element. A member of a plain name (`s.n`, `p->n`) stays a `Name`."""
@@ -71,7 +71,7 @@ class Member:
     op: str  # `.`, `->` or `%`
 
 
-@dataclass(frozen=True)
+@record
 class Opaque:
     """What the reader could not read; `too_deep` when only its nesting stopped it (see `parse`)."""
 
@@ -326,7 +326,7 @@ Definition = Callable[[str], "Expr | None"]
 _MAX_DEPTH = 12
 
 
-@dataclass(frozen=True)
+@record
 class Scope:
     """What names mean at one point: constants (`#define`, `parameter`, `constexpr`) and local
     single-assignment definitions (`int next = j + TILE + u;`) that may be substituted."""
@@ -426,7 +426,7 @@ def linear_text(text: str, *, fortran: bool, scope: Scope) -> Linear | None:
 # -- conditions ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class ConditionShape:
     """What a condition tests: names read, relational bounds, modulo masks, and whether all was read."""
 

@@ -10,7 +10,6 @@ here, once, so the facts cannot differ between the languages.
 from __future__ import annotations
 
 from bisect import bisect_right
-from dataclasses import dataclass
 from typing import Protocol
 
 from kernlint.facts.base import Span
@@ -31,6 +30,7 @@ from kernlint.frontends.openmp.locate import TextLocator
 from kernlint.frontends.openmp.mapped import implicit_map_facts
 from kernlint.frontends.openmp.maps import Declared, device_named, mapped_items, own_elements, touched_range
 from kernlint.frontends.openmp.names import STANDALONE
+from kernlint.records import record
 
 #: Leaves that make a construct's associated loop run in parallel or vectorised.
 _PARALLEL_LEAVES = frozenset({"for", "do", "distribute", "loop", "taskloop"})
@@ -52,7 +52,7 @@ def is_loop_construct(directive: OmpDirective) -> bool:
     return has_region(directive) and bool(set(directive.leaves) & _LOOP_LEAVES)
 
 
-@dataclass(frozen=True)
+@record
 class RawLoop:
     """A loop as a front-end reads it; `span` identifies it. Bounds are text, not yet evaluated.
 
@@ -70,7 +70,7 @@ class RawLoop:
     kind: LoopKind = "for"
 
 
-@dataclass(frozen=True)
+@record
 class RawCondition:
     """A condition around a point: its text and whether the point is in its else branch."""
 
@@ -79,7 +79,7 @@ class RawCondition:
     negated: bool = False
 
 
-@dataclass(frozen=True)
+@record
 class Access:
     """One use of a mapped variable in a region.
 
@@ -109,7 +109,7 @@ class Access:
     statement: Span | None = None
 
 
-@dataclass(frozen=True)
+@record
 class Located:
     """A directive as found: where it is, its parse, and the code it applies to."""
 

@@ -12,7 +12,7 @@ stands for its extent, so a whole assumed-shape array and a loop to `size(a, 1) 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Protocol
 
 from kernlint.facts.base import Span
@@ -32,9 +32,10 @@ from kernlint.frontends.openmp.expr import (
     linear_text,
     parse,
 )
+from kernlint.records import record
 
 
-@dataclass(frozen=True)
+@record
 class Declared:
     """What a declaration says about a variable: element size, bounds of its first dimension and, for
     the map facts, its whole shape.

@@ -14,7 +14,7 @@ region declares itself are private, and not listed).
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from fractions import Fraction
 from typing import Protocol
 
@@ -28,9 +28,10 @@ from kernlint.facts.openmp import OmpConstruct
 from kernlint.frontends.openmp import expr as ex
 from kernlint.frontends.openmp.dependence import RawBranch
 from kernlint.frontends.openmp.solved import SolvedRegion, SolvedRegions
+from kernlint.records import record
 
 
-@dataclass(frozen=True)
+@record
 class RawArrayAccess:
     """One array element a region uses, as written. `indices` in the language's order (C: `[i][k]`,
     Fortran: `(i, k)`), `extents` the declared extent of each dimension (as written, None when not

@@ -4,11 +4,10 @@ new mode: KL102's `read_only` and `write_only, no_init`, KL103's `no_init`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from kernlint.diagnostics import Edit
 from kernlint.facts import Accessor, Span
 from kernlint.facts.accessor_uses import AccessorUses
+from kernlint.records import record
 from kernlint.rule import RuleContext
 
 
@@ -64,7 +63,7 @@ def describe(accessor: Accessor) -> str:
 # -- rewriting the mode --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class NewMode:
     """A new mode, as each way of writing the old one must be rewritten to say it; a spelling left None
     gets no fix. `{ns}` stands for the namespace the mode tag was written with (`tag_prefix`)."""

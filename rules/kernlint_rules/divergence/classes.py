@@ -25,10 +25,10 @@ names and a material gain estimated from the device model; everything else is an
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 
 from kernlint.facts import Span
 from kernlint.facts.device import ArmCost, Branch, LaneEstimate
+from kernlint.records import record
 
 HEAVY_ARM = 6  # statements (and calls) in one arm from which divergence costs more than predication would
 SERIAL_WORK = 10  # straight-line statements under a leader test from which the other lanes' idling matters
@@ -65,7 +65,7 @@ def classify(branch: Branch) -> str:
     return "cheap-arms"
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Launch:
     """What the policy needs to know of the launch around a construct."""
 
@@ -74,7 +74,7 @@ class Launch:
     barrier_in: Callable[[Span], bool]  # whether a work-group barrier lies in this code
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Verdict:
     """A class's severity for one construct: `warn` when the policy's threshold is met, `why` says why not."""
 

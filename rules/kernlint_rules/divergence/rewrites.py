@@ -23,9 +23,8 @@ What makes it the same program (each from the facts, never guessed; unknown mean
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from kernlint.facts.device import Branch
+from kernlint.records import record
 
 _FLOATING = {"float": 1, "double": 2, "long double": 3}
 # integer conversion ranks; `long` is 32 bits on some hosts and 64 on others, so a comparison that
@@ -47,7 +46,7 @@ _RANKS = {
 _BITS = {3: 32, 5: 64}  # by rank: int and long long; long is unknown
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Rewrite:
     """A replacement for the whole construct: `text` as C/C++ source, `safe` when provably the same
     program, `algorithm` when it needs `<algorithm>`."""
@@ -58,7 +57,7 @@ class Rewrite:
     algorithm: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Spelling:
     """What the file lets a rewrite write: C only, or C++; the macros it sees."""
 

@@ -4,13 +4,13 @@ than the device accepts. The SYCL half of KL201 and its OpenMP half (`thread_lim
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from kernlint.occupancy import DeviceProfile
+from kernlint.records import record
 
 
-@dataclass(frozen=True)
+@record
 class WorkGroupTooLarge:
     """A work-group (thread block, OpenMP team) bigger than the device accepts."""
 

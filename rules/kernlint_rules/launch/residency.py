@@ -3,13 +3,12 @@ allocates, the work-group barriers in its device code, a hierarchical launch."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from kernlint.facts import Barrier, FileFacts, KernelLaunch, LocalAllocation, Span
+from kernlint.records import record
 from kernlint_rules.launch.model import unit_word
 
 
-@dataclass(frozen=True)
+@record
 class LocalMemory:
     """Local memory a launch's command group allocates per work-group."""
 
@@ -38,7 +37,7 @@ def work_group_barriers(facts: FileFacts, launch: KernelLaunch) -> tuple[Barrier
     return tuple(b for b in facts.barriers_in(launch) if b.scope == "work-group" and not b.collective)
 
 
-@dataclass(frozen=True)
+@record
 class UnitBinding:
     """Why a work-group must live on one Xe-core / SM: the guide's two reasons, plus hierarchy."""
 

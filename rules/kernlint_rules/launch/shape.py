@@ -11,12 +11,12 @@ one launch: a constant work-group size and a sub-group size the device supports,
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from math import prod
 from typing import Any, TypeVar
 
 from kernlint.facts import KernelLaunch
 from kernlint.occupancy import DeviceProfile
+from kernlint.records import record
 
 _T = TypeVar("_T")
 
@@ -24,7 +24,7 @@ _T = TypeVar("_T")
 # -- the work-group ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class WorkGroup:
     """The local size a launch runs with, and where it was written."""
 
@@ -111,7 +111,7 @@ def global_items(launch: KernelLaunch, group: WorkGroup | None) -> tuple[int, ..
 # -- the sub-group ----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class SubGroup:
     """The sub-group size a computation uses: the kernel's required one or the device default."""
 
@@ -156,7 +156,7 @@ def supported_sub_group(launch: KernelLaunch, device: DeviceProfile) -> SubGroup
 # -- the preamble of the occupancy rules ------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class LaunchShape:
     """A launch's constant work-group size and the sub-group size it runs at on one device."""
 

@@ -4,13 +4,13 @@ hot path, one finding per access as written, and one report per array and loop."
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from kernlint.cost import Cost
 from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import FileFacts, MemoryAccess, Span
 from kernlint.occupancy import DeviceProfile
+from kernlint.records import record
 from kernlint.rule import RuleContext
 
 
@@ -72,7 +72,7 @@ def kernel_of(facts: FileFacts, access: MemoryAccess) -> Span | None:
     return around[-1].region if around else None
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Finding:
     """What a memory rule would say of one access, before repeats of it are folded together."""
 

@@ -17,14 +17,14 @@ and shared-memory wavefronts per request (`l1tex__data_pipe_lsu_wavefronts_mem_s
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from math import ceil
 
 from kernlint.cost import Cost
 from kernlint.facts.memory import LaneStride
+from kernlint.records import record
 
 
-@dataclass(frozen=True)
+@record
 class Layout:
     """Where a sub-group's lanes put their elements: `stride` bytes apart along a row of `row_width`
     lanes (None: every lane in one row), rows `row_bytes` apart, `element` bytes each."""
@@ -70,7 +70,7 @@ def ideal_wavefronts(lanes: int, element: int, banks: int, bank_bytes: int) -> i
     return ceil(lanes * element / (banks * bank_bytes))
 
 
-@dataclass(frozen=True)
+@record
 class Footprint:
     """A global access's sectors: `touched` (None when the stride is a symbol: then `at_least`, and
     `spread` once the stride reaches `spread_from` elements) against `needed`."""

@@ -52,13 +52,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from kernlint.cost import Cost
 from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import FileFacts, HostFlow, HostLoop, HostStep, OmpConstruct
 from kernlint.facts.openmp import map_item_bytes
 from kernlint.facts.openmp_directive import OmpSection
+from kernlint.records import record
 from kernlint.rule import Rule, RuleContext
 from kernlint.transfer_cost import transfer_cost
 from kernlint_rules.transfers import map_items
@@ -78,7 +78,7 @@ _KEEPING = frozenset({"present", "always"})
 _WORD = re.compile(r"[A-Za-z_]\w*")
 
 
-@dataclass(frozen=True)
+@record
 class Mapped:
     """An array a target construct copies, with the direction of each needless copy."""
 
@@ -94,7 +94,7 @@ class Mapped:
         return int(self.copy_in) + int(self.copy_out)
 
 
-@dataclass(frozen=True)
+@record
 class Repeat:
     """Where a target construct repeats: the flow and loop holding it (or the call of its function)."""
 

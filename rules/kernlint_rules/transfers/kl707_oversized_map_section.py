@@ -50,7 +50,6 @@ Options
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from kernlint.cost import Cost
@@ -58,6 +57,7 @@ from kernlint.diagnostics import Diagnostic, Severity
 from kernlint.facts import FileFacts
 from kernlint.facts.openmp import IndexBound, OmpConstruct, OmpMapped, OmpRange
 from kernlint.facts.openmp_directive import OmpMapItem
+from kernlint.records import record
 from kernlint.rule import Rule, RuleContext
 from kernlint.transfer_cost import transfer_cost
 from kernlint_rules.transfers.map_items import (
@@ -70,7 +70,7 @@ from kernlint_rules.transfers.map_items import (
 )
 
 
-@dataclass(frozen=True)
+@record
 class Excess:
     """How much of a mapped range the region does not reach: `elements` when a constant count, else
     `share` of a symbolic extent (0.5 for a loop to n / 2)."""

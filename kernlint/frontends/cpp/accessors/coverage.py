@@ -9,7 +9,6 @@ name in it is never reassigned in the function.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 import tree_sitter
 
@@ -23,13 +22,14 @@ from kernlint.frontends.cpp.sycl.containers import container_size
 from kernlint.frontends.cpp.sycl.ranges import evaluate_range
 from kernlint.frontends.cpp.syntax import no_spaces
 from kernlint.frontends.cpp.unit import CppUnit
+from kernlint.records import record
 
 Node = tree_sitter.Node
 
 _CONTAINER_MUTATORS = r"resize|push_back|emplace_back|pop_back|clear|erase|insert|assign|swap|reserve"
 
 
-@dataclass(frozen=True)
+@record
 class Coverage:
     """What is known of an accessor's buffer and whether one of the kernel's writes covers it."""
 

@@ -16,13 +16,14 @@ from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import arguments_of, contains, text_of
 from kernlint.frontends.cpp.constants import CppConstants
 from kernlint.frontends.cpp.syntax import no_spaces, unwrap_value
+from kernlint.records import record
 
 Node = tree_sitter.Node
 
 _QUERY = "cpp_accessors"
 
 
-@dataclass(frozen=True)
+@record
 class Index:
     """What one subscript is, as far as coverage goes."""
 

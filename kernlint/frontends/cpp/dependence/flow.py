@@ -27,6 +27,7 @@ from typing import Any, Protocol
 from kernlint.analysis.names import DefinitionKey, Variable
 from kernlint.analysis.reaching import ENTRY, Flow, Steps, drive
 from kernlint.frontends.cpp.dependence.nodes import Node, declared_name, key_of, named, text_of
+from kernlint.records import record
 
 _LOOP_TYPES = frozenset({"for_statement", "while_statement", "do_statement", "for_range_loop"})
 # Nodes an expression walk reads nothing from.
@@ -48,7 +49,7 @@ _NOT_READ = frozenset(
 )
 
 
-@dataclass(frozen=True)
+@record
 class Definition:
     """One definition: the variable, the node that makes it (declarator, assignment, update or call
     argument) and how (`init`, `assign`, `update`, `element`, `reference`)."""

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import tree_sitter
 
@@ -24,6 +23,7 @@ from kernlint.frontends.cpp.dependence.context import UnitContext
 from kernlint.frontends.cpp.dependence.nodes import Key, call_parts
 from kernlint.frontends.cpp.dependence.program import CppDependence
 from kernlint.frontends.openmp import expr as ex
+from kernlint.records import record
 
 Node = tree_sitter.Node
 
@@ -35,7 +35,7 @@ _MAX_NESTING = 16
 _MAX_INLINED = 4  # calls and macros expanded inside one another
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class LaneShape:
     """The launch's shape as far as the lanes go: which dimension is fastest when the ids have `dims`
     dimensions (None: the last), and the fastest dimension's local extent when known."""
@@ -45,7 +45,7 @@ class LaneShape:
     row_width: int | None = None
 
 
-@dataclass(frozen=True)
+@record
 class FileStrides:
     """What every unit's stride source shares in one file."""
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import tree_sitter
 
@@ -45,6 +45,7 @@ from kernlint.frontends.cpp.device.result import DeviceCode
 from kernlint.frontends.cpp.device.strides import grid_stride
 from kernlint.frontends.cpp.types import CppTypes
 from kernlint.frontends.cpp.unit import CppUnit
+from kernlint.records import record
 
 Node = tree_sitter.Node
 
@@ -101,7 +102,7 @@ def analyse_device_code(
     )
 
 
-@dataclass(frozen=True)
+@record
 class _ComponentFacts:
     """The device-code facts of one component of the call graph (a kernel and the code it reaches,
     kernels sharing code together), each kind in the order the whole file's analysis lists it;
@@ -209,7 +210,7 @@ def _unread_lines(
 _WORD = re.compile(r"[A-Za-z_]\w*")
 
 
-@dataclass(frozen=True)
+@record
 class _Context:
     """What lies outside the components of a file: `shared`, what any component may read (headers,
     type definitions, local allocations); the host text, the lines of the statements no component

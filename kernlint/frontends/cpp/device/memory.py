@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from fractions import Fraction
 
 import tree_sitter
@@ -36,13 +36,14 @@ from kernlint.frontends.cpp.dependence.program import CppDependence
 from kernlint.frontends.cpp.device.memory_objects import MemoryObject, MemoryObjects, calls_into, span_in
 from kernlint.frontends.cpp.types import CppTypes
 from kernlint.frontends.cpp.unit import CppUnit
+from kernlint.records import record
 
 Node = tree_sitter.Node
 
 _STORES = frozenset({"="})
 
 
-@dataclass(frozen=True)
+@record
 class DeviceView:
     """What the device-code graph knows that accesses need: each scanned region's captures, the device
     units a call reaches, the name of a device function, and the kernel root keys."""

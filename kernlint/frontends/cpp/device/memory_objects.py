@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import tree_sitter
 
@@ -25,6 +25,7 @@ from kernlint.frontends.cpp.dependence.context import UnitContext
 from kernlint.frontends.cpp.dependence.nodes import Key, call_parts
 from kernlint.frontends.cpp.dependence.program import CppDependence
 from kernlint.frontends.cpp.types import CppTypes, Declared
+from kernlint.records import record
 
 Node = tree_sitter.Node
 
@@ -38,7 +39,7 @@ _VALUE_WRAPPERS = frozenset({"parenthesized_expression"})
 _MAX_DEPTH = 12
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class MemoryObject:
     """Memory the lanes share: its space, the type one index step covers at the innermost level, and
     the extents of the dimensions a subscript chain walks (`float (*t)[33]`: (None, 33); `float *p`:

@@ -3,13 +3,12 @@ front-end builds the empty one for a file without kernels without importing the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from kernlint.facts import Barrier, Branch, KernelLaunch, LimitReached, SubGroupBlockAccess
 from kernlint.facts.memory import MemoryAccess
+from kernlint.records import record
 
 
-@dataclass(frozen=True)
+@record
 class DeviceCode:
     """Launches with their device regions filled in (the unlaunched kernels that no other kernel
     reaches after them), the device-code facts found in them, and whether the analysis of their code

@@ -27,13 +27,13 @@ import os
 import re
 from collections import OrderedDict
 from collections.abc import Hashable
-from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 from typing import Any, TypeVar
 
 from kernlint import stopping
 from kernlint.facts import Span
+from kernlint.records import record
 
 T = TypeVar("T")
 
@@ -73,7 +73,7 @@ class NotMovable(Exception):
     """A fact holds a position outside its component's regions, or a value the mover does not know."""
 
 
-@dataclass(frozen=True)
+@record
 class Moves:
     """Old regions (start byte, end byte, first line) to their new start byte and first line."""
 
@@ -141,7 +141,7 @@ def _fields(kind: type) -> tuple[str, ...] | None:
     return _FIELDS[kind]
 
 
-@dataclass(frozen=True)
+@record
 class Stored:
     """A component's facts as analysed, with its regions then (start byte, end byte, first line)."""
 

@@ -13,7 +13,7 @@ container declared elsewhere, leaves the size unknown (a vector parameter is the
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import tree_sitter
 
@@ -21,6 +21,7 @@ from kernlint.frontends.common.nodes import arguments_of, text_of
 from kernlint.frontends.cpp.sycl.ranges import split_top_level
 from kernlint.frontends.cpp.syntax import function_declarator
 from kernlint.frontends.cpp.unit import CppUnit
+from kernlint.records import record
 
 Node = tree_sitter.Node
 
@@ -38,7 +39,7 @@ _SIZE_KEEPING = re.compile(
 )
 
 
-@dataclass(frozen=True)
+@record
 class ContainerSize:
     """What a buffer built from one container argument spans."""
 
