@@ -34,13 +34,15 @@ def test_patterns_are_split_where_tree_sitter_starts_them(name: str) -> None:
 
 def test_what_a_pattern_needs() -> None:
     needs = query_gates.pattern_needs
-    assert needs('((call_expression function: (_) @f) (#any-of? @f "memcpy" "memset"))') == (("memcpy", "memset"),)
-    assert needs('((preproc_call directive: (_) @d) @p (#eq? @d "#pragma"))') == (("#pragma",),)
-    assert needs('((declaration type: (_) @t) (#match? @t "(^|:)(buffer|queue)(<|$| )"))') == (("buffer", "queue"),)
+    memcpy = (False, ("memcpy", "memset"))
+    assert needs('((call_expression function: (_) @f) (#any-of? @f "memcpy" "memset"))') == (memcpy,)
+    assert needs('((preproc_call directive: (_) @d) @p (#eq? @d "#pragma"))') == ((False, ("#pragma",)),)
+    buffer = (True, ("buffer", "queue"))
+    assert needs('((declaration type: (_) @t) (#match? @t "(^|:)(buffer|queue)(<|$| )"))') == (buffer,)
     # a predicate on a capture that a match may lack holds for that match: no need
     assert needs('((declaration type: (_)? @t) (#eq? @t "queue"))') == ()
     assert needs('((declaration [(identifier) @t (field_identifier)]) (#eq? @t "queue"))') == ()
-    assert needs('((declaration [(identifier) @t (field_identifier) @t]) (#eq? @t "queue"))') == (("queue",),)
+    assert needs('((declaration [(identifier) @t (field_identifier) @t]) (#eq? @t "queue"))') == ((False, ("queue",)),)
     # only a plain word list between the name bounds proves a need; negations prove none
     assert needs('((identifier) @t (#match? @t "^(buf|q).*"))') == ()
     assert needs('((identifier) @t (#not-eq? @t "queue"))') == ()
@@ -48,9 +50,29 @@ def test_what_a_pattern_needs() -> None:
 
 
 def test_a_pattern_is_kept_where_the_text_holds_a_word_of_every_need() -> None:
-    assert query_gates.may_match((("memcpy", "memset"), ("#pragma",)), b"#pragma omp\nmemset(p, 0, n);")
-    assert not query_gates.may_match((("memcpy", "memset"), ("#pragma",)), b"memset(p, 0, n);")
+    needs = ((False, ("memcpy", "memset")), (False, ("#pragma",)))
+    assert query_gates.may_match(needs, b"#pragma omp\nmemset(p, 0, n);")
+    assert not query_gates.may_match(needs, b"memset(p, 0, n);")
     assert query_gates.may_match((), b"")
+
+
+@pytest.mark.parametrize(
+    ("text", "holds"),
+    [
+        (b"void f(int n);", False),  # `id` inside `void`: no token starts there
+        (b"int xid, idx;", True),  # `idx` starts a name (the gate does not look past the word)
+        (b"sycl::id<1> i", True),
+        (b"(id i)", True),
+        (b"id", True),
+        (b"\xc3\xa9id", True),  # after a byte that is not ASCII: kept (it may be a name's)
+        (b"f(1id<1> i)", True),  # after a number: `1` then `id`
+        (b"f(0x1fid<1> i)", True),
+        (b"f(1.5fid<1> i)", True),
+        (b"typedef int valid;", False),
+    ],
+)
+def test_a_word_of_a_name_list_is_looked_for_where_a_name_starts(text: bytes, holds: bool) -> None:
+    assert query_gates.may_match(((True, ("id", "item")),), text) is holds
 
 
 def _shapes(found: list[treesitter.Match]) -> list[tuple[int, dict[str, list[tuple[int, int, str]]]]]:

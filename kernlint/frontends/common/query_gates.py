@@ -5,15 +5,23 @@ matches only where the source holds one of its words. A process that reads few f
 query file, only the patterns whose words its file holds (`treesitter.bundle`): every query costs a
 walk of the grammar per pattern, and most SYCL patterns are dead weight in an OpenMP file.
 
-Only what the predicate proves counts as a pattern's need: `#eq?` and `#any-of?` with literal strings,
-and `#match?` with the word list `(^|:)(word|word…)(<|$| )`; the predicate's capture must be one that
-every match has (tree-sitter holds a predicate on an absent capture true). Anything else gives the
-pattern no need: it is always kept.
+Only what the predicate proves counts as a pattern's need: `#eq?` and `#any-of?` with literal strings
+(one of which the text must hold), and `#match?` with the word list `(^|:)(word|word…)(<|$| )` (one of
+which the text must hold where a name starts, below); the predicate's capture must be one that every
+match has (tree-sitter holds a predicate on an absent capture true). Anything else gives the pattern
+no need: it is always kept.
+
+Where a name starts: the word list matches a node's text only at its start or after a `:`, so in the
+file the word follows a `:` or starts a token. A token never starts right after a letter, digit or
+`_` of an identifier or keyword (the lexer takes the longest name), only after a number's (`1id`,
+`0x1fid`: a number then a suffix). So the file holds the word after a character that is none of
+those, or at the end of a run of them that begins with a digit; `void` does not hold `id` there.
 """
 
 from __future__ import annotations
 
 import re
+from functools import cache
 
 _TOKEN = re.compile(
     r"""(?P<space>\s+|;[^\n]*)|(?P<string>"(?:[^"\\]|\\.)*")|(?P<capture>@[\w.-]+)|(?P<field>[\w-]+:)"""
@@ -22,7 +30,8 @@ _TOKEN = re.compile(
 # A #match? regex that is a plain list of words between SYCL-style name bounds.
 _WORD_LIST = re.compile(r"\(\^\|:\)\(([A-Za-z_]\w*(?:\|[A-Za-z_]\w*)*)\)\(<\|\$\| \)")
 
-Need = tuple[str, ...]  # a pattern matches only where the text holds one of these words
+#: A pattern matches only where the text holds one of these words (where a name starts: True).
+Need = tuple[bool, tuple[str, ...]]
 
 
 class _Item:
@@ -148,14 +157,14 @@ def _words(predicate: _Item) -> Need | None:
         return None
     values = tuple(s[1:-1] for s in strings)
     if predicate.name in ("#eq?", "#any-of?") and all(values):
-        return values
+        return False, values
     if predicate.name == "#match?" and len(values) == 1 and (listed := _WORD_LIST.fullmatch(values[0])):
-        return tuple(listed.group(1).split("|"))
+        return True, tuple(listed.group(1).split("|"))
     return None
 
 
 def pattern_needs(pattern: str) -> tuple[Need, ...]:
-    """What a pattern's text predicates prove its matches need: each Need's words, one of which the
+    """What a pattern's text predicates prove its matches need: for each Need, one of its words the
     source must hold for the pattern to match at all."""
     reader = _Reader(pattern)
     root = reader.item()
@@ -169,4 +178,17 @@ def pattern_needs(pattern: str) -> tuple[Need, ...]:
 
 def may_match(needs: tuple[Need, ...], text: bytes) -> bool:
     """Whether a pattern with these needs can match a source of this text."""
-    return all(any(word.encode("utf-8") in text for word in need) for need in needs)
+    return all(_holds(starts_a_name, words, text) for starts_a_name, words in needs)
+
+
+def _holds(starts_a_name: bool, words: tuple[str, ...], text: bytes) -> bool:
+    if not starts_a_name:
+        return any(word.encode("utf-8") in text for word in words)
+    return _name_start(words).search(text) is not None
+
+
+@cache
+def _name_start(words: tuple[str, ...]) -> re.Pattern[bytes]:
+    """Where one of `words` may start a token: after no letter, digit or `_`, or after a number."""
+    listed = "|".join(re.escape(word) for word in words)
+    return re.compile(f"(?<![A-Za-z0-9_])(?:[0-9][A-Za-z0-9_]*)?(?:{listed})".encode())

@@ -21,9 +21,12 @@ import re
 from bisect import bisect_right
 from functools import cache
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import tree_sitter
+
+if TYPE_CHECKING:
+    from kernlint.frontends.common.query_gates import Need
 
 Match = tuple[int, dict[str, list[tree_sitter.Node]]]
 # Package data, installed as plain files next to the modules (read directly: `importlib.resources`
@@ -104,7 +107,7 @@ class _Bundle(NamedTuple):
     own: dict[int, int]
     prefix: str
     #: What each pattern left out of the bundle needs to match (`query_gates.pattern_needs`).
-    left_out: tuple[tuple[tuple[str, ...], ...], ...] = ()
+    left_out: tuple[tuple[Need, ...], ...] = ()
 
     def serves(self, node: tree_sitter.Node) -> bool:
         """Whether this bundle finds in `node` all that the query file finds: none of the patterns
@@ -131,9 +134,7 @@ def bundle(grammar: str, names: tuple[str, ...], text: bytes | None = None) -> N
         _PLANNED.setdefault(grammar, []).append((free, text))
 
 
-def _kept_patterns(
-    query_file: str, text: bytes | None
-) -> tuple[str, list[int] | None, list[tuple[tuple[str, ...], ...]]]:
+def _kept_patterns(query_file: str, text: bytes | None) -> tuple[str, list[int] | None, list[tuple[Need, ...]]]:
     """The source of the patterns of `query_file` that may match `text` (all: None), the index of
     each in the file (None: all are kept), and what each pattern left out needs to match."""
     source = _source(query_file)
