@@ -104,6 +104,30 @@ def test_a_one_file_check_loads_only_the_passes_its_file_needs(tmp_path: Path) -
     assert "kernlint.frontends.cpp.device.code" in loaded and _loaded(loaded, openmp) == []
 
 
+def test_a_one_file_check_loads_no_module_only_a_misspelling_or_a_package_reader_needs(tmp_path: Path) -> None:
+    """difflib (suggestions for a misspelt setting, suppression or clause) and importlib.resources (the
+    device profiles are read as plain files; only tree-sitter-cpp's own package still loads it)."""
+    shutil.copy(CORPUS / "openmp" / "kl501_divergence.f90", tmp_path / "k.f90")
+    for argv in (["check", "k.f90", "--no-cache"], ["devices"]):
+        loaded = _modules_after(*argv, cwd=tmp_path)
+        assert _loaded(loaded, ("difflib", "importlib.resources")) == [], argv
+    (tmp_path / "omp.cpp").write_text(OPENMP_FILE)
+    assert "difflib" not in _modules_after("check", "omp.cpp", "--no-cache", cwd=tmp_path)
+
+
+def test_only_a_few_file_run_reads_query_patterns(tmp_path: Path) -> None:
+    """The query gates (which patterns a file's text can match) serve bundles only: a many-file run
+    compiles each query file whole and never loads them."""
+    (tmp_path / "omp.cpp").write_text(OPENMP_FILE)
+    assert "kernlint.frontends.common.query_gates" in _modules_after("check", "omp.cpp", "--no-cache", cwd=tmp_path)
+    many = tmp_path / "many"
+    many.mkdir()
+    for n in range(5):
+        (many / f"omp{n}.cpp").write_text(OPENMP_FILE)
+    loaded = _modules_after("check", ".", "--no-cache", "--jobs", "1", cwd=many)
+    assert "kernlint.frontends.common.query_gates" not in loaded
+
+
 def _queries_compiled(*argv: str, cwd: Path) -> int:
     """How many tree-sitter queries `kernlint ARGV` compiled (a bundle counts once)."""
     script = (
