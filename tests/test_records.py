@@ -108,3 +108,15 @@ def test_mypy_reports_an_assignment_to_a_record(tmp_path: Path) -> None:
     )
     out, _err, status = mypy_api.run([str(sample), "--no-incremental", "--python-version", "3.10"])
     assert status == 1 and 'Property "x" defined in "Point" is read-only' in out, out
+
+
+def test_kernlint_and_its_rules_make_records_not_frozen_dataclasses() -> None:
+    """Each frozen dataclass compiles five methods more than a record when kernlint starts."""
+    frozen = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for folder in ("kernlint", "rules")
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        for number, line in enumerate(path.read_text("utf-8").splitlines(), 1)
+        if line.lstrip().startswith("@dataclass(") and "frozen=True" in line
+    ]
+    assert frozen == []
