@@ -57,7 +57,8 @@ class Rule:
 
     @classmethod
     def summary(cls) -> str:
-        return cls.documentation().strip().splitlines()[0] if cls.documentation().strip() else cls.name
+        documentation = cls.documentation().strip()  # (read once: every run describes every rule)
+        return documentation.splitlines()[0] if documentation else cls.name
 
     @classmethod
     def info(cls) -> RuleInfo:
