@@ -111,6 +111,9 @@ def test_a_gated_bundle_hands_a_tree_with_a_left_out_word_to_the_query_file_alon
     sycl = treesitter.parser("cpp").parse(b"void g(sycl::queue &q) { q.submit(f); q.wait(); }").root_node
     found = treesitter.matches("cpp", "cpp", sycl)
     assert _shapes(found) == _alone("cpp", sycl)
+    body = sycl.children[0].child_by_field_name("body")  # a node of the tree, as a region query is run
+    assert body is not None and _shapes(treesitter.matches("cpp", "cpp", body)) == _alone("cpp", body)
+    assert _alone("cpp", body)  # (which the left-out member call pattern matches)
     source = treesitter._source("cpp")
     spans = query_gates.split_patterns(source)
     member_call = next(p for p, (start, end) in enumerate(spans) if "@member.call" in source[start:end])

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -106,18 +106,33 @@ class _Bundle(NamedTuple):
     query: tree_sitter.Query
     own: dict[int, int]
     prefix: str
-    #: What each pattern left out of the bundle needs to match (`query_gates.pattern_needs`).
+    #: What each pattern left out of the bundle needs to match (`query_gates.pattern_needs`), and the
+    #: text they were left out for.
     left_out: tuple[tuple[Need, ...], ...] = ()
+    left_out_for: bytes | None = None
 
     def serves(self, node: tree_sitter.Node) -> bool:
         """Whether this bundle finds in `node` all that the query file finds: none of the patterns
-        left out can match text that `node` does not hold."""
+        left out can match the text of `node`'s tree (the file it was planned for, or another text
+        that holds none of what they need)."""
         if not self.left_out:
             return True
-        from kernlint.frontends.common.query_gates import may_match
+        root = node
+        while (parent := root.parent) is not None:
+            root = parent
+        text = root.text
+        if text is None:
+            return False
+        return text == self.left_out_for or _none_may_match(self.left_out, text)
 
-        text = node.text
-        return text is not None and not any(may_match(needs, text) for needs in self.left_out)
+
+@lru_cache(maxsize=8)
+def _none_may_match(left_out: tuple[tuple[Need, ...], ...], text: bytes) -> bool:
+    """Whether none of the patterns with these needs can match a tree of this text (a header's, an
+    `#if` arm's), once per text: a tree's queries run over many of its nodes."""
+    from kernlint.frontends.common.query_gates import may_match
+
+    return not any(may_match(needs, text) for needs in left_out)
 
 
 _BUNDLED: dict[tuple[str, str], _Bundle] = {}
@@ -173,7 +188,7 @@ def _bundled(grammar: str, query_file: str) -> _Bundle | None:
                     for pattern, (owner, index) in enumerate(owners)
                     if owner == name
                 }
-                _BUNDLED[(grammar, name)] = _Bundle(compiled, own, f"b{n}.", tuple(left_out))
+                _BUNDLED[(grammar, name)] = _Bundle(compiled, own, f"b{n}.", tuple(left_out), text)
             return _BUNDLED[(grammar, query_file)]
     _ALONE.add((grammar, query_file))
     return None
