@@ -58,10 +58,14 @@ _UNIFORM_CALLS = frozenset(
 _MONOTONE = frozenset({"min", "max", "fmin", "fmax", "floor", "ceil", "int", "nint", "real", "dble"})
 
 
-def solve_regions(constructs: tuple[OmpConstruct, ...], source: DeviceSource) -> SolvedRegions | None:
+def solve_regions(
+    constructs: tuple[OmpConstruct, ...], source: DeviceSource, only: list[OmpConstruct] | None = None
+) -> SolvedRegions | None:
     """Lower every device parallel region (and the functions it calls, one level) into one dependence
-    program and solve it (None: no region)."""
-    regions = _parallel_regions(constructs)
+    program and solve it (None: no region); `only`: those of `device_regions` to lower, in their order
+    (the language server's worker solves the regions that share no function apart, see
+    `kernlint.frontends.cpp.openmp.reuse`)."""
+    regions = _parallel_regions(constructs) if only is None else only
     if not regions:
         return None
     limits: dict[Span, LimitReached] = {}  # one a statement
@@ -131,6 +135,13 @@ def solve_regions(constructs: tuple[OmpConstruct, ...], source: DeviceSource) ->
     program.solve()
     ordered = tuple(sorted(limits.values(), key=lambda limit: limit.span.start_byte))
     return SolvedRegions(program, solved, pending + followed.pending, followed.names, ordered)
+
+
+def device_regions(constructs: tuple[OmpConstruct, ...]) -> list[OmpConstruct]:
+    """The device parallel regions `solve_regions` lowers, in order (those running one thread per
+    team left out)."""
+    around = SpanIndex((c.region, c) for c in constructs if c.region is not None)
+    return [c for c in _parallel_regions(constructs) if not _one_lane(c, around)]
 
 
 def openmp_branches(

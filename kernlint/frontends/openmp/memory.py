@@ -67,16 +67,24 @@ def openmp_memory_accesses(
 ) -> tuple[MemoryAccess, ...]:
     """The accesses of every solved region; an array a `target` region declares outside its parallel
     region is the team's, in local (shared) memory."""
+    return tuple(members_used(region_accesses(solved, source, constructs)))
+
+
+def region_accesses(
+    solved: SolvedRegions, source: ArraySource, constructs: tuple[OmpConstruct, ...] = ()
+) -> list[tuple[MemoryAccess, tuple[tuple[str, int], ...]]]:
+    """`openmp_memory_accesses` before `members_used`: each access with the members (and their
+    sizes) of the struct it reads a member of."""
     teams = [c.region for c in constructs if c.region is not None and "target" in c.leaves]
-    found: list[tuple[MemoryAccess, RawArrayAccess]] = []
+    found: list[tuple[MemoryAccess, tuple[tuple[str, int], ...]]] = []
     for region in solved.regions:
         assert region.construct.region is not None
         reader = _RegionReader(solved.program, region, source, teams)
         for raw in source.array_accesses(region.construct.region):
             access = reader.access(raw)
             if access is not None:
-                found.append((access, raw))
-    return tuple(_members_used(found))
+                found.append((access, raw.member_bytes))
+    return found
 
 
 class _OmpStrides:
@@ -266,20 +274,21 @@ def _number(value: Fraction | None) -> float | None:
     return int(value) if value.denominator == 1 else float(value)
 
 
-def _members_used(accesses: list[tuple[MemoryAccess, RawArrayAccess]]) -> list[MemoryAccess]:
-    """For struct members: the members the same array's accesses in the file use, and their bytes."""
+def members_used(accesses: list[tuple[MemoryAccess, tuple[tuple[str, int], ...]]]) -> list[MemoryAccess]:
+    """For struct members: the members the same array's accesses in the file use, and their bytes
+    (`accesses`: each with its struct's members and their sizes, `region_accesses`)."""
     used: dict[str, set[str]] = {}
     for access, _raw in accesses:
         if access.member is not None:
             used.setdefault(access.array, set()).add(access.member)
     found = []
-    for access, raw in accesses:
+    for access, member_bytes in accesses:
         if access.member is None:
             found.append(access)
             continue
         members = used.get(access.array, set())
-        covered = sum(size for name, size in raw.member_bytes if name in members) if raw.member_bytes else None
-        if raw.member_bytes and all(name in members for name, _size in raw.member_bytes):
+        covered = sum(size for name, size in member_bytes if name in members) if member_bytes else None
+        if member_bytes and all(name in members for name, _size in member_bytes):
             covered = access.pitch_bytes  # every member: the whole struct, its padding too
         found.append(replace(access, members_used=tuple(sorted(members)), used_bytes=covered))
     return found

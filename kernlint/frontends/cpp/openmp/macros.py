@@ -13,6 +13,7 @@ from kernlint.facts import OmpConstruct, Pragma, Span
 from kernlint.facts.memory import MemoryAccess
 from kernlint.facts.openmp_directive import OmpDirective, OmpParseError
 from kernlint.frontends.common.nodes import span_of
+from kernlint.frontends.cpp.device import reuse as device_reuse
 from kernlint.frontends.cpp.openmp.constructs import CppOmpSource
 from kernlint.frontends.cpp.openmp.memory import RegionArrays
 from kernlint.frontends.cpp.openmp.syntax import associated_loops, collapse_depth, following_statement
@@ -78,6 +79,14 @@ def openmp_facts(
     constructs = build_constructs(source)
     stopping.checkpoint()  # (the language server's worker stops a superseded analysis between stages)
     functions = device_functions(source, constructs)
+    cache = device_reuse.active()
+    if cache is not None:  # the language server's worker: components of regions kept between edits
+        from kernlint.frontends.cpp.openmp.reuse import solved_facts
+
+        kept = solved_facts(unit, source, constructs, pragmas, cache)
+        if kept is not None:
+            stopping.checkpoint()
+            return constructs, kept[0], functions, kept[1]
     solved = solve_regions(constructs, source)
     stopping.checkpoint()
     if solved is None:

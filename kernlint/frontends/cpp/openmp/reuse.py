@@ -1,0 +1,318 @@
+"""The solved OpenMP facts of a C/C++ file (the branches and memory accesses of its device parallel
+regions) worked out per component and kept between analyses of an edited document: the language
+server's worker, with the device-code cache of `kernlint.frontends.cpp.device.reuse` turned on (whose
+cache, mover and key helpers this shares); the command line never comes here.
+
+A component is a set of device parallel regions (those `dependence.device_regions` lowers) joined by
+the file's functions they call (followed one level, each bound at every call): its units are those
+regions and those functions' bodies. Its facts are solved from its own units alone, which gives the
+facts the whole file's program gives (`tests/test_openmp_reuse.py` checks it), and are reused, moved,
+while its key is unchanged. The key holds what the analysis of a component may read:
+* its units' texts and start columns, and the OpenMP constructs it reads (its regions' own, those
+  inside its units, with their spans relative to the unit holding them; of those around its regions
+  the leaves, device flag and clause values);
+* the host text (every byte outside every component's units) before its last unit, without the
+  comments that lie between statements (`reuse.without_trailing_comments`): every constant,
+  declaration and definition visible at its code;
+* of the host text after it and of the other components' units: each piece between `;`, `{` and `}`
+  that holds a `#` or a word spelt in its units or in that host text before it (a later write of a
+  name it reads, a reference passed to a call, a later `#define`), keywords aside; every piece when
+  the file reads macros it does not define (an include, the configuration), whose bodies may spell
+  other words;
+* of every word it spells, how many definitions the file has of a function of that name and whether
+  one is a function at all (calls followed, calls that count as work in a branch's arms);
+* the file's type definitions, every directive's text, the headers read (path, size, time) and the
+  scope (document and configuration).
+A file whose tree has a syntax error, or whose units overlap, is analysed whole each time.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, fields, is_dataclass
+from itertools import pairwise
+from typing import TYPE_CHECKING, Any
+
+from kernlint.facts import LimitReached, Pragma, Span
+from kernlint.facts.device import Branch
+from kernlint.facts.memory import MemoryAccess
+from kernlint.facts.openmp import OmpConstruct
+from kernlint.frontends.common import treesitter
+from kernlint.frontends.common.nodes import text_of
+from kernlint.frontends.cpp.device import reuse
+from kernlint.frontends.openmp.dependence import device_regions, openmp_branches, solve_regions
+from kernlint.frontends.openmp.device_code import RegionBranches
+from kernlint.frontends.openmp.memory import members_used, region_accesses
+
+if TYPE_CHECKING:
+    from kernlint.frontends.cpp.openmp.macros import MacroAwareOmpSource
+    from kernlint.frontends.cpp.unit import CppUnit
+
+_WORD = re.compile(rb"[A-Za-z_]\w*")
+_PIECE = re.compile(rb"[^;{}]*[;{}]?")
+# Words that never name what a component reads: a piece spelling only these binds nothing it reads.
+_KEYWORDS = frozenset(
+    b"auto bool break case char const constexpr continue default do double else enum extern float for if inline "
+    b"int long register restrict return short signed sizeof static struct switch typedef union unsigned void "
+    b"volatile while".split()
+)
+_Member = tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True)
+class _UnitFacts:
+    """What one unit (a region or a followed function's body) gave: its branches, in the order the
+    whole file's analysis lists them, and a region's memory accesses (each with its struct's members)."""
+
+    span: Span
+    branches: tuple[Branch, ...]
+    memory: tuple[tuple[MemoryAccess, _Member], ...]
+
+
+@dataclass(frozen=True)
+class _ComponentFacts:
+    units: tuple[_UnitFacts, ...]
+    limits: tuple[LimitReached, ...]
+
+
+def solved_facts(
+    unit: CppUnit,
+    source: MacroAwareOmpSource,
+    constructs: tuple[OmpConstruct, ...],
+    pragmas: tuple[Pragma, ...],
+    cache: reuse.ComponentCache,
+) -> tuple[RegionBranches, tuple[MemoryAccess, ...]] | None:
+    """The branches and memory accesses of the file's device parallel regions, as `solve_regions`,
+    `openmp_branches` and `openmp_memory_accesses` give them for the whole file, from `cache` where a
+    component's key is unchanged; None when the file must be analysed whole (see the module)."""
+    if unit.root.has_error:
+        return None
+    regions = device_regions(constructs)
+    if not regions:
+        return RegionBranches(), ()
+    spans = [c.region for c in regions]
+    assert all(span is not None for span in spans)
+    # Each region's followed functions, and the order the whole file's analysis follows them in.
+    follows: dict[Span, int] = {}
+    owner = list(range(len(regions)))  # union-find over regions: those calling one function are one
+
+    def root_of(at: int) -> int:
+        while owner[at] != at:
+            owner[at] = owner[owner[at]]
+            at = owner[at]
+        return at
+
+    first_caller: dict[Span, int] = {}
+    for index, span in enumerate(spans):
+        assert span is not None
+        for call in source.calls(span):
+            function = source.function(call.name)
+            if function is None:
+                continue
+            follows.setdefault(function.body, len(follows))
+            if function.body in first_caller:
+                owner[root_of(index)] = root_of(first_caller[function.body])
+            else:
+                first_caller[function.body] = index
+    every = sorted([s for s in spans if s is not None] + list(follows), key=lambda s: (s.start_byte, s.end_byte))
+    if any(a.end_byte > b.start_byte for a, b in pairwise(every)):
+        return None
+    groups: dict[int, list[int]] = {}
+    for index in range(len(regions)):
+        groups.setdefault(root_of(index), []).append(index)
+    components = [
+        (
+            [regions[i] for i in members],
+            sorted((f for f, i in first_caller.items() if root_of(i) == root_of(members[0])), key=follows.__getitem__),
+        )
+        for members in groups.values()
+    ]
+    keys = _Keys(unit, source, constructs, pragmas, every, cache.scope)
+    found = [_component(source, constructs, own, functions, keys, cache) for own, functions in components]
+    parts = [part for part in found if part is not None]
+    if len(parts) < len(found):
+        return None
+    by_unit = {facts.span: facts for part in parts for facts in part.units}
+    ordered = [by_unit[s] for s in spans if s is not None] + [by_unit[f] for f in follows]
+    branches = tuple(b for facts in ordered for b in facts.branches)
+    limits = tuple(sorted((limit for part in parts for limit in part.limits), key=lambda limit: limit.span.start_byte))
+    memory = members_used([pair for facts in ordered for pair in facts.memory])
+    return RegionBranches(branches, limits), tuple(memory)
+
+
+def _component(
+    source: MacroAwareOmpSource,
+    constructs: tuple[OmpConstruct, ...],
+    own: list[OmpConstruct],
+    functions: list[Span],
+    keys: _Keys,
+    cache: reuse.ComponentCache,
+) -> _ComponentFacts | None:
+    """The component's facts, from `cache` when its key is unchanged (None: they cannot be told
+    apart by unit, and the file is analysed whole)."""
+    units = [c.region for c in own if c.region is not None] + functions
+    placed = tuple((u.start_byte, u.end_byte, u.line) for u in units)
+    key = keys.key(units)
+    if key is None:
+        return _solve(source, constructs, own, units)
+    found = cache.get(key, placed)
+    if isinstance(found, _ComponentFacts):
+        return found
+    facts = _solve(source, constructs, own, units)
+    if facts is not None:
+        cache.put(key, placed, facts)
+    return facts
+
+
+def _solve(
+    source: MacroAwareOmpSource, constructs: tuple[OmpConstruct, ...], own: list[OmpConstruct], units: list[Span]
+) -> _ComponentFacts | None:
+    """The component's facts from its own program, split by unit (None: a fact lies in no unit)."""
+    solved = solve_regions(constructs, source, only=own)
+    assert solved is not None
+    found = openmp_branches(constructs, source, solved)
+    memory = region_accesses(solved, source, constructs)
+    facts = []
+    for unit in units:
+        branches = tuple(b for b in found.branches if unit.contains(b.span))
+        accesses = tuple(pair for pair in memory if unit.contains(pair[0].span))
+        facts.append(_UnitFacts(unit, branches, accesses))
+    if sum(len(f.branches) for f in facts) != len(found.branches) or sum(len(f.memory) for f in facts) != len(memory):
+        return None  # (not expected: each is read from its unit's code)
+    return _ComponentFacts(tuple(facts), found.limits)
+
+
+class _Keys:
+    """What lies outside the components of a file, read once per analysis (see the module)."""
+
+    def __init__(
+        self,
+        unit: CppUnit,
+        source: MacroAwareOmpSource,
+        constructs: tuple[OmpConstruct, ...],
+        pragmas: tuple[Pragma, ...],
+        units: list[Span],
+        scope: object,
+    ) -> None:
+        data = unit.root.text or b""
+        self.data = data
+        self.constructs = constructs
+        self.host: list[tuple[int, int, bytes]] = []  # (start, end, text without comments between statements)
+        at = 0
+        for span in units:
+            self.host.append((at, span.start_byte, reuse.without_trailing_comments(data[at : span.start_byte])))
+            at = span.end_byte
+        self.host.append((at, len(data), reuse.without_trailing_comments(data[at:])))
+        self.units = units
+        # each unit's text without the comments between its statements, for the other components' keys
+        self.unit_texts = {u: reuse.without_trailing_comments(data[u.start_byte : u.end_byte]) for u in units}
+        types = treesitter.captures("cpp", "cpp_types", unit.root)
+        self.functions = source.functions
+        self.function_names = source.function_names
+        defined = {
+            text_of(node)
+            for _pattern, match in unit.file_matches["cpp_symbols"]
+            for capture in ("macro.name", "macro.function")
+            for node in match.get(capture, ())
+        }
+        # Macros the file does not define (a header's, the configuration's): their bodies may spell any word.
+        self.closed = not unit.constants.included() and unit.constants.macro_names() <= defined
+        self.shared = (
+            scope,
+            reuse.header_stamps(unit.constants.included()),
+            tuple(sorted((name, text_of(node)) for name, nodes in types.items() for node in nodes)),
+            tuple(p.text for p in pragmas),
+        )
+
+    def key(self, units: list[Span]) -> tuple[object, ...] | None:
+        """The component's key (None: it holds a value that cannot be a key, and is analysed anew)."""
+        end = max(u.end_byte for u in units)
+        texts = [self.data[u.start_byte : u.end_byte] for u in units]
+        prefix = b"\0".join(text for start, _end, text in self.host if start < end)
+        spelt = {w for text in texts for w in _WORD.findall(text)}
+        words = (spelt | set(_WORD.findall(prefix))) - _KEYWORDS
+        later = [text for start, _end, text in self.host if start >= end]
+        later += [text for u, text in self.unit_texts.items() if u not in units]
+        outside = tuple(tuple(_pieces(text, words if self.closed else None)) for text in later)
+        functions = tuple(
+            sorted(
+                (w, len(self.functions.get(name, ())), name in self.function_names)
+                for w in spelt
+                if (name := w.decode()) in self.function_names or name in self.functions
+            )
+        )
+        own = tuple((text, u.column_byte) for text, u in zip(texts, units))
+        try:
+            key = ("openmp", self.shared, own, prefix, outside, functions, self._constructs(units))
+            hash(key)
+        except (ValueError, TypeError):  # a construct's span outside the component, an unhashable value
+            return None
+        return key
+
+    def _constructs(self, units: list[Span]) -> tuple[object, ...]:
+        """The constructs the component reads: in its units, relative to them; around them, what
+        `solve_regions` asks of them."""
+        relative = _Relative(units)
+        found: list[object] = []
+        for c in self.constructs:
+            inside = any(u.contains(c.span) for u in units)
+            region = c.region
+            if inside or (region is not None and any(u.contains(region) for u in units)):
+                directive = c.directive.text if c.directive is not None else None
+                view = (c.leaves, c.device, c.values, directive, c.region, c.loop, c.loops, c.span if inside else None)
+                found.append(("in", relative.value(view)))
+            elif region is not None and any(region.contains(u) for u in units):
+                found.append(("around", c.leaves, c.device, c.values))
+        return tuple(found)
+
+
+def _pieces(text: bytes, words: set[bytes] | None) -> list[bytes]:
+    """The preprocessor lines of `text` (with their continuations), and of the code between them the
+    pieces ending at `;`, `{` or `}` that spell one of `words` (every piece: None)."""
+    found: list[bytes] = []
+    code: list[bytes] = []
+    directive = False  # the line before continues a preprocessor line
+    for line in text.split(b"\n"):
+        if directive or line.lstrip().startswith(b"#"):
+            if code:
+                found += _code_pieces(b"\n".join(code), words)
+                code = []
+            found.append(line)
+            directive = line.endswith(b"\\")
+        else:
+            code.append(line)
+    found += _code_pieces(b"\n".join(code), words)
+    return found
+
+
+def _code_pieces(text: bytes, words: set[bytes] | None) -> list[bytes]:
+    pieces = (piece.strip() for piece in _PIECE.findall(text))  # (the space around a statement says nothing)
+    return [piece for piece in pieces if piece and (words is None or any(w in words for w in _WORD.findall(piece)))]
+
+
+class _Relative:
+    """A value with each span inside one of `units` written relative to that unit (its index, and
+    the offsets of its bytes and lines); a span outside them is refused."""
+
+    def __init__(self, units: list[Span]) -> None:
+        self.units = units
+
+    def value(self, value: Any) -> Any:
+        if isinstance(value, Span):
+            for index, unit in enumerate(self.units):
+                if unit.contains(value):
+                    return (
+                        index,
+                        value.start_byte - unit.start_byte,
+                        value.end_byte - unit.start_byte,
+                        value.line - unit.line,
+                        value.column_byte,
+                        value.end_line - unit.line,
+                        value.end_column_byte,
+                    )
+            raise ValueError(f"span {value} outside the component")
+        if isinstance(value, tuple):
+            return tuple(self.value(v) for v in value)
+        if is_dataclass(value) and not isinstance(value, type):
+            return (type(value).__name__, tuple(self.value(getattr(value, f.name)) for f in fields(value)))
+        return value
