@@ -29,6 +29,7 @@ A file whose tree has a syntax error, or whose units overlap, is analysed whole 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, fields, is_dataclass
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
@@ -56,6 +57,9 @@ _KEYWORDS = frozenset(
     b"int long register restrict return short signed sizeof static struct switch typedef union unsigned void "
     b"volatile while".split()
 )
+# A piece of another component's code that may write a variable it names beyond what the symbol query
+# captures: a call (a reference parameter), an address or reference taken (a lambda capturing by one).
+_WRITES = re.compile(rb"&|\b(?!(?:if|for|while|switch|return|sizeof)\b)[A-Za-z_]\w*\s*\(")
 _Member = tuple[tuple[str, int], ...]
 
 
@@ -206,6 +210,18 @@ class _Keys:
         self.units = units
         # each unit's text without the comments between its statements, for the other components' keys
         self.unit_texts = {u: reuse.without_trailing_comments(data[u.start_byte : u.end_byte]) for u in units}
+        # the symbol query's captures in each unit (declarations, writes, `&`), with the words they spell
+        self.symbols: dict[Span, list[tuple[str, bytes, set[bytes]]]] = {u: [] for u in units}
+        starts = [u.start_byte for u in units]
+        for _pattern, match in unit.file_matches["cpp_symbols"]:
+            for capture, nodes in match.items():
+                for node in nodes:
+                    at = bisect_right(starts, node.start_byte) - 1
+                    if at >= 0 and node.end_byte <= units[at].end_byte:
+                        text = node.text or b""
+                        self.symbols[units[at]].append((capture, text, set(_WORD.findall(text))))
+        for found in self.symbols.values():
+            found.sort(key=lambda entry: entry[:2])
         types = treesitter.captures("cpp", "cpp_types", unit.root)
         self.functions = source.functions
         self.function_names = source.function_names
@@ -232,8 +248,15 @@ class _Keys:
         spelt = {w for text in texts for w in _WORD.findall(text)}
         words = (spelt | set(_WORD.findall(prefix))) - _KEYWORDS
         later = [text for start, _end, text in self.host if start >= end]
-        later += [text for u, text in self.unit_texts.items() if u not in units]
-        outside = tuple(tuple(_pieces(text, words if self.closed else None)) for text in later)
+        outside: list[tuple[object, ...]] = [tuple(_pieces(text, words if self.closed else None)) for text in later]
+        for other, text in self.unit_texts.items():  # what another component's code may bind or write
+            if other in units:
+                continue
+            if not self.closed:
+                outside.append(tuple(_pieces(text, None)))
+                continue
+            outside.append(tuple(_pieces(text, words, _WRITES)))
+            outside.append(tuple((c, t) for c, t, spelt_here in self.symbols[other] if spelt_here & words))
         functions = tuple(
             sorted(
                 (w, len(self.functions.get(name, ())), name in self.function_names)
@@ -243,7 +266,7 @@ class _Keys:
         )
         own = tuple((text, u.column_byte) for text, u in zip(texts, units))
         try:
-            key = ("openmp", self.shared, own, prefix, outside, functions, self._constructs(units))
+            key = ("openmp", self.shared, own, prefix, tuple(outside), functions, self._constructs(units))
             hash(key)
         except (ValueError, TypeError):  # a construct's span outside the component, an unhashable value
             return None
@@ -266,28 +289,35 @@ class _Keys:
         return tuple(found)
 
 
-def _pieces(text: bytes, words: set[bytes] | None) -> list[bytes]:
+def _pieces(text: bytes, words: set[bytes] | None, holding: re.Pattern[bytes] | None = None) -> list[bytes]:
     """The preprocessor lines of `text` (with their continuations), and of the code between them the
-    pieces ending at `;`, `{` or `}` that spell one of `words` (every piece: None)."""
+    pieces ending at `;`, `{` or `}` that spell one of `words` (every piece: None), and match `holding`
+    when given."""
     found: list[bytes] = []
     code: list[bytes] = []
     directive = False  # the line before continues a preprocessor line
     for line in text.split(b"\n"):
         if directive or line.lstrip().startswith(b"#"):
             if code:
-                found += _code_pieces(b"\n".join(code), words)
+                found += _code_pieces(b"\n".join(code), words, holding)
                 code = []
             found.append(line)
             directive = line.endswith(b"\\")
         else:
             code.append(line)
-    found += _code_pieces(b"\n".join(code), words)
+    found += _code_pieces(b"\n".join(code), words, holding)
     return found
 
 
-def _code_pieces(text: bytes, words: set[bytes] | None) -> list[bytes]:
+def _code_pieces(text: bytes, words: set[bytes] | None, holding: re.Pattern[bytes] | None) -> list[bytes]:
     pieces = (piece.strip() for piece in _PIECE.findall(text))  # (the space around a statement says nothing)
-    return [piece for piece in pieces if piece and (words is None or any(w in words for w in _WORD.findall(piece)))]
+    return [
+        piece
+        for piece in pieces
+        if piece
+        and (holding is None or holding.search(piece))
+        and (words is None or any(w in words for w in _WORD.findall(piece)))
+    ]
 
 
 class _Relative:

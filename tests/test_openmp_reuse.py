@@ -1,0 +1,266 @@
+"""The per-component reuse of OpenMP facts (`kernlint.frontends.cpp.openmp.reuse`), which the language
+server's worker turns on with the device-code cache: the facts of a file whose components are solved
+apart, or reused from an earlier version, must be what the whole file's analysis gives, compared in
+full, for any edit."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import CORPUS
+from kernlint.config import Config
+from kernlint.discovery import SourceEntry
+from kernlint.engine import EngineSetup, analyse_source
+from kernlint.frontends.cpp import frontend
+from kernlint.frontends.cpp.device import reuse
+from kernlint.session import make_setup
+
+OPENMP_FILES = sorted(p for p in (CORPUS / "openmp").iterdir() if p.suffix in (".c", ".cpp", ".h", ".inc"))
+_SETUP: list[EngineSetup] = []
+
+# A HeCBench-like program: regions in `main` inside a `target data`, a helper two regions call, a
+# `#define` in a clause, host constants the loops read, a region in a function of its own.
+PROGRAM = """\
+#include <stdio.h>
+#define TL 64
+#define N 4096
+
+static const int rows = 64;
+
+float scale(float v, int k) {
+  if (k > 2) return v * 2.0f;
+  return v;
+}
+
+void own(float *a, int n) {
+  #pragma omp target teams distribute parallel for thread_limit(TL)
+  for (int i = 0; i < n; i++) {
+    if (i % 3 == 0) a[i] = 0.0f;
+  }
+}
+
+int main() {
+  float in[N], out[N], grid[N];
+  int k = 3;
+  int width = 32;
+  #pragma omp target data map(to: in[0:N]) map(from: out[0:N], grid[0:N])
+  {
+    #pragma omp target teams distribute parallel for thread_limit(TL)
+    for (int i = 0; i < N; i++) {
+      if (i % 2) out[i] = scale(in[i], k);
+      else out[i] = in[i];
+    }
+    // between the launches
+    #pragma omp target update from(out[0:N])
+    #pragma omp target teams distribute parallel for thread_limit(TL)
+    for (int i = 0; i < N; i++) {
+      grid[(i % width) * rows + i / width] = scale(in[i], 1);
+    }
+    #pragma omp target teams distribute parallel for collapse(2)
+    for (int r = 0; r < rows; r++) {
+      for (int c = 0; c < width; c++) {
+        if (c < r) grid[r * width + c] = in[c * rows + r];
+      }
+    }
+  }
+  printf("%f\\n", out[0] + grid[0]);
+  return 0;
+}
+"""
+
+
+def _setup() -> EngineSetup:
+    if not _SETUP:
+        _SETUP.append(make_setup(Config(devices=("xe-hpc", "a100")), use_cache=False))
+    return _SETUP[0]
+
+
+@pytest.fixture
+def cache() -> Iterator[reuse.ComponentCache]:
+    kept = reuse.ComponentCache()
+    kept.scope = ("test",)
+    reuse.turn_on(kept)
+    try:
+        yield kept
+    finally:
+        reuse.turn_on(None)
+
+
+def _facts(path: str, text: bytes) -> object:
+    return frontend.extract(path, text)
+
+
+def _fresh_facts(path: str, text: bytes) -> object:
+    kept = reuse.active()
+    reuse.turn_on(None)
+    try:
+        return _facts(path, text)
+    finally:
+        reuse.turn_on(kept)
+
+
+def _diagnostics(path: str, text: bytes) -> tuple:
+    return analyse_source(SourceEntry(path, "cpp", False), text, _setup()).diagnostics
+
+
+def _fresh_diagnostics(path: str, text: bytes) -> tuple:
+    kept = reuse.active()
+    reuse.turn_on(None)
+    try:
+        return _diagnostics(path, text)
+    finally:
+        reuse.turn_on(kept)
+
+
+def _edited(cache: reuse.ComponentCache, before: str, after: str, path: str = "m.cpp") -> tuple[int, int]:
+    """Analyse `before` (filling the cache), then `after` with it: its facts and diagnostics must be a
+    fresh analysis's. Returns the components reused and solved again for `after`'s facts."""
+    assert before != after
+    _facts(path, before.encode())
+    hits, misses = cache.hits, cache.misses
+    assert _facts(path, after.encode()) == _fresh_facts(path, after.encode())
+    counted = (cache.hits - hits, cache.misses - misses)
+    assert _diagnostics(path, after.encode()) == _fresh_diagnostics(path, after.encode())
+    return counted
+
+
+def test_program_has_openmp_findings_to_compare() -> None:
+    codes = {d.code for d in _fresh_diagnostics("m.cpp", PROGRAM.encode())}
+    assert {"KL501", "KL601"} <= codes
+    facts = _fresh_facts("m.cpp", PROGRAM.encode())
+    assert facts.branches and facts.memory_accesses  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("path", OPENMP_FILES, ids=lambda p: p.name)
+def test_components_solved_apart_give_the_facts_of_the_whole_file(path: Path) -> None:
+    data = path.read_bytes()
+    whole = _fresh_facts(str(path), data)
+    kept = reuse.ComponentCache()
+    reuse.turn_on(kept)
+    try:
+        assert _facts(str(path), data) == whole  # solved apart
+        assert _facts(str(path), data) == whole  # reused
+    finally:
+        reuse.turn_on(None)
+
+
+def test_the_program_is_solved_apart_and_reused(cache: reuse.ComponentCache) -> None:
+    assert _facts("m.cpp", PROGRAM.encode()) == _fresh_facts("m.cpp", PROGRAM.encode())
+    assert (cache.hits, cache.misses) == (0, 3)  # `own`'s region; the two calling `scale`; the collapsed one
+    _facts("m.cpp", PROGRAM.encode())
+    assert (cache.hits, cache.misses) == (3, 3)
+
+
+def _replace(old: str, new: str, count: int = 1) -> str:
+    assert old in PROGRAM
+    return PROGRAM.replace(old, new, count)
+
+
+def test_an_edit_inside_a_region_solves_only_its_component(cache: reuse.ComponentCache) -> None:
+    after = _replace("if (c < r) grid", "if (c <= r + 1) grid")
+    assert _edited(cache, PROGRAM, after) == (2, 1)
+
+
+def test_a_statement_typed_inside_a_region_solves_only_its_component(cache: reuse.ComponentCache) -> None:
+    after = _replace("      for (int c = 0;", "      int kernlint_edit = 1;\n      for (int c = 0;")
+    assert _edited(cache, PROGRAM, after) == (2, 1)
+
+
+def test_an_edit_in_a_function_two_regions_call_solves_them_again(cache: reuse.ComponentCache) -> None:
+    after = _replace("if (k > 2) return v * 2.0f;", "if (k > 2) return v * 3.0f;")
+    _hits, misses = _edited(cache, PROGRAM, after)
+    assert misses >= 1
+
+
+def test_a_comment_in_host_code_reuses_every_component(cache: reuse.ComponentCache) -> None:
+    after = _replace("  int k = 3;\n", "  // the factor\n  int k = 3;\n")
+    assert _edited(cache, PROGRAM, after) == (3, 0)
+
+
+def test_host_code_after_every_region_reuses_them(cache: reuse.ComponentCache) -> None:
+    after = _replace("  return 0;", "  int kernlint_edit = 1;\n  return 0;")
+    assert _edited(cache, PROGRAM, after) == (3, 0)
+
+
+# Edits whose facts differ: each must give a fresh analysis's (checked in `_edited`).
+_EDITS: dict[str, tuple[str, str]] = {
+    "target data around the regions": ("map(to: in[0:N])", "map(tofrom: in[0:N])"),
+    "a #define a clause reads": ("#define TL 64", "#define TL 1"),
+    "a #define a loop bound reads": ("#define N 4096", "#define N 48"),
+    "a host constant a loop bound reads": ("static const int rows = 64;", "static const int rows = 3;"),
+    "a host value a subscript reads": ("int width = 32;", "int width = 1;"),
+    "a later write of a value a region reads": ('  printf("', '  width = 2;\n  printf("'),
+    "a later write through a reference": ('  printf("', '  int &alias = width;\n  alias = 2;\n  printf("'),
+    "a clause on a region": ("collapse(2)", "collapse(1)"),
+    "a second definition of the called function": ("int main() {", "float scale(float v) { return v; }\nint main() {"),
+    "a comment inside a region": ("if (i % 2) out", "if (i % 2 /* odd */) out"),
+    "a directive between the regions": ("#pragma omp target update from(out[0:N])", "#pragma omp barrier"),
+    "one lane": (
+        "thread_limit(TL)\n    for (int i = 0; i < N; i++) {\n      grid",
+        "thread_limit(1)\n    for (int i = 0; i < N; i++) {\n      grid",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_EDITS))
+def test_each_edit_gives_the_fresh_analysis(cache: reuse.ComponentCache, name: str) -> None:
+    old, new = _EDITS[name]
+    _edited(cache, PROGRAM, _replace(old, new))
+
+
+def test_edits_that_change_what_regions_read_change_the_facts() -> None:
+    """Otherwise the comparisons above would test little."""
+    before = _fresh_facts("m.cpp", PROGRAM.encode())
+    for name in (
+        "a #define a clause reads",
+        "a host value a subscript reads",
+        "a later write of a value a region reads",
+    ):
+        old, new = _EDITS[name]
+        assert _fresh_facts("m.cpp", _replace(old, new).encode()) != before, name
+
+
+_KINDS = st.sampled_from(["comment", "note", "statement", "delete", "duplicate", "blank", "constant"])
+
+
+def _edit(text: str, kind: str, where: int) -> str:
+    lines = text.split("\n")
+    at = where % len(lines)
+    if kind == "comment":
+        lines[at] += " // edited"
+    elif kind == "note":
+        lines.insert(at, "  // a note")
+    elif kind == "statement":
+        lines.insert(at, "int kernlint_edit = 1;")
+    elif kind == "delete":
+        del lines[at]
+    elif kind == "duplicate":
+        lines.insert(at, lines[at])
+    elif kind == "constant":
+        lines[at] = lines[at].replace("1", "2", 1).replace("64", "8", 1)
+    else:
+        lines.insert(at, "")
+    return "\n".join(lines)
+
+
+_SOURCES = [p for p in OPENMP_FILES if p.suffix in (".c", ".cpp") and p.stat().st_size < 12_000]
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.sampled_from([None, *_SOURCES]),
+    st.lists(st.tuples(_KINDS, st.integers(0, 10_000)), min_size=1, max_size=4),
+)
+def test_random_edits_give_the_facts_of_a_fresh_analysis(
+    cache: reuse.ComponentCache, path: Path | None, edits: list[tuple[str, int]]
+) -> None:
+    name, text = ("m.cpp", PROGRAM) if path is None else (str(path), path.read_text())
+    _facts(name, text.encode())
+    for kind, where in edits:  # each version analysed with the cache the versions before it filled
+        text = _edit(text, kind, where)
+        assert _facts(name, text.encode()) == _fresh_facts(name, text.encode())
