@@ -37,6 +37,8 @@ float scale(float v, int k) {
   return v;
 }
 
+void setw(int &w);
+
 void own(float *a, int n) {
   #pragma omp target teams distribute parallel for thread_limit(TL)
   for (int i = 0; i < n; i++) {
@@ -196,6 +198,14 @@ _EDITS: dict[str, tuple[str, str]] = {
     "a host value a subscript reads": ("int width = 32;", "int width = 1;"),
     "a later write of a value a region reads": ('  printf("', '  width = 2;\n  printf("'),
     "a later write through a reference": ('  printf("', '  int &alias = width;\n  alias = 2;\n  printf("'),
+    "a call in another region passing a value by reference": (
+        "if (c < r) grid",
+        "setw(width);\n        if (c < r) grid",
+    ),
+    "a second definition of the called function after main": (
+        "  return 0;\n}\n",
+        "  return 0;\n}\nfloat scale(float v) { return v; }\n",
+    ),
     "a clause on a region": ("collapse(2)", "collapse(1)"),
     "a second definition of the called function": ("int main() {", "float scale(float v) { return v; }\nint main() {"),
     "a comment inside a region": ("if (i % 2) out", "if (i % 2 /* odd */) out"),
