@@ -18,6 +18,7 @@ from kernlint.discovery import SourceEntry
 from kernlint.engine import EngineSetup, analyse_source
 from kernlint.frontends.cpp import frontend
 from kernlint.frontends.cpp.device import reuse
+from kernlint.frontends.cpp.openmp import reuse as openmp_reuse
 from kernlint.session import make_setup
 
 OPENMP_FILES = sorted(p for p in (CORPUS / "openmp").iterdir() if p.suffix in (".c", ".cpp", ".h", ".inc"))
@@ -139,7 +140,8 @@ def test_program_has_openmp_findings_to_compare() -> None:
 
 
 @pytest.mark.parametrize("path", OPENMP_FILES, ids=lambda p: p.name)
-def test_components_solved_apart_give_the_facts_of_the_whole_file(path: Path) -> None:
+def test_components_solved_apart_give_the_facts_of_the_whole_file(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(openmp_reuse, "SOLVED_TOGETHER", False)
     data = path.read_bytes()
     whole = _fresh_facts(str(path), data)
     kept = reuse.ComponentCache()

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections import OrderedDict
 from dataclasses import dataclass, fields, is_dataclass
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
@@ -61,6 +62,9 @@ _KEYWORDS = frozenset(
 # captures: a call (a reference parameter), an address or reference taken (a lambda capturing by one).
 _WRITES = re.compile(rb"&|\b(?!(?:if|for|while|switch|return|sizeof)\b)[A-Za-z_]\w*\s*\(")
 _Member = tuple[tuple[str, int], ...]
+# A piece of code for a key: its text, the words it spells (keywords aside), whether it is always kept
+# (a preprocessor line), whether it may write a name beyond the symbol query's captures (`_WRITES`).
+_Piece = tuple[bytes, frozenset[bytes], bool, bool]
 
 
 @dataclass(frozen=True)
@@ -132,9 +136,8 @@ def solved_facts(
         for members in groups.values()
     ]
     keys = _Keys(unit, source, constructs, pragmas, every, cache.scope)
-    found = [_component(source, constructs, own, functions, keys, cache) for own, functions in components]
-    parts = [part for part in found if part is not None]
-    if len(parts) < len(found):
+    parts = _components(source, constructs, regions, components, keys, cache)
+    if parts is None:
         return None
     by_unit = {facts.span: facts for part in parts for facts in part.units}
     ordered = [by_unit[s] for s in spans if s is not None] + [by_unit[f] for f in follows]
@@ -144,46 +147,74 @@ def solved_facts(
     return RegionBranches(branches, limits), tuple(memory)
 
 
-def _component(
+SOLVED_TOGETHER = True  # the components not kept solved in one program (tests solve each apart)
+
+
+def _components(
     source: MacroAwareOmpSource,
     constructs: tuple[OmpConstruct, ...],
-    own: list[OmpConstruct],
-    functions: list[Span],
+    regions: list[OmpConstruct],
+    components: list[tuple[list[OmpConstruct], list[Span]]],
     keys: _Keys,
     cache: reuse.ComponentCache,
-) -> _ComponentFacts | None:
-    """The component's facts, from `cache` when its key is unchanged (None: they cannot be told
-    apart by unit, and the file is analysed whole)."""
-    units = [c.region for c in own if c.region is not None] + functions
-    placed = tuple((u.start_byte, u.end_byte, u.line) for u in units)
-    key = keys.key(units)
-    if key is None:
-        return _solve(source, constructs, own, units)
-    found = cache.get(key, placed)
-    if isinstance(found, _ComponentFacts):
-        return found
-    facts = _solve(source, constructs, own, units)
-    if facts is not None:
-        cache.put(key, placed, facts)
-    return facts
+) -> list[_ComponentFacts] | None:
+    """Each component's facts (`regions`: every one's, in order): from `cache` where its key is
+    unchanged, else solved, those not kept in one program (as the whole file's, without setting up a
+    program per component), then split by component (None: a fact lies in no unit, and the file is
+    analysed whole)."""
+    found: list[_ComponentFacts | None] = []
+    wanted: list[tuple[int, list[Span], tuple[object, ...] | None]] = []  # (component, its units, key)
+    for index, (own, functions) in enumerate(components):
+        units = [c.region for c in own if c.region is not None] + functions
+        key = keys.key(units)
+        kept = cache.get(key, _placed(units)) if key is not None else None
+        found.append(kept if isinstance(kept, _ComponentFacts) else None)
+        if found[-1] is None:
+            wanted.append((index, units, key))
+    batches = [wanted] if SOLVED_TOGETHER else [[one] for one in wanted]
+    for batch in filter(None, batches):
+        chosen = {id(c) for index, _units, _key in batch for c in components[index][0]}
+        solved = _solve(source, constructs, [c for c in regions if id(c) in chosen], [u for _i, u, _k in batch])
+        if solved is None:
+            return None
+        for (index, units, key), facts in zip(batch, solved):
+            found[index] = facts
+            if key is not None:
+                cache.put(key, _placed(units), facts)
+    return [facts for facts in found if facts is not None]
+
+
+def _placed(units: list[Span]) -> tuple[tuple[int, int, int], ...]:
+    return tuple((u.start_byte, u.end_byte, u.line) for u in units)
 
 
 def _solve(
-    source: MacroAwareOmpSource, constructs: tuple[OmpConstruct, ...], own: list[OmpConstruct], units: list[Span]
-) -> _ComponentFacts | None:
-    """The component's facts from its own program, split by unit (None: a fact lies in no unit)."""
+    source: MacroAwareOmpSource,
+    constructs: tuple[OmpConstruct, ...],
+    own: list[OmpConstruct],
+    components: list[list[Span]],
+) -> list[_ComponentFacts] | None:
+    """The facts of `components` (each its units) from one program of their regions `own`, split by
+    component and unit (None: a fact lies in no unit)."""
     solved = solve_regions(constructs, source, only=own)
     assert solved is not None
     found = openmp_branches(constructs, source, solved)
     memory = region_accesses(solved, source, constructs)
-    facts = []
-    for unit in units:
-        branches = tuple(b for b in found.branches if unit.contains(b.span))
-        accesses = tuple(pair for pair in memory if unit.contains(pair[0].span))
-        facts.append(_UnitFacts(unit, branches, accesses))
-    if sum(len(f.branches) for f in facts) != len(found.branches) or sum(len(f.memory) for f in facts) != len(memory):
+    parts: list[_ComponentFacts] = []
+    for units in components:
+        facts = []
+        for unit in units:
+            branches = tuple(b for b in found.branches if unit.contains(b.span))
+            accesses = tuple(pair for pair in memory if unit.contains(pair[0].span))
+            facts.append(_UnitFacts(unit, branches, accesses))
+        limits = tuple(limit for limit in found.limits if any(u.contains(limit.span) for u in units))
+        parts.append(_ComponentFacts(tuple(facts), limits))
+    told = [(len(f.branches), len(f.memory)) for part in parts for f in part.units]
+    if (sum(b for b, _m in told), sum(m for _b, m in told)) != (len(found.branches), len(memory)):
         return None  # (not expected: each is read from its unit's code)
-    return _ComponentFacts(tuple(facts), found.limits)
+    if sum(len(part.limits) for part in parts) != len(found.limits):
+        return None
+    return parts
 
 
 class _Keys:
@@ -201,17 +232,20 @@ class _Keys:
         data = unit.root.text or b""
         self.data = data
         self.constructs = constructs
-        self.host: list[tuple[int, int, bytes]] = []  # (start, end, text without comments between statements)
+        # the host text in pieces (start, end, text without comments between statements, its pieces, its words)
+        self.host: list[tuple[int, int, bytes, list[_Piece], frozenset[bytes]]] = []
         at = 0
-        for span in units:
-            self.host.append((at, span.start_byte, reuse.without_trailing_comments(data[at : span.start_byte])))
+        for span in [*units, Span(len(data), len(data), 0, 0, 0, 0)]:
+            text, pieces, _spelt = _read(data[at : span.start_byte])
+            self.host.append((at, span.start_byte, text, pieces, frozenset(w for p in pieces for w in p[1])))
             at = span.end_byte
-        self.host.append((at, len(data), reuse.without_trailing_comments(data[at:])))
         self.units = units
-        # each unit's text without the comments between its statements, for the other components' keys
-        self.unit_texts = {u: reuse.without_trailing_comments(data[u.start_byte : u.end_byte]) for u in units}
+        # each unit's words, and its text without the comments between its statements in pieces
+        read = {u: _read(data[u.start_byte : u.end_byte]) for u in units}
+        self.unit_words = {u: found[2] for u, found in read.items()}
+        self.unit_pieces = {u: found[1] for u, found in read.items()}
         # the symbol query's captures in each unit (declarations, writes, `&`), with the words they spell
-        self.symbols: dict[Span, list[tuple[str, bytes, set[bytes]]]] = {u: [] for u in units}
+        self.symbols: dict[Span, list[tuple[str, bytes, frozenset[bytes]]]] = {u: [] for u in units}
         starts = [u.start_byte for u in units]
         for _pattern, match in unit.file_matches["cpp_symbols"]:
             for capture, nodes in match.items():
@@ -219,7 +253,7 @@ class _Keys:
                     at = bisect_right(starts, node.start_byte) - 1
                     if at >= 0 and node.end_byte <= units[at].end_byte:
                         text = node.text or b""
-                        self.symbols[units[at]].append((capture, text, set(_WORD.findall(text))))
+                        self.symbols[units[at]].append((capture, text, frozenset(_WORD.findall(text))))
         for found in self.symbols.values():
             found.sort(key=lambda entry: entry[:2])
         types = treesitter.captures("cpp", "cpp_types", unit.root)
@@ -243,20 +277,29 @@ class _Keys:
     def key(self, units: list[Span]) -> tuple[object, ...] | None:
         """The component's key (None: it holds a value that cannot be a key, and is analysed anew)."""
         end = max(u.end_byte for u in units)
-        texts = [self.data[u.start_byte : u.end_byte] for u in units]
-        prefix = b"\0".join(text for start, _end, text in self.host if start < end)
-        spelt = {w for text in texts for w in _WORD.findall(text)}
-        words = (spelt | set(_WORD.findall(prefix))) - _KEYWORDS
-        later = [text for start, _end, text in self.host if start >= end]
-        outside: list[tuple[object, ...]] = [tuple(_pieces(text, words if self.closed else None)) for text in later]
-        for other, text in self.unit_texts.items():  # what another component's code may bind or write
+        before = [piece for piece in self.host if piece[0] < end]
+        prefix = b"\0".join(text for _start, _end, text, _pieces, _words in before)
+        spelt = frozenset().union(*(self.unit_words[u] for u in units))
+        words = spelt.union(*(piece[4] for piece in before)) - _KEYWORDS
+        closed = self.closed
+        outside: list[tuple[object, ...]] = [
+            tuple(text for text, spelling, kept, _w in pieces if kept or not closed or not spelling.isdisjoint(words))
+            for start, _end, _text, pieces, _words in self.host
+            if start >= end
+        ]
+        for other, pieces in self.unit_pieces.items():  # what another component's code may bind or write
             if other in units:
                 continue
-            if not self.closed:
-                outside.append(tuple(_pieces(text, None)))
-                continue
-            outside.append(tuple(_pieces(text, words, _WRITES)))
-            outside.append(tuple((c, t) for c, t, spelt_here in self.symbols[other] if spelt_here & words))
+            outside.append(
+                tuple(
+                    text
+                    for text, spelling, kept, writes in pieces
+                    if kept or not closed or (writes and not spelling.isdisjoint(words))
+                )
+            )
+            outside.append(
+                tuple((c, t) for c, t, spelt_here in self.symbols[other] if not spelt_here.isdisjoint(words))
+            )
         functions = tuple(
             sorted(
                 (w, len(self.functions.get(name, ())), name in self.function_names)
@@ -264,7 +307,7 @@ class _Keys:
                 if (name := w.decode()) in self.function_names or name in self.functions
             )
         )
-        own = tuple((text, u.column_byte) for text, u in zip(texts, units))
+        own = tuple((self.data[u.start_byte : u.end_byte], u.column_byte) for u in units)
         try:
             key = ("openmp", self.shared, own, prefix, tuple(outside), functions, self._constructs(units))
             hash(key)
@@ -289,34 +332,49 @@ class _Keys:
         return tuple(found)
 
 
-def _pieces(text: bytes, words: set[bytes] | None, holding: re.Pattern[bytes] | None = None) -> list[bytes]:
-    """The preprocessor lines of `text` (with their continuations), and of the code between them the
-    pieces ending at `;`, `{` or `}` that spell one of `words` (every piece: None), and match `holding`
-    when given."""
-    found: list[bytes] = []
+_READ: OrderedDict[bytes, tuple[bytes, list[_Piece], frozenset[bytes]]] = OrderedDict()
+_READ_ENTRIES = 256  # pieces of text read (a few files' worth: most are unchanged from one edit to the next)
+
+
+def _read(text: bytes) -> tuple[bytes, list[_Piece], frozenset[bytes]]:
+    """`text` without the comments between its statements, in pieces (`_pieces`), and the words it
+    spells; remembered by the text."""
+    found = _READ.get(text)
+    if found is None:
+        plain = reuse.without_trailing_comments(text)
+        found = _READ[text] = (plain, _pieces(plain), frozenset(_WORD.findall(text)))
+        while len(_READ) > _READ_ENTRIES:
+            _READ.popitem(last=False)
+    else:
+        _READ.move_to_end(text)
+    return found
+
+
+def _pieces(text: bytes) -> list[_Piece]:
+    """The preprocessor lines of `text` (with their continuations: always kept), and the pieces of the
+    code between them ending at `;`, `{` or `}` (see `_Piece`)."""
+    found: list[_Piece] = []
     code: list[bytes] = []
     directive = False  # the line before continues a preprocessor line
     for line in text.split(b"\n"):
         if directive or line.lstrip().startswith(b"#"):
             if code:
-                found += _code_pieces(b"\n".join(code), words, holding)
+                found += _code_pieces(b"\n".join(code))
                 code = []
-            found.append(line)
+            found.append((line, frozenset(_WORD.findall(line)), True, True))
             directive = line.endswith(b"\\")
         else:
             code.append(line)
-    found += _code_pieces(b"\n".join(code), words, holding)
+    found += _code_pieces(b"\n".join(code))
     return found
 
 
-def _code_pieces(text: bytes, words: set[bytes] | None, holding: re.Pattern[bytes] | None) -> list[bytes]:
+def _code_pieces(text: bytes) -> list[_Piece]:
     pieces = (piece.strip() for piece in _PIECE.findall(text))  # (the space around a statement says nothing)
     return [
-        piece
+        (piece, frozenset(_WORD.findall(piece)) - _KEYWORDS, False, _WRITES.search(piece) is not None)
         for piece in pieces
         if piece
-        and (holding is None or holding.search(piece))
-        and (words is None or any(w in words for w in _WORD.findall(piece)))
     ]
 
 
