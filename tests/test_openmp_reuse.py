@@ -39,6 +39,8 @@ float scale(float v, int k) {
 }
 
 void setw(int &w);
+void peek(int w);
+void fill(const int (&v)[2], int &w);
 
 void own(float *a, int n) {
   #pragma omp target teams distribute parallel for thread_limit(TL)
@@ -68,6 +70,7 @@ int main() {
     for (int r = 0; r < rows; r++) {
       for (int c = 0; c < width; c++) {
         if (c < r) grid[r * width + c] = in[c * rows + r];
+        peek(width);
       }
     }
   }
@@ -208,6 +211,11 @@ _EDITS: dict[str, tuple[str, str]] = {
         "  return 0;\n}\n",
         "  return 0;\n}\nfloat scale(float v) { return v; }\n",
     ),
+    "a call with a braced argument in another region": ("peek(width);", "fill({1, 2}, width);"),
+    "a definition after main taking a reference": (
+        "  return 0;\n}\n",
+        "  return 0;\n}\nvoid peek(int &w) { w = 1; }\n",
+    ),
     "a clause on a region": ("collapse(2)", "collapse(1)"),
     "a second definition of the called function": ("int main() {", "float scale(float v) { return v; }\nint main() {"),
     "a comment inside a region": ("if (i % 2) out", "if (i % 2 /* odd */) out"),
@@ -223,6 +231,18 @@ _EDITS: dict[str, tuple[str, str]] = {
 def test_each_edit_gives_the_fresh_analysis(cache: reuse.ComponentCache, name: str) -> None:
     old, new = _EDITS[name]
     _edited(cache, PROGRAM, _replace(old, new))
+
+
+def test_a_function_defined_after_main_that_writes_through_a_reference_is_a_new_analysis(
+    cache: reuse.ComponentCache,
+) -> None:
+    """`peek(width)` in the collapsed region, with no declaration before: the definition after
+    `main` makes `width` written, which the second region's subscripts read; only the call's piece
+    spells `peek` for that region's key."""
+    before = _replace("void peek(int w);\n", "")
+    after = before.replace("  return 0;\n}\n", "  return 0;\n}\nvoid peek(int &into) { into = 1; }\nvoid peek(float unused) {}\n")
+    assert _fresh_facts("m.cpp", after.encode()) != _fresh_facts("m.cpp", before.encode())
+    _edited(cache, before, after)
 
 
 def test_edits_that_change_what_regions_read_change_the_facts() -> None:

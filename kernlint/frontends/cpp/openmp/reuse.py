@@ -51,20 +51,22 @@ if TYPE_CHECKING:
     from kernlint.frontends.cpp.unit import CppUnit
 
 _WORD = re.compile(rb"[A-Za-z_]\w*")
-_PIECE = re.compile(rb"[^;{}]*[;{}]?")
+_DELIMITER = re.compile(rb"[;{}()]")
 # Words that never name what a component reads: a piece spelling only these binds nothing it reads.
 _KEYWORDS = frozenset(
     b"auto bool break case char const constexpr continue default do double else enum extern float for if inline "
     b"int long register restrict return short signed sizeof static struct switch typedef union unsigned void "
     b"volatile while".split()
 )
-# A piece of another component's code that may write a variable it names beyond what the symbol query
-# captures: a call (a reference parameter), an address or reference taken (a lambda capturing by one).
-_WRITES = re.compile(rb"&|\b(?!(?:if|for|while|switch|return|sizeof)\b)[A-Za-z_]\w*\s*\(")
+# A name passed bare to a call (`f(a, n)`): the call may write it through a reference parameter.
+_ARGUMENT = re.compile(rb"[(,]\s*([A-Za-z_]\w*)\s*(?=[,)])")
+# Comments (to be read as a space) and, so that a `//` inside them is no comment, literals.
+_COMMENT = re.compile(rb'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|/\*.*?\*/|//[^\n]*', re.S)
 _Member = tuple[tuple[str, int], ...]
-# A piece of code for a key: its text, the words it spells (keywords aside), whether it is always kept
-# (a preprocessor line), whether it may write a name beyond the symbol query's captures (`_WRITES`).
-_Piece = tuple[bytes, frozenset[bytes], bool, bool]
+# A piece of code for a key: its text, the words it spells (keywords aside), whether it is a
+# preprocessor line, and the names it may write beyond the symbol query's captures: those it passes
+# bare to a call, or every word of a piece that takes an address or binds a reference.
+_Piece = tuple[bytes, frozenset[bytes], bool, frozenset[bytes]]
 
 
 @dataclass(frozen=True)
@@ -281,25 +283,13 @@ class _Keys:
         prefix = b"\0".join(text for _start, _end, text, _pieces, _words in before)
         spelt = frozenset().union(*(self.unit_words[u] for u in units))
         words = spelt.union(*(piece[4] for piece in before)) - _KEYWORDS
-        closed = self.closed
-        outside: list[tuple[object, ...]] = [
-            tuple(text for text, spelling, kept, _w in pieces if kept or not closed or not spelling.isdisjoint(words))
-            for start, _end, _text, pieces, _words in self.host
-            if start >= end
-        ]
-        for other, pieces in self.unit_pieces.items():  # what another component's code may bind or write
-            if other in units:
-                continue
-            outside.append(
-                tuple(
-                    text
-                    for text, spelling, kept, writes in pieces
-                    if kept or not closed or (writes and not spelling.isdisjoint(words))
-                )
+        if not self.closed:  # macros whose bodies may spell any word: everything outside it
+            outside: tuple[object, ...] = (
+                tuple(piece[2] for piece in self.host if piece[0] >= end),
+                tuple(pieces for other, pieces in self.unit_pieces.items() if other not in units),
             )
-            outside.append(
-                tuple((c, t) for c, t, spelt_here in self.symbols[other] if not spelt_here.isdisjoint(words))
-            )
+        else:
+            outside = self._outside(units, end, words)
         functions = tuple(
             sorted(
                 (w, len(self.functions.get(name, ())), name in self.function_names)
@@ -309,11 +299,38 @@ class _Keys:
         )
         own = tuple((self.data[u.start_byte : u.end_byte], u.column_byte) for u in units)
         try:
-            key = ("openmp", self.shared, own, prefix, tuple(outside), functions, self._constructs(units))
+            key = ("openmp", self.shared, own, prefix, outside, functions, self._constructs(units))
             hash(key)
         except (ValueError, TypeError):  # a construct's span outside the component, an unhashable value
             return None
         return key
+
+    def _outside(self, units: list[Span], end: int, words: frozenset[bytes]) -> tuple[object, ...]:
+        """What may bind or write a name the component reads (`words`: those it and the host text
+        before it spell), outside them: preprocessor lines; of the other components' code, the
+        pieces that pass one of `words` bare to a call or take an address or a reference, and the
+        symbol query's captures (writes, declarations) that spell one; of the host text after it,
+        the pieces that spell one of those words or a word of those pieces (a function's prototype)."""
+        later = [pieces for start, _end, _text, pieces, _words in self.host if start >= end]
+        others = [(u, pieces) for u, pieces in self.unit_pieces.items() if u not in units]
+        writing = [
+            piece for pieces in [*later, *(p for _u, p in others)] for piece in pieces if not piece[3].isdisjoint(words)
+        ]
+        reached = words.union(*(piece[1] for piece in writing))
+        found: list[tuple[object, ...]] = []
+        for other, pieces in others:
+            found.append(
+                tuple(
+                    text for text, _spelling, directive, writes in pieces if directive or not writes.isdisjoint(words)
+                )
+            )
+            symbols = self.symbols[other]
+            found.append(tuple((c, t) for c, t, spelling in symbols if not spelling.isdisjoint(reached)))
+        for pieces in later:
+            found.append(
+                tuple(text for text, spelling, directive, _w in pieces if directive or not spelling.isdisjoint(reached))
+            )
+        return tuple(found)
 
     def _constructs(self, units: list[Span]) -> tuple[object, ...]:
         """The constructs the component reads: in its units, relative to them; around them, what
@@ -361,7 +378,7 @@ def _pieces(text: bytes) -> list[_Piece]:
             if code:
                 found += _code_pieces(b"\n".join(code))
                 code = []
-            found.append((line, frozenset(_WORD.findall(line)), True, True))
+            found.append((line, frozenset(_WORD.findall(line)), True, frozenset()))
             directive = line.endswith(b"\\")
         else:
             code.append(line)
@@ -369,13 +386,33 @@ def _pieces(text: bytes) -> list[_Piece]:
     return found
 
 
+def _split(text: bytes) -> list[bytes]:
+    """`text` cut after each `;`, `{` and `}` outside parentheses (a call's arguments, a `for` header,
+    a lambda passed to a call stay whole)."""
+    pieces, start, depth = [], 0, 0
+    for found in _DELIMITER.finditer(text):
+        mark = found[0]
+        if mark == b"(":
+            depth += 1
+        elif mark == b")":
+            depth = max(depth - 1, 0)
+        elif depth == 0:
+            pieces.append(text[start : found.end()])
+            start = found.end()
+    pieces.append(text[start:])
+    return pieces
+
+
 def _code_pieces(text: bytes) -> list[_Piece]:
-    pieces = (piece.strip() for piece in _PIECE.findall(text))  # (the space around a statement says nothing)
-    return [
-        (piece, frozenset(_WORD.findall(piece)) - _KEYWORDS, False, _WRITES.search(piece) is not None)
-        for piece in pieces
-        if piece
-    ]
+    pieces = (piece.strip() for piece in _split(text))  # (the space around a statement says nothing)
+    found: list[_Piece] = []
+    for piece in pieces:
+        if piece:
+            spelling = frozenset(_WORD.findall(piece)) - _KEYWORDS
+            plain = _COMMENT.sub(lambda m: m[0] if m[0][:1] in b"\"'" else b" ", piece)
+            writes = spelling if b"&" in plain else frozenset(_ARGUMENT.findall(plain))
+            found.append((piece, spelling, False, writes))
+    return found
 
 
 class _Relative:
