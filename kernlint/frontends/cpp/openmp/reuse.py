@@ -5,20 +5,26 @@ cache, mover and key helpers this shares); the command line never comes here.
 
 A component is a set of device parallel regions (those `dependence.device_regions` lowers) joined by
 the file's functions they call (followed one level, each bound at every call): its units are those
-regions and those functions' bodies. Its facts are solved from its own units alone, which gives the
-facts the whole file's program gives (`tests/test_openmp_reuse.py` checks it), and are reused, moved,
-while its key is unchanged. The key holds what the analysis of a component may read:
+regions and those functions' bodies. Its facts are solved from its own units alone (the components an
+edit invalidated together, in one program), which gives the facts the whole file's program gives
+(`tests/test_openmp_reuse.py` checks it), and are reused, moved, while its key is unchanged. The key
+holds what the analysis of a component may read:
 * its units' texts and start columns, and the OpenMP constructs it reads (its regions' own, those
   inside its units, with their spans relative to the unit holding them; of those around its regions
   the leaves, device flag and clause values);
 * the host text (every byte outside every component's units) before its last unit, without the
   comments that lie between statements (`reuse.without_trailing_comments`): every constant,
   declaration and definition visible at its code;
-* of the host text after it and of the other components' units: each piece between `;`, `{` and `}`
-  that holds a `#` or a word spelt in its units or in that host text before it (a later write of a
-  name it reads, a reference passed to a call, a later `#define`), keywords aside; every piece when
-  the file reads macros it does not define (an include, the configuration), whose bodies may spell
-  other words;
+* outside it, what may bind or write a name it reads (the read names: the words, keywords aside,
+  that its units and that host text before it spell), the texts cut into pieces after each `;`, `{`
+  and `}` outside parentheses (`_pieces`): every preprocessor line; of the other components' units
+  (without comments between statements), the pieces that pass a read name bare to a call (a
+  reference parameter may write it) or that take an address or bind a reference and spell one, and
+  the symbol query's captures there (assignments, `++`, `&`, initialised declarations) spelling a
+  read name or a word of those pieces; of the host text after it, the pieces spelling a read name
+  or a word of those pieces (a write, a call, a function's prototype or definition, an
+  instantiation). When the file reads macros it does not define (an include, the configuration),
+  whose bodies may spell any word, the whole of the other units and of the later host text instead;
 * of every word it spells, how many definitions the file has of a function of that name and whether
   one is a function at all (calls followed, calls that count as work in a branch's arms);
 * the file's type definitions, every directive's text, the headers read (path, size, time) and the
