@@ -240,7 +240,8 @@ def test_a_function_defined_after_main_that_writes_through_a_reference_is_a_new_
     `main` makes `width` written, which the second region's subscripts read; only the call's piece
     spells `peek` for that region's key."""
     before = _replace("void peek(int w);\n", "")
-    after = before.replace("  return 0;\n}\n", "  return 0;\n}\nvoid peek(int &into) { into = 1; }\nvoid peek(float unused) {}\n")
+    defined = "void peek(int &into) { into = 1; }\nvoid peek(float unused) {}\n"  # two: not followed
+    after = before.replace("  return 0;\n}\n", "  return 0;\n}\n" + defined)
     assert _fresh_facts("m.cpp", after.encode()) != _fresh_facts("m.cpp", before.encode())
     _edited(cache, before, after)
 
