@@ -39,7 +39,7 @@ from bisect import bisect_right
 from collections import OrderedDict
 from dataclasses import dataclass, fields, is_dataclass
 from itertools import pairwise
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from kernlint.facts import LimitReached, Pragma, Span
 from kernlint.facts.device import Branch
@@ -49,11 +49,12 @@ from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import text_of
 from kernlint.frontends.cpp.device import reuse
 from kernlint.frontends.openmp.dependence import device_regions, openmp_branches, solve_regions
-from kernlint.frontends.openmp.device_code import RegionBranches
-from kernlint.frontends.openmp.memory import members_used, region_accesses
+from kernlint.frontends.openmp.device_code import DeviceSource, RegionBranches
+from kernlint.frontends.openmp.memory import ArraySource, members_used, region_accesses
 
 if TYPE_CHECKING:
-    from kernlint.frontends.cpp.openmp.macros import MacroAwareOmpSource
+    import tree_sitter
+
     from kernlint.frontends.cpp.unit import CppUnit
 
 _WORD = re.compile(rb"[A-Za-z_]\w*")
@@ -75,6 +76,16 @@ _Member = tuple[tuple[str, int], ...]
 _Piece = tuple[bytes, frozenset[bytes], bool, frozenset[bytes]]
 
 
+class _Source(DeviceSource, ArraySource, Protocol):
+    """What this module reads of `macros.MacroAwareOmpSource` (which imports it)."""
+
+    @property
+    def functions(self) -> dict[str, list[tree_sitter.Node]]: ...
+
+    @property
+    def function_names(self) -> frozenset[str]: ...
+
+
 @dataclass(frozen=True)
 class _UnitFacts:
     """What one unit (a region or a followed function's body) gave: its branches, in the order the
@@ -93,7 +104,7 @@ class _ComponentFacts:
 
 def solved_facts(
     unit: CppUnit,
-    source: MacroAwareOmpSource,
+    source: _Source,
     constructs: tuple[OmpConstruct, ...],
     pragmas: tuple[Pragma, ...],
     cache: reuse.ComponentCache,
@@ -159,7 +170,7 @@ SOLVED_TOGETHER = True  # the components not kept solved in one program (tests s
 
 
 def _components(
-    source: MacroAwareOmpSource,
+    source: _Source,
     constructs: tuple[OmpConstruct, ...],
     regions: list[OmpConstruct],
     components: list[tuple[list[OmpConstruct], list[Span]]],
@@ -197,7 +208,7 @@ def _placed(units: list[Span]) -> tuple[tuple[int, int, int], ...]:
 
 
 def _solve(
-    source: MacroAwareOmpSource,
+    source: _Source,
     constructs: tuple[OmpConstruct, ...],
     own: list[OmpConstruct],
     components: list[list[Span]],
@@ -231,7 +242,7 @@ class _Keys:
     def __init__(
         self,
         unit: CppUnit,
-        source: MacroAwareOmpSource,
+        source: _Source,
         constructs: tuple[OmpConstruct, ...],
         pragmas: tuple[Pragma, ...],
         units: list[Span],
