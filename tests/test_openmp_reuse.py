@@ -216,6 +216,7 @@ _EDITS: dict[str, tuple[str, str]] = {
         "  return 0;\n}\n",
         "  return 0;\n}\nvoid peek(int &w) { w = 1; }\n",
     ),
+    "a write in another region of a value a region reads": ("if (c < r) grid", "width = 2;\n        if (c < r) grid"),
     "a clause on a region": ("collapse(2)", "collapse(1)"),
     "a second definition of the called function": ("int main() {", "float scale(float v) { return v; }\nint main() {"),
     "a comment inside a region": ("if (i % 2) out", "if (i % 2 /* odd */) out"),
