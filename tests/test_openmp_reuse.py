@@ -189,6 +189,21 @@ def test_a_comment_in_host_code_reuses_every_component(cache: reuse.ComponentCac
     assert _edited(cache, PROGRAM, after) == (3, 0)
 
 
+def test_a_statement_no_region_reads_typed_above_them_reuses_them(cache: reuse.ComponentCache) -> None:
+    after = _replace("  int width = 32;\n", "  int width = 32;\n  int kernlint_edit = 1;\n")
+    assert _edited(cache, PROGRAM, after) == (3, 0)
+
+
+@pytest.mark.parametrize(
+    "directive", ["map(from: out[0:N], grid[0:N])\n", "parallel for collapse(2)\n", "thread_limit(TL)\n"]
+)
+def test_a_statement_typed_between_a_directive_and_its_code_gives_the_fresh_analysis(
+    cache: reuse.ComponentCache, directive: str
+) -> None:
+    """The statement becomes what the directive applies to, though no name leads to it."""
+    _edited(cache, PROGRAM, _replace(directive, directive + "  int kernlint_edit = 1;\n"))
+
+
 def test_host_code_after_every_region_reuses_them(cache: reuse.ComponentCache) -> None:
     after = _replace("  return 0;", "  int kernlint_edit = 1;\n  return 0;")
     assert _edited(cache, PROGRAM, after) == (3, 0)
@@ -217,6 +232,10 @@ _EDITS: dict[str, tuple[str, str]] = {
         "  return 0;\n}\nvoid peek(int &w) { w = 1; }\n",
     ),
     "a write in another region of a value a region reads": ("if (c < r) grid", "width = 2;\n        if (c < r) grid"),
+    "a write typed above the regions of a value a region reads": (
+        "  int width = 32;\n",
+        "  int width = 32;\n  width = 8;\n",
+    ),
     "a clause on a region": ("collapse(2)", "collapse(1)"),
     "a second definition of the called function": ("int main() {", "float scale(float v) { return v; }\nint main() {"),
     "a comment inside a region": ("if (i % 2) out", "if (i % 2 /* odd */) out"),
@@ -254,6 +273,7 @@ def test_edits_that_change_what_regions_read_change_the_facts() -> None:
         "a #define a clause reads",
         "a host value a subscript reads",
         "a later write of a value a region reads",
+        "a write typed above the regions of a value a region reads",
     ):
         old, new = _EDITS[name]
         assert _fresh_facts("m.cpp", _replace(old, new).encode()) != before, name

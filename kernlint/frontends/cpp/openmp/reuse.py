@@ -47,7 +47,7 @@ from kernlint.facts.memory import MemoryAccess
 from kernlint.facts.openmp import OmpConstruct
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import text_of
-from kernlint.frontends.cpp.device import reuse
+from kernlint.frontends.cpp.device import host_slice, reuse
 from kernlint.frontends.openmp.dependence import device_regions, openmp_branches, solve_regions
 from kernlint.frontends.openmp.device_code import DeviceSource, RegionBranches
 from kernlint.frontends.openmp.memory import ArraySource, members_used, region_accesses
@@ -254,8 +254,9 @@ class _Keys:
         # the host text in pieces (start, end, text without comments between statements, its pieces, its words)
         self.host: list[tuple[int, int, bytes, list[_Piece], frozenset[bytes]]] = []
         at = 0
+        cuts = _unread_lines(unit, units)
         for span in [*units, Span(len(data), len(data), 0, 0, 0, 0)]:
-            text, pieces, _spelt = _read(data[at : span.start_byte])
+            text, pieces, _spelt = _read(host_slice.without(data[at : span.start_byte], at, cuts))
             self.host.append((at, span.start_byte, text, pieces, frozenset(w for p in pieces for w in p[1])))
             at = span.end_byte
         self.units = units
@@ -382,6 +383,20 @@ def _read(text: bytes) -> tuple[bytes, list[_Piece], frozenset[bytes]]:
     else:
         _READ.move_to_end(text)
     return found
+
+
+def _unread_lines(unit: CppUnit, units: list[Span]) -> list[tuple[int, int]]:
+    """The lines of host statements no component's facts can read (`device.host_slice`: found by no
+    name), cut from the host text of the keys."""
+    headers = reuse.header_stamps(unit.constants.included())
+    read = [host_slice.header_words(stamp) for stamp in headers]
+    elsewhere = [words for words in read if words is not None]
+    if len(elsewhere) < len(read):
+        return []  # a header that cannot be read now: what it spells is unknown
+    configured = " ".join(f"{name} {body}" for name, body in unit.configured_macros).encode()
+    elsewhere.append(host_slice.words_of(configured))
+    regions = [(u.start_byte, u.end_byte) for u in units]
+    return host_slice.unread_lines(unit.root, regions, [], elsewhere, unit.constants.macro_names())
 
 
 def _pieces(text: bytes) -> list[_Piece]:
