@@ -13,7 +13,8 @@ holds what the analysis of a component may read:
   inside its units, with their spans relative to the unit holding them; of those around its regions
   the leaves, device flag and clause values);
 * the host text (every byte outside every component's units) before its last unit, without the
-  comments that lie between statements (`reuse.without_trailing_comments`): every constant,
+  comments that lie between statements (`reuse.without_trailing_comments`) and without the lines of
+  host statements found by no name (`device.host_slice`, as the SYCL keys): every constant,
   declaration and definition visible at its code;
 * outside it, what may bind or write a name it reads (the read names: the words, keywords aside,
   that its units and that host text before it spell), the texts cut into pieces after each `;`, `{`
