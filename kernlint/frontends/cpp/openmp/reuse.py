@@ -38,7 +38,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections import OrderedDict
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import fields, is_dataclass
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -52,6 +52,7 @@ from kernlint.frontends.cpp.device import host_slice, reuse
 from kernlint.frontends.openmp.dependence import device_regions, openmp_branches, solve_regions
 from kernlint.frontends.openmp.device_code import DeviceSource, RegionBranches
 from kernlint.frontends.openmp.memory import ArraySource, members_used, region_accesses
+from kernlint.records import record
 
 if TYPE_CHECKING:
     import tree_sitter
@@ -87,7 +88,7 @@ class _Source(DeviceSource, ArraySource, Protocol):
     def function_names(self) -> frozenset[str]: ...
 
 
-@dataclass(frozen=True)
+@record
 class _UnitFacts:
     """What one unit (a region or a followed function's body) gave: its branches, in the order the
     whole file's analysis lists them, and a region's memory accesses (each with its struct's members)."""
@@ -97,7 +98,7 @@ class _UnitFacts:
     memory: tuple[tuple[MemoryAccess, _Member], ...]
 
 
-@dataclass(frozen=True)
+@record
 class _ComponentFacts:
     units: tuple[_UnitFacts, ...]
     limits: tuple[LimitReached, ...]
