@@ -17,30 +17,20 @@ from kernlint.engine import EngineSetup, analyse_source
 from kernlint.facts import Span
 from kernlint.frontends.cpp.device import reuse
 from kernlint.session import make_setup
-
-CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "sycl"
-_SETUP: list[EngineSetup] = []
-
-
-def _setup() -> EngineSetup:
-    if not _SETUP:
-        _SETUP.append(make_setup(Config(devices=("xe-hpc", "a100")), use_cache=False))
-    return _SETUP[0]
+from reuse_support import component_cache, engine_setup
 
 
 @pytest.fixture
 def cache() -> Iterator[reuse.ComponentCache]:
-    kept = reuse.ComponentCache()
-    kept.scope = ("test",)
-    reuse.turn_on(kept)
-    try:
+    with component_cache() as kept:
         yield kept
-    finally:
-        reuse.turn_on(None)
+
+
+CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "sycl"
 
 
 def _analyse(path: str, text: bytes) -> tuple:
-    return analyse_source(SourceEntry(path, "cpp", False), text, _setup()).diagnostics
+    return analyse_source(SourceEntry(path, "cpp", False), text, engine_setup()).diagnostics
 
 
 def _fresh(path: str, text: bytes) -> tuple:
@@ -382,7 +372,9 @@ def _found(text: str, path: str = "main.cpp", setup: EngineSetup | None = None) 
     kept = reuse.active()
     reuse.turn_on(None)
     try:
-        diagnostics = analyse_source(SourceEntry(path, "cpp", False), text.encode(), setup or _setup()).diagnostics
+        diagnostics = analyse_source(
+            SourceEntry(path, "cpp", False), text.encode(), setup or engine_setup()
+        ).diagnostics
     finally:
         reuse.turn_on(kept)
     return {(d.code, d.message) for d in diagnostics}

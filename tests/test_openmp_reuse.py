@@ -13,16 +13,21 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import CORPUS
-from kernlint.config import Config
 from kernlint.discovery import SourceEntry
-from kernlint.engine import EngineSetup, analyse_source
+from kernlint.engine import analyse_source
 from kernlint.frontends.cpp import frontend
 from kernlint.frontends.cpp.device import reuse
 from kernlint.frontends.cpp.openmp import reuse as openmp_reuse
-from kernlint.session import make_setup
+from reuse_support import component_cache, engine_setup
+
+
+@pytest.fixture
+def cache() -> Iterator[reuse.ComponentCache]:
+    with component_cache() as kept:
+        yield kept
+
 
 OPENMP_FILES = sorted(p for p in (CORPUS / "openmp").iterdir() if p.suffix in (".c", ".cpp", ".h", ".inc"))
-_SETUP: list[EngineSetup] = []
 
 # A HeCBench-like program: regions in `main` inside a `target data`, a helper two regions call, a
 # `#define` in a clause, host constants the loops read, a region in a function of its own.
@@ -80,23 +85,6 @@ int main() {
 """
 
 
-def _setup() -> EngineSetup:
-    if not _SETUP:
-        _SETUP.append(make_setup(Config(devices=("xe-hpc", "a100")), use_cache=False))
-    return _SETUP[0]
-
-
-@pytest.fixture
-def cache() -> Iterator[reuse.ComponentCache]:
-    kept = reuse.ComponentCache()
-    kept.scope = ("test",)
-    reuse.turn_on(kept)
-    try:
-        yield kept
-    finally:
-        reuse.turn_on(None)
-
-
 def _facts(path: str, text: bytes) -> object:
     return frontend.extract(path, text)
 
@@ -111,7 +99,7 @@ def _fresh_facts(path: str, text: bytes) -> object:
 
 
 def _diagnostics(path: str, text: bytes) -> tuple:
-    return analyse_source(SourceEntry(path, "cpp", False), text, _setup()).diagnostics
+    return analyse_source(SourceEntry(path, "cpp", False), text, engine_setup()).diagnostics
 
 
 def _fresh_diagnostics(path: str, text: bytes) -> tuple:
