@@ -1,5 +1,6 @@
-"""What the tests of kept facts between edits share: one engine setup, and the component cache turned on
-for one test (SYCL and OpenMP keys alike live in it)."""
+"""What the tests of kept facts between edits share: one engine setup, a file's diagnostics, and the
+component cache turned on for one test (SYCL and OpenMP keys alike live in it) or off for a fresh
+analysis to compare with."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from kernlint.config import Config
-from kernlint.engine import EngineSetup
+from kernlint.discovery import SourceEntry
+from kernlint.engine import EngineSetup, analyse_source
 from kernlint.frontends.cpp.device import reuse
 from kernlint.session import make_setup
 
@@ -31,3 +33,19 @@ def component_cache() -> Iterator[reuse.ComponentCache]:
         yield kept
     finally:
         reuse.turn_on(None)
+
+
+@contextmanager
+def cache_off() -> Iterator[None]:
+    """No component cache for the block (a fresh analysis), the one before turned on again after it."""
+    kept = reuse.active()
+    reuse.turn_on(None)
+    try:
+        yield
+    finally:
+        reuse.turn_on(kept)
+
+
+def diagnostics(path: str, text: bytes, setup: EngineSetup | None = None) -> tuple:
+    """The diagnostics of a C/C++ file, with whatever cache is turned on."""
+    return analyse_source(SourceEntry(path, "cpp", False), text, setup or engine_setup()).diagnostics

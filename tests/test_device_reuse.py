@@ -12,12 +12,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kernlint.config import Config
-from kernlint.discovery import SourceEntry
-from kernlint.engine import EngineSetup, analyse_source
+from kernlint.engine import EngineSetup
 from kernlint.facts import Span
 from kernlint.frontends.cpp.device import reuse
 from kernlint.session import make_setup
-from reuse_support import component_cache, engine_setup
+from reuse_support import cache_off, component_cache, diagnostics
 
 
 @pytest.fixture
@@ -29,17 +28,12 @@ def cache() -> Iterator[reuse.ComponentCache]:
 CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "sycl"
 
 
-def _analyse(path: str, text: bytes) -> tuple:
-    return analyse_source(SourceEntry(path, "cpp", False), text, engine_setup()).diagnostics
+_analyse = diagnostics
 
 
 def _fresh(path: str, text: bytes) -> tuple:
-    kept = reuse.active()
-    reuse.turn_on(None)
-    try:
-        return _analyse(path, text)
-    finally:
-        reuse.turn_on(kept)
+    with cache_off():
+        return diagnostics(path, text)
 
 
 def _edited(cache: reuse.ComponentCache, before: str, after: str, path: str = "k.cpp") -> tuple[int, int]:
@@ -369,15 +363,9 @@ def test_main_program_has_findings_that_host_edits_change() -> None:
 
 
 def _found(text: str, path: str = "main.cpp", setup: EngineSetup | None = None) -> set[tuple[str, str]]:
-    kept = reuse.active()
-    reuse.turn_on(None)
-    try:
-        diagnostics = analyse_source(
-            SourceEntry(path, "cpp", False), text.encode(), setup or engine_setup()
-        ).diagnostics
-    finally:
-        reuse.turn_on(kept)
-    return {(d.code, d.message) for d in diagnostics}
+    with cache_off():
+        found = diagnostics(path, text.encode(), setup)
+    return {(d.code, d.message) for d in found}
 
 
 def test_a_statement_no_kernel_reads_reuses_every_kernel(cache: reuse.ComponentCache) -> None:
@@ -465,16 +453,12 @@ def test_a_statement_a_configured_macro_reads_is_a_new_analysis(cache: reuse.Com
 
 
 def _analyse_with(setup: EngineSetup, text: str) -> tuple:
-    return analyse_source(SourceEntry("main.cpp", "cpp", False), text.encode(), setup).diagnostics
+    return diagnostics("main.cpp", text.encode(), setup)
 
 
 def _analyse_with_fresh(setup: EngineSetup, text: str) -> tuple:
-    kept = reuse.active()
-    reuse.turn_on(None)
-    try:
+    with cache_off():
         return _analyse_with(setup, text)
-    finally:
-        reuse.turn_on(kept)
 
 
 # Statements typed in `main`, anywhere among the launches: names the kernels read (`width`, `STRIDE`,

@@ -13,12 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import CORPUS
-from kernlint.discovery import SourceEntry
-from kernlint.engine import analyse_source
 from kernlint.frontends.cpp import frontend
 from kernlint.frontends.cpp.device import reuse
 from kernlint.frontends.cpp.openmp import reuse as openmp_reuse
-from reuse_support import component_cache, engine_setup
+from reuse_support import cache_off, component_cache, diagnostics
 
 
 @pytest.fixture
@@ -90,25 +88,13 @@ def _facts(path: str, text: bytes) -> object:
 
 
 def _fresh_facts(path: str, text: bytes) -> object:
-    kept = reuse.active()
-    reuse.turn_on(None)
-    try:
+    with cache_off():
         return _facts(path, text)
-    finally:
-        reuse.turn_on(kept)
-
-
-def _diagnostics(path: str, text: bytes) -> tuple:
-    return analyse_source(SourceEntry(path, "cpp", False), text, engine_setup()).diagnostics
 
 
 def _fresh_diagnostics(path: str, text: bytes) -> tuple:
-    kept = reuse.active()
-    reuse.turn_on(None)
-    try:
-        return _diagnostics(path, text)
-    finally:
-        reuse.turn_on(kept)
+    with cache_off():
+        return diagnostics(path, text)
 
 
 def _edited(cache: reuse.ComponentCache, before: str, after: str, path: str = "m.cpp") -> tuple[int, int]:
@@ -119,7 +105,7 @@ def _edited(cache: reuse.ComponentCache, before: str, after: str, path: str = "m
     hits, misses = cache.hits, cache.misses
     assert _facts(path, after.encode()) == _fresh_facts(path, after.encode())
     counted = (cache.hits - hits, cache.misses - misses)
-    assert _diagnostics(path, after.encode()) == _fresh_diagnostics(path, after.encode())
+    assert diagnostics(path, after.encode()) == _fresh_diagnostics(path, after.encode())
     return counted
 
 
