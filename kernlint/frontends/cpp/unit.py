@@ -169,6 +169,13 @@ class CppUnit:
             ]
         )
 
+    @cached_property
+    def loops(self) -> NodesByPosition:
+        """Every `for`, range-`for`, `while` and `do` loop of the tree (the file query's single-node
+        loop patterns), in document order: the loops a node holds are a bisection away."""
+        found = [nodes[0] for _i, match in self.file_matches["cpp"] for name, nodes in match.items() if name in _LOOPS]
+        return NodesByPosition(sorted(found, key=lambda n: (n.start_byte, -n.end_byte)))
+
     def assigned_names(self, node: tree_sitter.Node) -> set[str]:
         """Names written inside `node` by an assignment (`=`, `+=`, …) or `++`/`--`, read from the
         symbol query's captures (in document order: the ones inside `node` are found by bisection)
@@ -184,6 +191,7 @@ class CppUnit:
         }
 
 
+_LOOPS = frozenset({"loop.for", "loop.range-for", "loop.while", "loop.do"})  # the file query's loop captures
 _NEAR = 256  # bytes from where a parse error starts or ends that a misread directive may lie
 
 

@@ -14,6 +14,7 @@ from collections.abc import Callable
 import tree_sitter
 
 from kernlint.facts.device import ArmCost
+from kernlint.frontends.common.inside import NodesByPosition
 from kernlint.frontends.common.nodes import text_of
 from kernlint.frontends.cpp.declarations import declared, value_type
 from kernlint.frontends.cpp.dependence.nodes import Parents
@@ -100,10 +101,16 @@ class ArmCounter:
         constant: Constant | None = None,
         parents: Parents | None = None,
         source: tuple[bytes, int] | None = None,
+        found: tuple[NodesByPosition, NodesByPosition] | None = None,
     ) -> None:
         """`source`: the parsed text and the byte it starts at, when known: an expression without a
-        parenthesis, brace or `#` in it (most of them) is then weighed whole, without a walk (see `_plain`)."""
+        parenthesis, brace or `#` in it (most of them) is then weighed whole, without a walk (see `_plain`).
+        `found`: when known, every loop of the tree and every identifier an assignment or `++`/`--`
+        writes (the file query's and symbol query's captures): a node holding none of the loops has no
+        trip count to find, and one holding no write of a name reassigns none, without a walk."""
         self._is_work = is_work
+        self._loops: NodesByPosition | None = found[0] if found is not None else None
+        self._writes: NodesByPosition | None = found[1] if found is not None else None
         self._marks = [source[1] + m.start() for m in _MARKS.finditer(source[0])] if source is not None else None
         self._constant = constant
         self._weights: dict[int, tuple[int, int, int]] = {}  # node id -> (statements, loops, calls)
@@ -165,6 +172,8 @@ class ArmCounter:
     def _loop_extent(self, arm: Node) -> tuple[int | None, bool]:
         """(the most iterations a nest of loops in `arm` with constant bounds runs, more than a short loop
         unrolled: 16 × 16 is 256; whether one of its loops runs over the work-group)."""
+        if self._loops is not None and not self._loops.inside(arm):
+            return None, False  # no loop: nothing below has a trip count or runs over the group
         most, over_group = self._extent(arm)
         return (most if most is not None and most > _UNROLLED else None), over_group
 
@@ -220,7 +229,7 @@ class ArmCounter:
             body = node.child_by_field_name("body")
             spins = body is not None and not any(c.type != "comment" for c in body.named_children)
             names = _condition_names(node)  # a wait on memory, or a walk (`ix = next[ix]` in the body or update)
-            return spins or _reassigns(body, names) or _reassigns(node.child_by_field_name("update"), names)
+            return spins or self._reassigns(body, names) or self._reassigns(node.child_by_field_name("update"), names)
         loop = self.enclosing(node)
         if loop is None or loop.type not in _LOOPS:
             return False
@@ -228,7 +237,17 @@ class ArmCounter:
         if any(self._exits(arm, node) for arm in arms):
             return True
         names = _condition_names(loop)
-        return any(_reassigns(arm, names) for arm in arms)
+        return any(self._reassigns(arm, names) for arm in arms)
+
+    def _reassigns(self, body: Node | None, names: set[str]) -> bool:
+        """`_reassigns`, answered without a walk when `body` holds no write of one of `names`: a
+        target it counts is a plain identifier (`names` are identifiers' texts), the symbol query's
+        `assigned.name` captures of an assignment's left or an update's argument."""
+        if body is None or not names:
+            return False
+        if self._writes is not None and not any(text_of(n) in names for n in self._writes.inside(body)):
+            return False
+        return _reassigns(body, names)
 
     def enclosing(self, node: Node) -> Node | None:
         """The innermost loop, lambda or function around `node`, each node's answer remembered on the

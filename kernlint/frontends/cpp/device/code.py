@@ -255,7 +255,7 @@ def _analyse_component(
         lambda name: barrier_macro(name, types.function_macro) == "work-group",
     )
     types.use_parents(dependence.parent_of)
-    branches = sorted(_branches(graph, scans, dependence), key=lambda b: (b.span.start_byte, b.span.end_byte))
+    branches = sorted(_branches(unit, graph, scans, dependence), key=lambda b: (b.span.start_byte, b.span.end_byte))
     accesses = sorted(_block_accesses(graph, scans, dependence), key=lambda a: a.span.start_byte)
     barriers = sorted(find_barriers(scans.values(), dependence, types.function_macro), key=lambda b: b.span.start_byte)
     view = DeviceView(scans, graph.callees, graph.names, frozenset(graph.kernels), graph.owner)
@@ -268,7 +268,7 @@ def _analyse_component(
 
 
 def _branches(
-    graph: DeviceGraph, scans: dict[Key, dict[str, list[Node]]], dependence: CppDependence
+    unit: CppUnit, graph: DeviceGraph, scans: dict[Key, dict[str, list[Node]]], dependence: CppDependence
 ) -> Iterable[Branch]:
     text = graph.root.text or b""
     arms = ArmCounter(
@@ -276,6 +276,7 @@ def _branches(
         dependence.scopes.constant,
         Parents(graph.root),
         (text, graph.root.start_byte),
+        (unit.loops, unit.assignments) if graph.root == unit.root else None,
     )
     heads = _ChainHeads(arms.parent_of)
     code_only = CodeOnly(text, graph.root.start_byte)

@@ -371,7 +371,10 @@ class CppOmpSource:
 
     def device_code(self, region: Span) -> list[RawAssign | RawBranch]:
         root = self.nodes.get(region)
-        return device_code(root, self.function_names, self.unit.constants.value) if root is not None else []
+        if root is None:
+            return []
+        found = (self.unit.loops, self.unit.assignments)  # (region nodes are nodes of the unit's tree)
+        return device_code(root, self.function_names, self.unit.constants.value, found)
 
     def declared_in(self, region: Span) -> frozenset[str] | None:
         root = self.nodes.get(region)  # (every target construct asks of every target region)

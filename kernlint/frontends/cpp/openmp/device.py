@@ -16,6 +16,7 @@ import tree_sitter
 from kernlint.facts import Span
 from kernlint.facts.kinds import BranchKind
 from kernlint.frontends.common import treesitter
+from kernlint.frontends.common.inside import NodesByPosition
 from kernlint.frontends.common.nodes import arguments_of, span_of, text_of
 from kernlint.frontends.cpp.device.arms import (
     ArmCounter,
@@ -43,10 +44,16 @@ _GUARDING = {
 }
 
 
-def device_code(root: Node, functions: frozenset[str], constant: Constant | None = None) -> list[RawAssign | RawBranch]:
+def device_code(
+    root: Node,
+    functions: frozenset[str],
+    constant: Constant | None = None,
+    found: tuple[NodesByPosition, NodesByPosition] | None = None,
+) -> list[RawAssign | RawBranch]:
     """Assignments and conditionals of the device region `root`, in source order. A call to one of
     the file's `functions` counts as work in a branch's arms; `constant` reads named constants (the
-    trip counts of loops in arms)."""
+    trip counts of loops in arms); `found`: the loops and written identifiers of `root`'s tree, when
+    known (`ArmCounter`)."""
     assigns: list[tuple[Node, RawAssign]] = []
     branches: list[tuple[Node, Node, BranchKind]] = []
     for _i, match in treesitter.matches("cpp", "cpp_openmp_device", root):
@@ -85,7 +92,7 @@ def device_code(root: Node, functions: frozenset[str], constant: Constant | None
             kind: BranchKind = next(k for k in ("if", "switch", "loop", "ternary") if k in match)
             branches.append((match[kind][0], match["condition"][0], kind))
     items: list[tuple[int, RawAssign | RawBranch]] = [(n.start_byte, a) for n, a in assigns]
-    arms = ArmCounter(calls_one_of(functions), constant)
+    arms = ArmCounter(calls_one_of(functions), constant, found=found)
     code_only = CodeOnly(root.text or b"", root.start_byte)
     assigned_in: dict[int, set[str]] = {}  # loop -> the names assigned inside it (read once per loop)
     for node, condition, kind in branches:
