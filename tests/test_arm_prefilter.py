@@ -78,6 +78,8 @@ def test_what_the_queries_found_answers_as_the_walks_do(name: str, data: bytes) 
     for node in _constructs(unit.root):
         for arm in [node, *arm_nodes(node)]:
             assert found._loop_extent(arm) == walked._loop_extent(arm), (name, arm.start_point)
+            assert found._extent(arm) == walked._extent(arm), (name, arm.start_point)
+            assert unit.loops.holds_any(arm) == bool(unit.loops.inside(arm)), (name, arm.start_point)
         assert found.steers_loop(node) == walked.steers_loop(node), (name, node.start_point)
         assert found.costs(node) == walked.costs(node), (name, node.start_point)
 

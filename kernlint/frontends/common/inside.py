@@ -33,6 +33,17 @@ class NodesByPosition:
             if node.end_byte <= holder.end_byte and (node.end_byte > node.start_byte or holds(holder, node))
         ]
 
+    def holds_any(self, holder: tree_sitter.Node) -> bool:
+        """Whether `holder` is or holds one of the nodes (`inside` is not empty), found without listing them."""
+        nodes, starts, end = self.nodes, self._starts, holder.end_byte
+        at = bisect_left(starts, holder.start_byte)
+        while at < len(starts) and starts[at] <= end:
+            node = nodes[at]
+            if node.end_byte <= end and (node.end_byte > node.start_byte or holds(holder, node)):
+                return True
+            at += 1
+        return False
+
 
 def holds(holder: tree_sitter.Node, node: tree_sitter.Node) -> bool:
     """`node` is `holder` or below it."""

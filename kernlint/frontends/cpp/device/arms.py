@@ -172,8 +172,8 @@ class ArmCounter:
     def _loop_extent(self, arm: Node) -> tuple[int | None, bool]:
         """(the most iterations a nest of loops in `arm` with constant bounds runs, more than a short loop
         unrolled: 16 × 16 is 256; whether one of its loops runs over the work-group)."""
-        if self._loops is not None and not self._loops.inside(arm):
-            return None, False  # no loop: nothing below has a trip count or runs over the group
+        if self._holds_no_loop(arm):
+            return None, False  # nothing below has a trip count or runs over the group
         most, over_group = self._extent(arm)
         return (most if most is not None and most > _UNROLLED else None), over_group
 
@@ -193,7 +193,7 @@ class ArmCounter:
                 continue
             if children is None:
                 children = node.named_children
-                if children and self._plain(node):  # no loop below
+                if children and (self._plain(node) or self._holds_no_loop(node)):  # no loop below
                     extents[node.id] = (None, False)
                     continue
                 if children:  # worked out after its children; a leaf (most nodes) at once
@@ -221,6 +221,10 @@ class ArmCounter:
                     most = max(count, count * most) if most is not None else count
             extents[node.id] = (most, over_group)
         return self._extents[root.id]
+
+    def _holds_no_loop(self, node: Node) -> bool:
+        """Whether `node` is known to hold no loop (from the file's loops, when given)."""
+        return self._loops is not None and not self._loops.holds_any(node)
 
     def steers_loop(self, node: Node) -> bool:
         """Whether `node` decides when a loop stops: a loop whose body reassigns (with a plain `=`) what
