@@ -111,34 +111,53 @@ class Moves:
         if kind is Span:
             return self.span(value)
         if kind is tuple:
-            moved = tuple(self._move(v) for v in value)
-            return value if all(a is b for a, b in zip(moved, value)) else moved
+            changed = False
+            moved = []
+            for old in value:
+                new = old if type(old) in _PLAIN or old is None else self._move(old)
+                changed = changed or new is not old
+                moved.append(new)
+            return tuple(moved) if changed else value
         if kind is frozenset:
             return frozenset(self._move(v) for v in value)
-        names = _fields(kind)
-        if names is None:
+        made = _maker(kind)
+        if made is None:
             if isinstance(value, Enum | Fraction):
                 return value
             raise NotMovable(f"a {kind.__name__} in a device fact")
-        changes = {}
-        for name in names:
-            old = getattr(value, name)
+        names, positional = made
+        values = [getattr(value, name) for name in names]
+        changed = False
+        for at, old in enumerate(values):
+            if type(old) in _PLAIN or old is None:
+                continue
             new = self._move(old)
             if new is not old:
-                changes[name] = new
-        return dataclasses.replace(value, **changes) if changes else value
+                values[at] = new
+                changed = True
+        if not changed:
+            return value
+        if positional:  # (what `dataclasses.replace` does, without its checks: every field is positional)
+            return kind(*values)
+        changes = {name: new for name, new in zip(names, values, strict=True) if new is not getattr(value, name)}
+        return dataclasses.replace(value, **changes)
 
 
 _PLAIN = frozenset({str, int, float, bool})
-_FIELDS: dict[type, tuple[str, ...] | None] = {}
+_MAKERS: dict[type, tuple[tuple[str, ...], bool] | None] = {}
 
 
-def _fields(kind: type) -> tuple[str, ...] | None:
-    """The field names of a dataclass type (None for any other type), remembered."""
-    if kind not in _FIELDS:
-        is_dataclass = dataclasses.is_dataclass(kind)
-        _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(kind)) if is_dataclass else None
-    return _FIELDS[kind]
+def _maker(kind: type) -> tuple[tuple[str, ...], bool] | None:
+    """The field names of a dataclass type and whether its `__init__` takes them all, in order, by
+    position (None for any other type), remembered."""
+    if kind not in _MAKERS:
+        if dataclasses.is_dataclass(kind):
+            found = dataclasses.fields(kind)
+            positional = all(f.init and not f.kw_only for f in found)
+            _MAKERS[kind] = (tuple(f.name for f in found), positional)
+        else:
+            _MAKERS[kind] = None
+    return _MAKERS[kind]
 
 
 @record
