@@ -36,9 +36,10 @@ A file whose tree has a syntax error, or whose units overlap, is analysed whole 
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from dataclasses import fields, is_dataclass
+from functools import cached_property
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -334,39 +335,65 @@ class _Keys:
         later = [pieces for start, _end, _text, pieces, _words in self.host if start >= end]
         others = [(u, pieces) for u, pieces in self.unit_pieces.items() if u not in units]
         writing = [
-            piece for pieces in [*later, *(p for _u, p in others)] for piece in pieces if not piece[3].isdisjoint(words)
+            piece
+            for pieces in [*later, *(p for _u, p in others)]
+            for piece in _writers(pieces)
+            if not piece[3].isdisjoint(words)
         ]
         reached = words.union(*(piece[1] for piece in writing))
         found: list[tuple[object, ...]] = []
         for other, pieces in others:
             found.append(
                 tuple(
-                    text for text, _spelling, directive, writes in pieces if directive or not writes.isdisjoint(words)
+                    text
+                    for text, _spelling, directive, writes in _writers(pieces)
+                    if directive or not writes.isdisjoint(words)
                 )
             )
-            symbols = self.symbols[other]
-            found.append(tuple((c, t) for c, t, spelling in symbols if not spelling.isdisjoint(reached)))
+            found.append(_spelling_any(self.symbols[other], reached))
         for pieces in later:
-            found.append(
-                tuple(text for text, spelling, directive, _w in pieces if directive or not spelling.isdisjoint(reached))
-            )
+            found.append(_spelling_any(pieces, reached))
         return tuple(found)
 
     def _constructs(self, units: list[Span]) -> tuple[object, ...]:
         """The constructs the component reads: in its units, relative to them; around them, what
         `solve_regions` asks of them."""
         relative = _Relative(units)
+        chosen = set(units)
         found: list[object] = []
-        for c in self.constructs:
-            inside = any(u.contains(c.span) for u in units)
-            region = c.region
-            if inside or (region is not None and any(u.contains(region) for u in units)):
+        for c, holder, region_holder, around in self.placed:
+            inside = holder in chosen
+            if inside or region_holder in chosen:
                 directive = c.directive.text if c.directive is not None else None
                 view = (c.leaves, c.device, c.values, directive, c.region, c.loop, c.loops, c.span if inside else None)
                 found.append(("in", relative.value(view)))
-            elif region is not None and any(region.contains(u) for u in units):
+            elif not chosen.isdisjoint(around):
                 found.append(("around", c.leaves, c.device, c.values))
         return tuple(found)
+
+    @cached_property
+    def placed(self) -> list[tuple[OmpConstruct, Span | None, Span | None, tuple[Span, ...]]]:
+        """Each construct with the unit holding its span, the one holding its region, and the units
+        its region holds."""
+        units = self.units
+        starts = [u.start_byte for u in units]
+
+        def holding(span: Span | None) -> Span | None:
+            at = bisect_right(starts, span.start_byte) - 1 if span is not None else -1
+            return units[at] if at >= 0 and span is not None and units[at].contains(span) else None
+
+        def held(region: Span | None) -> tuple[Span, ...]:
+            if region is None:
+                return ()
+            at = bisect_left(starts, region.start_byte)
+            found = []
+            while at < len(units) and units[at].start_byte <= region.end_byte:
+                if region.contains(units[at]):
+                    found.append(units[at])
+                at += 1
+            return tuple(found)
+
+        return [(c, holding(c.span), holding(c.region), held(c.region)) for c in self.constructs]
 
 
 _READ: OrderedDict[bytes, tuple[bytes, list[_Piece], frozenset[bytes]]] = OrderedDict()
@@ -385,6 +412,53 @@ def _read(text: bytes) -> tuple[bytes, list[_Piece], frozenset[bytes]]:
     else:
         _READ.move_to_end(text)
     return found
+
+
+_WRITERS: dict[int, tuple[list[_Piece], list[_Piece]]] = {}
+_SPELLING: dict[int, tuple[Any, frozenset[bytes], tuple[object, ...]]] = {}
+
+
+def _writers(pieces: list[_Piece]) -> list[_Piece]:
+    """The pieces of `pieces` that are preprocessor lines or may write a name (remembered by the list,
+    which `_read` keeps for the text)."""
+    found = _WRITERS.get(id(pieces))
+    if found is None or found[0] is not pieces:
+        if len(_WRITERS) > _READ_ENTRIES * 4:
+            _WRITERS.clear()
+        found = _WRITERS[id(pieces)] = (pieces, [piece for piece in pieces if piece[2] or piece[3]])
+    return found[1]
+
+
+def _spelling_any(entries: list[Any], reached: frozenset[bytes]) -> tuple[object, ...]:
+    """Of host pieces, the texts of those that are preprocessor lines or spell a word of `reached`; of
+    symbol captures (capture, text, words), the (capture, text) of those that spell one. When every
+    word they spell is reached, that is every one that spells a word (or is a directive): worked out
+    once per list."""
+    if not entries:
+        return ()
+    found = _SPELLING.get(id(entries))
+    if found is None or found[0] is not entries:
+        if len(_SPELLING) > _READ_ENTRIES * 4:
+            _SPELLING.clear()
+        words = 1 if len(entries[0]) == 4 else 2  # (where a piece's words are, and a capture's)
+        spelt = frozenset().union(*(entry[words] for entry in entries))
+        found = _SPELLING[id(entries)] = (entries, spelt, _chosen(entries, None))
+    if found[1] <= reached:
+        return found[2]
+    return _chosen(entries, reached)
+
+
+def _chosen(entries: list[Any], reached: frozenset[bytes] | None) -> tuple[object, ...]:
+    """`_spelling_any` worked out (`reached` None: every word is)."""
+    if len(entries[0]) == 4:  # host pieces: (text, words, directive, writes)
+        return tuple(
+            text
+            for text, spelling, directive, _w in entries
+            if directive or (spelling if reached is None else not spelling.isdisjoint(reached))
+        )
+    return tuple(
+        (c, t) for c, t, spelling in entries if (spelling if reached is None else not spelling.isdisjoint(reached))
+    )
 
 
 def _unread_lines(unit: CppUnit, units: list[Span]) -> list[tuple[int, int]]:
@@ -451,13 +525,18 @@ def _code_pieces(text: bytes) -> list[_Piece]:
 
 class _Relative:
     """A value with each span inside one of `units` written relative to that unit (its index, and
-    the offsets of its bytes and lines); a span outside them is refused."""
+    the offsets of its bytes and lines); a span outside them is refused. A fact met again (the loops
+    of a region are those of the constructs inside it too) is read once."""
 
     def __init__(self, units: list[Span]) -> None:
         self.units = units
+        self._read: dict[int, tuple[object, object]] = {}  # id -> (the value, kept alive; what it reads as)
 
     def value(self, value: Any) -> Any:
-        if isinstance(value, Span):
+        kind = type(value)
+        if kind in _PLAIN or value is None:
+            return value
+        if kind is Span:
             for index, unit in enumerate(self.units):
                 if unit.contains(value):
                     return (
@@ -470,8 +549,25 @@ class _Relative:
                         value.end_column_byte,
                     )
             raise ValueError(f"span {value} outside the component")
-        if isinstance(value, tuple):
-            return tuple(self.value(v) for v in value)
-        if is_dataclass(value) and not isinstance(value, type):
-            return (type(value).__name__, tuple(self.value(getattr(value, f.name)) for f in fields(value)))
-        return value
+        if kind is tuple:
+            return tuple([v if type(v) in _PLAIN or v is None else self.value(v) for v in value])
+        names = _field_names(kind)
+        if names is None:
+            return value
+        seen = self._read.get(id(value))
+        if seen is not None and seen[0] is value:
+            return seen[1]
+        view = (kind.__name__, tuple([self.value(getattr(value, name)) for name in names]))
+        self._read[id(value)] = (value, view)
+        return view
+
+
+_PLAIN = frozenset({str, int, float, bool})
+_FIELD_NAMES: dict[type, tuple[str, ...] | None] = {}
+
+
+def _field_names(kind: type) -> tuple[str, ...] | None:
+    """The field names of a dataclass type (None for any other type), remembered."""
+    if kind not in _FIELD_NAMES:
+        _FIELD_NAMES[kind] = tuple(f.name for f in fields(kind)) if is_dataclass(kind) else None
+    return _FIELD_NAMES[kind]
