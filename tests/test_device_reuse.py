@@ -174,6 +174,17 @@ def test_a_span_moves_with_its_region_and_one_outside_refuses() -> None:
         moves.value(({1: inside},))  # a value the mover does not know
 
 
+def test_moved_facts_are_kept_where_they_moved_to() -> None:
+    cache = reuse.ComponentCache()
+    fact = (Span(20, 30, 2, 0, 2, 10),)
+    cache.put("key", ((0, 40, 0),), fact)
+    moved = cache.get("key", ((5, 45, 1),))
+    assert moved == (Span(25, 35, 3, 0, 3, 10),)
+    assert cache.get("key", ((5, 45, 1),)) is moved  # kept there: not moved again
+    assert cache.get("key", ((0, 40, 0),)) == fact  # and from there back
+    assert cache.get("key", ((9, 49, 4),)) == (Span(29, 39, 6, 0, 6, 10),)
+
+
 def test_a_component_whose_facts_cannot_move_is_analysed_again(cache: reuse.ComponentCache) -> None:
     cache.put("key", ((0, 10, 0),), (Span(20, 30, 2, 0, 2, 10),))
     assert cache.get("key", ((5, 15, 1),)) is None

@@ -188,7 +188,10 @@ class ComponentCache:
             self.misses += 1
             return None
         moves = Moves(tuple((s, e, line, ns, nl) for (s, e, line), (ns, _ne, nl) in zip(stored.regions, regions)))
-        facts = stored.facts if moves.still else moves.value(stored.facts)  # stored: known to move
+        facts = stored.facts
+        if not moves.still:  # stored: known to move; kept where they are now, which the next edit rarely moves
+            facts = moves.value(stored.facts)
+            self._stored[key] = Stored(regions, facts)
         self._stored.move_to_end(key)
         self.hits += 1
         return facts
