@@ -76,17 +76,17 @@ def openmp_facts(
     if not any(p.text.split()[:1] in (["omp"], ["ompx"]) for p in pragmas):
         return (), RegionBranches(), [], ()
     source = MacroAwareOmpSource(unit, pragmas)
+    cache = device_reuse.active()
+    if cache is not None:  # the language server's worker: components kept between edits
+        from kernlint.frontends.cpp.openmp.kept import kept_facts
+
+        kept = kept_facts(unit, source, pragmas, cache)
+        if kept is not None:
+            stopping.checkpoint()
+            return kept[0], kept[1], device_functions(source, kept[0]), kept[2]
     constructs = build_constructs(source)
     stopping.checkpoint()  # (the language server's worker stops a superseded analysis between stages)
     functions = device_functions(source, constructs)
-    cache = device_reuse.active()
-    if cache is not None:  # the language server's worker: components of regions kept between edits
-        from kernlint.frontends.cpp.openmp.reuse import solved_facts
-
-        kept = solved_facts(unit, source, constructs, pragmas, cache)
-        if kept is not None:
-            stopping.checkpoint()
-            return constructs, kept[0], functions, kept[1]
     solved = solve_regions(constructs, source)
     stopping.checkpoint()
     if solved is None:

@@ -1,5 +1,6 @@
 """The solved OpenMP facts of a C/C++ file (the branches and memory accesses of its device parallel
-regions) worked out per component and kept between analyses of an edited document: the language
+regions) worked out per component and kept between analyses of an edited document, with the
+constructs of the component (`kept`, which holds the loop over the components): the language
 server's worker, with the device-code cache of `kernlint.frontends.cpp.device.reuse` turned on (whose
 cache, mover and key helpers this shares); the command line never comes here.
 
@@ -9,9 +10,9 @@ regions and those functions' bodies. Its facts are solved from its own units alo
 edit invalidated together, in one program), which gives the facts the whole file's program gives
 (`tests/test_openmp_reuse.py` checks it), and are reused, moved, while its key is unchanged. The key
 holds what the analysis of a component may read:
-* its units' texts and start columns, and the OpenMP constructs it reads (its regions' own, those
-  inside its units, with their spans relative to the unit holding them; of those around its regions
-  the leaves, device flag and clause values);
+* its units' texts and start columns, and the heads of the OpenMP constructs it reads (`kept._KeepingBuilder.head`:
+  its regions' own, those inside its units, with their spans relative to the unit holding them; of
+  those around its regions the leaves, device flag and the clauses that make a region one-lane);
 * the host text (every byte outside every component's units) before its last unit, without the
   comments that lie between statements (`reuse.without_trailing_comments`) and without the lines of
   host statements found by no name (`device.host_slice`, as the SYCL keys): every constant,
@@ -50,7 +51,7 @@ from kernlint.facts.openmp import OmpConstruct
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import text_of
 from kernlint.frontends.cpp.device import host_slice, reuse
-from kernlint.frontends.openmp.dependence import device_regions, openmp_branches, solve_regions
+from kernlint.frontends.openmp.dependence import openmp_branches, solve_regions
 from kernlint.frontends.openmp.device_code import DeviceSource, RegionBranches
 from kernlint.frontends.openmp.memory import ArraySource, members_used, region_accesses
 from kernlint.records import record
@@ -79,7 +80,7 @@ _Member = tuple[tuple[str, int], ...]
 _Piece = tuple[bytes, frozenset[bytes], bool, frozenset[bytes]]
 
 
-class _Source(DeviceSource, ArraySource, Protocol):
+class Source(DeviceSource, ArraySource, Protocol):
     """What this module reads of `macros.MacroAwareOmpSource` (which imports it)."""
 
     @property
@@ -100,28 +101,26 @@ class _UnitFacts:
 
 
 @record
-class _ComponentFacts:
+class ComponentFacts:
     units: tuple[_UnitFacts, ...]
     limits: tuple[LimitReached, ...]
 
 
-def solved_facts(
-    unit: CppUnit,
-    source: _Source,
-    constructs: tuple[OmpConstruct, ...],
-    pragmas: tuple[Pragma, ...],
-    cache: reuse.ComponentCache,
-) -> tuple[RegionBranches, tuple[MemoryAccess, ...]] | None:
-    """The branches and memory accesses of the file's device parallel regions, as `solve_regions`,
-    `openmp_branches` and `openmp_memory_accesses` give them for the whole file, from `cache` where a
-    component's key is unchanged; None when the file must be analysed whole (see the module)."""
-    if unit.root.has_error:
-        return None
-    regions = device_regions(constructs)
-    if not regions:
-        return RegionBranches(), ()
+@record
+class Plan:
+    """The components of a file's device parallel regions: each (its regions, the functions they call
+    that it follows), every unit in order, and the followed functions in the order the whole file's
+    analysis follows them."""
+
+    components: list[tuple[list[OmpConstruct], list[Span]]]
+    every: list[Span]
+    follows: dict[Span, int]
+
+
+def planned(source: Source, regions: list[OmpConstruct]) -> Plan | None:
+    """The components of `regions` (`dependence.device_regions`), joined by the functions they call
+    (None: units overlap, and the file is analysed whole)."""
     spans = [c.region for c in regions]
-    assert all(span is not None for span in spans)
     # Each region's followed functions, and the order the whole file's analysis follows them in.
     follows: dict[Span, int] = {}
     owner = list(range(len(regions)))  # union-find over regions: those calling one function are one
@@ -157,10 +156,14 @@ def solved_facts(
         )
         for members in groups.values()
     ]
-    keys = _Keys(unit, source, constructs, pragmas, every, cache.scope)
-    parts = _components(source, constructs, regions, components, keys, cache)
-    if parts is None:
-        return None
+    return Plan(components, every, follows)
+
+
+def assembled(
+    parts: list[ComponentFacts], spans: list[Span | None], follows: dict[Span, int]
+) -> tuple[RegionBranches, tuple[MemoryAccess, ...]]:
+    """The components' facts in the whole file's order: branches by region (`spans`), then by
+    followed function; limits by position; memory accesses by region, members used over them all."""
     by_unit = {facts.span: facts for part in parts for facts in part.units}
     ordered = [by_unit[s] for s in spans if s is not None] + [by_unit[f] for f in follows]
     branches = tuple(b for facts in ordered for b in facts.branches)
@@ -172,57 +175,19 @@ def solved_facts(
 SOLVED_TOGETHER = True  # the components not kept solved in one program (tests solve each apart)
 
 
-def _components(
-    source: _Source,
-    constructs: tuple[OmpConstruct, ...],
-    regions: list[OmpConstruct],
-    components: list[tuple[list[OmpConstruct], list[Span]]],
-    keys: _Keys,
-    cache: reuse.ComponentCache,
-) -> list[_ComponentFacts] | None:
-    """Each component's facts (`regions`: every one's, in order): from `cache` where its key is
-    unchanged, else solved, those not kept in one program (as the whole file's, without setting up a
-    program per component), then split by component (None: a fact lies in no unit, and the file is
-    analysed whole)."""
-    found: list[_ComponentFacts | None] = []
-    wanted: list[tuple[int, list[Span], tuple[object, ...] | None]] = []  # (component, its units, key)
-    for index, (own, functions) in enumerate(components):
-        units = [c.region for c in own if c.region is not None] + functions
-        key = keys.key(units)
-        kept = cache.get(key, _placed(units)) if key is not None else None
-        found.append(kept if isinstance(kept, _ComponentFacts) else None)
-        if found[-1] is None:
-            wanted.append((index, units, key))
-    batches = [wanted] if SOLVED_TOGETHER else [[one] for one in wanted]
-    for batch in filter(None, batches):
-        chosen = {id(c) for index, _units, _key in batch for c in components[index][0]}
-        solved = _solve(source, constructs, [c for c in regions if id(c) in chosen], [u for _i, u, _k in batch])
-        if solved is None:
-            return None
-        for (index, units, key), facts in zip(batch, solved):
-            found[index] = facts
-            if key is not None:
-                cache.put(key, _placed(units), facts)
-    return [facts for facts in found if facts is not None]
-
-
-def _placed(units: list[Span]) -> tuple[tuple[int, int, int], ...]:
-    return tuple((u.start_byte, u.end_byte, u.line) for u in units)
-
-
-def _solve(
-    source: _Source,
+def solved(
+    source: Source,
     constructs: tuple[OmpConstruct, ...],
     own: list[OmpConstruct],
     components: list[list[Span]],
-) -> list[_ComponentFacts] | None:
+) -> list[ComponentFacts] | None:
     """The facts of `components` (each its units) from one program of their regions `own`, split by
     component and unit (None: a fact lies in no unit)."""
-    solved = solve_regions(constructs, source, only=own)
-    assert solved is not None
-    found = openmp_branches(constructs, source, solved)
-    memory = region_accesses(solved, source, constructs)
-    parts: list[_ComponentFacts] = []
+    program = solve_regions(constructs, source, only=own)
+    assert program is not None
+    found = openmp_branches(constructs, source, program)
+    memory = region_accesses(program, source, constructs)
+    parts: list[ComponentFacts] = []
     for units in components:
         facts = []
         for unit in units:
@@ -230,7 +195,7 @@ def _solve(
             accesses = tuple(pair for pair in memory if unit.contains(pair[0].span))
             facts.append(_UnitFacts(unit, branches, accesses))
         limits = tuple(limit for limit in found.limits if any(u.contains(limit.span) for u in units))
-        parts.append(_ComponentFacts(tuple(facts), limits))
+        parts.append(ComponentFacts(tuple(facts), limits))
     told = [(len(f.branches), len(f.memory)) for part in parts for f in part.units]
     if (sum(b for b, _m in told), sum(m for _b, m in told)) != (len(found.branches), len(memory)):
         return None  # (not expected: each is read from its unit's code)
@@ -239,13 +204,13 @@ def _solve(
     return parts
 
 
-class _Keys:
+class Keys:
     """What lies outside the components of a file, read once per analysis (see the module)."""
 
     def __init__(
         self,
         unit: CppUnit,
-        source: _Source,
+        source: Source,
         constructs: tuple[OmpConstruct, ...],
         pragmas: tuple[Pragma, ...],
         units: list[Span],
