@@ -380,7 +380,7 @@ def _read(text: bytes) -> tuple[bytes, list[_Piece], frozenset[bytes]]:
 
 
 _WRITERS: dict[int, tuple[list[_Piece], list[_Piece]]] = {}
-_SPELLING: dict[int, tuple[Any, frozenset[bytes], tuple[object, ...]]] = {}
+_SPELLING: dict[int, list[Any]] = {}  # id -> [the list, the words it spells, what all of it gives]
 
 
 def _writers(pieces: list[_Piece]) -> list[_Piece]:
@@ -406,11 +406,12 @@ def _spelling_any(entries: list[Any], reached: frozenset[bytes]) -> tuple[object
         if len(_SPELLING) > _READ_ENTRIES * 4:
             _SPELLING.clear()
         words = 1 if len(entries[0]) == 4 else 2  # (where a piece's words are, and a capture's)
-        spelt = frozenset().union(*(entry[words] for entry in entries))
-        found = _SPELLING[id(entries)] = (entries, spelt, _chosen(entries, None))
-    if found[1] <= reached:
-        return found[2]
-    return _chosen(entries, reached)
+        found = _SPELLING[id(entries)] = [entries, frozenset().union(*(entry[words] for entry in entries)), None]
+    if not found[1] <= reached:
+        return _chosen(entries, reached)
+    if found[2] is None:
+        found[2] = _chosen(entries, None)
+    return found[2]
 
 
 def _chosen(entries: list[Any], reached: frozenset[bytes] | None) -> tuple[object, ...]:
