@@ -229,7 +229,17 @@ def turn_on(cache: ComponentCache | None) -> None:
 def binding_lines(text: bytes) -> tuple[bytes, ...]:
     """The lines of `text` that may bind a name beyond their function (see the module docstring), each
     without a `//` comment that cannot hide or continue code (see `_uncommented`)."""
-    return tuple(line for _at, line in binding_lines_at(text))
+    found = _BINDING.get(text)
+    if found is None:
+        found = _BINDING[text] = tuple(line for _at, line in binding_lines_at(text))
+        while len(_BINDING) > _ENTRIES:
+            _BINDING.popitem(last=False)
+    else:
+        _BINDING.move_to_end(text)
+    return found
+
+
+_BINDING: OrderedDict[bytes, tuple[bytes, ...]] = OrderedDict()  # by component text, as read last
 
 
 def _uncommented(line: bytes) -> bytes:
