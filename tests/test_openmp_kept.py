@@ -15,6 +15,7 @@ from kernlint.frontends.cpp import frontend
 from kernlint.frontends.cpp.device import reuse
 from kernlint.frontends.cpp.openmp import kept
 from reuse_support import cache_off, component_cache
+from test_openmp_reuse import _KINDS, _edit  # (random edits: a comment, a note, a statement, a line deleted …)
 
 # As HeCBench writes its kernels: a `target teams` block in a host loop that repeats it, holding a
 # team's arrays and a `parallel` block with barriers and loops; a second kernel sharing nothing.
@@ -175,27 +176,6 @@ def test_an_array_another_kernel_declares_is_read_anew(cache: reuse.ComponentCac
     )
     assert _fresh(after) != _fresh(before)
     _edited(before, after, built)
-
-
-_KINDS = st.sampled_from(["note", "statement", "delete", "duplicate", "blank", "constant"])
-
-
-def _edit(text: str, kind: str, where: int) -> str:
-    lines = text.split("\n")
-    at = where % len(lines)
-    if kind == "note":
-        lines.insert(at, "  // a note")
-    elif kind == "statement":
-        lines.insert(at, "int kernlint_edit = 1;")
-    elif kind == "delete":
-        del lines[at]
-    elif kind == "duplicate":
-        lines.insert(at, lines[at])
-    elif kind == "constant":
-        lines[at] = lines[at].replace("1", "2", 1).replace("16", "8", 1)
-    else:
-        lines.insert(at, "")
-    return "\n".join(lines)
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
