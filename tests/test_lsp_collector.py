@@ -52,3 +52,16 @@ def test_idle_collects_once_until_the_next_analysis(collector: worker._Collector
     assert alive() is not None
     collector.settle()
     assert collector.frozen
+
+
+def test_frozen_cycles_are_collected_after_many_analyses_without_a_pause(collector: worker._Collector) -> None:
+    cycle = _Cycle()
+    alive = weakref.ref(cycle)
+    collector.settle()
+    del cycle
+    for _ in range(worker.MOST_ANALYSES_FROZEN - 2):  # typing on: analyses with no pause between them
+        collector.settle()
+    assert alive() is not None
+    collector.settle()  # the last analysis the frozen objects may wait for
+    collector.settle()
+    assert alive() is None

@@ -53,6 +53,9 @@ STOPPED = "stopped"  # the worker's answer to a request it stopped
 # How long the worker waits for the next request before it collects the cyclic garbage of the objects
 # it froze (`_Collector`): longer than the pause between keystrokes, so that typing never waits for it.
 IDLE_COLLECT_SECONDS = 1.0
+# Analyses after which the frozen objects are collected even without a pause, so that typing for minutes
+# on end does not keep the cycles of every analysis: one edit in so many waits for a full collection.
+MOST_ANALYSES_FROZEN = 64
 
 
 @record
@@ -254,17 +257,20 @@ class _Collector:
     some 13 ms here, and it came every few analyses, on whichever edit it fell). So what outlives an
     analysis is frozen after it (`gc.freeze`: left out of later collections, still freed when no longer
     referenced), and the frozen objects are collected together only when no request came for
-    `IDLE_COLLECT_SECONDS` (the garbage among them is reference cycles only, and waits until then)."""
+    `IDLE_COLLECT_SECONDS` (the garbage among them is reference cycles only, and waits until then), or
+    after `MOST_ANALYSES_FROZEN` analyses without such a pause."""
 
     def __init__(self) -> None:
-        self.frozen = False
+        self.frozen = 0  # analyses whose survivors were frozen since the last full collection
         self.settle()
 
     def settle(self) -> None:
         """After an analysis: collect its young garbage (cheap), then freeze what is left."""
+        if self.frozen >= MOST_ANALYSES_FROZEN:
+            self.idle()
         gc.collect(1)
         gc.freeze()
-        self.frozen = True
+        self.frozen += 1
 
     def idle(self) -> None:
         """No request for a while: collect everything once, then freeze what is left again."""
@@ -272,7 +278,7 @@ class _Collector:
             gc.unfreeze()
             gc.collect()
             gc.freeze()
-            self.frozen = False
+            self.frozen = 0
 
 
 def scope_of(request: Request) -> tuple[str, bytes]:
