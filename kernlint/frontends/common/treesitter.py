@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Callable, Mapping
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -92,9 +93,20 @@ def _compiled_together(
     return compiled, tuple((name, pattern - first[name]) for pattern, name in enumerate(files))
 
 
+class Loose(NamedTuple):
+    """A query file's patterns written again to compile cheaply, for a bundle, and `refine`, which
+    turns the matches of that text into the query file's own: the same pattern indices and captured
+    nodes, and when `in_order` the same order. Without that order the bundle serves only `captures`
+    (in document order); its matches come from the query file compiled alone."""
+
+    text: str
+    refine: Callable[[list[Match]], list[Match]]
+    in_order: bool
+
+
 #: Query files planned to be compiled together (`bundle`), by grammar, not compiled yet, with the
-#: text whose patterns they keep (None: all).
-_PLANNED: dict[str, list[tuple[tuple[str, ...], bytes | None]]] = {}
+#: text whose patterns they keep (None: all) and the loose texts to compile instead of their own.
+_PLANNED: dict[str, list[tuple[tuple[str, ...], bytes | None, Mapping[str, Loose]]]] = {}
 #: Query files that run alone (not planned in a bundle when first run).
 _ALONE: set[tuple[str, str]] = set()
 
@@ -110,6 +122,8 @@ class _Bundle(NamedTuple):
     #: text they were left out for.
     left_out: tuple[tuple[Need, ...], ...] = ()
     left_out_for: bytes | None = None
+    #: The file's patterns were compiled from this loose text (its matches need `refine`).
+    loose: Loose | None = None
 
     def serves(self, node: tree_sitter.Node) -> bool:
         """Whether this bundle finds in `node` all that the query file finds: none of the patterns
@@ -139,20 +153,25 @@ _BUNDLED: dict[tuple[str, str], _Bundle] = {}
 _CAPTURE = re.compile(r"@([\w.-]+)")
 
 
-def bundle(grammar: str, names: tuple[str, ...], text: bytes | None = None) -> None:
+def bundle(
+    grammar: str, names: tuple[str, ...], text: bytes | None = None, loose: Mapping[str, Loose] | None = None
+) -> None:
     """Plan `names` to be compiled as one query when the first of them is run through `matches`,
     `captures` or `matches_by_file`; a name already compiled (alone or in a bundle) is left out.
-    With the `text` of the file to be read, the patterns that cannot match it are left out too."""
-    planned = {name for bundled, _text in _PLANNED.get(grammar, []) for name in bundled}
+    With the `text` of the file to be read, the patterns that cannot match it are left out too; a
+    name with a `loose` text is compiled from that text."""
+    planned = {name for bundled, _text, _loose in _PLANNED.get(grammar, []) for name in bundled}
     free = tuple(n for n in names if (grammar, n) not in _BUNDLED and (grammar, n) not in _ALONE and n not in planned)
-    if len(free) > 1:
-        _PLANNED.setdefault(grammar, []).append((free, text))
+    if len(free) > 1 or (free and loose and free[0] in loose):
+        _PLANNED.setdefault(grammar, []).append((free, text, loose or {}))
 
 
-def _kept_patterns(query_file: str, text: bytes | None) -> tuple[str, list[int] | None, list[tuple[Need, ...]]]:
-    """The source of the patterns of `query_file` that may match `text` (all: None), the index of
-    each in the file (None: all are kept), and what each pattern left out needs to match."""
-    source = _source(query_file)
+def _kept_patterns(
+    query_file: str, text: bytes | None, loose: Loose | None
+) -> tuple[str, list[int] | None, list[tuple[Need, ...]]]:
+    """The source of the patterns of `query_file` (or of its `loose` text) that may match `text` (all:
+    None), the index of each in the file (None: all are kept), and what each pattern left out needs."""
+    source = loose.text if loose is not None else _source(query_file)
     if text is None or "(#" not in source:  # no predicate, nothing to gate on
         return source, None, []
     from kernlint.frontends.common.query_gates import may_match, pattern_needs, split_patterns
@@ -176,10 +195,11 @@ def _bundled(grammar: str, query_file: str) -> _Bundle | None:
     found = _BUNDLED.get((grammar, query_file))
     if found is not None or (grammar, query_file) in _ALONE:
         return found
-    for planned, text in _PLANNED.get(grammar, []):
+    for entry in _PLANNED.get(grammar, []):
+        planned, text, loose = entry
         if query_file in planned:
-            _PLANNED[grammar].remove((planned, text))
-            kept = [_kept_patterns(name, text) for name in planned]
+            _PLANNED[grammar].remove(entry)
+            kept = [_kept_patterns(name, text, loose.get(name)) for name in planned]
             texts = [_CAPTURE.sub(f"@b{n}.\\1", source) for n, (source, _i, _l) in enumerate(kept)]
             compiled, owners = _compiled_together(grammar, planned, texts)
             for n, (name, (_source_kept, indices, left_out)) in enumerate(zip(planned, kept)):
@@ -188,7 +208,7 @@ def _bundled(grammar: str, query_file: str) -> _Bundle | None:
                     for pattern, (owner, index) in enumerate(owners)
                     if owner == name
                 }
-                _BUNDLED[(grammar, name)] = _Bundle(compiled, own, f"b{n}.", tuple(left_out), text)
+                _BUNDLED[(grammar, name)] = _Bundle(compiled, own, f"b{n}.", tuple(left_out), text, loose.get(name))
             return _BUNDLED[(grammar, query_file)]
     _ALONE.add((grammar, query_file))
     return None
@@ -220,11 +240,17 @@ def matches(
     """The matches of `queries/<query_file>.scm` in `node` (those that meet the (start, end) `points`
     when given), each with its pattern's index in that file."""
     bundled = _serving(grammar, query_file, node)
-    if bundled is None:
+    if bundled is None or (bundled.loose is not None and not bundled.loose.in_order):
         return _cursor(query(grammar, query_file), points).matches(node)
+    return _bundle_matches(bundled, node, points)
+
+
+def _bundle_matches(bundled: _Bundle, node: tree_sitter.Node, points: tuple[Point, Point] | None) -> list[Match]:
+    """The query file's matches, read from its bundle's."""
     found = _cursor(bundled.query, points).matches(node)
     own, prefix = bundled.own, bundled.prefix
-    return [(own[pattern], _own_match(match, prefix)) for pattern, match in found if pattern in own]
+    kept = [(own[pattern], _own_match(match, prefix)) for pattern, match in found if pattern in own]
+    return bundled.loose.refine(kept) if bundled.loose is not None else kept
 
 
 def raw_captures(
@@ -233,7 +259,7 @@ def raw_captures(
     """Capture name -> the nodes captured under it, in the order py-tree-sitter gives them (those that
     meet the (start, end) `points` when given)."""
     bundled = _serving(grammar, query_file, node)
-    if bundled is None:
+    if bundled is None or bundled.loose is not None:  # (a loose text's captures are not the file's)
         return _cursor(query(grammar, query_file), points).captures(node)
     every = _cursor(bundled.query, points).captures(node)
     prefix = bundled.prefix
@@ -244,10 +270,22 @@ def captures(grammar: str, query_file: str, node: tree_sitter.Node) -> dict[str,
     """Capture name -> the nodes captured under it, in document order (an enclosing node before what
     it holds). py-tree-sitter gives them in an order that changes from one process to the next, and
     facts built from them (which of several uses a fact points at) must not."""
+    bundled = _serving(grammar, query_file, node)
+    if bundled is not None and bundled.loose is not None:
+        return _captured(_bundle_matches(bundled, node, None))
     found = raw_captures(grammar, query_file, node)
     for nodes in found.values():
         nodes.sort(key=_document_order)
     return found
+
+
+def _captured(found: list[Match]) -> dict[str, list[tree_sitter.Node]]:
+    """What `captures` returns, from the query's matches: each node captured under a name once."""
+    seen: dict[str, dict[tree_sitter.Node, None]] = {}
+    for _pattern, match in found:
+        for name, nodes in match.items():
+            seen.setdefault(name, {}).update(dict.fromkeys(nodes))
+    return {name: sorted(nodes, key=_document_order) for name, nodes in seen.items()}
 
 
 def _document_order(node: tree_sitter.Node) -> tuple[int, int, str]:
@@ -260,7 +298,11 @@ def matches_by_file(grammar: str, names: tuple[str, ...], node: tree_sitter.Node
     bundled = [_serving(grammar, name, node) for name in names]
     found: dict[str, list[Match]] = {name: [] for name in names}
     first = bundled[0]
-    if first is not None and all(b is not None and b.query is first.query for b in bundled):
+    if (
+        first is not None
+        and all(b is not None and b.query is first.query for b in bundled)
+        and not any(b is not None and b.loose is not None for b in bundled)
+    ):
         owners = {p: (name, index, b.prefix) for name, b in zip(names, bundled) if b for p, index in b.own.items()}
         for pattern, match in tree_sitter.QueryCursor(first.query).matches(node):
             if pattern in owners:

@@ -1,0 +1,215 @@
+"""Query files written to compile cheaply, for a process that reads few files (`treesitter.Loose`).
+
+Compiling a pattern costs tree-sitter a search of the grammar for every node that holds a child in
+it, and some cost milliseconds each: a wildcard, an alternation or a field of a common node such as
+`declaration` or `binary_expression` (`(declaration declarator: [(identifier) (init_declarator …) …])`
+about 7 ms here, against nothing for `(declaration)`). A process that reads one file pays that for
+every query it compiles, far more than running them costs. Here each of those query files is written
+again with patterns that compile for almost nothing (a node alone, or a cheap field), and a function
+turns the matches of that text into exactly the matches of the query file: the same patterns, the
+same captured nodes, in the same order (tree-sitter returns matches as their last node is reached:
+`_in_order`). `tests/test_loose_queries.py` holds the query files' texts of the time and checks both
+against each other on every corpus file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import tree_sitter
+
+from kernlint.frontends.common.treesitter import Loose, Match
+
+Node = tree_sitter.Node
+#: A match as the query file gives it, with the node whose entry completes it (its pattern's last
+#: step) and its root: tree-sitter's order of matches.
+Placed = tuple[Node, Node, int, dict[str, list[Node]]]
+
+
+def _in_order(placed: list[Placed]) -> list[Match]:
+    """The matches in tree-sitter's order: by the node that completes each (entered in a walk of the
+    tree: by start, the enclosing node first), then by root (the enclosing root first), then pattern."""
+    placed.sort(key=lambda p: (p[0].start_byte, -p[0].end_byte, p[1].start_byte, -p[1].end_byte, p[2]))
+    return [(index, match) for _last, _root, index, match in placed]
+
+
+def _field_children(node: Node, field: str) -> list[Node]:
+    return node.children_by_field_name(field)
+
+
+def _named_field(node: Node, field: str) -> Node | None:
+    """The child in `field` when it is a named node (a pattern's `field: (_)`)."""
+    child = node.child_by_field_name(field)
+    return child if child is not None and child.is_named else None
+
+
+# -- cpp_openmp_declared -----------------------------------------------------------------------------
+
+_DECLARED = """
+(declaration) @declaration
+(for_range_loop declarator: (identifier) @declared)
+"""
+
+
+def _declared_names(declarator: Node) -> Iterator[Node]:
+    """What the query file's declaration pattern captures under one declarator of a declaration: its
+    name through an initialiser, one pointer or reference, or up to three array dimensions."""
+    if declarator.type == "init_declarator":
+        inner = declarator.child_by_field_name("declarator")
+        if inner is None:
+            return
+        if inner.type == "identifier":
+            yield inner
+        elif inner.type in ("array_declarator", "pointer_declarator"):
+            name = inner.child_by_field_name("declarator")
+            if name is not None and name.type == "identifier":
+                yield name
+        elif inner.type == "reference_declarator":
+            yield from (child for child in inner.named_children if child.type == "identifier")
+        return
+    if declarator.type == "identifier":
+        yield declarator
+    elif declarator.type == "pointer_declarator":
+        name = declarator.child_by_field_name("declarator")
+        if name is not None and name.type == "identifier":
+            yield name
+    elif declarator.type == "reference_declarator":
+        yield from (child for child in declarator.named_children if child.type == "identifier")
+    elif declarator.type == "array_declarator":
+        inner = declarator
+        for _dimension in range(3):
+            name = inner.child_by_field_name("declarator")
+            if name is None:
+                return
+            if name.type == "identifier":
+                yield name
+                return
+            if name.type != "array_declarator":
+                return
+            inner = name
+
+
+def _declared(found: list[Match]) -> list[Match]:
+    kept: list[Match] = []
+    for index, match in found:
+        if index == 1:
+            kept.append((1, match))
+            continue
+        for declarator in _field_children(match["declaration"][0], "declarator"):
+            kept.extend((0, {"declared": [name]}) for name in _declared_names(declarator))
+    return kept
+
+
+# -- cpp_openmp_uses ---------------------------------------------------------------------------------
+
+_USES = """
+(identifier) @use
+(parameter_declaration type: (type_identifier) @use.type .)
+(preproc_include) @include
+(call_expression function: (_) @callee)
+(gnu_asm_expression) @asm
+"""
+
+
+def _in_prototype_of_declaration(parameter: Node) -> bool:
+    """Whether a parameter is in the parameter list of a function declarator declared by a
+    declaration (`T obj(a, n);`)."""
+    parameters = parameter.parent
+    if parameters is None or parameters.type != "parameter_list":
+        return False
+    declarator = parameters.parent
+    if declarator is None or declarator.type != "function_declarator":
+        return False
+    if parameters not in _field_children(declarator, "parameters"):
+        return False
+    declaration = declarator.parent
+    return (
+        declaration is not None
+        and declaration.type == "declaration"
+        and declarator in _field_children(declaration, "declarator")
+    )
+
+
+def _uses(found: list[Match]) -> list[Match]:
+    kept: list[Match] = []
+    for index, match in found:
+        if index != 1:
+            kept.append((index, match))
+            continue
+        name = match["use.type"][0]
+        if name.parent is not None and _in_prototype_of_declaration(name.parent):
+            kept.append((1, {"use": [name]}))
+    return kept
+
+
+# -- cpp_openmp_types --------------------------------------------------------------------------------
+
+_TYPES = """
+(struct_specifier) @struct
+(class_specifier) @struct
+(type_definition) @typedef
+"""
+
+
+def _types(found: list[Match]) -> list[Match]:
+    placed: list[Placed] = []
+    for index, match in found:
+        if index < 2:
+            specifier = match["struct"][0]
+            name, body = _named_field(specifier, "name"), specifier.child_by_field_name("body")
+            if name is not None and body is not None and body.type == "field_declaration_list":
+                placed.append((body, specifier, index, {"name": [name], "body": [body]}))
+            continue
+        definition = match["typedef"][0]
+        specifier = definition.child_by_field_name("type")
+        if specifier is None or specifier.type != "struct_specifier":
+            continue
+        body = specifier.child_by_field_name("body")
+        if body is None or body.type != "field_declaration_list":
+            continue
+        for declarator in _field_children(definition, "declarator"):
+            if declarator.type == "type_identifier":
+                placed.append((declarator, definition, 2, {"body": [body], "name": [declarator]}))
+    return _in_order(placed)
+
+
+# -- cpp_openmp_decls --------------------------------------------------------------------------------
+
+_DECLS = """
+(parameter_declaration) @decl
+(declaration) @decl
+(assignment_expression left: (identifier) @assigned)
+(update_expression) @update
+"""
+
+
+def _decls(found: list[Match]) -> list[Match]:
+    placed: list[Placed] = []
+    for index, match in found:
+        if index == 2:
+            name = match["assigned"][0]
+            placed.append((name, name.parent or name, 2, match))
+        elif index == 3:
+            update = match["update"][0]
+            argument = update.child_by_field_name("argument")
+            if argument is not None and argument.type == "identifier":
+                placed.append((argument, update, 3, {"assigned": [argument]}))
+        else:
+            declaration = match["decl"][0]
+            type_node = _named_field(declaration, "type")
+            if type_node is None:
+                continue
+            for declarator in _field_children(declaration, "declarator"):
+                if declarator.is_named:
+                    captures = {"decl": [declaration], "decl.type": [type_node], "decl.declarator": [declarator]}
+                    placed.append((declarator, declaration, index, captures))
+    return _in_order(placed)
+
+
+#: The loose text of each query file that has one, with what turns its matches into the file's.
+LOOSE = {
+    "cpp_openmp_declared": Loose(_DECLARED, _declared, in_order=False),
+    "cpp_openmp_uses": Loose(_USES, _uses, in_order=False),
+    "cpp_openmp_types": Loose(_TYPES, _types, in_order=True),
+    "cpp_openmp_decls": Loose(_DECLS, _decls, in_order=True),
+}
