@@ -62,6 +62,8 @@ def plan_queries(family: str, data: bytes) -> None:
     from kernlint.frontends.cpp.scan import FILE_QUERIES
 
     root = FILE_QUERIES + (_CPP_ROOT_QUERIES if b"sycl" in data else ())
+    if b"sycl" in data:  # kernels' device code, on its own (it runs over each kernel, not the file)
+        treesitter.bundle("cpp", ("cpp_device",), data, LOOSE)
     if b"omp" in data:
         root += _CPP_OPENMP_ROOT_QUERIES
         treesitter.bundle("cpp", _CPP_OPENMP_REGION_QUERIES, data, LOOSE)

@@ -161,10 +161,10 @@ def _types(found: list[Match]) -> list[Match]:
                 placed.append((body, specifier, index, {"name": [name], "body": [body]}))
             continue
         definition = match["typedef"][0]
-        specifier = definition.child_by_field_name("type")
-        if specifier is None or specifier.type != "struct_specifier":
+        inner = definition.child_by_field_name("type")
+        if inner is None or inner.type != "struct_specifier":
             continue
-        body = specifier.child_by_field_name("body")
+        body = inner.child_by_field_name("body")
         if body is None or body.type != "field_declaration_list":
             continue
         for declarator in _field_children(definition, "declarator"):
@@ -206,10 +206,127 @@ def _decls(found: list[Match]) -> list[Match]:
     return _in_order(placed)
 
 
+# -- cpp_openmp_device -------------------------------------------------------------------------------
+
+_DEVICE = """
+(if_statement) @if
+(switch_statement) @switch
+(while_statement) @loop
+(do_statement) @loop
+(for_statement) @loop
+(conditional_expression) @ternary
+(assignment_expression) @assign
+(init_declarator) @assign
+(update_expression) @update
+"""
+#: Per pattern of `cpp_openmp_device`: the capture naming its node, and the field read for
+#: `@condition` (conditions: a condition clause's value, a do loop's parentheses, any named node).
+_CONDITIONS = {0: "if", 1: "switch", 2: "loop", 3: "loop", 4: "loop", 5: "ternary"}
+
+
+def _condition(index: int, statement: Node) -> Node | None:
+    condition = statement.child_by_field_name("condition")
+    if condition is None:
+        return None
+    if index < 3:
+        value = condition.child_by_field_name("value") if condition.type == "condition_clause" else None
+        return value if value is not None and value.is_named else None
+    if index == 3:
+        return condition if condition.type == "parenthesized_expression" else None
+    return condition if condition.is_named else None
+
+
+def _device(found: list[Match]) -> list[Match]:
+    placed: list[Placed] = []
+    for index, match in found:
+        if index in _CONDITIONS:
+            kind = _CONDITIONS[index]
+            statement = match[kind][0]
+            condition = _condition(index, statement)
+            if condition is not None:
+                placed.append((condition, statement, index, {"condition": [condition], kind: [statement]}))
+        elif index < 8:
+            statement = match["assign"][0]
+            name = statement.child_by_field_name("left" if index == 6 else "declarator")
+            value = _named_field(statement, "right" if index == 6 else "value")
+            if name is not None and name.type == "identifier" and value is not None:
+                placed.append((value, statement, index, {"assign": [statement], "name": [name], "value": [value]}))
+        else:
+            statement = match["update"][0]
+            name = statement.child_by_field_name("argument")
+            if name is not None and name.type == "identifier":
+                placed.append((name, statement, 8, {"name": [name], "update": [statement]}))
+    return _in_order(placed)
+
+
+# -- cpp_openmp_calls --------------------------------------------------------------------------------
+
+_CALLS = """
+(call_expression) @call
+"""
+
+
+def _calls(found: list[Match]) -> list[Match]:
+    kept: list[Match] = []
+    for _index, match in found:
+        call = match["call"][0]
+        function, arguments = call.child_by_field_name("function"), call.child_by_field_name("arguments")
+        if function is not None and function.type == "identifier" and arguments is not None:
+            if arguments.type == "argument_list":
+                kept.append((0, match))
+    return kept
+
+
+# -- cpp_device (SYCL device code) --------------------------------------------------------------------
+
+_DEVICE_SCAN = """
+(call_expression) @call
+(binary_expression) @tcall
+(if_statement) @if
+(conditional_expression) @ternary
+(switch_statement) @switch
+(for_statement) @loop
+(while_statement) @loop
+(do_statement) @loop
+(declaration) @decl
+(assignment_expression) @assign
+(update_expression) @update
+(return_statement) @return
+(subscript_expression) @subscript
+(break_statement) @jump
+(continue_statement) @jump
+(lambda_expression) @lambda
+(function_definition) @function
+"""
+
+
+def _operator_is(node: Node, text: bytes) -> bool:
+    operator = node.child_by_field_name("operator")
+    return operator is not None and operator.type == text.decode()
+
+
+def _template_call(node: Node) -> bool:
+    """`sg.load<4>(p)` read as `(sg.load < 4) > (p)` (the file's `@tcall` pattern)."""
+    if not _operator_is(node, b">"):
+        return False
+    left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+    if left is None or left.type != "binary_expression" or right is None or right.type != "parenthesized_expression":
+        return False
+    inner = left.child_by_field_name("left")
+    return inner is not None and inner.type == "field_expression" and _operator_is(left, b"<")
+
+
+def _device_scan(found: list[Match]) -> list[Match]:
+    return [(index, match) for index, match in found if index != 1 or _template_call(match["tcall"][0])]
+
+
 #: The loose text of each query file that has one, with what turns its matches into the file's.
 LOOSE = {
     "cpp_openmp_declared": Loose(_DECLARED, _declared, in_order=False),
     "cpp_openmp_uses": Loose(_USES, _uses, in_order=False),
     "cpp_openmp_types": Loose(_TYPES, _types, in_order=True),
     "cpp_openmp_decls": Loose(_DECLS, _decls, in_order=True),
+    "cpp_openmp_device": Loose(_DEVICE, _device, in_order=True),
+    "cpp_openmp_calls": Loose(_CALLS, _calls, in_order=True),
+    "cpp_device": Loose(_DEVICE_SCAN, _device_scan, in_order=False),
 }
