@@ -272,8 +272,7 @@ def _calls(found: list[Match]) -> list[Match]:
         call = match["call"][0]
         function, arguments = call.child_by_field_name("function"), call.child_by_field_name("arguments")
         if function is not None and function.type == "identifier" and arguments is not None:
-            if arguments.type == "argument_list":
-                kept.append((0, match))
+            kept.extend([(0, match)] if arguments.type == "argument_list" else [])
     return kept
 
 
