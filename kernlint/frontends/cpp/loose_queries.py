@@ -271,8 +271,9 @@ def _calls(found: list[Match]) -> list[Match]:
     for _index, match in found:
         call = match["call"][0]
         function, arguments = call.child_by_field_name("function"), call.child_by_field_name("arguments")
-        if function is not None and function.type == "identifier" and arguments is not None:
-            kept.extend([(0, match)] if arguments.type == "argument_list" else [])
+        named = function is not None and function.type == "identifier"
+        if named and arguments is not None and arguments.type == "argument_list":
+            kept.append((0, match))
     return kept
 
 
