@@ -96,12 +96,14 @@ def _compiled_together(
 class Loose(NamedTuple):
     """A query file's patterns written again to compile cheaply, for a bundle, and `refine`, which
     turns the matches of that text into the query file's own: the same pattern indices and captured
-    nodes, and when `in_order` the same order. Without that order the bundle serves only `captures`
-    (in document order); its matches come from the query file compiled alone."""
+    nodes, in the same `order`: "matches" (the file's order of matches), "names" (each capture name's
+    nodes in the file's order, which is all its readers read: `as_captures`, or sorted) or "captures"
+    (none: the bundle serves only `captures`, in document order, and the file compiled alone gives
+    its matches)."""
 
     text: str
     refine: Callable[[list[Match]], list[Match]]
-    in_order: bool
+    order: str
 
 
 #: Query files planned to be compiled together (`bundle`), by grammar, not compiled yet, with the
@@ -240,7 +242,7 @@ def matches(
     """The matches of `queries/<query_file>.scm` in `node` (those that meet the (start, end) `points`
     when given), each with its pattern's index in that file."""
     bundled = _serving(grammar, query_file, node)
-    if bundled is None or (bundled.loose is not None and not bundled.loose.in_order):
+    if bundled is None or (bundled.loose is not None and bundled.loose.order == "captures"):
         return _cursor(query(grammar, query_file), points).matches(node)
     return _bundle_matches(bundled, node, points)
 
@@ -301,13 +303,16 @@ def matches_by_file(grammar: str, names: tuple[str, ...], node: tree_sitter.Node
     if (
         first is not None
         and all(b is not None and b.query is first.query for b in bundled)
-        and not any(b is not None and b.loose is not None for b in bundled)
+        and not any(b is not None and b.loose is not None and b.loose.order == "captures" for b in bundled)
     ):
         owners = {p: (name, index, b.prefix) for name, b in zip(names, bundled) if b for p, index in b.own.items()}
         for pattern, match in tree_sitter.QueryCursor(first.query).matches(node):
             if pattern in owners:
                 name, index, prefix = owners[pattern]
                 found[name].append((index, _own_match(match, prefix)))
+        for name, b in zip(names, bundled):
+            if b is not None and b.loose is not None:
+                found[name] = b.loose.refine(found[name])
         return found
     compiled, all_owners = combined_query(grammar, names)
     for pattern, match in tree_sitter.QueryCursor(compiled).matches(node):

@@ -320,13 +320,146 @@ def _device_scan(found: list[Match]) -> list[Match]:
     return [(index, match) for index, match in found if index != 1 or _template_call(match["tcall"][0])]
 
 
+# -- cpp_symbols -------------------------------------------------------------------------------------
+
+# The variable declarations (`@var.decl`, three patterns) and the functions' names (`@function.name`)
+# from cheap patterns; the others as the query file writes them (its indices 6 to 15, and 17 to 20).
+_SYMBOLS = """
+(preproc_def name: (identifier) @macro.name value: (preproc_arg))
+(preproc_def name: (identifier) @macro.name !value) @macro.empty
+(preproc_function_def name: (identifier) @macro.function)
+(init_declarator declarator: (identifier) value: (_)) @var.init
+(function_declarator declarator: (_) @function.declarator parameters: (parameter_list) @function.parameters)
+(field_declaration) @var.field
+(parameter_declaration declarator: (identifier) @param.name)
+(parameter_declaration declarator: (_ (identifier) @param.name))
+(optional_parameter_declaration declarator: (identifier) @param.name)
+(for_range_loop declarator: (identifier) @param.name)
+(assignment_expression left: (identifier) @assigned.name)
+(assignment_expression left: (subscript_expression argument: (identifier) @assigned.name))
+(assignment_expression left: (field_expression argument: (identifier) @assigned.name))
+(update_expression argument: (identifier) @assigned.name)
+(pointer_expression argument: (identifier) @assigned.name)
+(init_declarator declarator: (reference_declarator) value: (identifier) @assigned.name)
+(template_declaration
+  parameters: (template_parameter_list
+    [(parameter_declaration declarator: (identifier))
+     (optional_parameter_declaration declarator: (identifier))])) @tparam.template
+(template_function name: (identifier) @inst.name arguments: (template_argument_list))
+(template_type name: (type_identifier) @inst.name arguments: (template_argument_list))
+(template_method name: (field_identifier) @inst.name arguments: (template_argument_list))
+"""
+
+
+def _declared_by(declarator: Node, declaration_type: str, typed: bool = True) -> Node | None:
+    """The declaration of type `declaration_type` that holds `declarator` among its declarators (and
+    when `typed` has a named type: the query file's `(declaration type: (_) declarator: …)`)."""
+    declaration = declarator.parent
+    if declaration is None or declaration.type != declaration_type:
+        return None
+    if typed and _named_field(declaration, "type") is None:
+        return None
+    return declaration if declarator in _field_children(declaration, "declarator") else None
+
+
+def _symbols(found: list[Match]) -> list[Match]:
+    """The query file's matches, each capture name's in its order: a declaration's `@var.decl` once
+    per pattern (tree-sitter keeps one of the matches that capture the same), placed where its first
+    declarator that fits is complete; the functions' names where their parameters are."""
+    kept: list[Match] = []
+    declarations: list[Placed] = []
+    done: set[tuple[int, Node]] = set()
+
+    def declaration(last: Node, declared: Node, index: int) -> None:
+        if (index, declared) not in done:
+            done.add((index, declared))
+            declarations.append((last, declared, index, {"var.decl": [declared]}))
+
+    for index, match in found:
+        if index == 3:
+            init = match["var.init"][0]
+            held = _declared_by(init, "declaration")
+            value = init.child_by_field_name("value")
+            if held is not None and value is not None:
+                declaration(value, held, 3)
+        elif index == 4:
+            name, parameters = match["function.declarator"][0], match["function.parameters"][0]
+            if name.type == "identifier":
+                declarator = name.parent
+                held = _declared_by(declarator, "declaration") if declarator is not None else None
+                if held is not None:
+                    declaration(parameters, held, 4)
+            if name.type in ("identifier", "field_identifier"):
+                kept.append((16, {"function.name": [name]}))
+        elif index == 5:
+            field = match["var.field"][0]
+            value = _named_field(field, "default_value")
+            if value is None or _named_field(field, "type") is None:
+                continue
+            if any(d.type == "field_identifier" for d in _field_children(field, "declarator")):
+                declaration(value, field, 5)
+        else:
+            kept.append((index + 1 if index >= 16 else index, match))
+    return kept + _in_order(declarations)
+
+
+# -- cpp_device_index --------------------------------------------------------------------------------
+
+_DEVICE_INDEX = """
+(function_definition) @function
+(init_declarator declarator: (identifier) @lambda.name value: (lambda_expression) @lambda)
+"""
+
+
+def _device_index(found: list[Match]) -> list[Match]:
+    placed: list[Placed] = []
+    for index, match in found:
+        if index == 0:
+            definition = match["function"][0]
+            placed.append((definition, definition, 0, match))
+            continue
+        lam = match["lambda"][0]
+        init = lam.parent
+        held = _declared_by(init, "declaration", typed=False) if init is not None else None
+        if held is not None:
+            placed.append((lam, held, 1, match))
+    return _in_order(placed)
+
+
+# -- cpp_types ---------------------------------------------------------------------------------------
+
+_CPP_TYPES = """
+(struct_specifier) @struct
+(class_specifier) @struct
+(union_specifier) @union
+(type_definition) @typedef
+(alias_declaration) @alias
+(preproc_function_def name: (identifier) @macro.name parameters: (preproc_params) value: (preproc_arg))
+"""
+
+
+def _cpp_types(found: list[Match]) -> list[Match]:
+    kept: list[Match] = []
+    for index, match in found:
+        if index < 3:
+            specifier = match["union" if index == 2 else "struct"][0]
+            body = specifier.child_by_field_name("body")
+            if _named_field(specifier, "name") is None or body is None or body.type != "field_declaration_list":
+                continue
+        kept.append((index, match))
+    return kept
+
+
 #: The loose text of each query file that has one, with what turns its matches into the file's.
 LOOSE = {
-    "cpp_openmp_declared": Loose(_DECLARED, _declared, in_order=False),
-    "cpp_openmp_uses": Loose(_USES, _uses, in_order=False),
-    "cpp_openmp_types": Loose(_TYPES, _types, in_order=True),
-    "cpp_openmp_decls": Loose(_DECLS, _decls, in_order=True),
-    "cpp_openmp_device": Loose(_DEVICE, _device, in_order=True),
-    "cpp_openmp_calls": Loose(_CALLS, _calls, in_order=True),
-    "cpp_device": Loose(_DEVICE_SCAN, _device_scan, in_order=False),
+    "cpp_openmp_declared": Loose(_DECLARED, _declared, order="captures"),
+    "cpp_openmp_uses": Loose(_USES, _uses, order="captures"),
+    "cpp_openmp_types": Loose(_TYPES, _types, order="matches"),
+    "cpp_openmp_decls": Loose(_DECLS, _decls, order="matches"),
+    "cpp_openmp_device": Loose(_DEVICE, _device, order="matches"),
+    "cpp_openmp_calls": Loose(_CALLS, _calls, order="matches"),
+    "cpp_device_index": Loose(_DEVICE_INDEX, _device_index, order="matches"),
+    "cpp_types": Loose(_CPP_TYPES, _cpp_types, order="captures"),
+    "cpp_symbols": Loose(_SYMBOLS, _symbols, order="names"),
+    "cpp_device": Loose(_DEVICE_SCAN, _device_scan, order="captures"),
 }
