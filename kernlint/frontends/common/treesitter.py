@@ -59,21 +59,22 @@ def query_files() -> list[str]:
     return sorted(path.stem for path in QUERIES.glob("*.scm"))
 
 
-def _source(query_file: str) -> str:
+def query_text(query_file: str) -> str:
+    """The text of `queries/<query_file>.scm`."""
     return (QUERIES / f"{query_file}.scm").read_text("utf-8")
 
 
 @cache
 def query(grammar: str, query_file: str) -> tree_sitter.Query:
     """The compiled query from `queries/<query_file>.scm` (package data)."""
-    return tree_sitter.Query(language(grammar), _source(query_file))
+    return tree_sitter.Query(language(grammar), query_text(query_file))
 
 
 @cache
 def combined_query(grammar: str, names: tuple[str, ...]) -> tuple[tree_sitter.Query, tuple[tuple[str, int], ...]]:
     """One query made of several query files, and for each of its patterns the file it comes from
     with its index in that file."""
-    return _compiled_together(grammar, names, [_source(name) for name in names])
+    return _compiled_together(grammar, names, [query_text(name) for name in names])
 
 
 def _compiled_together(
@@ -173,7 +174,7 @@ def _kept_patterns(
 ) -> tuple[str, list[int] | None, list[tuple[Need, ...]]]:
     """The source of the patterns of `query_file` (or of its `loose` text) that may match `text` (all:
     None), the index of each in the file (None: all are kept), and what each pattern left out needs."""
-    source = loose.text if loose is not None else _source(query_file)
+    source = loose.text if loose is not None else query_text(query_file)
     if text is None or "(#" not in source:  # no predicate, nothing to gate on
         return source, None, []
     from kernlint.frontends.common.query_gates import may_match, pattern_needs, split_patterns

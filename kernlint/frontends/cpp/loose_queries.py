@@ -14,11 +14,12 @@ against each other on every corpus file.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import tree_sitter
 
-from kernlint.frontends.common.treesitter import Loose, Match
+from kernlint.frontends.common.treesitter import Loose, Match, query_text
 
 Node = tree_sitter.Node
 #: A match as the query file gives it, with the node whose entry completes it (its pattern's last
@@ -450,6 +451,93 @@ def _cpp_types(found: list[Match]) -> list[Match]:
     return kept
 
 
+# -- cpp (the file query) ----------------------------------------------------------------------------
+
+
+def _file_query_text() -> str:
+    """`cpp.scm` with its member calls written from the member's name and its two kernel patterns as
+    one, from the parameter: the patterns after them keep their text (their indices one less)."""
+    from kernlint.frontends.common.query_gates import split_patterns
+
+    text = query_text("cpp")
+    patterns = [text[start:end] for start, end in split_patterns(text)]
+    member, kernel = _MEMBER_WORDS.search(patterns[4]), _KERNEL_WORDS.search(patterns[6])
+    assert member is not None and kernel is not None, "cpp.scm's member call and kernel patterns moved"
+    loose = [
+        *patterns[:4],
+        f"((field_identifier) @member.name {member.group(0)})",
+        patterns[5],
+        f"((parameter_declaration type: (_) @kernel.type) @kernel.parameter {kernel.group(0)})",
+        *patterns[8:],
+    ]
+    return "\n".join(loose)
+
+
+_MEMBER_WORDS = re.compile(r"\(#any-of\? @member\.name[^)]*\)")
+_KERNEL_WORDS = re.compile(r'\(#match\? @kernel\.type "[^"]*"\)')
+
+
+def _member_call(name: Node) -> Node | None:
+    """The call whose function is `x.name`, `x.name<…>` or `x.template name<…>` (the file query's
+    `@member.call`), or None."""
+    holder = name.parent
+    if holder is None:
+        return None
+    if holder.type == "template_method":
+        if name not in _field_children(holder, "name"):
+            return None
+        method, holder = holder, holder.parent
+        if holder is not None and holder.type == "dependent_name":
+            method, holder = holder, holder.parent
+        if holder is None or holder.type != "field_expression" or method not in _field_children(holder, "field"):
+            return None
+    elif holder.type != "field_expression" or name not in _field_children(holder, "field"):
+        return None
+    call = holder.parent
+    if call is None or call.type != "call_expression" or holder not in _field_children(call, "function"):
+        return None
+    return call
+
+
+def _kernel_candidate(parameter: Node) -> tuple[int, Node] | None:
+    """The lambda (the file query's pattern 6) or function definition (7) that has `parameter` in its
+    parameter list, or None."""
+    parameters = parameter.parent
+    declarator = parameters.parent if parameters is not None and parameters.type == "parameter_list" else None
+    if declarator is None or parameters not in _field_children(declarator, "parameters"):
+        return None
+    holder = declarator.parent
+    if holder is None or declarator not in _field_children(holder, "declarator"):
+        return None
+    if declarator.type == "abstract_function_declarator" and holder.type == "lambda_expression":
+        return 6, holder
+    if declarator.type == "function_declarator" and holder.type == "function_definition":
+        return 7, holder
+    return None
+
+
+def _file_query(found: list[Match]) -> list[Match]:
+    kept: list[Match] = []
+    placed: list[Placed] = []
+    for index, match in found:
+        if index == 4:
+            name = match["member.name"][0]
+            call = _member_call(name)
+            if call is not None:
+                placed.append((name, call, 4, {"member.call": [call], "member.name": [name]}))
+        elif index == 6:
+            kernel_type = match["kernel.type"][0]
+            candidate = _kernel_candidate(match["kernel.parameter"][0])
+            if candidate is not None:
+                pattern, holder = candidate
+                placed.append(
+                    (kernel_type, holder, pattern, {"kernel.candidate": [holder], "kernel.type": [kernel_type]})
+                )
+        else:
+            kept.append((index + 1 if index > 6 else index, match))
+    return kept + _in_order(placed)
+
+
 #: The loose text of each query file that has one, with what turns its matches into the file's.
 LOOSE = {
     "cpp_openmp_declared": Loose(_DECLARED, _declared, order="captures"),
@@ -458,6 +546,7 @@ LOOSE = {
     "cpp_openmp_decls": Loose(_DECLS, _decls, order="matches"),
     "cpp_openmp_device": Loose(_DEVICE, _device, order="matches"),
     "cpp_openmp_calls": Loose(_CALLS, _calls, order="matches"),
+    "cpp": Loose(_file_query_text(), _file_query, order="names"),
     "cpp_device_index": Loose(_DEVICE_INDEX, _device_index, order="matches"),
     "cpp_types": Loose(_CPP_TYPES, _cpp_types, order="captures"),
     "cpp_symbols": Loose(_SYMBOLS, _symbols, order="names"),
