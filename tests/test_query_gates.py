@@ -26,7 +26,7 @@ def fresh_bundles(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.parametrize("name", treesitter.query_files())
 def test_patterns_are_split_where_tree_sitter_starts_them(name: str) -> None:
     grammar = "fortran" if name.startswith("fortran") else "cpp"
-    source = treesitter._source(name)
+    source = treesitter.query_text(name)
     compiled = treesitter.query(grammar, name)
     starts = [len(source[:start].encode("utf-8")) for start, _end in query_gates.split_patterns(source)]
     assert starts == [compiled.start_byte_for_pattern(p) for p in range(compiled.pattern_count)]
@@ -114,7 +114,7 @@ def test_a_gated_bundle_hands_a_tree_with_a_left_out_word_to_the_query_file_alon
     body = sycl.children[0].child_by_field_name("body")  # a node of the tree, as a region query is run
     assert body is not None and _shapes(treesitter.matches("cpp", "cpp", body)) == _alone("cpp", body)
     assert _alone("cpp", body)  # (which the left-out member call pattern matches)
-    source = treesitter._source("cpp")
+    source = treesitter.query_text("cpp")
     spans = query_gates.split_patterns(source)
     member_call = next(p for p, (start, end) in enumerate(spans) if "@member.call" in source[start:end])
     assert any(index == member_call for index, _match in found)  # a left-out pattern matched
