@@ -323,8 +323,9 @@ def _device_scan(found: list[Match]) -> list[Match]:
 
 # -- cpp_symbols -------------------------------------------------------------------------------------
 
-# The variable declarations (`@var.decl`, three patterns) and the functions' names (`@function.name`)
-# from cheap patterns; the others as the query file writes them (its indices 6 to 15, and 17 to 20).
+# The variable declarations (`@var.decl`, three patterns), the functions' names (`@function.name`)
+# and the writes by assignment and `++`/`--` (`@assigned.name`, four of its six patterns) from cheap
+# patterns; the others as the query file writes them (its indices 0 to 2, 6 to 9, 14, 15 and 17 to 20).
 _SYMBOLS = """
 (preproc_def name: (identifier) @macro.name value: (preproc_arg))
 (preproc_def name: (identifier) @macro.name !value) @macro.empty
@@ -336,10 +337,8 @@ _SYMBOLS = """
 (parameter_declaration declarator: (_ (identifier) @param.name))
 (optional_parameter_declaration declarator: (identifier) @param.name)
 (for_range_loop declarator: (identifier) @param.name)
-(assignment_expression left: (identifier) @assigned.name)
-(assignment_expression left: (subscript_expression argument: (identifier) @assigned.name))
-(assignment_expression left: (field_expression argument: (identifier) @assigned.name))
-(update_expression argument: (identifier) @assigned.name)
+(assignment_expression left: (_) @assigned.left)
+(update_expression) @assigned.update
 (pointer_expression argument: (identifier) @assigned.name)
 (init_declarator declarator: (reference_declarator) value: (identifier) @assigned.name)
 (template_declaration
@@ -363,12 +362,42 @@ def _declared_by(declarator: Node, declaration_type: str, typed: bool = True) ->
     return declaration if declarator in _field_children(declaration, "declarator") else None
 
 
+#: The loose patterns of `@assigned.name`: an assignment (the file's 10 to 12), `++`/`--` (13), a
+#: pointer or address (14), a reference bound (15).
+_WRITES = (10, 11, 12, 13)
+#: An assignment's left side that writes a name: the name, one element of it, one member of it.
+_WRITTEN_THROUGH = {"identifier": 10, "subscript_expression": 11, "field_expression": 12}
+
+
+def _written(index: int, match: dict[str, list[Node]]) -> Placed | None:
+    """A write the file's `@assigned.name` patterns capture, placed at the name (their last step)."""
+    if index == 12:
+        name = match["assigned.name"][0]
+        return (name, name.parent or name, 14, match)
+    if index == 13:
+        name = match["assigned.name"][0]
+        return (name, name.parent or name, 15, match)
+    if index == 11:
+        update = match["assigned.update"][0]
+        name = update.child_by_field_name("argument")
+        return (name, update, 13, {"assigned.name": [name]}) if name is not None and name.type == "identifier" else None
+    left = match["assigned.left"][0]
+    pattern = _WRITTEN_THROUGH.get(left.type)
+    if pattern is None:
+        return None
+    name = left if pattern == 10 else left.child_by_field_name("argument")
+    if name is None or name.type != "identifier":
+        return None
+    return (name, left.parent or left, pattern, {"assigned.name": [name]})
+
+
 def _symbols(found: list[Match]) -> list[Match]:
     """The query file's matches, each capture name's in its order: a declaration's `@var.decl` once
     per pattern (tree-sitter keeps one of the matches that capture the same), placed where its first
     declarator that fits is complete; the functions' names where their parameters are."""
     kept: list[Match] = []
     declarations: list[Placed] = []
+    writes: list[Placed] = []
     done: set[tuple[int, Node]] = set()
 
     def declaration(last: Node, declared: Node, index: int) -> None:
@@ -399,9 +428,13 @@ def _symbols(found: list[Match]) -> list[Match]:
                 continue
             if any(d.type == "field_identifier" for d in _field_children(field, "declarator")):
                 declaration(value, field, 5)
+        elif index in _WRITES:
+            written = _written(index, match)
+            if written is not None:
+                writes.append(written)
         else:
-            kept.append((index + 1 if index >= 16 else index, match))
-    return kept + _in_order(declarations)
+            kept.append((index + 3 if index >= 14 else index, match))
+    return kept + _in_order(declarations) + _in_order(writes)
 
 
 # -- cpp_device_index --------------------------------------------------------------------------------
