@@ -371,16 +371,15 @@ _WRITTEN_THROUGH = {"identifier": 10, "subscript_expression": 11, "field_express
 
 def _written(index: int, match: dict[str, list[Node]]) -> Placed | None:
     """A write the file's `@assigned.name` patterns capture, placed at the name (their last step)."""
-    if index == 12:
-        name = match["assigned.name"][0]
-        return (name, name.parent or name, 14, match)
-    if index == 13:
-        name = match["assigned.name"][0]
-        return (name, name.parent or name, 15, match)
+    if index in (12, 13):  # a pointer or address, a reference bound: as the file writes them
+        captured = match["assigned.name"][0]
+        return (captured, captured.parent or captured, index + 2, match)
     if index == 11:
         update = match["assigned.update"][0]
-        name = update.child_by_field_name("argument")
-        return (name, update, 13, {"assigned.name": [name]}) if name is not None and name.type == "identifier" else None
+        argument = update.child_by_field_name("argument")
+        if argument is None or argument.type != "identifier":
+            return None
+        return (argument, update, 13, {"assigned.name": [argument]})
     left = match["assigned.left"][0]
     pattern = _WRITTEN_THROUGH.get(left.type)
     if pattern is None:
