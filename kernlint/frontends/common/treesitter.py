@@ -12,7 +12,9 @@ first use; each is then run as that query, and only its own patterns' matches ar
 are bundled decides only how many compiles there are, never what a query returns (a query file
 requested outside its bundle is compiled alone, as in a long run). Planned with the file's text, a
 bundle also leaves out the patterns whose text predicates that text cannot meet (`query_gates`); a
-tree whose text could meet one of them is then run through the query file compiled alone.
+tree whose text could meet one of them is then run through the query file compiled alone. A query
+file planned with a `Loose` text is compiled from that cheaper text, and its matches are refined
+into the file's own.
 """
 
 from __future__ import annotations
