@@ -1,4 +1,4 @@
-"""The loose query texts (`cpp.loose_queries`), refined, find exactly what their query files find: the
+"""The loose query texts (`cpp.loose`), refined, find exactly what their query files find: the
 same pattern indices and captured nodes, in the same order where they claim it, and the same
 captures, over the whole file and every function, block, statement and declaration of every C/C++
 corpus file. The query files themselves (`queries/*.scm`) are what a long run compiles; a change to
@@ -14,7 +14,7 @@ import tree_sitter
 
 from conftest import CORPUS
 from kernlint.frontends.common import treesitter
-from kernlint.frontends.cpp.loose_queries import LOOSE
+from kernlint.frontends.cpp.loose import LOOSE
 
 Shape = tuple[int, int, str]
 CPP_FILES = sorted(p for p in CORPUS.rglob("*") if p.suffix in (".c", ".cpp", ".h", ".hpp", ".inc"))

@@ -120,14 +120,14 @@ def test_only_a_few_file_run_reads_query_patterns(tmp_path: Path) -> None:
     bundles only: a many-file run compiles each query file whole and never loads them."""
     (tmp_path / "omp.cpp").write_text(OPENMP_FILE)
     few = set(_modules_after("check", "omp.cpp", "--no-cache", cwd=tmp_path))
-    assert {"kernlint.frontends.common.query_gates", "kernlint.frontends.cpp.loose_queries"} <= few
+    assert {"kernlint.frontends.common.query_gates", "kernlint.frontends.cpp.loose"} <= few
     many = tmp_path / "many"
     many.mkdir()
     for n in range(5):
         (many / f"omp{n}.cpp").write_text(OPENMP_FILE)
     loaded = _modules_after("check", ".", "--no-cache", "--jobs", "1", cwd=many)
     assert "kernlint.frontends.common.query_gates" not in loaded
-    assert "kernlint.frontends.cpp.loose_queries" not in loaded
+    assert "kernlint.frontends.cpp.loose" not in loaded
 
 
 def _queries_compiled(*argv: str, cwd: Path) -> int:

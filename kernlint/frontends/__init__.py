@@ -58,7 +58,7 @@ def plan_queries(family: str, data: bytes) -> None:
         openmp = _FORTRAN_OPENMP_QUERIES if b"$omp" in data.lower() else ()
         treesitter.bundle("fortran", _FORTRAN_ROOT_QUERIES + openmp)
         return
-    from kernlint.frontends.cpp.loose_queries import LOOSE
+    from kernlint.frontends.cpp.loose import LOOSE
     from kernlint.frontends.cpp.scan import FILE_QUERIES
 
     root = FILE_QUERIES + (_CPP_ROOT_QUERIES if b"sycl" in data else ())
