@@ -11,7 +11,7 @@ from kernlint.frontends.cpp.loose.shapes import Node, Placed, field_children, in
 
 _DECLARED = """
 (declaration) @declaration
-(for_range_loop declarator: (identifier) @declared)
+(for_range_loop) @loop
 """
 
 
@@ -57,7 +57,9 @@ def _declared(found: list[Match]) -> list[Match]:
     kept: list[Match] = []
     for index, match in found:
         if index == 1:
-            kept.append((1, match))
+            name = match["loop"][0].child_by_field_name("declarator")
+            if name is not None and name.type == "identifier":
+                kept.append((1, {"declared": [name]}))
             continue
         for declarator in field_children(match["declaration"][0], "declarator"):
             kept.extend((0, {"declared": [name]}) for name in _declared_names(declarator))

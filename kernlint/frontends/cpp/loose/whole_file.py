@@ -53,9 +53,10 @@ def _device_scan(found: list[Match]) -> list[Match]:
 
 # -- cpp_symbols -------------------------------------------------------------------------------------
 
-# The variable declarations (`@var.decl`, three patterns), the functions' names (`@function.name`)
-# and the writes by assignment and `++`/`--` (`@assigned.name`, four of its six patterns) from cheap
-# patterns; the others as the query file writes them (its indices 0 to 2, 6 to 9, 14, 15 and 17 to 20).
+# The variable declarations (`@var.decl`, three patterns), the functions' names (`@function.name`),
+# the parameters (`@param.name`), the writes by assignment and `++`/`--` (`@assigned.name`, four of its
+# six patterns) and the instantiations (`@inst.name`) from cheap patterns; the others as the query file
+# writes them (its indices 0 to 2, 14, 15 and 17).
 _SYMBOLS = """
 (preproc_def name: (identifier) @macro.name value: (preproc_arg))
 (preproc_def name: (identifier) @macro.name !value) @macro.empty
@@ -63,10 +64,9 @@ _SYMBOLS = """
 (init_declarator declarator: (identifier) value: (_)) @var.init
 (function_declarator declarator: (_) @function.declarator parameters: (parameter_list) @function.parameters)
 (field_declaration) @var.field
-(parameter_declaration declarator: (identifier) @param.name)
-(parameter_declaration declarator: (_ (identifier) @param.name))
-(optional_parameter_declaration declarator: (identifier) @param.name)
-(for_range_loop declarator: (identifier) @param.name)
+(parameter_declaration) @param.declaration
+(optional_parameter_declaration) @param.optional
+(for_range_loop) @param.loop
 (assignment_expression left: (_) @assigned.left)
 (update_expression) @assigned.update
 (pointer_expression argument: (identifier) @assigned.name)
@@ -75,25 +75,25 @@ _SYMBOLS = """
   parameters: (template_parameter_list
     [(parameter_declaration declarator: (identifier))
      (optional_parameter_declaration declarator: (identifier))])) @tparam.template
-(template_function name: (identifier) @inst.name arguments: (template_argument_list))
-(template_type name: (type_identifier) @inst.name arguments: (template_argument_list))
-(template_method name: (field_identifier) @inst.name arguments: (template_argument_list))
+(template_function) @inst.template
+(template_type) @inst.template
+(template_method) @inst.template
 """
 
 
 #: The loose patterns of `@assigned.name`: an assignment (the file's 10 to 12), `++`/`--` (13), a
 #: pointer or address (14), a reference bound (15).
-_WRITES = (10, 11, 12, 13)
+_WRITES = (9, 10, 11, 12)
 #: An assignment's left side that writes a name: the name, one element of it, one member of it.
 _WRITTEN_THROUGH = {"identifier": 10, "subscript_expression": 11, "field_expression": 12}
 
 
 def _written(index: int, match: dict[str, list[Node]]) -> Placed | None:
     """A write the file's `@assigned.name` patterns capture, placed at the name (their last step)."""
-    if index in (12, 13):  # a pointer or address, a reference bound: as the file writes them
+    if index in (11, 12):  # a pointer or address, a reference bound: as the file writes them
         captured = match["assigned.name"][0]
-        return (captured, captured.parent or captured, index + 2, match)
-    if index == 11:
+        return (captured, captured.parent or captured, index + 3, match)
+    if index == 10:
         update = match["assigned.update"][0]
         argument = update.child_by_field_name("argument")
         if argument is None or argument.type != "identifier":
@@ -109,6 +109,37 @@ def _written(index: int, match: dict[str, list[Node]]) -> Placed | None:
     return (name, left.parent or left, pattern, {"assigned.name": [name]})
 
 
+#: The loose patterns of `@param.name`, by the capture of their node: a parameter (the file's 6 and 7),
+#: an optional one (8), a range-for's variable (9).
+_PARAMETERS = {6: "param.declaration", 7: "param.optional", 8: "param.loop"}
+
+
+def _parameter_names(index: int, node: Node) -> list[Placed]:
+    """The parameter names the file's `@param.name` patterns capture in `node`: its declarator when a
+    name, and (a parameter's only) the names directly under its declarator (`*p`, `&r`, `a[n]`)."""
+    declarator = node.child_by_field_name("declarator")
+    if declarator is None:
+        return []
+    if declarator.type == "identifier":
+        return [(declarator, node, 6 if index == 6 else index + 1, {"param.name": [declarator]})]
+    if index != 6 or not declarator.is_named:
+        return []
+    return [(name, node, 7, {"param.name": [name]}) for name in declarator.named_children if name.type == "identifier"]
+
+
+#: The name each template node is written with (the file's `@inst.name` patterns, 18 to 20).
+_INSTANTIATED = {"template_function": (18, "identifier"), "template_type": (19, "type_identifier")}
+
+
+def _instantiation(template: Node) -> Placed | None:
+    """`name<arguments>` as the file's `@inst.name` patterns capture it, placed at its arguments."""
+    pattern, name_type = _INSTANTIATED.get(template.type, (20, "field_identifier"))
+    name, arguments = template.child_by_field_name("name"), template.child_by_field_name("arguments")
+    if name is None or name.type != name_type or arguments is None or arguments.type != "template_argument_list":
+        return None
+    return (arguments, template, pattern, {"inst.name": [name]})
+
+
 def _symbols(found: list[Match]) -> list[Match]:
     """The query file's matches, each capture name's in its order: a declaration's `@var.decl` once
     per pattern (tree-sitter keeps one of the matches that capture the same), placed where its first
@@ -116,6 +147,8 @@ def _symbols(found: list[Match]) -> list[Match]:
     kept: list[Match] = []
     declarations: list[Placed] = []
     writes: list[Placed] = []
+    named: list[Placed] = []  # parameters
+    instantiations: list[Placed] = []
     done: set[tuple[int, Node]] = set()
 
     def declaration(last: Node, declared: Node, index: int) -> None:
@@ -150,9 +183,15 @@ def _symbols(found: list[Match]) -> list[Match]:
             written = _written(index, match)
             if written is not None:
                 writes.append(written)
+        elif index in _PARAMETERS:
+            named.extend(_parameter_names(index, match[_PARAMETERS[index]][0]))
+        elif index >= 14:
+            instantiation = _instantiation(match["inst.template"][0])
+            if instantiation is not None:
+                instantiations.append(instantiation)
         else:
-            kept.append((index + 3 if index >= 14 else index, match))
-    return kept + in_order(declarations) + in_order(writes)
+            kept.append((17 if index == 13 else index, match))
+    return kept + in_order(declarations) + in_order(named) + in_order(writes) + in_order(instantiations)
 
 
 # -- cpp_device_index --------------------------------------------------------------------------------
