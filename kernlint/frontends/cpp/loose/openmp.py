@@ -72,7 +72,7 @@ _USES = """
 (identifier) @use
 (parameter_declaration type: (type_identifier) @use.type .)
 (preproc_include) @include
-(call_expression function: (_) @callee)
+(call_expression) @call
 (gnu_asm_expression) @asm
 """
 
@@ -99,6 +99,11 @@ def _in_prototype_of_declaration(parameter: Node) -> bool:
 def _uses(found: list[Match]) -> list[Match]:
     kept: list[Match] = []
     for index, match in found:
+        if index == 3:
+            callee = named_field(match["call"][0], "function")
+            if callee is not None:
+                kept.append((3, {"callee": [callee]}))
+            continue
         if index != 1:
             kept.append((index, match))
             continue
@@ -144,7 +149,7 @@ def _types(found: list[Match]) -> list[Match]:
 _DECLS = """
 (parameter_declaration) @decl
 (declaration) @decl
-(assignment_expression left: (identifier) @assigned)
+(assignment_expression) @assign
 (update_expression) @update
 """
 
@@ -153,8 +158,10 @@ def _decls(found: list[Match]) -> list[Match]:
     placed: list[Placed] = []
     for index, match in found:
         if index == 2:
-            name = match["assigned"][0]
-            placed.append((name, name.parent or name, 2, match))
+            assignment = match["assign"][0]
+            name = assignment.child_by_field_name("left")
+            if name is not None and name.type == "identifier":
+                placed.append((name, assignment, 2, {"assigned": [name]}))
         elif index == 3:
             update = match["update"][0]
             argument = update.child_by_field_name("argument")
