@@ -167,7 +167,7 @@ def bundle(
     name with a `loose` text is compiled from that text."""
     planned = {name for bundled, _text, _loose in _PLANNED.get(grammar, []) for name in bundled}
     free = tuple(n for n in names if (grammar, n) not in _BUNDLED and (grammar, n) not in _ALONE and n not in planned)
-    if len(free) > 1 or (free and loose and free[0] in loose):
+    if len(free) > 1:
         _PLANNED.setdefault(grammar, []).append((free, text, loose or {}))
 
 
