@@ -53,10 +53,10 @@ def _device_scan(found: list[Match]) -> list[Match]:
 
 # -- cpp_symbols -------------------------------------------------------------------------------------
 
-# The variable declarations (`@var.decl`, three patterns), the functions' names (`@function.name`),
-# the parameters (`@param.name`), the writes by assignment and `++`/`--` (`@assigned.name`, four of its
-# six patterns) and the instantiations (`@inst.name`) from cheap patterns; the others as the query file
-# writes them (its indices 0 to 2, 14, 15 and 17).
+# From cheap patterns: the variable declarations (`@var.decl`, three patterns), the functions' names
+# (`@function.name`), the parameters (`@param.name`), the writes by assignment and `++`/`--` (four of
+# the six `@assigned.name` patterns), the instantiations (`@inst.name`) and the templates with a named
+# parameter (`@tparam.template`); the others as the query file writes them (its indices 0 to 2, 14, 15).
 _SYMBOLS = """
 (preproc_def name: (identifier) @macro.name value: (preproc_arg))
 (preproc_def name: (identifier) @macro.name !value) @macro.empty
@@ -71,10 +71,7 @@ _SYMBOLS = """
 (update_expression) @assigned.update
 (pointer_expression argument: (identifier) @assigned.name)
 (init_declarator declarator: (reference_declarator) value: (identifier) @assigned.name)
-(template_declaration
-  parameters: (template_parameter_list
-    [(parameter_declaration declarator: (identifier))
-     (optional_parameter_declaration declarator: (identifier))])) @tparam.template
+(template_declaration) @tparam.template
 (template_function) @inst.template
 (template_type) @inst.template
 (template_method) @inst.template
@@ -140,6 +137,20 @@ def _instantiation(template: Node) -> Placed | None:
     return (arguments, template, pattern, {"inst.name": [name]})
 
 
+def _named_template_parameter(template: Node) -> Node | None:
+    """The name of the template's first parameter declared by a name (the file's `@tparam.template`
+    pattern matches the template once, there), or None."""
+    parameters = template.child_by_field_name("parameters")
+    if parameters is None or parameters.type != "template_parameter_list":
+        return None
+    for parameter in parameters.children:
+        if parameter.type in ("parameter_declaration", "optional_parameter_declaration"):
+            name = parameter.child_by_field_name("declarator")
+            if name is not None and name.type == "identifier":
+                return name
+    return None
+
+
 def _symbols(found: list[Match]) -> list[Match]:
     """The query file's matches, each capture name's in its order: a declaration's `@var.decl` once
     per pattern (tree-sitter keeps one of the matches that capture the same), placed where its first
@@ -149,6 +160,7 @@ def _symbols(found: list[Match]) -> list[Match]:
     writes: list[Placed] = []
     named: list[Placed] = []  # parameters
     instantiations: list[Placed] = []
+    templates: list[Placed] = []
     done: set[tuple[int, Node]] = set()
 
     def declaration(last: Node, declared: Node, index: int) -> None:
@@ -189,9 +201,15 @@ def _symbols(found: list[Match]) -> list[Match]:
             instantiation = _instantiation(match["inst.template"][0])
             if instantiation is not None:
                 instantiations.append(instantiation)
+        elif index == 13:
+            template = match["tparam.template"][0]
+            named_parameter = _named_template_parameter(template)
+            if named_parameter is not None:
+                templates.append((named_parameter, template, 17, match))
         else:
-            kept.append((17 if index == 13 else index, match))
-    return kept + in_order(declarations) + in_order(named) + in_order(writes) + in_order(instantiations)
+            kept.append((index, match))
+    placed = (declarations, named, writes, instantiations, templates)
+    return kept + [match for one_name in placed for match in in_order(one_name)]
 
 
 # -- cpp_device_index --------------------------------------------------------------------------------
