@@ -263,7 +263,16 @@ def raw_captures(
 ) -> dict[str, list[tree_sitter.Node]]:
     """Capture name -> the nodes captured under it, in the order py-tree-sitter gives them (those that
     meet the (start, end) `points` when given)."""
-    bundled = _serving(grammar, query_file, node)
+    return _raw_captures(_serving(grammar, query_file, node), grammar, query_file, node, points)
+
+
+def _raw_captures(
+    bundled: _Bundle | None,
+    grammar: str,
+    query_file: str,
+    node: tree_sitter.Node,
+    points: tuple[Point, Point] | None,
+) -> dict[str, list[tree_sitter.Node]]:
     if bundled is None or bundled.loose is not None:  # (a loose text's captures are not the file's)
         return _cursor(query(grammar, query_file), points).captures(node)
     every = _cursor(bundled.query, points).captures(node)
@@ -278,7 +287,7 @@ def captures(grammar: str, query_file: str, node: tree_sitter.Node) -> dict[str,
     bundled = _serving(grammar, query_file, node)
     if bundled is not None and bundled.loose is not None:
         return _captured(_bundle_matches(bundled, node, None))
-    found = raw_captures(grammar, query_file, node)
+    found = _raw_captures(bundled, grammar, query_file, node, None)
     for nodes in found.values():
         nodes.sort(key=_document_order)
     return found
