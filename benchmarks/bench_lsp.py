@@ -8,7 +8,11 @@ The time of each edit is from sending its last change to receiving the diagnosti
 that version: the debounce, the analysis and the round trips, everything the user waits for.
 `--statement-at LINE` makes each edit a statement typed in host code instead (`int kernlint_edit_N = N;`
 inserted before line LINE, counted from 1, e.g. inside `main` above the launches): the edit that
-re-analyses every kernel below it.
+re-analyses every kernel below it. `--typed-at LINE` types a statement one character per edit instead
+(`TYPED`, `int kernlint_n0 = f(a, 0);`, then the next one on a line of its own, as long as edits last),
+on a new line before LINE: the edit a user makes most, where almost every version has a syntax error
+until the `;`. Its edits default to one statement's characters; the versions whose tree (of the text
+as sent) has a syntax error are counted, and their median and slowest printed apart.
 Printed: the median and the slowest, against the target of issue 24 (100 ms). `--trace` also prints
 where the wait went, the median of each step of a timed edit, from the timestamps the server and its
 worker write (`kernlint.lsp.trace`). Timings are printed, never asserted; standard library and
@@ -35,6 +39,7 @@ from bench_throughput import TEMPLATE
 from kernlint.lsp.trace import TRACE
 
 KEYSTROKE_GAP_S = 0.04
+TYPED = "int kernlint_n{i} = f(a, {i});"  # typed by `--typed-at`, statement i of the edits
 # The steps of one analysis, in order, as the server and worker mark them (`kernlint.lsp.trace`); the
 # bench adds the client's own "edited" (last change sent) and "arrived" (diagnostics read).
 STEPS = (
@@ -123,12 +128,40 @@ def generated_file(folder: Path) -> Path:
     return path
 
 
+def typed(edits: int) -> str:
+    """What `--typed-at` has typed after `edits` keystrokes: `TYPED` statements, one a line."""
+    stream, index = "", 0
+    while len(stream) < edits:
+        stream += ("\n" if stream else "") + TYPED.format(i=index)
+        index += 1
+    return stream[:edits]
+
+
+def edited(lines: list[str], edit: int, key: int, burst: int, statement_at: int | None, typed_at: int | None) -> str:
+    """The text of edit `edit`'s `key`-th keystroke of `burst` (see the module docstring)."""
+    if typed_at is not None:
+        at = typed_at - 1
+        return "".join(lines[:at]) + typed(edit * burst + key + 1) + "\n" + "".join(lines[at:])
+    at = (edit * 37) % len(lines) if statement_at is None else statement_at - 1
+    if statement_at is None:
+        inserted = f"// edit {edit}{'x' * key}\n"
+    else:
+        inserted = f"int kernlint_edit_{edit}{'x' * key} = {edit};\n"
+    return "".join(lines[:at]) + inserted + "".join(lines[at:])
+
+
 def measure(
-    path: Path, edits: int, burst: int, trace: Path | None = None, statement_at: int | None = None
-) -> tuple[list[float], dict[int, dict]]:
-    """Seconds from each edit's last change to its diagnostics, and each timed version's client-side
-    marks (monotonic ns: "edited", "arrived"). With `statement_at`, each edit inserts a statement
-    before that line (from 1) instead of a comment line."""
+    path: Path,
+    edits: int,
+    burst: int,
+    trace: Path | None = None,
+    statement_at: int | None = None,
+    typed_at: int | None = None,
+) -> tuple[list[float], dict[int, dict], list[str]]:
+    """Seconds from each edit's last change to its diagnostics, each timed version's client-side
+    marks (monotonic ns: "edited", "arrived") and each timed version's text. With `statement_at`, each
+    edit inserts a statement before that line (from 1) instead of a comment line; with `typed_at`, it
+    types one more character of statements on a new line before that line."""
     server = Server(path.parent, trace)
     uri = path.resolve().as_uri()
     lines = path.read_text().splitlines(keepends=True)
@@ -144,18 +177,13 @@ def measure(
         }
     )
     server.diagnostics_of(1)
-    waits, version = [], 1
+    waits, version, texts = [], 1, []
     marks: dict[int, dict] = {}
     try:
         for edit in range(edits):
-            at = (edit * 37) % len(lines) if statement_at is None else statement_at - 1
             for key in range(burst):
                 version += 1
-                if statement_at is None:
-                    inserted = f"// edit {edit}{'x' * key}\n"
-                else:
-                    inserted = f"int kernlint_edit_{edit}{'x' * key} = {edit};\n"
-                text = "".join(lines[:at]) + inserted + "".join(lines[at:])
+                text = edited(lines, edit, key, burst, statement_at, typed_at)
                 sent = server.send(
                     {
                         "method": "textDocument/didChange",
@@ -169,10 +197,19 @@ def measure(
                     time.sleep(KEYSTROKE_GAP_S)
             arrived, _diagnostics = server.diagnostics_of(version)
             waits.append(arrived - sent)
+            texts.append(text)
             marks[version] = {"edited": int(sent * 1e9), "arrived": int(arrived * 1e9)}
     finally:
         server.close()
-    return waits, marks
+    return waits, marks, texts
+
+
+def with_syntax_error(text: str) -> bool:
+    """Whether tree-sitter's C++ parse of `text` (as sent, before kernlint's own rewriting) has an
+    error or a missing node."""
+    from kernlint.frontends.common import treesitter
+
+    return treesitter.parser("cpp").parse(text.encode()).root_node.has_error
 
 
 def breakdown(trace: Path, name: str, marks: dict[int, dict]) -> list[str]:
@@ -201,13 +238,23 @@ def breakdown(trace: Path, name: str, marks: dict[int, dict]) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("file", nargs="?", help="the file to edit (default: a generated 1,000-line SYCL file)")
-    parser.add_argument("--edits", type=int, default=21, help="edits to time (default 21)")
+    parser.add_argument(
+        "--edits", type=int, help="edits to time (default 21; with --typed-at, one statement's characters)"
+    )
     parser.add_argument("--burst", type=int, default=1, help="keystrokes per edit, 40 ms apart (default 1)")
     parser.add_argument(
         "--statement-at", type=int, metavar="LINE", help="each edit a statement inserted before LINE (from 1)"
     )
+    parser.add_argument(
+        "--typed-at",
+        type=int,
+        metavar="LINE",
+        help="each edit one more character of a statement typed on a new line before LINE (from 1)",
+    )
     parser.add_argument("--trace", action="store_true", help="also print where the wait went, step by step")
     args = parser.parse_args()
+    if args.edits is None:
+        args.edits = len(TYPED.format(i=0)) if args.typed_at is not None else 21
     with tempfile.TemporaryDirectory(prefix="kernlint-lsp-") as temp:
         folder = Path(temp)
         if args.file:
@@ -217,13 +264,24 @@ def main() -> None:
             path = generated_file(folder)
         lines = len(path.read_text().splitlines())
         trace = folder / "trace.txt" if args.trace else None
-        waits, marks = measure(path, args.edits, args.burst, trace, args.statement_at)
+        waits, marks, texts = measure(path, args.edits, args.burst, trace, args.statement_at, args.typed_at)
         steps = breakdown(trace, path.name, marks) if trace and trace.exists() else []
     median, slowest = statistics.median(waits) * 1000, max(waits) * 1000
     verdict = "met" if median <= 100 else "MISSED"
     where = "" if args.statement_at is None else f", a statement before line {args.statement_at}"
+    if args.typed_at is not None:
+        where = f", a statement typed a character an edit before line {args.typed_at}"
     print(f"{path.name} ({lines} lines), {args.edits} edits of {args.burst} keystroke(s){where}")
     print(f"diagnostics after an edit: median {median:.0f} ms, slowest {slowest:.0f} ms (target <= 100 ms) {verdict}")
+    if args.typed_at is not None:
+        broken = [wait * 1000 for wait, text in zip(waits, texts, strict=True) if with_syntax_error(text)]
+        whole = [wait * 1000 for wait, text in zip(waits, texts, strict=True) if not with_syntax_error(text)]
+        for what, group in (("with a syntax error", broken), ("without", whole)):
+            if group:
+                print(
+                    f"  {len(group)} versions {what}: median {statistics.median(group):.0f} ms, "
+                    f"slowest {max(group):.0f} ms"
+                )
     if steps:
         print("where the wait went (each step's median and slowest over the timed edits):")
         print("\n".join(steps))
