@@ -66,10 +66,12 @@ def test_a_stop_between_kernels_keeps_the_finished_ones_and_the_next_analysis_is
     stored: list[object] = []
     put = reuse.ComponentCache.put
 
-    def put_then_stop(self: reuse.ComponentCache, key: object, regions: object, facts: object) -> None:
+    def put_then_stop(
+        self: reuse.ComponentCache, key: object, regions: object, facts: object, *, keep: bool = True
+    ) -> None:
         stored.append(key)
         stopping.request()  # the server's signal, arriving while the first component is analysed
-        put(self, key, regions, facts)  # type: ignore[arg-type]
+        put(self, key, regions, facts, keep=keep)  # type: ignore[arg-type]
 
     monkeypatch.setattr(reuse.ComponentCache, "put", put_then_stop)
     with pytest.raises(stopping.Stopped):

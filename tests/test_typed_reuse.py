@@ -132,3 +132,27 @@ def test_statements_typed_anywhere_give_the_fresh_analysis(
     name, text = ("main.cpp", MAIN_PROGRAM) if path is None else (str(path), path.read_text())
     _typed(cache, name, text, at, statement)
 
+
+def test_a_finished_statement_of_its_own_names_reuses_every_kernel_its_typed_versions_missed() -> None:
+    """The versions with a syntax error miss every kernel (the half-typed statement is in the host text
+    of the keys) and are not stored: with room for one version's components only, the finished
+    statement, which no kernel reads, still finds the components of the text before it (every version
+    but the last has an error)."""
+    kept = reuse.ComponentCache(entries=3)
+    kept.scope = ("test",)
+    reuse.turn_on(kept)
+    reparse.turn_on(reparse.TreeCache())
+    try:
+        statement = "  long kernlint_n = kernlint_f(2, 1);"
+        at = _line_of(MAIN_PROGRAM, "int width = 64;")
+        lines = MAIN_PROGRAM.split("\n")
+        _cached("main.cpp", MAIN_PROGRAM.encode())
+        for end in range(statement.index("k") + 1, len(statement) + 1):  # ("  long" parses: `long int width`)
+            version = "\n".join([*lines[:at], statement[:end], *lines[at:]]).encode()
+            hits, misses = kept.hits, kept.misses
+            assert _cached("main.cpp", version) == _fresh("main.cpp", version)
+        assert (kept.hits - hits, kept.misses - misses) == (6, 0)  # (facts, then diagnostics: 3 kernels each)
+        assert kept.misses >= 3 * len(statement)  # (each version with an error missed them)
+    finally:
+        reparse.turn_on(None)
+        reuse.turn_on(None)

@@ -138,7 +138,7 @@ def _component(
     if isinstance(found, _ComponentFacts):
         return found
     facts = _analyse_component(unit, graph, keys, launches, local_allocations)
-    cache.put(key, regions, facts)
+    cache.put(key, regions, facts, keep=not unit.root.has_error)
     return facts
 
 

@@ -196,11 +196,16 @@ class ComponentCache:
         self.hits += 1
         return facts
 
-    def put(self, key: Hashable, regions: tuple[tuple[int, int, int], ...], facts: Any) -> None:
+    def put(self, key: Hashable, regions: tuple[tuple[int, int, int], ...], facts: Any, *, keep: bool = True) -> None:
         """Keep `facts` of the component at `regions`, unless one of them could not move with it (a
         span outside its regions, a value the mover does not know): those are worked out each time.
-        After each component analysed: a point where the analysis may stop (`kernlint.stopping`),
-        with the component kept."""
+        Not with `keep` false (the caller's tree has a syntax error: a statement half typed, whose
+        versions would each store every component they missed and push out the ones its finished
+        statement hits). After each component analysed: a point where the analysis may stop
+        (`kernlint.stopping`), with the component kept."""
+        if not keep:
+            stopping.checkpoint()
+            return
         try:
             Moves(tuple((s, e, line, s + 1, line + 1) for s, e, line in regions)).value(facts)
         except NotMovable:
