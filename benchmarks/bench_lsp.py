@@ -9,7 +9,8 @@ that version: the debounce, the analysis and the round trips, everything the use
 `--statement-at LINE` makes each edit a statement typed in host code instead (`int kernlint_edit_N = N;`
 inserted before line LINE, counted from 1, e.g. inside `main` above the launches): the edit that
 re-analyses every kernel below it. `--typed-at LINE` types a statement one character per edit instead
-(`TYPED`, `int kernlint_n0 = f(a, 0);`, then the next one on a line of its own, as long as edits last),
+(`--typed TEXT`, by default `TYPED`: `int kernlint_n0 = f(a, 0);`, then the next one on a line of its
+own, as long as edits last, `{i}` counting the statements),
 on a new line before LINE: the edit a user makes most, where almost every version has a syntax error
 until the `;`. Its edits default to one statement's characters; the versions whose tree (of the text
 as sent) has a syntax error are counted, and their median and slowest printed apart.
@@ -128,20 +129,22 @@ def generated_file(folder: Path) -> Path:
     return path
 
 
-def typed(edits: int) -> str:
-    """What `--typed-at` has typed after `edits` keystrokes: `TYPED` statements, one a line."""
+def typed(edits: int, statement: str = TYPED) -> str:
+    """What `--typed-at` has typed after `edits` keystrokes: `statement`s, one a line."""
     stream, index = "", 0
     while len(stream) < edits:
-        stream += ("\n" if stream else "") + TYPED.format(i=index)
+        stream += ("\n" if stream else "") + statement.replace("{i}", str(index))
         index += 1
     return stream[:edits]
 
 
-def edited(lines: list[str], edit: int, key: int, burst: int, statement_at: int | None, typed_at: int | None) -> str:
+def edited(
+    lines: list[str], edit: int, key: int, burst: int, statement_at: int | None, typed_at: int | None, statement: str
+) -> str:
     """The text of edit `edit`'s `key`-th keystroke of `burst` (see the module docstring)."""
     if typed_at is not None:
         at = typed_at - 1
-        return "".join(lines[:at]) + typed(edit * burst + key + 1) + "\n" + "".join(lines[at:])
+        return "".join(lines[:at]) + typed(edit * burst + key + 1, statement) + "\n" + "".join(lines[at:])
     at = (edit * 37) % len(lines) if statement_at is None else statement_at - 1
     if statement_at is None:
         inserted = f"// edit {edit}{'x' * key}\n"
@@ -157,11 +160,12 @@ def measure(
     trace: Path | None = None,
     statement_at: int | None = None,
     typed_at: int | None = None,
+    statement: str = TYPED,
 ) -> tuple[list[float], dict[int, dict], list[str]]:
     """Seconds from each edit's last change to its diagnostics, each timed version's client-side
     marks (monotonic ns: "edited", "arrived") and each timed version's text. With `statement_at`, each
     edit inserts a statement before that line (from 1) instead of a comment line; with `typed_at`, it
-    types one more character of statements on a new line before that line."""
+    types one more character of `statement`s on a new line before that line."""
     server = Server(path.parent, trace)
     uri = path.resolve().as_uri()
     lines = path.read_text().splitlines(keepends=True)
@@ -183,7 +187,7 @@ def measure(
         for edit in range(edits):
             for key in range(burst):
                 version += 1
-                text = edited(lines, edit, key, burst, statement_at, typed_at)
+                text = edited(lines, edit, key, burst, statement_at, typed_at, statement)
                 sent = server.send(
                     {
                         "method": "textDocument/didChange",
@@ -251,10 +255,11 @@ def main() -> None:
         metavar="LINE",
         help="each edit one more character of a statement typed on a new line before LINE (from 1)",
     )
+    parser.add_argument("--typed", default=TYPED, metavar="TEXT", help=f"the statement --typed-at types ({TYPED})")
     parser.add_argument("--trace", action="store_true", help="also print where the wait went, step by step")
     args = parser.parse_args()
     if args.edits is None:
-        args.edits = len(TYPED.format(i=0)) if args.typed_at is not None else 21
+        args.edits = len(args.typed.replace("{i}", "0")) if args.typed_at is not None else 21
     with tempfile.TemporaryDirectory(prefix="kernlint-lsp-") as temp:
         folder = Path(temp)
         if args.file:
@@ -264,13 +269,13 @@ def main() -> None:
             path = generated_file(folder)
         lines = len(path.read_text().splitlines())
         trace = folder / "trace.txt" if args.trace else None
-        waits, marks, texts = measure(path, args.edits, args.burst, trace, args.statement_at, args.typed_at)
+        waits, marks, texts = measure(path, args.edits, args.burst, trace, args.statement_at, args.typed_at, args.typed)
         steps = breakdown(trace, path.name, marks) if trace and trace.exists() else []
     median, slowest = statistics.median(waits) * 1000, max(waits) * 1000
     verdict = "met" if median <= 100 else "MISSED"
     where = "" if args.statement_at is None else f", a statement before line {args.statement_at}"
     if args.typed_at is not None:
-        where = f", a statement typed a character an edit before line {args.typed_at}"
+        where = f", {args.typed!r} typed a character an edit before line {args.typed_at}"
     print(f"{path.name} ({lines} lines), {args.edits} edits of {args.burst} keystroke(s){where}")
     print(f"diagnostics after an edit: median {median:.0f} ms, slowest {slowest:.0f} ms (target <= 100 ms) {verdict}")
     if args.typed_at is not None:
