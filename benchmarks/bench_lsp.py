@@ -8,12 +8,12 @@ The time of each edit is from sending its last change to receiving the diagnosti
 that version: the debounce, the analysis and the round trips, everything the user waits for.
 `--statement-at LINE` makes each edit a statement typed in host code instead (`int kernlint_edit_N = N;`
 inserted before line LINE, counted from 1, e.g. inside `main` above the launches): the edit that
-re-analyses every kernel below it. `--typed-at LINE` types a statement one character per edit instead
-(`--typed TEXT`, by default `TYPED`: `int kernlint_n0 = f(a, 0);`, then the next one on a line of its
-own, as long as edits last, `{i}` counting the statements),
-on a new line before LINE: the edit a user makes most, where almost every version has a syntax error
-until the `;`. Its edits default to one statement's characters; the versions whose tree (of the text
-as sent) has a syntax error are counted, and their median and slowest printed apart.
+re-analyses every kernel below it. `--typed-at LINE` types statements one character per edit instead,
+on a new line before LINE (`--typed TEXT`, by default `TYPED`, `int kernlint_n0 = f(a, 0);`, then the
+next one on a line of its own as long as edits last, `{i}` counting them): the edit a user makes most,
+where almost every version has a syntax error until the `;`. Its edits default to one statement's
+characters. The versions whose tree (of the text as sent) has a syntax error, those without one, and
+those where a statement was just finished (`;` typed: where a user pauses) are also printed apart.
 Printed: the median and the slowest, against the target of issue 24 (100 ms). `--trace` also prints
 where the wait went, the median of each step of a timed edit, from the timestamps the server and its
 worker write (`kernlint.lsp.trace`). Timings are printed, never asserted; standard library and
@@ -281,7 +281,10 @@ def main() -> None:
     if args.typed_at is not None:
         broken = [wait * 1000 for wait, text in zip(waits, texts, strict=True) if with_syntax_error(text)]
         whole = [wait * 1000 for wait, text in zip(waits, texts, strict=True) if not with_syntax_error(text)]
-        for what, group in (("with a syntax error", broken), ("without", whole)):
+        finished = [
+            wait * 1000 for k, wait in enumerate(waits) if typed((k + 1) * args.burst, args.typed).endswith(";")
+        ]
+        for what, group in (("with a syntax error", broken), ("without", whole), ("ending a statement", finished)):
             if group:
                 print(
                     f"  {len(group)} versions {what}: median {statistics.median(group):.0f} ms, "
