@@ -85,6 +85,16 @@ _PLACES = {
     "openmp parallel block": (KEPT_PROGRAM, "m.cpp", "tile[tx] = in[omp_get_team_num()"),
     "openmp host after the regions": (KEPT_PROGRAM, "m.cpp", 'printf("%f'),
 }
+# A helper whose head is in a `#if` group with a brace opened in both arms: its tree has an error, and
+# the file is read one arm at a time (`CppUnit._parse_split_groups`), error or not in what is typed.
+_SPLIT_PROGRAM = MAIN_PROGRAM.replace(
+    "float scale(float v, int lid) {\n",
+    "#ifdef KERNLINT_WIDE\nfloat scale(float v, int lid, int wide) {\n#else\nfloat scale(float v, int lid) {\n#endif\n",
+)
+_PLACES["split group, host"] = (_SPLIT_PROGRAM, "main.cpp", "int width = 64;")
+_PLACES["split group, helper"] = (_SPLIT_PROGRAM, "main.cpp", "return lid % 2 == 0")
+_PLACES["split group, kernel"] = (_SPLIT_PROGRAM, "main.cpp", "a[i] = scale(a[i], lid);")
+
 # What a user types: a declaration of fresh names, one naming what the code reads, a call, a branch,
 # and the ones whose prefixes leave the most open: a brace, a comment, a string.
 _STATEMENTS = (
