@@ -1,6 +1,6 @@
-"""What the tests of kept facts between edits share: one engine setup, a file's diagnostics, and the
+"""What the tests of kept facts between edits share: one engine setup, a file's diagnostics, the
 component cache turned on for one test (SYCL and OpenMP keys alike live in it) or off for a fresh
-analysis to compare with."""
+analysis to compare with, and the random edits of the property tests."""
 
 from __future__ import annotations
 
@@ -49,3 +49,27 @@ def cache_off() -> Iterator[None]:
 def diagnostics(path: str, text: bytes, setup: EngineSetup | None = None) -> tuple:
     """The diagnostics of a C/C++ file, with whatever cache is turned on."""
     return analyse_source(SourceEntry(path, "cpp", False), text, setup or engine_setup()).diagnostics
+
+
+def randomly_edited(text: str, kind: str, where: int) -> str:
+    """`text` after one random edit of `kind` at line `where` (modulo its lines): a comment added to a
+    line (`comment`), a comment line (`note`), a statement (`statement`), a line deleted (`delete`) or
+    repeated (`duplicate`), the first `1` and `64` of a line made `2` and `8` (`constant`), a blank line
+    (anything else)."""
+    lines = text.split("\n")
+    at = where % len(lines)
+    if kind == "comment":
+        lines[at] += " // edited"
+    elif kind == "note":
+        lines.insert(at, "  // a note")
+    elif kind == "statement":
+        lines.insert(at, "int kernlint_edit = 1;")
+    elif kind == "delete":
+        del lines[at]
+    elif kind == "duplicate":
+        lines.insert(at, lines[at])
+    elif kind == "constant":
+        lines[at] = lines[at].replace("1", "2", 1).replace("64", "8", 1)
+    else:
+        lines.insert(at, "")
+    return "\n".join(lines)

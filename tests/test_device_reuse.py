@@ -16,7 +16,7 @@ from kernlint.engine import EngineSetup
 from kernlint.facts import Span
 from kernlint.frontends.cpp.device import reuse
 from kernlint.session import make_setup
-from reuse_support import cache_off, component_cache, diagnostics
+from reuse_support import cache_off, component_cache, diagnostics, randomly_edited
 
 
 @pytest.fixture
@@ -195,24 +195,6 @@ _FILES = sorted(p for p in CORPUS.glob("*.cpp") if p.stat().st_size < 20_000)
 _EDITS = st.sampled_from(["comment", "note", "statement", "delete", "duplicate", "blank"])
 
 
-def _edit(text: str, kind: str, where: int) -> str:
-    lines = text.split("\n")
-    at = where % len(lines)
-    if kind == "comment":
-        lines[at] += " // edited"
-    elif kind == "note":
-        lines.insert(at, "  // a note")
-    elif kind == "statement":
-        lines.insert(at, "int kernlint_edit = 1;")
-    elif kind == "delete":
-        del lines[at]
-    elif kind == "duplicate":
-        lines.insert(at, lines[at])
-    else:
-        lines.insert(at, "")
-    return "\n".join(lines)
-
-
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.sampled_from(_FILES), st.lists(st.tuples(_EDITS, st.integers(0, 10_000)), min_size=1, max_size=3))
 def test_random_edits_of_corpus_files_match_a_fresh_analysis(
@@ -221,7 +203,7 @@ def test_random_edits_of_corpus_files_match_a_fresh_analysis(
     text = path.read_text()
     _analyse(str(path), text.encode())
     for kind, where in edits:  # each version analysed with the cache the versions before it filled
-        text = _edit(text, kind, where)
+        text = randomly_edited(text, kind, where)
         assert _analyse(str(path), text.encode()) == _fresh(str(path), text.encode())
 
 

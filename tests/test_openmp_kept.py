@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from kernlint.frontends.cpp import frontend
 from kernlint.frontends.cpp.device import reuse
 from kernlint.frontends.cpp.openmp import kept
-from reuse_support import cache_off, component_cache
-from test_openmp_reuse import _KINDS, _edit  # (random edits: a comment, a note, a statement, a line deleted …)
+from reuse_support import cache_off, component_cache, randomly_edited
+from test_openmp_reuse import _KINDS  # (random edits: a comment, a note, a statement, a line deleted …)
 
 # As HeCBench writes its kernels: a `target teams` block in a host loop that repeats it, holding a
 # team's arrays and a `parallel` block with barriers and loops; a second kernel sharing nothing.
@@ -186,5 +186,5 @@ def test_random_edits_give_the_facts_of_a_fresh_analysis(
     text = PROGRAM
     _facts(text)
     for kind, where in edits:
-        text = _edit(text, kind, where)
+        text = randomly_edited(text, kind, where)
         assert _facts(text) == _fresh(text)

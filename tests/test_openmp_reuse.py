@@ -16,7 +16,7 @@ from conftest import CORPUS
 from kernlint.frontends.cpp import frontend
 from kernlint.frontends.cpp.device import reuse
 from kernlint.frontends.cpp.openmp import reuse as openmp_reuse
-from reuse_support import cache_off, component_cache, diagnostics
+from reuse_support import cache_off, component_cache, diagnostics, randomly_edited
 
 
 @pytest.fixture
@@ -256,26 +256,6 @@ def test_edits_that_change_what_regions_read_change_the_facts() -> None:
 _KINDS = st.sampled_from(["comment", "note", "statement", "delete", "duplicate", "blank", "constant"])
 
 
-def _edit(text: str, kind: str, where: int) -> str:
-    lines = text.split("\n")
-    at = where % len(lines)
-    if kind == "comment":
-        lines[at] += " // edited"
-    elif kind == "note":
-        lines.insert(at, "  // a note")
-    elif kind == "statement":
-        lines.insert(at, "int kernlint_edit = 1;")
-    elif kind == "delete":
-        del lines[at]
-    elif kind == "duplicate":
-        lines.insert(at, lines[at])
-    elif kind == "constant":
-        lines[at] = lines[at].replace("1", "2", 1).replace("64", "8", 1)
-    else:
-        lines.insert(at, "")
-    return "\n".join(lines)
-
-
 _SOURCES = [p for p in OPENMP_FILES if p.suffix in (".c", ".cpp") and p.stat().st_size < 12_000]
 
 
@@ -290,5 +270,5 @@ def test_random_edits_give_the_facts_of_a_fresh_analysis(
     name, text = ("m.cpp", PROGRAM) if path is None else (str(path), path.read_text())
     _facts(name, text.encode())
     for kind, where in edits:  # each version analysed with the cache the versions before it filled
-        text = _edit(text, kind, where)
+        text = randomly_edited(text, kind, where)
         assert _facts(name, text.encode()) == _fresh_facts(name, text.encode())
