@@ -24,7 +24,9 @@ MAX_INDEXES = 8
 ROOT_RECORD = "root"  # in a project folder: the project root it caches, for `kernlint clean`
 LEGACY_DIR = ".kernlint_cache"  # where releases before the per-user cache kept it, in the project
 _VERSION_NAME = re.compile(r"\d+(\.\d+)+\S*")
-_OWN_FILE = re.compile(r"index-[0-9a-f]+\.json|tmp\w+\.tmp")
+# indexes (`.json`: those of releases before the marshal format) and what an interrupted write left
+_OWN_FILE = re.compile(r"index-[0-9a-f]+\.(?:bin|json)|tmp\w+\.tmp")
+_INDEX = re.compile(r"index-[0-9a-f]+\.(?:bin|json)")
 
 
 def cache_directory(option: str | None) -> str | None:
@@ -55,7 +57,9 @@ def prune(folder: Path, kept: Path) -> None:
         if version != kept.parent and _is_version_folder(version):
             shutil.rmtree(version, ignore_errors=True)
     used = []
-    for index in kept.parent.glob("index-*.json"):
+    for index in kept.parent.glob("index-*"):
+        if _INDEX.fullmatch(index.name) is None:
+            continue
         with contextlib.suppress(OSError):
             used.append((index.stat().st_mtime_ns, index))
     for _when, index in sorted(used, reverse=True)[MAX_INDEXES:]:

@@ -152,14 +152,28 @@ def _exclusion(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[s
     """The expressions `is_excluded` matches: the relative path against every pattern's four
     `_glob_match` forms, and one part of it against every pattern as written (`fnmatch.translate`
     is what `fnmatchcase` matches with; an empty alternation matches nothing)."""
+    never = r"(?!)"
+    part = "|".join(fnmatch.translate(pattern) for pattern in patterns) or never
+    bodies = [body for body in (_translated_body(pattern.rstrip("/")) for pattern in patterns) if body is not None]
+    if patterns and len(bodies) == len(patterns):
+        # The four forms of every pattern, factored: `(*/)?(P1|P2|…)(/*)?` is their union (a `*` is
+        # `.*`), and ten times quicker to match than the 4 × n alternatives one after the other.
+        return re.compile(rf"(?s:(?:.*/)?(?:{'|'.join(bodies)})(?:/.*)?)\Z"), re.compile(part)
     forms = []
     for pattern in patterns:
         stripped = pattern.rstrip("/")
         forms += [stripped, f"{stripped}/*", f"*/{stripped}", f"*/{stripped}/*"]
-    never = r"(?!)"
     whole = "|".join(fnmatch.translate(form) for form in forms) or never
-    part = "|".join(fnmatch.translate(pattern) for pattern in patterns) or never
     return re.compile(whole), re.compile(part)
+
+
+def _translated_body(pattern: str) -> str | None:
+    """`fnmatch.translate(pattern)` without its `(?s:…)\\Z` wrapper (None: a form this does not know)."""
+    translated = fnmatch.translate(pattern)
+    for end in ("\\Z", "\\z"):
+        if translated.startswith("(?s:") and translated.endswith(")" + end):
+            return translated[len("(?s:") : -len(")" + end)]
+    return None
 
 
 def _glob_match(relative: str, pattern: str) -> bool:

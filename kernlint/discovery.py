@@ -33,18 +33,17 @@ class DiscoveryProblem:
     skipped: bool = False
 
 
+_FAMILIES: dict[str, tuple[str, bool]] = {
+    **dict.fromkeys(CPP_EXTENSIONS, ("cpp", False)),
+    ".c": ("c", False),
+    **dict.fromkeys(FORTRAN_FREE, ("fortran", False)),
+    **dict.fromkeys(FORTRAN_FIXED, ("fortran", True)),
+}
+
+
 def family_of(path: str) -> tuple[str, bool] | None:
     """The front-end family and fixed-form flag for a file name, or None if kernlint does not read it."""
-    suffix = os.path.splitext(path)[1]
-    if suffix == ".c":
-        return "c", False
-    if suffix in CPP_EXTENSIONS:
-        return "cpp", False
-    if suffix in FORTRAN_FREE:
-        return "fortran", False
-    if suffix in FORTRAN_FIXED:
-        return "fortran", True
-    return None
+    return _FAMILIES.get(os.path.splitext(path)[1])
 
 
 class ConfigOf(Protocol):
@@ -89,18 +88,52 @@ def _key(path: str) -> str:
 
 
 def _walk(top: str, config_of: ConfigOf, entries: dict[str, SourceEntry], problems: list[DiscoveryProblem]) -> None:
-    def on_error(error: OSError) -> None:
-        problems.append(DiscoveryProblem(error.filename or top, f"cannot read directory: {error.strerror}"))
-
-    for directory, subdirs, files in os.walk(top, onerror=on_error):
-        excluded = config_of(directory, subdirs + files).excluded_names(directory)
-        subdirs[:] = sorted(d for d in subdirs if not d.startswith(".") and not excluded(d))
-        absolute = os.path.abspath(directory)
+    """What `os.walk(top)` visits (top-down, links to folders listed but not entered, a folder that
+    cannot be listed reported and skipped), with sorted, unhidden, unexcluded sub-folders. Each
+    folder's paths are normalised once, and its files' paths made by appending their names: a warm
+    run over HeCBench spends most of its discovery on per-file path arithmetic otherwise."""
+    pending = [(top, os.path.abspath(top))]
+    while pending:
+        directory, absolute = pending.pop()
+        listing = _listing(directory, problems)
+        if listing is None:
+            continue
+        subdirs, files = listing
+        excluded = config_of(directory, subdirs.keys() | files).excluded_names(directory)
+        shown = os.path.normpath(directory)
+        shown = "" if shown == os.curdir else os.path.join(shown, "")
+        key = os.path.normcase(os.path.join(absolute, ""))
         for name in sorted(files):
             if name.startswith("."):
                 continue
-            family = family_of(name)
+            family = _FAMILIES.get(os.path.splitext(name)[1])
             if family is None or excluded(name):
                 continue
-            path = os.path.normpath(os.path.join(directory, name))
-            entries.setdefault(os.path.normcase(os.path.join(absolute, name)), SourceEntry(path, *family))
+            entries.setdefault(key + os.path.normcase(name), SourceEntry(shown + name, *family))
+        entered = sorted(d for d, link in subdirs.items() if not link and not d.startswith(".") and not excluded(d))
+        pending.extend((os.path.join(directory, d), os.path.join(absolute, d)) for d in reversed(entered))
+
+
+def _listing(directory: str, problems: list[DiscoveryProblem]) -> tuple[dict[str, bool], list[str]] | None:
+    """The folder's sub-folders (each: whether it is a link, which the walk does not enter) and other
+    entries, as `os.walk` sorts them; None when it cannot be listed (the problem is recorded)."""
+    subdirs: dict[str, bool] = {}
+    files: list[str] = []
+    try:
+        with os.scandir(directory) as listing:
+            for entry in listing:
+                try:
+                    is_dir = entry.is_dir()
+                except OSError:
+                    is_dir = False
+                if is_dir:
+                    try:
+                        subdirs[entry.name] = entry.is_symlink()
+                    except OSError:
+                        subdirs[entry.name] = False
+                else:
+                    files.append(entry.name)
+    except OSError as error:
+        problems.append(DiscoveryProblem(error.filename or directory, f"cannot read directory: {error.strerror}"))
+        return None
+    return subdirs, files

@@ -284,7 +284,7 @@ def _read_cache(entries: list[SourceEntry], setup: EngineSetup) -> tuple[CacheIn
         index = (
             CacheIndex(setup.config.root, setup.context_key(), cache_dir=setup.cache_dir) if setup.use_cache else None
         )
-        return index, [index.lookup(entry) if index is not None else None for entry in entries]
+        return index, index.lookup_all(entries) if index is not None else [None] * len(entries)
     finally:
         gc.freeze()
         if collecting:

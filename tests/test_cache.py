@@ -3,7 +3,7 @@ result (the file, a header it includes, the configuration) makes the file analys
 
 from __future__ import annotations
 
-import json
+import marshal
 import os
 import shutil
 import time
@@ -91,12 +91,12 @@ def _run(root: Path, setup: EngineSetup | None = None, jobs: int = 1) -> list[Fi
 
 def _indexes(root: Path) -> list[Path]:
     """The index files of the project at `root`, in its folder of the user's cache directory."""
-    return sorted(cache_folder(root).rglob("index-*.json"))
+    return sorted(cache_folder(root).rglob("index-*.bin"))
 
 
 def _index_body(path: Path) -> dict:
     """An index's document, without the signature line before it."""
-    return json.loads(path.read_bytes().partition(b"\n")[2])
+    return marshal.loads(path.read_bytes().partition(b"\n")[2])
 
 
 def _codes(results: list[FileResult]) -> dict[str, list[str]]:
@@ -241,7 +241,7 @@ def test_cache_dir_keeps_the_cache_there_and_clean_removes_it(project: Path, mon
     setup = make_setup(Config(root=str(project)), use_cache=True, cache_dir=str(shared))
     first = _run(project, setup)
     assert _indexes(project) == []  # not in the user's cache directory ...
-    assert len(list(shared.rglob("index-*.json"))) == 1  # ... but in the chosen one
+    assert len(list(shared.rglob("index-*.bin"))) == 1  # ... but in the chosen one
     reads = Reads(monkeypatch)
     assert _run(project, setup) == first and reads.analysed == []
     _run(project)  # and in the user's cache directory, as without --cache-dir
@@ -271,10 +271,10 @@ def test_kernlint_clean_and_the_cache_dir_option(tmp_path: Path) -> None:
     assert _indexes(tmp_path)
     elsewhere = tmp_path.parent / f"{tmp_path.name}-cache"
     assert run_kernlint("k.cpp", "--cache-dir", str(elsewhere), cwd=tmp_path).returncode == 1
-    assert list(elsewhere.rglob("index-*.json"))
+    assert list(elsewhere.rglob("index-*.bin"))
     via_environment = tmp_path.parent / f"{tmp_path.name}-env-cache"
     run_kernlint("k.cpp", cwd=tmp_path, env={"KERNLINT_CACHE_DIR": str(via_environment)})
-    assert list(via_environment.rglob("index-*.json"))
+    assert list(via_environment.rglob("index-*.bin"))
     cleaned = run_kernlint("clean", "--cache-dir", str(elsewhere), cwd=tmp_path)
     assert cleaned.returncode == 0
     assert sorted(cleaned.stderr.decode().splitlines()) == sorted(
@@ -283,7 +283,7 @@ def test_kernlint_clean_and_the_cache_dir_option(tmp_path: Path) -> None:
             f"kernlint: removed the cache {project_dir(str(tmp_path), elsewhere)}",
         ]
     )
-    assert _indexes(tmp_path) == [] and not list(elsewhere.rglob("index-*.json"))
+    assert _indexes(tmp_path) == [] and not list(elsewhere.rglob("index-*.bin"))
     assert run_kernlint("clean", cwd=tmp_path).stderr.decode() == "kernlint: no cache to remove\n"
 
 

@@ -4,7 +4,7 @@ nothing is written into the project (issue 26)."""
 
 from __future__ import annotations
 
-import json
+import marshal
 import os
 import shutil
 import stat
@@ -57,7 +57,7 @@ def _recreate(path: Path) -> None:
 
 
 def _indexes(*folders: Path) -> list[Path]:
-    return sorted(index for folder in folders for index in folder.rglob("index-*.json"))
+    return sorted(index for folder in folders for index in folder.rglob("index-*.bin"))
 
 
 def _hide_findings(index: Path, signer: Signer | None = None) -> None:
@@ -65,10 +65,10 @@ def _hide_findings(index: Path, signer: Signer | None = None) -> None:
     line (if it has one) kept, or made again with `signer`, a key the contributor holds."""
     data = index.read_bytes()
     header, newline, body = data.partition(b"\n") if data.startswith(b"kernlint-index ") else (b"", b"", data)
-    document = json.loads(body)
+    document = marshal.loads(body)
     for cached in document["files"].values():
         cached["result"]["diagnostics"] = []
-    body = json.dumps(document).encode()
+    body = marshal.dumps(document)
     if signer is not None:
         header = b"kernlint-index " + signer.sign(body)
     index.write_bytes(header + newline + body)

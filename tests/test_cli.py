@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import marshal
 from pathlib import Path
 
 from conftest import REPO, cache_folder, run_json, run_kernlint
@@ -171,7 +172,7 @@ def test_fix_and_diff_on_stdin_write_to_stdout(tmp_path: Path) -> None:
 def test_cache_is_used_and_invalidated(tmp_path: Path) -> None:
     project(tmp_path)
     first = json.loads(run_kernlint("src", "--format", "json", cwd=tmp_path).stdout)
-    assert list(cache_folder(tmp_path).rglob("index-*.json"))
+    assert list(cache_folder(tmp_path).rglob("index-*.bin"))
     second = json.loads(run_kernlint("src", "--format", "json", cwd=tmp_path).stdout)
     assert first["diagnostics"] == second["diagnostics"]
     (tmp_path / "src" / "good.cpp").write_bytes(BAD)  # content change: new key
@@ -185,8 +186,8 @@ def test_cache_follows_included_headers(tmp_path: Path) -> None:
     (tmp_path / "k.cpp").write_bytes(b'#include "sizes.h"\n' + BAD + kernel)
     first = json.loads(run_kernlint("k.cpp", "--format", "json", cwd=tmp_path).stdout)
     assert len(first["diagnostics"]) == 1
-    index = next(cache_folder(tmp_path).rglob("index-*.json"))
-    [entry] = json.loads(index.read_bytes().partition(b"\n")[2])[
+    index = next(cache_folder(tmp_path).rglob("index-*.bin"))
+    [entry] = marshal.loads(index.read_bytes().partition(b"\n")[2])[
         "files"
     ].values()  # how a change is noticed: tests/test_cache.py
     assert entry["dependencies"] and entry["dependencies"][0][0].endswith("sizes.h")

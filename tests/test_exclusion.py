@@ -24,7 +24,11 @@ def excluded_pattern_by_pattern(config: Config, path: str) -> bool:
 
 
 NAMES = st.sampled_from(["src", "build", "a.cpp", "k.F90", "cmake-build-x", "vendor", ".git", "b[1].c", "x y"])
-PATTERNS = st.sampled_from(["build", "*.cpp", "src/*", "vendor/", "cmake-build-*", "b[1].c", "?.cpp", "**/k.*", "x*"])
+PATTERNS = st.sampled_from(
+    ["build", "*.cpp", "src/*", "vendor/", "cmake-build-*", "b[1].c", "?.cpp", "**/k.*", "x*"]
+    # edge cases of the factored expression: a path, an unclosed bracket, a bare `*`, a slash alone
+    + ["src/a.cpp", "b[", "[!a]*", "*", "/", "*/"]
+)
 
 
 @settings(max_examples=300, deadline=None)

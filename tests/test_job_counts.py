@@ -45,7 +45,7 @@ def test_the_report_is_the_same_bytes_at_every_job_count_cold_and_warm(
     for jobs in ("2", "16"):
         assert _report("--jobs", jobs, "--no-cache") == reference, f"jobs {jobs} differs from jobs 1"
     assert _report("--jobs", "16") == reference  # cold: filling the cache
-    assert any((tmp_path / "cache-home").rglob("index-*.json"))
+    assert any((tmp_path / "cache-home").rglob("index-*.bin"))
     for jobs in ("1", "2", "16"):
         assert _report("--jobs", jobs) == reference, f"a warm run at jobs {jobs} differs"
 
