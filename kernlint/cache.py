@@ -42,6 +42,7 @@ _FORMAT = 4  # 3: results carry their kernel coverage; 4: the body is marshal da
 # as `marshal` data, which loads twice as fast as JSON (a warm run reads every result in it). Only a
 # body the signature verifies is loaded, so marshal only ever reads what this user's kernlint wrote.
 _MAGIC = b"kernlint-index "
+_UNSEEN: Any = object()
 INDEX_SUFFIX = ".bin"
 
 Stamp = tuple[int, int, int]  # size, mtime_ns, inode
@@ -120,6 +121,7 @@ class CacheIndex:
         self._written_ns = 0
         self._dirty = False
         self._stamps: dict[str, Stamp | None] = {}  # by absolute path, taken once per run
+        self._trusted: dict[str, list[int] | None] = {}  # by absolute path: see `_trustworthy`
         self._digests: dict[str, str | None] = {}
         self._fresh: set[str] = set()  # the entries `store` made this run, by absolute path
         self._load()
@@ -143,15 +145,6 @@ class CacheIndex:
         except (OSError, ValueError, KeyError, TypeError, EOFError):
             self._entries = {}
 
-    def _trusted(self, stamp: list[int] | tuple[int, ...] | None, current: Stamp | None) -> bool:
-        """The stamps agree, and the file was older than the index when the index was written."""
-        return (
-            stamp is not None
-            and current is not None
-            and tuple(stamp) == current
-            and current[1] < self._written_ns - RACY_NS
-        )
-
     def lookup(self, entry: SourceEntry) -> FileResult | None:
         """The cached result of `entry` if neither it nor any header it included changed; None otherwise."""
         return self._lookup(entry, os.path.abspath(entry.path))
@@ -165,17 +158,33 @@ class CacheIndex:
         if cached is None or cached["path"] != entry.path or cached["family"] != [entry.family, entry.fixed_form]:
             return None
         try:
-            current = self._stamp(absolute)
-            if not self._trusted(cached["stamp"], current):
+            if cached["stamp"] != self._trustworthy(absolute):
+                current = self._stamp(absolute)
                 if current is None or self._digest(absolute) != cached["digest"]:
                     return None
                 cached["stamp"] = list(current)  # same bytes: trust the new stamp next time
                 self._dirty = True
-            if not all(self._unchanged(dependency) for dependency in cached["dependencies"]):
-                return None
+            for dependency in cached["dependencies"]:
+                path, stamp, expected = dependency
+                if expected is None:  # a header that could not be hashed when recorded is never unchanged
+                    return None
+                if stamp != self._trustworthy(path) and not self._same_bytes(dependency):
+                    return None
             return _decode(cached)
         except (KeyError, TypeError, ValueError):
             return None
+
+    def _trustworthy(self, path: str) -> list[int] | None:
+        """The file's stamp now, in the index's form (a list), if a recorded stamp equal to it is to be
+        trusted: the file exists, and was older than the index when the index was written (see the
+        module's docstring); None otherwise (a recorded stamp is then never equal to it). Once per path
+        and run: a header is asked about once per file that includes it."""
+        found = self._trusted.get(path, _UNSEEN)
+        if found is _UNSEEN:
+            current = self._stamp(path)
+            found = list(current) if current is not None and current[1] < self._written_ns - RACY_NS else None
+            self._trusted[path] = found
+        return found
 
     def _stamp(self, path: str) -> Stamp | None:
         if path not in self._stamps:
@@ -187,16 +196,12 @@ class CacheIndex:
             self._digests[path] = _file_digest(path)
         return self._digests[path]
 
-    def _unchanged(self, dependency: list[Any]) -> bool:
-        """A header is unchanged when its stamp is trusted, or else when its bytes hash the same (the
-        new stamp is then kept). A header that could not be hashed when recorded is never unchanged."""
-        path, stamp, expected = dependency
+    def _same_bytes(self, dependency: list[Any]) -> bool:
+        """A header whose stamp is not trusted is unchanged when its bytes hash as recorded (its new
+        stamp is then kept)."""
+        path, _stamp, expected = dependency
         current = self._stamp(path)
-        if expected is None or current is None:
-            return False
-        if self._trusted(stamp, current):
-            return True
-        if self._digest(path) != expected:
+        if current is None or self._digest(path) != expected:
             return False
         dependency[1] = list(current)
         self._dirty = True
@@ -251,21 +256,35 @@ class CacheIndex:
         self._dirty = False
 
     def _as_json_gives_back(self) -> None:
-        """The results stored this run, as JSON gives them back (tuples as lists, keys as strings): a cached
-        result is decoded from that form, as when the index was JSON. One decode for them all, so that
-        their dictionaries share their keys, which marshal then writes once (and loads a third faster)."""
-        fresh = {path: self._entries[path]["result"] for path in self._fresh}
-        for path, result in json.loads(json.dumps(fresh)).items():
-            self._entries[path]["result"] = result
+        """The entries stored this run, as JSON gives them back (tuples as lists, keys as strings): a cached
+        result is decoded from that form, as when the index was JSON. Their equal strings are then made
+        one object, which marshal writes once and refers back to: the index is half the size, and
+        loads in half the time (a finding's path, code, severity, cost texts repeat in every file)."""
+        fresh = {path: self._entries[path] for path in self._fresh}
+        strings: dict[str, str] = {}
+        for path, cached in json.loads(json.dumps(fresh)).items():
+            self._entries[path] = _shared(cached, strings)
         self._fresh.clear()
+
+
+def _shared(value: Any, strings: dict[str, str]) -> Any:
+    """`value` (JSON data) with each string replaced by the first equal one `strings` has seen."""
+    if isinstance(value, str):
+        return strings.setdefault(value, value)
+    if isinstance(value, dict):
+        return {strings.setdefault(key, key): _shared(item, strings) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_shared(item, strings) for item in value]
+    return value
 
 
 def _verified(data: bytes, signer: Signer) -> Any:
     """The index document in `data` if its signature verifies with the user's key, else None."""
-    header, _, body = data.partition(b"\n")
-    if not header.startswith(_MAGIC):
+    end = data.find(b"\n")
+    if end < 0 or not data.startswith(_MAGIC):
         return None
-    if not signer.verifies(body, header[len(_MAGIC) :]):
+    body = memoryview(data)[end + 1 :]  # not a copy of the body
+    if not signer.verifies(body, data[len(_MAGIC) : end]):
         return None
     return marshal.loads(body)
 
@@ -279,15 +298,19 @@ def absolute_paths(paths: list[str]) -> list[str]:
     return [posixpath.normpath(posixpath.join(here, path)) for path in paths]
 
 
+_STATUSES = {status.value: status for status in FileStatus}  # `FileStatus(value)`, as a lookup
+
+
 def _decode(cached: dict[str, Any]) -> FileResult:
     data = cached["result"]
+    diagnostics = data["diagnostics"]
     return FileResult(
         path=data["path"],
         language=data["language"],
-        status=FileStatus(data["status"]),
+        status=_STATUSES[data["status"]],
         error=data["error"],
-        diagnostics=tuple(Diagnostic.from_json(d) for d in data["diagnostics"]),
-        dependencies=tuple(path for path, _stamp, _digest in cached["dependencies"]),
+        diagnostics=tuple(map(Diagnostic.from_json, diagnostics)) if diagnostics else (),
+        dependencies=tuple([path for path, _stamp, _digest in cached["dependencies"]]),
         content_digest=cached["digest"],
         coverage=FileCoverage.from_json(data.get("coverage")),
     )

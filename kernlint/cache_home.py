@@ -48,11 +48,11 @@ class Signer:
     def __init__(self, key: bytes) -> None:
         self._key = key
 
-    def sign(self, body: bytes) -> bytes:
+    def sign(self, body: bytes | memoryview) -> bytes:
         """The signature of `body`, in hex."""
         return hmac.new(self._key, body, hashlib.sha256).hexdigest().encode("ascii")
 
-    def verifies(self, body: bytes, signature: bytes) -> bool:
+    def verifies(self, body: bytes | memoryview, signature: bytes) -> bool:
         return hmac.compare_digest(self.sign(body), signature)
 
 

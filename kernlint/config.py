@@ -107,11 +107,13 @@ class Config:
         whole, part = _exclusion(self.exclude + self.extend_exclude)
         return bool(whole.match(relative)) or any(part.match(name) for name in Path(relative).parts)
 
-    def excluded_names(self, directory: str) -> Callable[[str], bool]:
+    def excluded_names(self, directory: str, absolute: str | None = None) -> Callable[[str], bool]:
         """`is_excluded` for the entries of `directory`, asked by name (no `/` in it): what depends on
         the directory alone (its path relative to the root, whether one of its parts is excluded) is
-        worked out once, for discovery, which asks for every file of every directory it walks."""
-        absolute, base = os.path.abspath(directory), os.path.abspath(self.root)
+        worked out once, for discovery, which asks for every file of every directory it walks (and
+        knows each one's `os.path.abspath` already: `absolute`)."""
+        absolute = os.path.abspath(directory) if absolute is None else absolute
+        base = _absolute_root(self.root) if os.path.isabs(self.root) else os.path.abspath(self.root)
         prefix = base if base.endswith("/") else base + "/"
         if os.sep != "/" or absolute == "/" or not (absolute == base or absolute.startswith(prefix)):
             return lambda name: self.is_excluded(os.path.join(directory, name))
@@ -145,6 +147,12 @@ def _relative(path: str, root: str) -> str:
         return "."
     prefix = base if base.endswith("/") else base + "/"
     return absolute[len(prefix) :] if absolute.startswith(prefix) else Path(path).as_posix()
+
+
+@lru_cache(maxsize=64)
+def _absolute_root(root: str) -> str:
+    """`os.path.abspath` of an absolute root (which does not depend on the working directory)."""
+    return os.path.abspath(root)
 
 
 @lru_cache(maxsize=64)

@@ -26,6 +26,9 @@ class Severity(str, enum.Enum):
         return {"info": 0, "warning": 1, "error": 2}[self.value]
 
 
+_SEVERITIES = {severity.value: severity for severity in Severity}  # `Severity(value)`, as a lookup
+
+
 class FixAvailability(str, enum.Enum):
     """Whether a rule's findings come with a fix (as ruff's `FixAvailability`): `always`, `sometimes`
     (only where the edit can be placed and, for a safe fix, proven), or `never`."""
@@ -148,6 +151,8 @@ class Diagnostic:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Diagnostic:
+        """The diagnostic `to_json` wrote (a warm run makes thousands: no enum call, no empty generator)."""
+        fix, related, cost = data.get("fix"), data.get("related"), data.get("cost")
         return cls(
             path=data["path"],
             line=data["line"],
@@ -156,15 +161,15 @@ class Diagnostic:
             end_column=data["end_column"],
             code=data["code"],
             name=data["name"],
-            severity=Severity(data["severity"]),
+            severity=_SEVERITIES[data["severity"]],
             message=data["message"],
             device=data.get("device"),
             language=data.get("language"),
             kernel=data.get("kernel"),
             evidence=data.get("evidence") or {},
-            fix=Fix.from_json(data["fix"]) if data.get("fix") else None,
-            related=tuple(Related(**r) for r in data.get("related") or ()),
-            cost=Cost.from_json(data["cost"]) if data.get("cost") else None,
+            fix=Fix.from_json(fix) if fix else None,
+            related=tuple(Related(**r) for r in related) if related else (),
+            cost=Cost.from_json(cost) if cost else None,
         )
 
 
@@ -211,12 +216,13 @@ class FileCoverage:
     def from_json(cls, data: dict[str, Any] | None) -> FileCoverage | None:
         if data is None:
             return None
+        unresolved, lost = data["unresolved_launches"], data["lost_lines"]
         return cls(
             data["launches"],
             data["kernels"],
             data["kernels_analysed"],
-            tuple(UnresolvedLaunch(**u) for u in data["unresolved_launches"]),
-            tuple((first, last) for first, last in data["lost_lines"]),
+            tuple(UnresolvedLaunch(**u) for u in unresolved) if unresolved else (),
+            tuple((first, last) for first, last in lost) if lost else (),
         )
 
 

@@ -99,17 +99,21 @@ def _walk(top: str, config_of: ConfigOf, entries: dict[str, SourceEntry], proble
         if listing is None:
             continue
         subdirs, files = listing
-        excluded = config_of(directory, subdirs.keys() | files).excluded_names(directory)
+        # (the resolver's answer does not depend on how the folder is spelt; the exclude patterns' may)
+        excluded = config_of(absolute, subdirs.keys() | files).excluded_names(directory, absolute)
         shown = os.path.normpath(directory)
         shown = "" if shown == os.curdir else os.path.join(shown, "")
         key = os.path.normcase(os.path.join(absolute, ""))
-        for name in sorted(files):
-            if name.startswith("."):
-                continue
-            family = _FAMILIES.get(os.path.splitext(name)[1])
-            if family is None or excluded(name):
-                continue
-            entries.setdefault(key + os.path.normcase(name), SourceEntry(shown + name, *family))
+        # A name's suffix is from its last dot (`os.path.splitext`, for a name that starts with none);
+        # a name with no dot gives its last character, which is no suffix kernlint reads.
+        sources = sorted(
+            (name, family)
+            for name in files
+            if name[:1] != "." and (family := _FAMILIES.get(name[name.rfind(".") :])) is not None
+        )
+        for name, (language, fixed_form) in sources:
+            if not excluded(name):
+                entries.setdefault(key + os.path.normcase(name), SourceEntry(shown + name, language, fixed_form))
         entered = sorted(d for d, link in subdirs.items() if not link and not d.startswith(".") and not excluded(d))
         pending.extend((os.path.join(directory, d), os.path.join(absolute, d)) for d in reversed(entered))
 

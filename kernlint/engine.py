@@ -21,7 +21,7 @@ from kernlint.cache import CacheIndex, Record, cacheable, digest, record_for
 from kernlint.config import Config
 from kernlint.cost import MODEL_VERSION as COST_MODEL_VERSION
 from kernlint.coverage_notes import file_coverage, lost_lines_note
-from kernlint.diagnostics import PARSE_ERROR_RULE, Diagnostic, FileResult, FileStatus, RunResult, Severity
+from kernlint.diagnostics import PARSE_ERROR_RULE, Diagnostic, FileResult, FileStatus, RuleInfo, RunResult, Severity
 from kernlint.discovery import SourceEntry
 from kernlint.frontends import extract_facts, warm_up
 from kernlint.limits import DEFAULT_TIMEOUT_S, FileTimeout, exit_with_parent, time_limit, worker_count
@@ -396,12 +396,17 @@ def run(
     started = time.perf_counter()
     files = list(extra_files) + analyse_files(entries, setup, jobs, progress)
     diagnostics = sorted((d for f in files for d in f.diagnostics), key=Diagnostic.sort_key)
-    rules = (PARSE_ERROR_RULE, *(r.info() for r in setup.rules))
+    devices, rules = described(setup)
     return RunResult(
         files=tuple(files),
         diagnostics=tuple(diagnostics),
-        devices=tuple(getattr(d, "id", str(d)) for d in setup.devices),
+        devices=devices,
         rules=rules,
         elapsed_s=round(time.perf_counter() - started, 4),
         tool_version=__version__,
     )
+
+
+def described(setup: EngineSetup) -> tuple[tuple[str, ...], tuple[RuleInfo, ...]]:
+    """What a run with `setup` reports it used: its devices' ids, and KL000 and its rules."""
+    return tuple(getattr(d, "id", str(d)) for d in setup.devices), (PARSE_ERROR_RULE, *(r.info() for r in setup.rules))

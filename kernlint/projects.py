@@ -18,6 +18,7 @@ from kernlint.compat import tomllib
 from kernlint.config import CONFIG_FILES, Config, load_config
 
 REPOSITORY_MARKERS = (".git", ".hg", ".svn")
+_LOOKED_FOR = (*CONFIG_FILES, *REPOSITORY_MARKERS)
 
 
 def config_file_in(directory: str, listed: frozenset[str] | None = None) -> Path | None:
@@ -43,6 +44,15 @@ def config_file_in(directory: str, listed: frozenset[str] | None = None) -> Path
     return None
 
 
+def _listed(names: Collection[str]) -> frozenset[str]:
+    """Which config files and repository markers `names` holds, in any case (in lower case): the
+    only names `config_file_in` and `_is_repository_root` ask about. One lower-casing of all the
+    names joined, and a search per name asked about, rather than lower-casing each entry of every
+    directory a walk lists."""
+    joined = "\0" + "\0".join(names).lower() + "\0"
+    return frozenset(name for name in _LOOKED_FOR if f"\0{name}\0" in joined)
+
+
 def _is_repository_root(directory: str, listed: frozenset[str] | None = None) -> bool:
     return any(
         os.path.exists(os.path.join(directory, marker))
@@ -65,6 +75,7 @@ class ConfigResolver:
         self._adjust = adjust or (lambda config: config)
         self._start = os.path.abspath(start or os.getcwd())
         self._nearest: dict[str, Path | None] = {}
+        self._governing: dict[str, Path | None] = {}  # by absolute directory: what `governing` found
         self._loaded: dict[Path | None, Config] = {}
         self._explicit = explicit
         if explicit is not None:
@@ -76,7 +87,7 @@ class ConfigResolver:
         if self._explicit is not None:
             return self._explicit
         directory = os.path.abspath(directory)
-        listed = None if names is None else frozenset(name.lower() for name in names)
+        listed = None if names is None else _listed(names)
         walked: list[str] = []
         found: Path | None = None
         while True:
@@ -96,17 +107,23 @@ class ConfigResolver:
     def governing(self, directory: str, names: Collection[str] | None = None) -> Path | None:
         """The config file that governs files directly in `directory`, with the working directory's
         as the fallback (None: the defaults)."""
-        path = self.config_path(directory, names)
-        return path if path is not None else self.config_path(self._start)
+        return self._governing_absolute(os.path.abspath(directory), names)
+
+    def _governing_absolute(self, directory: str, names: Collection[str] | None = None) -> Path | None:
+        """`governing` of an absolute directory, found once (a run asks for each of its files' folders)."""
+        if directory not in self._governing:
+            path = self.config_path(directory, names)
+            self._governing[directory] = path if path is not None else self.config_path(self._start)
+        return self._governing[directory]
 
     def for_directory(self, directory: str, names: Collection[str] | None = None) -> Config:
         """The effective config of files directly in `directory` (a `ConfigError` if it is broken);
         `names`: its entries, when the caller has just listed it."""
-        return self._load(self.governing(directory, names))
+        return self._load(self._governing_absolute(os.path.abspath(directory), names))
 
     def for_file(self, path: str) -> Config:
         """The effective config of the file (or directory entry) `path`."""
-        return self.for_directory(os.path.dirname(os.path.abspath(path)))
+        return self._load(self._governing_absolute(os.path.dirname(os.path.abspath(path))))
 
     def _load(self, path: Path | None) -> Config:
         if path not in self._loaded:
@@ -117,6 +134,7 @@ class ConfigResolver:
     def forget(self) -> None:
         """Drop everything found and loaded (a config file was created, edited or deleted)."""
         self._nearest.clear()
+        self._governing.clear()
         self._loaded.clear()
         if self._explicit is not None:
             self._load(self._explicit)

@@ -9,6 +9,7 @@ project's files with its setup and reports them as one run.
 from __future__ import annotations
 
 import os
+import posixpath
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -19,7 +20,7 @@ from kernlint import __version__
 from kernlint.config import Config, ConfigError, validate_codes, validate_rule_options
 from kernlint.diagnostics import Diagnostic, FileResult, RuleInfo, RunResult
 from kernlint.discovery import SourceEntry
-from kernlint.engine import PARSE_ERROR_RULE, EngineSetup, run
+from kernlint.engine import PARSE_ERROR_RULE, EngineSetup, analyse_files, described
 from kernlint.limits import DEFAULT_TIMEOUT_S
 from kernlint.plugins import PluginSet, load_plugins
 from kernlint.projects import ConfigResolver
@@ -163,7 +164,7 @@ def run_projects(
     group_setup: dict[str | None, EngineSetup] = {}
     by_directory: dict[str, EngineSetup] = {}  # a file's setup is its directory's
     for index, entry in enumerate(entries):
-        directory = os.path.dirname(entry.path)
+        directory = _folder(entry.path)
         if directory not in by_directory:  # every config is loaded and checked before any analysis
             by_directory[directory] = setups.for_file(entry.path)
         setup = by_directory[directory]
@@ -177,13 +178,20 @@ def run_projects(
     devices: dict[str, None] = {}
     rules: dict[str, RuleInfo] = {}
     for key, indices in groups.items():
-        part = run([entries[i] for i in indices], group_setup[key], jobs=jobs, progress=progress)
-        analysed.update(zip(indices, part.files))
-        devices.update(dict.fromkeys(part.devices))
-        rules.update((rule.code, rule) for rule in part.rules)
+        setup = group_setup[key]
+        analysed.update(zip(indices, analyse_files([entries[i] for i in indices], setup, jobs, progress)))
+        part_devices, part_rules = described(setup)
+        devices.update(dict.fromkeys(part_devices))
+        rules.update((rule.code, rule) for rule in part_rules)
     files = (*extra_files, *(analysed[i] for i in range(len(entries))))
     diagnostics = sorted((d for f in files for d in f.diagnostics), key=Diagnostic.sort_key)
     ordered_rules = (PARSE_ERROR_RULE, *(rules[code] for code in sorted(rules) if code != PARSE_ERROR_RULE.code))
     return RunResult(
         files, tuple(diagnostics), tuple(devices), ordered_rules, round(time.perf_counter() - started, 4), __version__
     )
+
+
+def _folder(path: str) -> str:
+    """What groups the files of one folder: on POSIX the path up to its last `/` (a folder spelt two
+    ways is only looked up twice), elsewhere `os.path.dirname`."""
+    return path[: path.rfind("/") + 1] if os.path is posixpath else os.path.dirname(path)

@@ -69,13 +69,16 @@ def test_relative_paths_are_what_relative_to_gives(parts: list[str], root: str) 
     st.booleans(),
     st.sampled_from(["/project", "/project/", "/", "/elsewhere", "/project/src"]),
     st.booleans(),
+    st.booleans(),
 )
 def test_a_directory_s_names_are_excluded_as_their_paths_are(
-    folders: list[str], name: str, patterns: list[str], default: bool, root: str, relative: bool
+    folders: list[str], name: str, patterns: list[str], default: bool, root: str, relative: bool, told: bool
 ) -> None:
-    """What discovery asks per directory (`excluded_names`) is what `is_excluded` says of each path."""
+    """What discovery asks per directory (`excluded_names`, told the directory's absolute path or not)
+    is what `is_excluded` says of each path."""
     config = Config(root=root, exclude=DEFAULT_EXCLUDES if default else (), extend_exclude=tuple(patterns))
     directory = os.path.join("/project", *folders)
     if relative:  # as the walk of a relative path gives them, from the working directory
         directory = os.path.relpath(directory)
-    assert config.excluded_names(directory)(name) == config.is_excluded(os.path.join(directory, name))
+    absolute = os.path.abspath(directory) if told else None
+    assert config.excluded_names(directory, absolute)(name) == config.is_excluded(os.path.join(directory, name))
