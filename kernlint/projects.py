@@ -53,6 +53,17 @@ def _listed(names: Collection[str]) -> frozenset[str]:
     return frozenset(name for name in _LOOKED_FOR if f"\0{name}\0" in joined)
 
 
+def _listing(directory: str) -> frozenset[str] | None:
+    """`_listed` of a folder above the one asked about, listed once (None: it cannot be listed, and
+    each name is looked for instead): one listing costs less than looking for six names that are
+    mostly not there, as in every folder between a tree's files and its config (a tree of copies
+    has a thousand such folders)."""
+    try:
+        return _listed(os.listdir(directory))
+    except OSError:
+        return None
+
+
 def _is_repository_root(directory: str, listed: frozenset[str] | None = None) -> bool:
     return any(
         os.path.exists(os.path.join(directory, marker))
@@ -94,12 +105,14 @@ class ConfigResolver:
             if directory in self._nearest:
                 found = self._nearest[directory]
                 break
+            if walked:  # a folder above the one asked about: listed once rather than looked in name by name
+                listed = _listing(directory)
             walked.append(directory)
             found = config_file_in(directory, listed)
             parent = os.path.dirname(directory)
             if found is not None or parent == directory or _is_repository_root(directory, listed):
                 break
-            directory, listed = parent, None
+            directory = parent
         for seen in walked:
             self._nearest[seen] = found
         return found

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from kernlint import projects
 from kernlint.discovery import discover
 from kernlint.projects import ConfigResolver
 
@@ -64,3 +65,24 @@ def test_the_listing_finds_the_config_that_looking_finds(
     looking = ConfigResolver(start=str(top))
     for entry in found:
         assert resolver.for_file(entry.path) == looking.for_file(entry.path)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.lists(_ENTRIES, max_size=3), min_size=1, max_size=4))
+def test_folders_above_are_listed_and_find_what_looking_finds(
+    tmp_path_factory: pytest.TempPathFactory, levels: list[list[str]]
+) -> None:
+    """The resolver lists each folder above the one asked about once, rather than looking for each
+    config file and repository marker there: it must find what looking name by name finds."""
+    top = tmp_path_factory.mktemp("tree")
+    directory = top
+    for number, entries in enumerate(levels):
+        directory = directory / f"d{number}"
+        _make(directory, entries)
+    listed = ConfigResolver(start=str(top))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(projects, "_listing", lambda _directory: None)  # look for each name instead
+        looking = ConfigResolver(start=str(top))
+        expected = {walked: looking.config_path(walked) for walked, _subdirs, _files in os.walk(top)}
+    for walked in sorted(expected, key=len, reverse=True):  # the deepest first: the walk up lists the rest
+        assert listed.config_path(walked) == expected[walked], walked
