@@ -4,7 +4,8 @@ Run by hand: `python benchmarks/bench_speed.py PATH ... [--repeat N]`, e.g. on H
 OpenMP folders (`/path/HeCBench/src/*-sycl /path/HeCBench/src/*-omp`); with no PATH, on the generated
 tree of `bench_throughput.py`. Every figure comes from the same run on the same machine, so the
 ratios hold even where the absolute times do not. Each is the median of `--repeat` whole processes
-(wall time, as a user waits for them), except the language server's, which is the median over edits.
+(wall time, as a user waits for them), of at least 7 for a figure under a second (a warm run,
+start-up), except the language server's, which is the median over edits.
 
 `--sweep 1,2,16` measures only how the run scales: for each job count, the floor, a cold run and a
 warm one (nothing changed), their ratios and how busy the workers were (CPU ÷ wall × jobs);
@@ -38,6 +39,9 @@ FLOOR_QUERY = "(call_expression function: (_) @function)"
 LSP_FILE_LINES = 1000
 LSP_EDITS = 21
 CLANG_SAMPLE = 40
+# Runs of a figure under a second (a warm run, start-up): one run of that length swings by tens of
+# per cent on a shared host, and these runs are cheap, so their median is taken over at least this many.
+QUICK_REPEAT = 7
 
 
 @dataclass
@@ -278,7 +282,7 @@ def measure(paths: list[str], repeat: int, work: Path) -> list[Figure]:
     shutil.rmtree(runner.cache_home, ignore_errors=True)
     filling = runner.once(runner.check(paths, "--jobs", "2"))
     figures.append(Figure("cold, filling the cache, jobs 2", filling.wall, cpu=filling.cpu))
-    warm = runner.median(runner.check(paths, "--jobs", "2"))
+    warm = runner.median(runner.check(paths, "--jobs", "2"), repeat=max(repeat, QUICK_REPEAT))
     share = warm.wall / cold[2].wall
     figures.append(
         Figure(
@@ -308,7 +312,7 @@ def measure(paths: list[str], repeat: int, work: Path) -> list[Figure]:
         )
     )
 
-    quick = max(repeat, 7)
+    quick = max(repeat, QUICK_REPEAT)
     single = runner.median(runner.check([small], "--no-cache"), repeat=quick)
     figures.append(
         Figure(
@@ -372,7 +376,7 @@ def sweep(paths: list[str], repeat: int, work: Path, job_counts: list[int]) -> l
         cold = runner.median(runner.check(paths, "--no-cache", "--jobs", str(jobs)))
         shutil.rmtree(runner.cache_home, ignore_errors=True)
         runner.once(runner.check(paths, "--jobs", str(jobs)))  # fills the cache
-        warm = runner.median(runner.check(paths, "--jobs", str(jobs)))
+        warm = runner.median(runner.check(paths, "--jobs", str(jobs)), repeat=max(repeat, QUICK_REPEAT))
         ratio, share = cold.wall / floor.wall, warm.wall / cold.wall
         figures += [
             Figure(f"jobs {jobs:>2}: floor (parse + one query)", floor.wall, cpu=floor.cpu, target=_busy(floor, jobs)),
