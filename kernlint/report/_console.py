@@ -24,11 +24,14 @@ Styled = list[Part]
 # What `rich.text.Text` removes from every string it holds (bell, backspace, vertical tab, form feed,
 # carriage return: `rich.control.STRIP_CONTROL_CODES`).
 _STRIPPED = {code: None for code in (7, 8, 11, 12, 13)}
+_ANY_STRIPPED = re.compile("[\a\b\v\f\r]")
 _RICH_TAB_SIZE = 8  # rich's Console default
 
 
 def strip_controls(text: str) -> str:
-    return text.translate(_STRIPPED)
+    # (`translate` looks every character up, about 10 µs for a finding's line that is not ASCII:
+    # searched first, as almost no text holds one)
+    return text.translate(_STRIPPED) if _ANY_STRIPPED.search(text) else text
 
 
 _ONE_CELL_EACH = re.compile(r"[ -~]*")  # printable ASCII: one terminal cell per character
