@@ -13,12 +13,14 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Collection
 from pathlib import Path
+from typing import Any
 
 from kernlint.compat import tomllib
 from kernlint.config import CONFIG_FILES, Config, load_config
 
 REPOSITORY_MARKERS = (".git", ".hg", ".svn")
 _LOOKED_FOR = (*CONFIG_FILES, *REPOSITORY_MARKERS)
+_UNSEEN: Any = object()
 
 
 def config_file_in(directory: str, listed: frozenset[str] | None = None) -> Path | None:
@@ -97,7 +99,10 @@ class ConfigResolver:
         `names`: the entries of `directory`, when the caller has just listed it (fewer looks)."""
         if self._explicit is not None:
             return self._explicit
-        directory = os.path.abspath(directory)
+        return self._nearest_config(os.path.abspath(directory), names)
+
+    def _nearest_config(self, directory: str, names: Collection[str] | None) -> Path | None:
+        """`config_path` of an absolute directory, without an explicit config."""
         listed = None if names is None else _listed(names)
         walked: list[str] = []
         found: Path | None = None
@@ -124,10 +129,16 @@ class ConfigResolver:
 
     def _governing_absolute(self, directory: str, names: Collection[str] | None = None) -> Path | None:
         """`governing` of an absolute directory, found once (a run asks for each of its files' folders)."""
-        if directory not in self._governing:
-            path = self.config_path(directory, names)
-            self._governing[directory] = path if path is not None else self.config_path(self._start)
-        return self._governing[directory]
+        found = self._governing.get(directory, _UNSEEN)
+        if found is _UNSEEN:
+            if self._explicit is not None:
+                found = self._explicit
+            else:
+                found = self._nearest_config(directory, names)
+                if found is None:
+                    found = self._nearest_config(self._start, None)
+            self._governing[directory] = found
+        return found
 
     def for_directory(self, directory: str, names: Collection[str] | None = None) -> Config:
         """The effective config of files directly in `directory` (a `ConfigError` if it is broken);

@@ -163,13 +163,16 @@ def run_projects(
     groups: dict[str | None, list[int]] = {}
     group_setup: dict[str | None, EngineSetup] = {}
     by_directory: dict[str, EngineSetup] = {}  # a file's setup is its directory's
+    directory, group = None, []
     for index, entry in enumerate(entries):
-        directory = _folder(entry.path)
-        if directory not in by_directory:  # every config is loaded and checked before any analysis
-            by_directory[directory] = setups.for_file(entry.path)
-        setup = by_directory[directory]
-        groups.setdefault(setup.config.path, []).append(index)
-        group_setup[setup.config.path] = setup
+        if _folder(entry.path) != directory:  # (discovery lists a folder's files together)
+            directory = _folder(entry.path)
+            if directory not in by_directory:  # every config is loaded and checked before any analysis
+                by_directory[directory] = setups.for_file(entry.path)
+            setup = by_directory[directory]
+            group = groups.setdefault(setup.config.path, [])
+            group_setup[setup.config.path] = setup
+        group.append(index)
     if not groups:  # nothing to analyse: still a run, described by the working directory's setup
         fallback = setups.for_config(setups.resolver.for_directory("."))
         group_setup[fallback.config.path] = fallback
