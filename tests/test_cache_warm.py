@@ -36,6 +36,12 @@ void f(sycl::queue &q, float *x, int n) {
 """
 
 
+@pytest.fixture(autouse=True)
+def own_cache_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cache home of each test's own: the damaged indexes written here must not reach other tests'."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache-home"))
+
+
 def _source(tmp_path: Path) -> SourceEntry:
     path = tmp_path / "k.cpp"
     path.write_bytes(b"int x;\n")
