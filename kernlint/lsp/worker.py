@@ -197,7 +197,7 @@ def _serve(connection: Connection, stop_upto: Any) -> None:
     """The worker: analyse each request it is sent, until the server goes away. A stop signal stops
     the running analysis at its next checkpoint when the server asked to stop it (its run is at most
     `stop_upto`); a request asked to stop before it began stops at its first."""
-    from kernlint import interrupts
+    from kernlint import fanout, interrupts
     from kernlint.engine import analyse_source
     from kernlint.frontends.common import reparse
     from kernlint.frontends.cpp.device import reuse
@@ -212,6 +212,7 @@ def _serve(connection: Connection, stop_upto: Any) -> None:
     sys.stdout = sys.stderr
     cache = reuse.ComponentCache()  # device-code facts of unchanged kernels, between versions of a document
     reuse.turn_on(cache)
+    fanout.turn_on()  # the components an edit invalidated, analysed at once on the CPUs there are
     reparse.turn_on(reparse.TreeCache())  # each document's last tree, to parse its next version from
     running = 0  # the run being analysed (0: none, or one the server does not count)
 

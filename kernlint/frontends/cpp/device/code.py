@@ -20,6 +20,7 @@ from dataclasses import replace
 
 import tree_sitter
 
+from kernlint import fanout
 from kernlint.facts import Barrier, Branch, KernelLaunch, LimitReached, LocalAllocation, Span, SubGroupBlockAccess
 from kernlint.facts.device import Reach
 from kernlint.facts.kinds import BranchExit, BranchKind
@@ -76,12 +77,12 @@ def analyse_device_code(
     # walks and tables of one file (the same facts, as the tests of `reuse` check, a little sooner).
     components = graph.components() if cache is not None else [list(graph.scans)]
     context = _context_key(unit, graph, components, launched, local_allocations) if cache is not None else None
-    scope = cache.scope if cache is not None else None
     try:
-        parts = [
-            _component(unit, graph, keys, launched, local_allocations, context.key(scope, c) if context else None)
-            for c, keys in enumerate(components)
-        ]
+        parts = (
+            [_analyse_component(unit, graph, keys, launched, local_allocations) for keys in components]
+            if cache is None or context is None
+            else _components(unit, graph, components, launched, local_allocations, cache, context)
+        )
     except RecursionError:
         # The walks are iterative and expressions are read to a bounded depth, so this is not expected;
         # should some chain still exceed Python's stack, the facts are missing, and the report says so.
@@ -115,31 +116,55 @@ class _ComponentFacts:
     too_deep: tuple[tuple[int, Span], ...]
 
 
-def _component(
+def _components(
     unit: CppUnit,
     graph: DeviceGraph,
-    keys: list[Key],
+    components: list[list[Key]],
     launches: tuple[KernelLaunch, ...],
     local_allocations: tuple[LocalAllocation, ...],
-    context: tuple[object, ...] | None,
-) -> _ComponentFacts:
-    """The facts of one component: from the cache of an edited document's earlier analysis when its
-    code and everything it reads are unchanged (`context`: what lies outside it; see `reuse`), else
-    worked out."""
-    cache = reuse.active()
-    if cache is None or context is None:
-        return _analyse_component(unit, graph, keys, launches, local_allocations)
+    cache: reuse.ComponentCache,
+    context: _Context,
+) -> list[_ComponentFacts]:
+    """The facts of each component: from the cache of an edited document's earlier analysis when its
+    code and everything it reads are unchanged (its key: what lies outside it, see `reuse`, and its own
+    code), else worked out. Those the cache does not hold are worked out first, at once in forked
+    children where the worker lets it (`fanout`); then each component is looked up and stored in
+    order, as if each were worked out in its turn (the same hits, misses, stops and cache contents)."""
+    keys = [_key(graph, component, launches, context.key(cache.scope, c)) for c, component in enumerate(components)]
+    missed = [c for c, (key, regions) in enumerate(keys) if not cache.holds(key, regions)]
+    done: dict[int, _ComponentFacts] = {}
+    if len(missed) > 1 and fanout.children():
+        sizes = [sum(graph.roots[k].end_byte - graph.roots[k].start_byte for k in components[c]) for c in missed]
+        calls = [(unit, graph, components[c], launches, local_allocations) for c in missed]
+        done = {
+            missed[at]: facts for at, facts in fanout.forked_map(_analyse_component, calls, sizes, _SHARE_BYTES).items()
+        }
+    parts = []
+    for c, (key, regions) in enumerate(keys):
+        found = cache.get(key, regions)
+        if not isinstance(found, _ComponentFacts):
+            found = (
+                done[c] if c in done else _analyse_component(unit, graph, components[c], launches, local_allocations)
+            )
+            cache.put(key, regions, found, keep=not unit.root.has_error)
+        parts.append(found)
+    return parts
+
+
+# Code a forked child's share must hold at least (about 4 ms of analysis here): less costs more to fork
+# and collect than it saves.
+_SHARE_BYTES = 2048
+
+
+def _key(
+    graph: DeviceGraph, keys: list[Key], launches: tuple[KernelLaunch, ...], context: tuple[object, ...]
+) -> tuple[tuple[object, ...], tuple[tuple[int, int, int], ...]]:
+    """A component's key in the cache, and its regions (start byte, end byte, first line)."""
     roots = [graph.roots[k] for k in keys]
     regions = tuple((r.start_byte, r.end_byte, r.start_point[0]) for r in roots)
     spans = [span_of(r) for r in roots]
     inside = [launch for launch in launches if launch.body is not None and any(r.contains(launch.body) for r in spans)]
-    key = (context, tuple((r.text, r.start_point[1]) for r in roots), reuse.without_spans(tuple(inside)))
-    found = cache.get(key, regions)
-    if isinstance(found, _ComponentFacts):
-        return found
-    facts = _analyse_component(unit, graph, keys, launches, local_allocations)
-    cache.put(key, regions, facts, keep=not unit.root.has_error)
-    return facts
+    return (context, tuple((r.text, r.start_point[1]) for r in roots), reuse.without_spans(tuple(inside))), regions
 
 
 def _context_key(

@@ -179,6 +179,11 @@ class ComponentCache:
         self.hits = 0
         self.misses = 0
 
+    def holds(self, key: Hashable, regions: tuple[tuple[int, int, int], ...]) -> bool:
+        """Whether `get` would find facts under `key` now (counting nothing, moving nothing)."""
+        stored = self._stored.get(key)
+        return stored is not None and len(stored.regions) == len(regions)
+
     def get(self, key: Hashable, regions: tuple[tuple[int, int, int], ...]) -> Any | None:
         """The facts stored under `key`, moved onto `regions` (None when none are, or they cannot move).
         Before each component: a point where the analysis may stop (`kernlint.stopping`)."""
