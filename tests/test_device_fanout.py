@@ -1,0 +1,338 @@
+"""The device components an edit invalidated, analysed at once in forked children (`kernlint.fanout`,
+which the language server's worker turns on): the facts, the diagnostics and the component cache
+afterwards (its entries, their order, its hits and misses) must be those of the components analysed
+one after another, on every corpus C/C++ file and on HeCBench-like files of many kernels, typed into
+included; and a child that fails, a stop and the time limit per file must change no result."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kernlint import fanout, stopping
+from kernlint.discovery import SourceEntry
+from kernlint.engine import analyse_source
+from kernlint.frontends.cpp import frontend
+from kernlint.frontends.cpp.device import code, reuse
+from reuse_support import cache_off, component_cache, diagnostics, engine_setup
+from test_device_reuse import MAIN_PROGRAM
+from test_device_reuse import PROGRAM as SYCL_PROGRAM
+
+CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+CORPUS_FILES = sorted(
+    path for path in CORPUS.rglob("*") if path.suffix in (".c", ".cpp", ".cc", ".cxx", ".h", ".hpp", ".inc")
+)
+
+# A file of kernels in functions of their own, two sharing a helper, as HeCBench's SYCL ports are.
+KERNELS = """\
+#include <sycl/sycl.hpp>
+#define BLOCK 256
+constexpr int ROWS = 4096;
+
+static float damp(float v, int lane) {
+  if (lane & 1) {
+    return v * 0.5f;
+  }
+  return v;
+}
+
+void smooth(sycl::queue &q, float *out, const float *in, int n) {
+  q.submit([&](sycl::handler &h) {
+    sycl::local_accessor<float, 1> tile(sycl::range<1>(BLOCK + 2), h);
+    h.parallel_for(sycl::nd_range<1>(ROWS, BLOCK), [=](sycl::nd_item<1> it) {
+      int i = it.get_global_id(0);
+      int lid = it.get_local_id(0);
+      tile[lid + 1] = in[i];
+      if (lid == 0 && i > 0) tile[0] = in[i - 1];
+      if (lid == BLOCK - 1 && i + 1 < n) tile[BLOCK + 1] = in[i + 1];
+      it.barrier(sycl::access::fence_space::local_space);
+      out[i] = damp((tile[lid] + tile[lid + 1] + tile[lid + 2]) / 3.0f, lid);
+    });
+  });
+}
+
+void scale(sycl::queue &q, float *out, int n, float by) {
+  q.parallel_for(sycl::nd_range<1>(ROWS, BLOCK), [=](sycl::nd_item<1> it) {
+    int i = it.get_global_id(0);
+    if (i < n) out[i] = damp(out[i] * by, it.get_local_id(0));
+  });
+}
+
+void transpose(sycl::queue &q, float *out, const float *in, int width) {
+  q.parallel_for(sycl::nd_range<2>(sycl::range<2>(ROWS, 64), sycl::range<2>(16, 16)), [=](sycl::nd_item<2> it) {
+    int r = it.get_global_id(0);
+    int c = it.get_global_id(1);
+    out[c * width + r] = in[r * width + c];
+  });
+}
+
+void reduce(sycl::queue &q, float *sum, const float *in, int n) {
+  q.parallel_for(sycl::nd_range<1>(ROWS, BLOCK), [=](sycl::nd_item<1> it) {
+    auto sg = it.get_sub_group();
+    int i = it.get_global_id(0);
+    float v = i < n ? in[i] : 0.0f;
+    for (int offset = 16; offset > 0; offset /= 2) {
+      v += sycl::shift_group_left(sg, v, offset);
+    }
+    if (sg.get_local_linear_id() == 0) {
+      sycl::atomic_ref<float, sycl::memory_order::relaxed, sycl::memory_scope::device> total(*sum);
+      total += v;
+    }
+  });
+}
+
+void histogram(sycl::queue &q, int *bins, const int *keys, int n) {
+  q.parallel_for(sycl::range<1>(ROWS), [=](sycl::id<1> i) {
+    int k = keys[i] % 64;
+    for (int step = 0; step < k; step++) {
+      if (keys[(i + step) % n] == k) bins[k] += 1;
+    }
+  });
+}
+"""
+
+# Kernels launched in `main` with buffers and accessors, host statements between them.
+MAIN = """\
+#include <sycl/sycl.hpp>
+#include <vector>
+const int N = 1 << 16;
+const int WG = 128;
+
+int main() {
+  sycl::queue q;
+  std::vector<float> x(N, 1.0f), y(N, 2.0f);
+  float alpha = 2.0f;
+  sycl::buffer<float, 1> bx(x.data(), sycl::range<1>(N));
+  sycl::buffer<float, 1> by(y.data(), sycl::range<1>(N));
+  q.submit([&](sycl::handler &h) {
+    auto ax = bx.get_access<sycl::access::mode::read>(h);
+    auto ay = by.get_access<sycl::access::mode::read_write>(h);
+    h.parallel_for(sycl::nd_range<1>(N, WG), [=](sycl::nd_item<1> it) {
+      int i = it.get_global_id(0);
+      ay[i] = alpha * ax[i] + ay[i];
+    });
+  });
+  int passes = 4;
+  for (int p = 0; p < passes; p++) {
+    q.submit([&](sycl::handler &h) {
+      auto ay = by.get_access<sycl::access::mode::read_write>(h);
+      sycl::local_accessor<float, 1> part(sycl::range<1>(WG), h);
+      h.parallel_for(sycl::nd_range<1>(N, WG), [=](sycl::nd_item<1> it) {
+        int lid = it.get_local_id(0);
+        part[lid] = ay[it.get_global_id(0)];
+        for (int s = WG / 2; s > 0; s >>= 1) {
+          it.barrier(sycl::access::fence_space::local_space);
+          if (lid < s) part[lid] += part[lid + s];
+        }
+        if (lid == 0) ay[it.get_group(0)] = part[0];
+      });
+    });
+  }
+  q.submit([&](sycl::handler &h) {
+    auto ax = bx.get_access<sycl::access::mode::write>(h);
+    h.parallel_for(sycl::range<1>(N), [=](sycl::id<1> i) {
+      ax[i] = i % 3 == 0 ? 0.0f : ax[i] * 0.5f;
+    });
+  });
+  q.wait();
+  return 0;
+}
+"""
+
+PROGRAMS = {"kernels.cpp": KERNELS, "main.cpp": MAIN, "program.cpp": SYCL_PROGRAM, "main_program.cpp": MAIN_PROGRAM}
+
+
+@pytest.fixture
+def forking(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """Up to 3 children, for any two components however small; yields the pids of the children forked."""
+    assert threading.active_count() == 1, "a thread is running: fanout would fork nothing"
+    forked: list[int] = []
+    fork = fanout._fork
+
+    def counted(*arguments: Any) -> tuple[int, int]:
+        read, pid = fork(*arguments)
+        forked.append(pid)
+        return read, pid
+
+    monkeypatch.setattr(fanout, "_fork", counted)
+    monkeypatch.setattr(code, "_SHARE_BYTES", 1)
+    stopping.clear()
+    try:
+        yield forked
+    finally:
+        fanout.turn_on(0)
+        stopping.clear()
+
+
+def _kept(cache: reuse.ComponentCache) -> tuple[object, ...]:
+    return tuple(cache._stored.items()), cache.hits, cache.misses
+
+
+def _versions(path: str, versions: list[bytes], children: int, facts: bool = True) -> list[object]:
+    """Each version's facts (`facts`) and diagnostics analysed with the component cache the versions
+    before it filled, then the cache's contents; components analysed at once in up to `children`."""
+    fanout.turn_on(children)
+    try:
+        with component_cache() as cache:
+            seen: list[object] = []
+            for text in versions:
+                seen.append((frontend.extract(path, text) if facts else None, diagnostics(path, text)))
+                seen.append(_kept(cache))
+            return seen
+    finally:
+        fanout.turn_on(0)
+
+
+def _host_statement(text: str) -> str:
+    """`text` with a statement added in its host code: before the first launch's line (or in the middle)."""
+    lines = text.split("\n")
+    at = next((n for n, line in enumerate(lines) if "parallel_for" in line or ".submit(" in line), len(lines) // 2)
+    return "\n".join([*lines[:at], "int kernlint_added = 1;", *lines[at:]])
+
+
+def _reaped(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+@pytest.mark.parametrize("path", CORPUS_FILES, ids=lambda path: str(path.relative_to(CORPUS)))
+def test_each_corpus_file_analysed_at_once_as_one_after_another(forking: list[int], path: Path) -> None:
+    text = path.read_text(encoding="utf-8", errors="replace")
+    versions = [text.encode(), _host_statement(text).encode()]
+    assert _versions(path.name, versions, 3) == _versions(path.name, versions, 0)
+    assert all(_reaped(pid) for pid in forking)
+
+
+def test_the_corpus_has_files_whose_components_fork(forking: list[int]) -> None:
+    for path in CORPUS_FILES[::4]:
+        _versions(path.name, [path.read_bytes()], 3, facts=False)
+    assert len(forking) >= 10
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+@pytest.mark.parametrize("children", [1, 3])
+def test_programs_of_many_kernels_typed_into_as_one_after_another_and_as_fresh(
+    forking: list[int], name: str, children: int
+) -> None:
+    text = PROGRAMS[name]
+    typed = "int kernlint_n = f(a, 0);"
+    host = _host_statement(text).split("\n").index("int kernlint_added = 1;")
+    lines = text.split("\n")
+    versions = [text.encode()] + [
+        "\n".join([*lines[:host], typed[:k], *lines[host:]]).encode() for k in range(1, len(typed) + 1, 4)
+    ]
+    forked = _versions(name, versions, children)
+    assert forked == _versions(name, versions, 0)
+    assert forking and all(_reaped(pid) for pid in forking)
+    for n, version in enumerate(versions):
+        with cache_off():
+            assert forked[2 * n] == (frontend.extract(name, version), diagnostics(name, version))
+
+
+def _failing_in_children(how: str) -> Any:
+    """`_analyse_component` that fails in a forked child, as `how` says, and works in the parent."""
+    analyse = code._analyse_component
+    parent = os.getpid()
+
+    def failing(*arguments: Any) -> Any:
+        if os.getpid() != parent:
+            if how == "exit":
+                os._exit(1)
+            if how == "kill":
+                os.kill(os.getpid(), signal.SIGKILL)
+            raise RecursionError if how == "recursion" else ValueError("in a child")
+        return analyse(*arguments)
+
+    return failing
+
+
+@pytest.mark.parametrize("how", ["exit", "kill", "recursion", "exception"])
+def test_a_child_that_fails_changes_no_fact(forking: list[int], monkeypatch: pytest.MonkeyPatch, how: str) -> None:
+    versions = [KERNELS.encode(), _host_statement(KERNELS).encode(), MAIN.encode()]
+    expected = _versions("k.cpp", versions, 0)
+    monkeypatch.setattr(code, "_analyse_component", _failing_in_children(how))
+    assert _versions("k.cpp", versions, 3) == expected
+    assert forking and all(_reaped(pid) for pid in forking)
+
+
+def test_an_exception_of_a_component_is_the_one_analysing_in_order_raises(
+    forking: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A component that raises everywhere: the error reported is the first component's in order (its
+    message and traceback), wherever each component was analysed."""
+    analyse = code._analyse_component
+
+    def raising(unit: Any, graph: Any, keys: list[Any], *rest: Any) -> Any:
+        code = b"\n".join(graph.roots[k].text for k in keys)
+        for marker in (b"out[i] * by", b"c * width + r", b"% 64"):  # scale, transpose, histogram
+            if marker in code:
+                raise ValueError(f"component {marker!r}")
+        return analyse(unit, graph, keys, *rest)
+
+    monkeypatch.setattr(code, "_analyse_component", raising)
+    versions = [KERNELS.encode(), _host_statement(KERNELS).encode()]
+    expected = _versions("k.cpp", versions, 0, facts=False)
+    message = expected[0][1][0].message  # type: ignore[index]
+    assert message.startswith("internal error") and "component b'out[i] * by'" in message
+    assert _versions("k.cpp", versions, 3, facts=False) == expected
+    assert forking
+
+
+def test_a_stop_ends_every_child_and_the_next_analysis_is_right(
+    forking: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    analyse = code._analyse_component
+    parent = os.getpid()
+
+    def stopped(*arguments: Any) -> Any:
+        if os.getpid() == parent:
+            stopping.request()  # the server's signal, while the parent analyses its share
+        else:
+            time.sleep(60)
+        return analyse(*arguments)
+
+    fanout.turn_on(3)
+    with component_cache() as cache:
+        monkeypatch.setattr(code, "_analyse_component", stopped)
+        with pytest.raises(stopping.Stopped):
+            diagnostics("k.cpp", KERNELS.encode())
+        assert len(forking) == 3 and all(_reaped(pid) for pid in forking)
+        monkeypatch.setattr(code, "_analyse_component", analyse)
+        stopping.clear()
+        after = diagnostics("k.cpp", KERNELS.encode())
+        kept = _kept(cache)
+    assert [(None, after), kept] == _versions("k.cpp", [KERNELS.encode()], 0, facts=False)
+
+
+def test_the_time_limit_ends_every_child_and_the_next_analysis_is_right(
+    forking: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    analyse = code._analyse_component
+    parent = os.getpid()
+
+    def slow_in_children(*arguments: Any) -> Any:
+        if os.getpid() != parent:
+            time.sleep(60)
+        return analyse(*arguments)
+
+    setup = dataclasses.replace(engine_setup(), timeout_s=1.0)
+    fanout.turn_on(3)
+    with component_cache():
+        monkeypatch.setattr(code, "_analyse_component", slow_in_children)
+        late = analyse_source(SourceEntry("k.cpp", "cpp", False), KERNELS.encode(), setup)
+        assert "longer than the 1 s limit" in str(late.diagnostics)
+        assert len(forking) == 3 and all(_reaped(pid) for pid in forking)
+        monkeypatch.setattr(code, "_analyse_component", analyse)
+        after = analyse_source(SourceEntry("k.cpp", "cpp", False), KERNELS.encode(), setup).diagnostics
+    assert after == _versions("k.cpp", [KERNELS.encode()], 0, facts=False)[0][1]
