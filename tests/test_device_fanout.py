@@ -176,13 +176,13 @@ def _kept(cache: reuse.ComponentCache) -> tuple[object, ...]:
     return tuple(cache._stored.items()), cache.hits, cache.misses
 
 
-def _versions(path: str, versions: list[bytes], children: int, facts: bool = True) -> list[object]:
+def _versions(path: str, versions: list[bytes], children: int, facts: bool = True) -> list[Any]:
     """Each version's facts (`facts`) and diagnostics analysed with the component cache the versions
     before it filled, then the cache's contents; components analysed at once in up to `children`."""
     fanout.turn_on(children)
     try:
         with component_cache() as cache:
-            seen: list[object] = []
+            seen: list[Any] = []
             for text in versions:
                 seen.append((frontend.extract(path, text) if facts else None, diagnostics(path, text)))
                 seen.append(_kept(cache))
@@ -283,7 +283,7 @@ def test_an_exception_of_a_component_is_the_one_analysing_in_order_raises(
     monkeypatch.setattr(code, "_analyse_component", raising)
     versions = [KERNELS.encode(), _host_statement(KERNELS).encode()]
     expected = _versions("k.cpp", versions, 0, facts=False)
-    message = expected[0][1][0].message  # type: ignore[index]
+    message = expected[0][1][0].message
     assert message.startswith("internal error") and "component b'out[i] * by'" in message
     assert _versions("k.cpp", versions, 3, facts=False) == expected
     assert forking
