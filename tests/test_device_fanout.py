@@ -25,6 +25,7 @@ from kernlint.frontends.cpp.device import code, reuse
 from reuse_support import cache_off, component_cache, diagnostics, engine_setup
 from test_device_reuse import MAIN_PROGRAM
 from test_device_reuse import PROGRAM as SYCL_PROGRAM
+from test_fanout import RUN_ON_S
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 CORPUS_FILES = sorted(
@@ -290,7 +291,7 @@ def test_an_exception_of_a_component_is_the_one_analysing_in_order_raises(
 
 
 def test_a_stop_ends_every_child_and_the_next_analysis_is_right(
-    forking: list[int], monkeypatch: pytest.MonkeyPatch
+    forking: list[int], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     analyse = code._analyse_component
     parent = os.getpid()
@@ -299,7 +300,8 @@ def test_a_stop_ends_every_child_and_the_next_analysis_is_right(
         if os.getpid() == parent:
             stopping.request()  # the server's signal, while the parent analyses its share
         else:
-            time.sleep(60)
+            time.sleep(RUN_ON_S)
+            (tmp_path / f"ran-on-{os.getpid()}").touch()
         return analyse(*arguments)
 
     fanout.turn_on(3)
@@ -308,6 +310,7 @@ def test_a_stop_ends_every_child_and_the_next_analysis_is_right(
         with pytest.raises(stopping.Stopped):
             diagnostics("k.cpp", KERNELS.encode())
         assert len(forking) == 3 and all(_reaped(pid) for pid in forking)
+        assert not list(tmp_path.iterdir())  # no child ran on
         monkeypatch.setattr(code, "_analyse_component", analyse)
         stopping.clear()
         after = diagnostics("k.cpp", KERNELS.encode())
@@ -316,14 +319,15 @@ def test_a_stop_ends_every_child_and_the_next_analysis_is_right(
 
 
 def test_the_time_limit_ends_every_child_and_the_next_analysis_is_right(
-    forking: list[int], monkeypatch: pytest.MonkeyPatch
+    forking: list[int], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     analyse = code._analyse_component
     parent = os.getpid()
 
     def slow_in_children(*arguments: Any) -> Any:
         if os.getpid() != parent:
-            time.sleep(60)
+            time.sleep(RUN_ON_S)
+            (tmp_path / f"ran-on-{os.getpid()}").touch()
         return analyse(*arguments)
 
     setup = dataclasses.replace(engine_setup(), timeout_s=1.0)
@@ -333,6 +337,7 @@ def test_the_time_limit_ends_every_child_and_the_next_analysis_is_right(
         late = analyse_source(SourceEntry("k.cpp", "cpp", False), KERNELS.encode(), setup)
         assert "longer than the 1 s limit" in str(late.diagnostics)
         assert len(forking) == 3 and all(_reaped(pid) for pid in forking)
+        assert not list(tmp_path.iterdir())  # no child ran on
         monkeypatch.setattr(code, "_analyse_component", analyse)
         after = analyse_source(SourceEntry("k.cpp", "cpp", False), KERNELS.encode(), setup).diagnostics
     assert after == _versions("k.cpp", [KERNELS.encode()], 0, facts=False)[0][1]
