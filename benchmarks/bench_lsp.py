@@ -16,8 +16,9 @@ characters. The versions whose tree (of the text as sent) has a syntax error, th
 those where a statement was just finished (`;` typed: where a user pauses) are also printed apart.
 Printed: the median and the slowest, against the target of issue 24 (100 ms). `--trace` also prints
 where the wait went, the median of each step of a timed edit, from the timestamps the server and its
-worker write (`kernlint.lsp.trace`). Timings are printed, never asserted; standard library and
-kernlint only.
+worker write (`kernlint.lsp.trace`), with the analysis split where the worker analysed components at
+once in forked children (`kernlint.fanout`: before forking, its own share, waiting for the children,
+after collecting). Timings are printed, never asserted; standard library and kernlint only.
 """
 
 from __future__ import annotations
@@ -53,6 +54,14 @@ STEPS = (
     ("received", "converted", "diagnostics converted"),
     ("converted", "published", "diagnostics written"),
     ("published", "arrived", "server to client"),
+)
+# Within the analysis, where the worker analysed the components an edit invalidated at once in forked
+# children (`kernlint.fanout`): its first such map of each analysis.
+FANOUT_STEPS = (
+    ("worker-received", "fanout-forked", "before forking"),
+    ("fanout-forked", "fanout-shared", "worker's own share"),
+    ("fanout-shared", "fanout-collected", "waiting for children"),
+    ("fanout-collected", "worker-analysed", "after collecting"),
 )
 
 
@@ -229,14 +238,30 @@ def breakdown(trace: Path, name: str, marks: dict[int, dict]) -> list[str]:
             marks[int(version)].setdefault(event, int(when))
     rows = []
     for first, then, what in STEPS:
-        spans = [(m[then] - m[first]) / 1e6 for m in marks.values() if first in m and then in m]
-        if spans:
-            rows.append(f"  {what:<24} median {statistics.median(spans):6.1f} ms, slowest {max(spans):6.1f} ms")
+        rows += _step_rows(marks, first, then, what, "  ")
+        if then == "worker-analysed":
+            rows += [row for step in FANOUT_STEPS for row in _step_rows(marks, *step, "    ")]
+    forked = [m for m in marks.values() if "fanout-forked" in m]
+    if forked:
+        children = sorted(int(event.rsplit("-", 1)[1]) for event in events if event.startswith("fanout-children-"))
+        rows.append(
+            f"  components at once in {len(forked)} of {len(marks)} timed analyses; children per map "
+            f"{children[0]}-{children[-1]}"
+        )
     rows.append(
         f"  analyses finished {events.get('worker-analysed', 0)}, stopped at a checkpoint "
         f"{events.get('worker-stopped', 0)}; workers started {events.get('worker-started', 0)}"
     )
     return rows
+
+
+def _step_rows(marks: dict[int, dict], first: str, then: str, what: str, indent: str) -> list[str]:
+    """The median and slowest of one step over the timed edits that passed both its ends."""
+    spans = [(m[then] - m[first]) / 1e6 for m in marks.values() if first in m and then in m]
+    if not spans:
+        return []
+    median, slowest = statistics.median(spans), max(spans)
+    return [f"{indent}{what:<{26 - len(indent)}} median {median:6.1f} ms, slowest {slowest:6.1f} ms"]
 
 
 def main() -> None:

@@ -38,12 +38,14 @@ import signal
 import struct
 import sys
 import threading
+import time
 from collections.abc import Callable, Sequence
 from types import FrameType
 from typing import Any, TypeVar
 
 from kernlint import stopping
 from kernlint.limits import cpu_count, exit_with_parent
+from kernlint.records import record
 
 T = TypeVar("T")
 
@@ -52,6 +54,20 @@ _WAIT_S = 0.02  # how often a waiting parent checks for a stop
 _PIPE_BYTES = 1 << 20  # a child's results, at most, that fit its pipe without waiting for the parent
 _HEADER = struct.Struct("<Q")  # each result's length, then its pickle
 _children = 0  # children a map may fork: 0, off (the command line)
+
+
+@record
+class Spread:
+    """A map that forked, for a benchmark's trace: its children, and when (monotonic ns) it began, the
+    parent's own share was done and the last child's results were in."""
+
+    children: int
+    began: int
+    shared: int
+    collected: int
+
+
+spreads: list[Spread] = []  # the maps that forked since the caller last cleared it (the worker: each analysis)
 
 
 def turn_on(children: int | None = None) -> None:
@@ -94,6 +110,7 @@ def forked_map(
     ways = min(children() + 1, len(calls), sum(weights) // max(1, least))
     if ways < 2:
         return {}
+    began = time.monotonic_ns()
     caller = _depth(sys._getframe(1))
     split = shares(weights, ways)
     results: dict[int, T] = {}
@@ -109,11 +126,13 @@ def forked_map(
             except Exception:
                 break
             _collect(running, results, 0)
+        shared = time.monotonic_ns()
         while running:
             stopping.checkpoint()
             _collect(running, results, _WAIT_S)
     finally:
         _end(running)
+    spreads.append(Spread(ways - 1, began, shared, time.monotonic_ns()))
     return results
 
 

@@ -11,9 +11,10 @@ import time
 TRACE = "KERNLINT_LSP_TRACE"
 
 
-def mark(event: str, label: str) -> None:
-    """Record that `event` happened now to the analysis named `label` (`<file name>-<version>`)."""
+def mark(event: str, label: str, when: int | None = None) -> None:
+    """Record that `event` happened now (or at monotonic ns `when`) to the analysis named `label`
+    (`<file name>-<version>`)."""
     path = os.environ.get(TRACE)
     if path:
         with open(path, "a", encoding="utf-8") as trace:
-            trace.write(f"{time.monotonic_ns()} {event} {label}\n")
+            trace.write(f"{time.monotonic_ns() if when is None else when} {event} {label}\n")

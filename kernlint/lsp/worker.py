@@ -241,12 +241,18 @@ def _serve(connection: Connection, stop_upto: Any) -> None:
         if asked_to_stop():  # asked before it began: it stops at its first checkpoint
             stopping.request()
         answer: FileResult | str = STOPPED
+        fanout.spreads.clear()
         try:
             answer = analyse_source(request.entry, request.data, request.setup)
         except stopping.Stopped:
             pass
         finally:
             running = 0
+        for spread in fanout.spreads:
+            mark("fanout-forked", request.label, spread.began)
+            mark("fanout-shared", request.label, spread.shared)
+            mark("fanout-collected", request.label, spread.collected)
+            mark(f"fanout-children-{spread.children}", request.label)
         mark("worker-stopped" if isinstance(answer, str) else "worker-analysed", request.label)
         connection.send(answer)
         collector.settle()
