@@ -86,15 +86,16 @@ def children() -> int:
 
 def shares(weights: Sequence[int], ways: int) -> list[list[int]]:
     """The indices of `weights` in `ways` shares of about equal total weight (the heaviest first, each
-    to the lightest share so far), each share in ascending order; the first is the lightest."""
+    to the lightest share so far), each share in ascending order: the lightest first (the parent's, which
+    begins after every fork), then the others heaviest first (forked in that order, the heaviest soonest)."""
     loads = [(0, way) for way in range(ways)]
     split: list[list[int]] = [[] for _ in range(ways)]
     for index in sorted(range(len(weights)), key=lambda i: (-weights[i], i)):
         load, way = min(loads)
         split[way].append(index)
         loads[way] = (load + weights[index], way)
-    order = sorted(range(ways), key=lambda way: (loads[way][0], way))
-    return [sorted(split[way]) for way in order]
+    lightest, *others = sorted(range(ways), key=lambda way: (loads[way][0], way))
+    return [sorted(split[way]) for way in (lightest, *reversed(others))]
 
 
 def forked_map(

@@ -82,13 +82,13 @@ def test_threads_stop_forking(forking: None) -> None:
 
 
 @given(st.lists(st.integers(0, 1000), max_size=30), st.integers(1, 8))
-def test_shares_hold_each_index_once_balanced_lightest_first(weights: list[int], ways: int) -> None:
+def test_shares_hold_each_index_once_balanced_lightest_then_heaviest_first(weights: list[int], ways: int) -> None:
     split = fanout.shares(weights, ways)
     assert len(split) == ways
     assert sorted(i for share in split for i in share) == list(range(len(weights)))
     assert all(share == sorted(share) for share in split)
     loads = [sum(weights[i] for i in share) for share in split]
-    assert loads[0] == min(loads)
+    assert loads[0] == min(loads) and loads[1:] == sorted(loads[1:], reverse=True)
     if weights:  # greedy, heaviest first: no share exceeds the mean by more than the heaviest call
         assert max(loads) <= sum(weights) / ways + max(weights)
 

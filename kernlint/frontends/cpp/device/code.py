@@ -134,7 +134,10 @@ def _components(
     missed = [c for c, (key, regions) in enumerate(keys) if not cache.holds(key, regions)]
     done: dict[int, _ComponentFacts] = {}
     if len(missed) > 1 and fanout.children():
-        sizes = [sum(graph.roots[k].end_byte - graph.roots[k].start_byte for k in components[c]) for c in missed]
+        sizes = [
+            _COMPONENT_BYTES + sum(graph.roots[k].end_byte - graph.roots[k].start_byte for k in components[c])
+            for c in missed
+        ]
         calls = [(unit, graph, components[c], launches, local_allocations) for c in missed]
         done = {
             missed[at]: facts for at, facts in fanout.forked_map(_analyse_component, calls, sizes, _SHARE_BYTES).items()
@@ -151,9 +154,13 @@ def _components(
     return parts
 
 
-# Code a forked child's share must hold at least (about 4 ms of analysis here): less costs more to fork
-# and collect than it saves.
-_SHARE_BYTES = 2048
+# What a component's analysis costs, as bytes of its code: its size, and a part that does not grow
+# with it (tables and walks of its own; about 3-5 ms here, each kilobyte 2-5 ms more).
+_COMPONENT_BYTES = 1024
+# What a forked child's share must weigh at least (some 10-15 ms of analysis here): a child costs its
+# parent about 1-2 ms to fork and costs itself about 10 ms of pages copied as it writes (the memory it
+# shares with its parent), so a lighter share is analysed sooner in the parent.
+_SHARE_BYTES = 4096
 
 
 def _key(
