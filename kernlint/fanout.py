@@ -99,20 +99,25 @@ def shares(weights: Sequence[int], ways: int) -> list[list[int]]:
 
 
 def forked_map(
-    function: Callable[..., T], calls: Sequence[tuple[Any, ...]], weights: Sequence[int], least: int = 1
+    function: Callable[..., T],
+    calls: Sequence[tuple[Any, ...]],
+    weights: Sequence[int],
+    least: int = 1,
+    stacklevel: int = 1,
 ) -> dict[int, T]:
     """`function(*arguments)` of each of `calls`, by its index, the calls shared between this process
     and up to `children()` forked children by `weights` (one per call), each share weighing about
     `least` or more. A call that raised, or whose child ended early, is absent (the caller makes it
     itself, and meets the exception there); so is every call where there is nothing to share. Each
-    call runs as deep in Python's stack as if the caller had made it (the recursion limit raised by
-    the frames between): an analysis that reads what it can within the stack reads the same. The
-    parent's own share is the lightest."""
+    call runs as deep in Python's stack as if the caller (`stacklevel` 1; 2: the caller's caller, as
+    for `warnings.warn`) had made it: the recursion limit is raised by the frames between, so an
+    analysis that reads what it can within the stack reads the same. The parent's own share is the
+    lightest."""
     ways = min(children() + 1, len(calls), sum(weights) // max(1, least))
     if ways < 2:
         return {}
     began = time.monotonic_ns()
-    caller = _depth(sys._getframe(1))
+    caller = _depth(sys._getframe(stacklevel))
     split = shares(weights, ways)
     results: dict[int, T] = {}
     running: dict[int, tuple[int, bytearray]] = {}  # read end: (child's pid, bytes read)

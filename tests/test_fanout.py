@@ -206,6 +206,12 @@ def test_each_call_has_the_stack_room_the_caller_would_have_given_it(forking: No
     direct = _recursion_room(0)
     results = fanout.forked_map(_recursion_room, [(v,) for v in range(4)], [1] * 4)
     assert results == {i: direct for i in range(4)}
+    assert _forked_from_a_helper() == {i: direct for i in range(4)}
+
+
+def _forked_from_a_helper() -> dict[int, int]:
+    """The map made one frame down, as if its caller's caller made the calls (`stacklevel` 2)."""
+    return fanout.forked_map(_recursion_room, [(v,) for v in range(4)], [1] * 4, stacklevel=2)
 
 
 _SCRIPT = """

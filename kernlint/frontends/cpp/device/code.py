@@ -77,12 +77,16 @@ def analyse_device_code(
     # walks and tables of one file (the same facts, as the tests of `reuse` check, a little sooner).
     components = graph.components() if cache is not None else [list(graph.scans)]
     context = _context_key(unit, graph, components, launched, local_allocations) if cache is not None else None
+    scope = cache.scope if cache is not None else None
     try:
-        parts = (
-            [_analyse_component(unit, graph, keys, launched, local_allocations) for keys in components]
-            if cache is None or context is None
-            else _components(unit, graph, components, launched, local_allocations, cache, context)
+        keyed = (
+            [_key(graph, keys, launched, context.key(scope, c)) for c, keys in enumerate(components)] if context else []
         )
+        ahead = _Ahead(unit, graph, components, launched, local_allocations, keyed) if keyed else None
+        parts = [
+            _component(unit, graph, keys, launched, local_allocations, keyed[c] if keyed else None, ahead, c)
+            for c, keys in enumerate(components)
+        ]
     except RecursionError:
         # The walks are iterative and expressions are read to a bounded depth, so this is not expected;
         # should some chain still exceed Python's stack, the facts are missing, and the report says so.
@@ -116,42 +120,72 @@ class _ComponentFacts:
     too_deep: tuple[tuple[int, Span], ...]
 
 
-def _components(
+def _component(
     unit: CppUnit,
     graph: DeviceGraph,
-    components: list[list[Key]],
+    keys: list[Key],
     launches: tuple[KernelLaunch, ...],
     local_allocations: tuple[LocalAllocation, ...],
-    cache: reuse.ComponentCache,
-    context: _Context,
-) -> list[_ComponentFacts]:
-    """The facts of each component: from the cache of an edited document's earlier analysis when its
-    code and everything it reads are unchanged (its key: what lies outside it, see `reuse`, and its own
-    code), else worked out. Those the cache does not hold are worked out first, at once in forked
-    children where the worker lets it (`fanout`); then each component is looked up and stored in
-    order, as if each were worked out in its turn (the same hits, misses, stops and cache contents)."""
-    keys = [_key(graph, component, launches, context.key(cache.scope, c)) for c, component in enumerate(components)]
-    missed = [c for c, (key, regions) in enumerate(keys) if not cache.holds(key, regions)]
-    done: dict[int, _ComponentFacts] = {}
-    if len(missed) > 1 and fanout.children():
-        sizes = [
-            _COMPONENT_BYTES + sum(graph.roots[k].end_byte - graph.roots[k].start_byte for k in components[c])
-            for c in missed
-        ]
-        calls = [(unit, graph, components[c], launches, local_allocations) for c in missed]
-        done = {
-            missed[at]: facts for at, facts in fanout.forked_map(_analyse_component, calls, sizes, _SHARE_BYTES).items()
-        }
-    parts = []
-    for c, (key, regions) in enumerate(keys):
-        found = cache.get(key, regions)
-        if not isinstance(found, _ComponentFacts):
-            found = (
-                done[c] if c in done else _analyse_component(unit, graph, components[c], launches, local_allocations)
-            )
-            cache.put(key, regions, found, keep=not unit.root.has_error)
-        parts.append(found)
-    return parts
+    keyed: tuple[tuple[object, ...], tuple[tuple[int, int, int], ...]] | None,
+    ahead: _Ahead | None,
+    at: int,
+) -> _ComponentFacts:
+    """The facts of component `at`: from the cache of an edited document's earlier analysis when its
+    code and everything it reads are unchanged (`keyed`: its key, what lies outside it and its own code,
+    see `reuse`; and its regions), else worked out, here or (`ahead`) at once with the components after
+    it that the cache does not hold either."""
+    cache = reuse.active()
+    if cache is None or keyed is None:
+        return _analyse_component(unit, graph, keys, launches, local_allocations)
+    key, regions = keyed
+    found = cache.get(key, regions)
+    if isinstance(found, _ComponentFacts):
+        return found
+    facts = ahead.take(at, cache) if ahead is not None else None
+    if facts is None:
+        facts = _analyse_component(unit, graph, keys, launches, local_allocations)
+    cache.put(key, regions, facts, keep=not unit.root.has_error)
+    return facts
+
+
+class _Ahead:
+    """Components analysed ahead of their turn, at once in forked children (`fanout`: where the
+    language server's worker turned it on). At the first component the cache misses, that one and every
+    later one the cache does not hold are shared out, each child's worked out as if `_component` had
+    called `_analyse_component` itself (the same stack room); each component's turn then takes its
+    facts in order, so the cache sees the same lookups and stores, and a component whose facts did
+    not come back (its child failed) is analysed in its turn, meeting any exception there."""
+
+    def __init__(
+        self,
+        unit: CppUnit,
+        graph: DeviceGraph,
+        components: list[list[Key]],
+        launches: tuple[KernelLaunch, ...],
+        local_allocations: tuple[LocalAllocation, ...],
+        keyed: list[tuple[tuple[object, ...], tuple[tuple[int, int, int], ...]]],
+    ) -> None:
+        self._calls = [(unit, graph, keys, launches, local_allocations) for keys in components]
+        self._keyed = keyed
+        self._done: dict[int, _ComponentFacts] | None = None
+
+    def take(self, at: int, cache: reuse.ComponentCache) -> _ComponentFacts | None:
+        if self._done is None:
+            self._done = {}
+            missed = [at] + [c for c in range(at + 1, len(self._calls)) if not cache.holds(*self._keyed[c])]
+            if len(missed) > 1 and fanout.children():
+                weights = [
+                    _COMPONENT_BYTES + sum(_size(self._calls[c][1], k) for k in self._calls[c][2]) for c in missed
+                ]
+                calls = [self._calls[c] for c in missed]
+                found = fanout.forked_map(_analyse_component, calls, weights, _SHARE_BYTES, stacklevel=2)
+                self._done = {missed[index]: facts for index, facts in found.items()}
+        return self._done.pop(at, None)
+
+
+def _size(graph: DeviceGraph, key: Key) -> int:
+    root = graph.roots[key]
+    return root.end_byte - root.start_byte
 
 
 # What a component's analysis costs, as bytes of its code: its size, and a part that does not grow
