@@ -342,3 +342,14 @@ def test_the_time_limit_ends_every_child_and_the_next_analysis_is_right(
         monkeypatch.setattr(code, "_analyse_component", analyse)
         after = analyse_source(SourceEntry("k.cpp", "cpp", False), KERNELS.encode(), setup).diagnostics
     assert after == _versions("k.cpp", [KERNELS.encode()], 0, facts=False)[0][1]
+
+
+def test_an_edit_in_one_kernel_forks_nothing(forking: list[int]) -> None:
+    """Only the components the cache does not hold are shared out: one missed is analysed in turn."""
+    edited = KERNELS.replace("out[c * width + r] = in[r * width + c];", "out[c * width + r] = in[r * width + c] + 1;")
+    assert edited != KERNELS
+    versions = [KERNELS.encode(), edited.encode()]
+    forked = _versions("k.cpp", versions, 3, facts=False)
+    assert len(forking) == 3  # the first version's
+    assert forked[3][1:] == (3, 4 + 1)  # hits, misses: the edited version missed one component of 4
+    assert forked == _versions("k.cpp", versions, 0, facts=False)
