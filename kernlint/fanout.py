@@ -54,6 +54,8 @@ _WAIT_S = 0.02  # how often a waiting parent checks for a stop
 _PIPE_BYTES = 1 << 20  # a child's results, at most, that fit its pipe without waiting for the parent
 _HEADER = struct.Struct("<Q")  # each result's length, then its pickle
 _children = 0  # children a map may fork: 0, off (the command line)
+# Signals whose handler may raise (the time limit per file): held while a child is forked and recorded.
+_RAISING = {signal.SIGALRM}
 
 
 @record
@@ -123,8 +125,12 @@ def forked_map(
     running: dict[int, tuple[int, bytearray]] = {}  # read end: (child's pid, bytes read)
     try:
         for share in split[1:]:
-            read, pid = _fork(function, calls, share, caller)
-            running[read] = (pid, bytearray())
+            blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _RAISING)  # a child is reaped once it is known
+            try:
+                read, pid = _fork(function, calls, share, caller, blocked)
+                running[read] = (pid, bytearray())
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         for index in split[0]:  # the parent's own share, until a call raises
             stopping.checkpoint()
             try:
@@ -162,9 +168,14 @@ def _as_called(caller: int, function: Callable[..., T], arguments: tuple[Any, ..
 
 
 def _fork(
-    function: Callable[..., Any], calls: Sequence[tuple[Any, ...]], share: list[int], caller: int
+    function: Callable[..., Any],
+    calls: Sequence[tuple[Any, ...]],
+    share: list[int],
+    caller: int,
+    mask: set[int | signal.Signals],
 ) -> tuple[int, int]:
-    """A child making the calls of `share`: the read end of its pipe and its pid."""
+    """A child making the calls of `share`: the read end of its pipe and its pid (`mask`: the signals
+    the parent blocked before the fork, which the child blocks once it handles none of the parent's)."""
     read, write = os.pipe()
     with contextlib.suppress(OSError, AttributeError):  # room for the results: the child need not wait
         import fcntl
@@ -175,7 +186,7 @@ def _fork(
     if pid == 0:  # the child: nothing in here may return or raise into the parent's code
         try:
             os.close(read)
-            _child(parent, write, function, calls, share, caller)
+            _child(parent, write, function, calls, share, caller, mask)
         finally:
             os._exit(0)
     os.close(write)
@@ -189,12 +200,14 @@ def _child(
     calls: Sequence[tuple[Any, ...]],
     share: list[int],
     caller: int,
+    mask: set[int | signal.Signals],
 ) -> None:
     gc.disable()
     for signum in signal.valid_signals():
         with contextlib.suppress(OSError, ValueError, TypeError):
             if callable(signal.getsignal(signum)):
                 signal.signal(signum, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_SETMASK, mask)
     stopping.clear()
     exit_with_parent(parent)
     for index in share:
@@ -209,17 +222,19 @@ def _child(
 
 def _collect(running: dict[int, tuple[int, bytearray]], results: dict[int, Any], timeout: float) -> None:
     """Read what the children sent within `timeout` seconds; reap each that closed its pipe."""
-    ready, _, _ = select.select(list(running), [], [], timeout)
-    for read in ready:
+    poll = select.poll()
+    for read in running:
+        poll.register(read, select.POLLIN)
+    for read, _event in poll.poll(timeout * 1000):
         pid, received = running[read]
         chunk = os.read(read, _PIPE_BYTES)
         if chunk:
             received += chunk
             _unpack(received, results)
             continue
+        os.waitpid(pid, 0)  # (before it is forgotten: a time limit here leaves it to `_end`)
         del running[read]
         os.close(read)
-        os.waitpid(pid, 0)
 
 
 def _unpack(received: bytearray, results: dict[int, Any]) -> None:
@@ -228,8 +243,12 @@ def _unpack(received: bytearray, results: dict[int, Any]) -> None:
         (length,) = _HEADER.unpack_from(received)
         if len(received) < _HEADER.size + length:
             return
-        item, result = pickle.loads(received[_HEADER.size : _HEADER.size + length])
+        message = received[_HEADER.size : _HEADER.size + length]
         del received[: _HEADER.size + length]
+        try:
+            item, result = pickle.loads(message)
+        except Exception:  # (what cannot be read back is made by the caller)
+            continue
         results[item] = result
 
 

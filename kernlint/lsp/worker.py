@@ -9,11 +9,11 @@ its device code or before its rules). The worker keeps the device-code facts of 
 between versions of a document (`kernlint.frontends.cpp.device.reuse`), so an edit re-analyses only
 what it touched, and analyses the kernels an edit invalidated at once in children it forks, one per CPU
 it may use beyond its own (`kernlint.fanout`); a stopped analysis keeps the worker, and with it what the
-worker kept, including the kernels it finished before it stopped. One that reaches no checkpoint within a short grace is stopped
-by ending its worker, which the next request replaces. Where the platform has a fork server, workers
-fork from one that has already imported the engine and compiled its queries, so a replacement is
-ready in milliseconds. In its own main thread a worker also keeps the per-file time limit (a timer
-signal), which a thread could not.
+worker kept, including the kernels it finished before it stopped. One that reaches no checkpoint within
+a short grace is stopped by ending its worker, which the next request replaces. Where the platform has a
+fork server, workers fork from one that has already imported the engine and compiled its queries, so a
+replacement is ready in milliseconds. In its own main thread a worker also keeps the per-file time
+limit (a timer signal), which a thread could not.
 """
 
 from __future__ import annotations
