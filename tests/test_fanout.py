@@ -133,21 +133,43 @@ def test_a_child_that_fails_loses_only_the_calls_it_did_not_make(forking: None, 
     assert all(_reaped(pid) for pid, _s in results.values() if pid != parent)
 
 
-def _gc_and_timer(_value: int) -> tuple[bool, tuple[float, float], object, object]:
-    return gc.isenabled(), signal.getitimer(signal.ITIMER_REAL), signal.getsignal(signal.SIGALRM), None
+def _gc_and_timer(_value: int) -> tuple[bool, tuple[float, float], object, set[int]]:
+    blocked = {int(signum) for signum in signal.pthread_sigmask(signal.SIG_BLOCK, [])}
+    return gc.isenabled(), signal.getitimer(signal.ITIMER_REAL), signal.getsignal(signal.SIGALRM), blocked
 
 
-def test_children_collect_no_garbage_and_inherit_no_timer_or_handler(forking: None) -> None:
+def test_children_collect_no_garbage_and_inherit_no_timer_handler_or_mask(forking: None) -> None:
     with time_limit(30):
         results = fanout.forked_map(_gc_and_timer, [(v,) for v in range(4)], [1] * 4)
         parent = _gc_and_timer(0)
     children = [results[i] for i in range(4) if i not in fanout.shares([1] * 4, 4)[0]]
     assert parent[0] and parent[1][0] > 0 and callable(parent[2])  # the parent's, as it was
+    assert int(signal.SIGALRM) not in parent[3]  # (held only while a child is forked)
     assert len(children) == 3
-    for enabled, timer, handler, _none in children:
+    for enabled, timer, handler, blocked in children:
         assert not enabled
         assert timer == (0.0, 0.0)
         assert handler == signal.SIG_DFL
+        assert blocked == parent[3]
+
+
+def _refuse() -> None:
+    raise ValueError("cannot be read back")
+
+
+class _Unreadable:
+    def __reduce__(self) -> tuple[object, tuple[()]]:
+        return _refuse, ()
+
+
+def _unreadable_in_a_child(value: int, parent: int) -> object:
+    return _Unreadable() if os.getpid() != parent else value
+
+
+def test_a_result_that_cannot_be_read_back_is_absent(forking: None) -> None:
+    parent = os.getpid()
+    results = fanout.forked_map(_unreadable_in_a_child, [(v, parent) for v in range(8)], [1] * 8)
+    assert results == {i: i for i in fanout.shares([1] * 8, 4)[0]}
 
 
 RUN_ON_S = 5.0  # how long a child sleeps before it leaves a mark that it ran on after the parent gave up
