@@ -54,6 +54,8 @@ _WAIT_S = 0.02  # how often a waiting parent checks for a stop
 _PIPE_BYTES = 1 << 20  # a child's results, at most, that fit its pipe without waiting for the parent
 _HEADER = struct.Struct("<Q")  # each result's length, then its pickle
 _children = 0  # children a map may fork: 0, off (the command line)
+_when_idle = False  # only as many as there are CPUs no other task wants at the time (`turn_on()`)
+_LOADAVG = "/proc/loadavg"  # its fourth field: the tasks runnable now / all tasks
 # Signals whose handler may raise (the time limit per file): held while a child is forked and recorded.
 _RAISING = {signal.SIGALRM}
 
@@ -73,17 +75,31 @@ spreads: list[Spread] = []  # the maps that forked since the caller last cleared
 
 
 def turn_on(children: int | None = None) -> None:
-    """Let `forked_map` fork up to `children` children (None: one per CPU this process may use beyond
-    its own, at most `MOST_CHILDREN`; 0: none)."""
-    global _children
+    """Let `forked_map` fork up to `children` children (0: none). None: one per CPU this process may
+    use beyond its own (at most `MOST_CHILDREN`), and at each map only as many as there are such CPUs
+    that no other task wants at that moment: on a machine busy with other work a child would wait for
+    a CPU and only add its cost (forking, pages copied), so the analysis is made in turn as before."""
+    global _children, _when_idle
     _children = min(MOST_CHILDREN, cpu_count() - 1) if children is None else max(0, children)
+    _when_idle = children is None
 
 
 def children() -> int:
     """How many children a map may fork now: none unless turned on, on Linux, with one thread."""
     if not _children or not sys.platform.startswith("linux") or threading.active_count() > 1:
         return 0
-    return _children
+    return min(_children, _idle_cpus()) if _when_idle else _children
+
+
+def _idle_cpus() -> int:
+    """The CPUs this process may use that no runnable task (this process among them) wants now, by the
+    kernel's count of runnable tasks; unknown: as many as turned on."""
+    try:
+        with open(_LOADAVG, "rb") as loadavg:
+            runnable = int(loadavg.read().split()[3].split(b"/")[0])
+    except (OSError, ValueError, IndexError):
+        return _children
+    return max(0, cpu_count() - runnable)
 
 
 def shares(weights: Sequence[int], ways: int) -> list[list[int]]:

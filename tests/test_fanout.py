@@ -81,6 +81,26 @@ def test_threads_stop_forking(forking: None) -> None:
     assert fanout.children() == 3
 
 
+@pytest.mark.parametrize("runnable", [1, 2, 3, 1000])
+def test_turned_on_per_cpu_a_map_forks_only_for_cpus_no_task_wants(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, runnable: int
+) -> None:
+    loadavg = tmp_path / "loadavg"
+    loadavg.write_text(f"1.50 1.20 0.90 {runnable}/321 4567\n")
+    monkeypatch.setattr(fanout, "_LOADAVG", str(loadavg))
+    monkeypatch.setattr(fanout, "cpu_count", lambda: 6)
+    try:
+        fanout.turn_on()
+        assert fanout.children() == min(5, max(0, 6 - runnable))  # this process is one of the runnable
+        loadavg.write_text("unreadable")
+        assert fanout.children() == 5
+        fanout.turn_on(3)  # a number: that many, however busy
+        loadavg.write_text(f"1.50 1.20 0.90 {runnable}/321 4567\n")
+        assert fanout.children() == 3
+    finally:
+        fanout.turn_on(0)
+
+
 @given(st.lists(st.integers(0, 1000), max_size=30), st.integers(1, 8))
 def test_shares_hold_each_index_once_balanced_lightest_then_heaviest_first(weights: list[int], ways: int) -> None:
     split = fanout.shares(weights, ways)
