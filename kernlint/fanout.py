@@ -4,11 +4,11 @@ The language server's worker analyses one document at a time, and a statement ha
 re-analyses every device component of its file (each one's key holds the host text): about 100 ms of
 pure Python spread over a few dozen independent components, which threads cannot run at once. So
 the worker turns this on (`turn_on`), and `forked_map` forks up to one child per CPU this process may
-use beyond its own (at most `MOST_CHILDREN`). Each child works out its share of the pieces on a
-copy of the parent's memory (the parse tree, the tables built so far: nothing to send), sends each
-result back pickled through a pipe and ends; the parent works out its own share meanwhile. The
-command line never turns it on: its parallelism is per file, and its output the same at every job
-count.
+use beyond its own (at most `MOST_CHILDREN`) that no other task wants at the time. Each child works out
+its share of the pieces on a copy of the parent's memory (the parse tree, the tables built so far:
+nothing to send), sends each result back pickled through a pipe and ends; the parent works out its
+own share meanwhile. The command line never turns it on: its parallelism is per file, and its output
+the same at every job count.
 
 What holds, whatever happens to a child:
 - a result is the piece's result or absent, never another: a child that raises, runs out of stack,
