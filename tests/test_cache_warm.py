@@ -21,19 +21,9 @@ from kernlint.cache_home import Signer, cache_home, user_key
 from kernlint.diagnostics import Diagnostic, FileResult, FileStatus, Severity
 from kernlint.discovery import SourceEntry
 from kernlint.projects import ConfigResolver
+from test_cache_trust import KERNEL
 
 AN_HOUR_AGO = time.time() - 3600
-KERNEL = b"""#include <sycl/sycl.hpp>
-void f(sycl::queue &q, float *x, int n) {
-  for (int s = 0; s < 4; ++s) {
-    sycl::buffer<float, 1> b(x, sycl::range<1>(n));
-    q.submit([&](sycl::handler &h) {
-      sycl::accessor a(b, h, sycl::read_write);
-      h.parallel_for(sycl::range<1>(n), [=](sycl::id<1> i) { a[i] += 1.0f; });
-    });
-  }
-}
-"""
 
 
 @pytest.fixture(autouse=True)

@@ -25,7 +25,7 @@ from kernlint.frontends.cpp.device import code, reuse
 from reuse_support import cache_off, component_cache, diagnostics, engine_setup
 from test_device_reuse import MAIN_PROGRAM
 from test_device_reuse import PROGRAM as SYCL_PROGRAM
-from test_fanout import RUN_ON_S
+from test_fanout import RUN_ON_S, reaped
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 CORPUS_FILES = sorted(
@@ -199,20 +199,12 @@ def _host_statement(text: str) -> str:
     return "\n".join([*lines[:at], "int kernlint_added = 1;", *lines[at:]])
 
 
-def _reaped(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    return False
-
-
 @pytest.mark.parametrize("path", CORPUS_FILES, ids=lambda path: str(path.relative_to(CORPUS)))
 def test_each_corpus_file_analysed_at_once_as_one_after_another(forking: list[int], path: Path) -> None:
     text = path.read_text(encoding="utf-8", errors="replace")
     versions = [text.encode(), _host_statement(text).encode()]
     assert _versions(path.name, versions, 3) == _versions(path.name, versions, 0)
-    assert all(_reaped(pid) for pid in forking)
+    assert all(reaped(pid) for pid in forking)
 
 
 def test_the_corpus_has_files_whose_components_fork(forking: list[int]) -> None:
@@ -235,7 +227,7 @@ def test_programs_of_many_kernels_typed_into_as_one_after_another_and_as_fresh(
     ]
     forked = _versions(name, versions, children)
     assert forked == _versions(name, versions, 0)
-    assert forking and all(_reaped(pid) for pid in forking)
+    assert forking and all(reaped(pid) for pid in forking)
     for n, version in enumerate(versions):
         with cache_off():
             assert forked[2 * n] == (frontend.extract(name, version), diagnostics(name, version))
@@ -264,7 +256,7 @@ def test_a_child_that_fails_changes_no_fact(forking: list[int], monkeypatch: pyt
     expected = _versions("k.cpp", versions, 0)
     monkeypatch.setattr(code, "_analyse_component", _failing_in_children(how))
     assert _versions("k.cpp", versions, 3) == expected
-    assert forking and all(_reaped(pid) for pid in forking)
+    assert forking and all(reaped(pid) for pid in forking)
 
 
 def test_an_exception_of_a_component_is_the_one_analysing_in_order_raises(
@@ -309,7 +301,7 @@ def test_a_stop_ends_every_child_and_the_next_analysis_is_right(
         monkeypatch.setattr(code, "_analyse_component", stopped)
         with pytest.raises(stopping.Stopped):
             diagnostics("k.cpp", KERNELS.encode())
-        assert len(forking) == 3 and all(_reaped(pid) for pid in forking)
+        assert len(forking) == 3 and all(reaped(pid) for pid in forking)
         assert not list(tmp_path.iterdir())  # no child ran on
         monkeypatch.setattr(code, "_analyse_component", analyse)
         stopping.clear()
@@ -337,7 +329,7 @@ def test_the_time_limit_ends_every_child_and_the_next_analysis_is_right(
         monkeypatch.setattr(code, "_analyse_component", slow_in_children)
         late = analyse_source(SourceEntry("k.cpp", "cpp", False), KERNELS.encode(), setup)
         assert "longer than the 1 s limit" in str(late.diagnostics)
-        assert len(forking) == 3 and all(_reaped(pid) for pid in forking)
+        assert len(forking) == 3 and all(reaped(pid) for pid in forking)
         assert not list(tmp_path.iterdir())  # no child ran on
         monkeypatch.setattr(code, "_analyse_component", analyse)
         after = analyse_source(SourceEntry("k.cpp", "cpp", False), KERNELS.encode(), setup).diagnostics

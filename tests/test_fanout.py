@@ -39,7 +39,7 @@ def forking() -> Iterator[None]:
         stopping.clear()
 
 
-def _reaped(pid: int) -> bool:
+def reaped(pid: int) -> bool:
     """Whether `pid` is gone: not running, and no zombie waiting for its parent."""
     try:
         os.kill(pid, 0)
@@ -58,7 +58,7 @@ def test_results_are_each_calls_own_and_children_make_some(forking: None) -> Non
     assert {index: square for index, (_pid, square) in results.items()} == {i: i * i for i in range(12)}
     made_by = {pid for pid, _square in results.values()}
     assert os.getpid() in made_by and len(made_by) == 4  # the parent and 3 children, each its share
-    assert all(_reaped(pid) for pid in made_by - {os.getpid()})
+    assert all(reaped(pid) for pid in made_by - {os.getpid()})
 
 
 def test_nothing_is_forked_when_turned_off_or_not_worth_it(forking: None) -> None:
@@ -150,7 +150,7 @@ def test_a_child_that_fails_loses_only_the_calls_it_did_not_make(forking: None, 
     assert any(i >= 6 for share in theirs for i in share)  # each share ascending: what it sent came back
     assert set(results) == set(own) | {i for share in theirs for i in share if i < 6}
     assert all(results[i][1] == i * i for i in results)
-    assert all(_reaped(pid) for pid, _s in results.values() if pid != parent)
+    assert all(reaped(pid) for pid, _s in results.values() if pid != parent)
 
 
 def _gc_and_timer(_value: int) -> tuple[bool, tuple[float, float], object, set[int]]:
@@ -218,7 +218,7 @@ def test_a_stop_ends_and_reaps_every_child(forking: None, tmp_path: Path) -> Non
     with pytest.raises(stopping.Stopped):
         fanout.forked_map(_sleeps_in_a_child, calls, [1] * 4)
     children = _children_in(tmp_path)
-    assert len(children) == 3 and all(_reaped(pid) for pid in children)
+    assert len(children) == 3 and all(reaped(pid) for pid in children)
     stopping.clear()
     results = fanout.forked_map(_pid_and_square, [(2,), (3,)], [1, 1])  # still usable
     assert {i: s for i, (_p, s) in results.items()} == {0: 4, 1: 9}
@@ -229,7 +229,7 @@ def test_the_time_limit_ends_and_reaps_every_child(forking: None, tmp_path: Path
     with pytest.raises(FileTimeout), time_limit(0.5):
         fanout.forked_map(_sleeps_in_a_child, calls, [1] * 4)
     children = _children_in(tmp_path)
-    assert len(children) == 3 and all(_reaped(pid) for pid in children)
+    assert len(children) == 3 and all(reaped(pid) for pid in children)
 
 
 def _recursion_room(_value: int) -> int:
