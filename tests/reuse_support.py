@@ -1,16 +1,21 @@
 """What the tests of kept facts between edits share: one engine setup, a file's diagnostics, the
 component cache turned on for one test (SYCL and OpenMP keys alike live in it) or off for a fresh
-analysis to compare with, and the random edits of the property tests."""
+analysis to compare with, the random edits of the property tests, and the OpenMP components an edit
+invalidated solved at once in forked children."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
+from kernlint import fanout
 from kernlint.config import Config
 from kernlint.discovery import SourceEntry
 from kernlint.engine import EngineSetup, analyse_source
 from kernlint.frontends.cpp.device import reuse
+from kernlint.frontends.cpp.openmp import reuse as openmp_reuse
 from kernlint.session import make_setup
 
 _SETUP: list[EngineSetup] = []
@@ -44,6 +49,28 @@ def cache_off() -> Iterator[None]:
         yield
     finally:
         reuse.turn_on(kept)
+
+
+@contextmanager
+def openmp_forking(children: int = 3) -> Iterator[list[int]]:
+    """The OpenMP components an edit invalidated solved in batches shared with up to `children` forked
+    children, however small; yields the pids of the children forked (so a test sees that it forked)."""
+    assert threading.active_count() == 1, "a thread is running: fanout would fork nothing"
+    forked: list[int] = []
+    fork, least = fanout._fork, openmp_reuse.SHARE_BYTES
+
+    def counted(*arguments: Any) -> tuple[int, int]:
+        read, pid = fork(*arguments)
+        forked.append(pid)
+        return read, pid
+
+    fanout._fork, openmp_reuse.SHARE_BYTES = counted, 1  # type: ignore[assignment]
+    fanout.turn_on(children)
+    try:
+        yield forked
+    finally:
+        fanout.turn_on(0)
+        fanout._fork, openmp_reuse.SHARE_BYTES = fork, least
 
 
 def diagnostics(path: str, text: bytes, setup: EngineSetup | None = None) -> tuple:

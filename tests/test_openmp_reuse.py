@@ -16,7 +16,7 @@ from conftest import CORPUS
 from kernlint.frontends.cpp import frontend
 from kernlint.frontends.cpp.device import reuse
 from kernlint.frontends.cpp.openmp import reuse as openmp_reuse
-from reuse_support import cache_off, component_cache, diagnostics, randomly_edited
+from reuse_support import cache_off, component_cache, diagnostics, openmp_forking, randomly_edited
 
 
 @pytest.fixture
@@ -267,8 +267,62 @@ _SOURCES = [p for p in OPENMP_FILES if p.suffix in (".c", ".cpp") and p.stat().s
 def test_random_edits_give_the_facts_of_a_fresh_analysis(
     cache: reuse.ComponentCache, path: Path | None, edits: list[tuple[str, int]]
 ) -> None:
+    _edited_randomly(path, edits)
+
+
+def _edited_randomly(path: Path | None, edits: list[tuple[str, int]]) -> None:
     name, text = ("m.cpp", PROGRAM) if path is None else (str(path), path.read_text())
     _facts(name, text.encode())
     for kind, where in edits:  # each version analysed with the cache the versions before it filled
         text = randomly_edited(text, kind, where)
         assert _facts(name, text.encode()) == _fresh_facts(name, text.encode())
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.sampled_from([None, *_SOURCES]),
+    st.lists(st.tuples(_KINDS, st.integers(0, 10_000)), min_size=1, max_size=4),
+)
+def test_random_edits_give_the_facts_of_a_fresh_analysis_with_components_solved_at_once(
+    cache: reuse.ComponentCache, path: Path | None, edits: list[tuple[str, int]]
+) -> None:
+    """The components an edit invalidated solved in batches, shared with up to 3 forked children."""
+    with openmp_forking():
+        _edited_randomly(path, edits)
+
+
+def _analysed_in_turn(name: str, versions: list[bytes], children: int) -> tuple[list[object], int]:
+    """Each version's facts and diagnostics, then the cache's entries, hits and misses, with the
+    components solved in batches shared with up to `children` forked children; and the children forked."""
+    with component_cache() as kept, openmp_forking(children) as forked:
+        seen: list[object] = []
+        for text in versions:  # (the cache after the facts: their lookups and stores, in order)
+            seen += [_facts(name, text), (tuple(kept._stored.items()), kept.hits, kept.misses)]
+            seen.append(diagnostics(name, text))
+    return seen, len(forked)
+
+
+@pytest.mark.parametrize("children", [1, 3])
+@pytest.mark.parametrize("path", [None, *_SOURCES], ids=lambda p: "PROGRAM" if p is None else p.name)
+def test_components_solved_at_once_give_what_solving_them_in_turn_gives(path: Path | None, children: int) -> None:
+    """The file, then with a statement typed above its regions, then a `#define` (which every later
+    component's key holds) there and in its middle: facts, diagnostics and the cache (what it holds,
+    in order, its hits and misses) as with no child (with one child, the batches come in another
+    order than the components more often)."""
+    name, text = ("m.cpp", PROGRAM) if path is None else (str(path), path.read_text())
+    lines = text.split("\n")
+    first = next((n for n, line in enumerate(lines) if "#pragma omp" in line), len(lines) // 2)
+    typed = [
+        "\n".join([*lines[:at], statement, *lines[at:]])
+        for statement, at in (
+            ("int kernlint_n = 1;", first),
+            ("#define KERNLINT_N 1", first),
+            ("#define KERNLINT_N 1", len(lines) // 2),
+        )
+    ]
+    versions = [version.encode() for version in (text, *typed)]
+    alone, at_once = _analysed_in_turn(name, versions, 0), _analysed_in_turn(name, versions, children)
+    assert alone[0] == at_once[0]
+    assert not alone[1]
+    if path is None:
+        assert at_once[1] >= 3  # (the file's analysis and the two `#define`s' each forked)

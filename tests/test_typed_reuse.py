@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from kernlint.frontends.common import reparse
 from kernlint.frontends.cpp import frontend
 from kernlint.frontends.cpp.device import reuse
-from reuse_support import cache_off, component_cache, diagnostics
+from reuse_support import cache_off, component_cache, diagnostics, openmp_forking
 from test_device_reuse import MAIN_PROGRAM
 from test_device_reuse import PROGRAM as SYCL_PROGRAM
 from test_openmp_kept import PROGRAM as KEPT_PROGRAM
@@ -116,6 +116,23 @@ def test_each_prefix_of_a_typed_statement_gives_the_fresh_analysis(
 ) -> None:
     program, path, needle = _PLACES[place]
     _typed(cache, path, program, _line_of(program, needle), statement)
+
+
+_OPENMP_PLACES = sorted(place for place in _PLACES if place.startswith("openmp"))
+
+
+@pytest.mark.parametrize("statement", _STATEMENTS)
+@pytest.mark.parametrize("place", _OPENMP_PLACES)
+def test_each_prefix_typed_in_openmp_code_gives_the_fresh_analysis_with_components_solved_at_once(
+    cache: reuse.ComponentCache, place: str, statement: str
+) -> None:
+    """The OpenMP places again, the components each clean version invalidated solved in forked children."""
+    program, path, needle = _PLACES[place]
+    _cached(path, program.encode())  # (its components solved, one after another)
+    with openmp_forking() as forked:
+        _typed(cache, path, program, _line_of(program, needle), statement)
+    if statement == _STATEMENTS[0]:  # (a clean version of it invalidates two components or more everywhere)
+        assert forked
 
 
 def test_typing_in_one_kernel_reuses_the_others(cache: reuse.ComponentCache) -> None:

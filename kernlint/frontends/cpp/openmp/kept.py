@@ -17,7 +17,10 @@ may write a name they read, every directive's text, the headers, the scope). Wha
 extended units (a loop or condition around it outside them) cannot move with it, so it is built again;
 its `unit` (the function it is in) and its directive (which holds its lines) are read anew. The loops
 of a kept construct are given to the builder, so the constructs built around them (a `target data`
-holding every region) do not work them out again.
+holding every region) do not work them out again. The components not kept are solved in batches
+(`reuse.batches`: one, or one per process where the worker may fork children), the batches other than
+the lightest in forked children (`fanout.forked_map`), a batch whose child failed in this process; their
+facts are stored in the components' order, as one batch stores them.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
+from kernlint import fanout
 from kernlint.facts import OmpConstruct, Pragma, Span
 from kernlint.facts.memory import MemoryAccess
 from kernlint.facts.openmp import OmpCondition, OmpLoop
@@ -141,19 +145,29 @@ def kept_facts(
             wanted.append((index, units, key, members))
     constructs = tuple(c if c is not None else builder.construct(item) for c, item in zip(built, located, strict=True))
     full = {id(head): construct for head, construct in zip(heads, constructs, strict=True)}
-    batches = [wanted] if openmp_reuse.SOLVED_TOGETHER else [[one] for one in wanted]
-    for batch in filter(None, batches):
+    if openmp_reuse.SOLVED_TOGETHER:
+        batches = [[wanted[at] for at in batch] for batch in openmp_reuse.batches([w[1] for w in wanted])]
+    else:
+        batches = [[one] for one in wanted]
+    calls = []
+    for batch in batches:
         chosen = {id(c) for index, _u, _k, _m in batch for c in plan.components[index][0]}
         own = [full[id(c)] for c in regions if id(c) in chosen]
-        facts = solved(source, constructs, own, [units for _i, units, _k, _m in batch])
+        calls.append((source, constructs, own, [units for _i, units, _k, _m in batch]))
+    weights = [sum(openmp_reuse.weight(units) for _i, units, _k, _m in batch) for batch in batches]
+    ahead = fanout.forked_map(solved, calls, weights, openmp_reuse.SHARE_BYTES) if len(calls) > 1 else {}
+    for at, (batch, call) in enumerate(zip(batches, calls, strict=True)):
+        facts = ahead[at] if at in ahead else solved(*call)
         if facts is None:
             return None
-        for (index, units, key, members), part in zip(batch, facts, strict=True):
+        for (index, _u, _k, _m), part in zip(batch, facts, strict=True):
             found[index] = part
-            if key is not None:
-                placed = tuple((starts[u], u.end_byte, located_line(located, starts[u], u)) for u in units)
-                mine = tuple(_keepable(constructs[at], placed) for at in members)
-                cache.put(key, placed, _Kept(mine, part))
+    for index, units, key, members in wanted:  # (stored in the order the components come)
+        solved_now = found[index]
+        if key is not None and solved_now is not None:
+            placed = tuple((starts[u], u.end_byte, located_line(located, starts[u], u)) for u in units)
+            mine = tuple(_keepable(constructs[at], placed) for at in members)
+            cache.put(key, placed, _Kept(mine, solved_now))
     parts = [part for part in found if part is not None]
     full_regions = [full[id(c)] for c in regions]
     branches, memory = assembled(parts, [c.region for c in full_regions], plan.follows)

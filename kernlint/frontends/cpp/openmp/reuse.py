@@ -7,8 +7,11 @@ cache, mover and key helpers this shares); the command line never comes here.
 A component is a set of device parallel regions (those `dependence.device_regions` lowers) joined by
 the file's functions they call (followed one level, each bound at every call): its units are those
 regions and those functions' bodies. Its facts are solved from its own units alone (the components an
-edit invalidated together, in one program), which gives the facts the whole file's program gives
-(`tests/test_openmp_reuse.py` checks it), and are reused, moved, while its key is unchanged. The key
+edit invalidated together, in one program; where the worker may fork children, `kernlint.fanout`, in
+batches balanced by their code's size, `batches`, each solved in one program in a process of its own,
+the parent's batch among them), which gives the facts the whole file's program gives
+(`tests/test_openmp_reuse.py` checks it, solving each apart and in batches), and are reused, moved,
+while its key is unchanged. The key
 holds what the analysis of a component may read:
 * its units' texts and start columns, and the heads of the OpenMP constructs it reads (`kept._KeepingBuilder.head`:
   its regions' own, those inside its units, with their spans relative to the unit holding them; of
@@ -44,6 +47,7 @@ from functools import cached_property
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any, Protocol
 
+from kernlint import fanout
 from kernlint.facts import LimitReached, Pragma, Span
 from kernlint.facts.device import Branch
 from kernlint.facts.memory import MemoryAccess
@@ -172,7 +176,29 @@ def assembled(
     return RegionBranches(branches, limits), tuple(memory)
 
 
-SOLVED_TOGETHER = True  # the components not kept solved in one program (tests solve each apart)
+SOLVED_TOGETHER = True  # the components not kept solved in one program per batch (tests solve each apart)
+# What solving a component costs, as bytes of its units' code: their size, and a part that does not grow
+# with it (about 1-2 ms here; each kilobyte some 3 ms more).
+COMPONENT_BYTES = 512
+# What a batch solved in a forked child must weigh at least (some 10-15 ms of solving here): a child costs
+# about 1-2 ms to fork and some 10 ms of pages copied (`fanout`), so a lighter batch is solved sooner at home.
+SHARE_BYTES = 4096
+
+
+def weight(units: list[Span]) -> int:
+    """What solving a component of `units` costs, in bytes of code (see `COMPONENT_BYTES`)."""
+    return COMPONENT_BYTES + sum(u.end_byte - u.start_byte for u in units)
+
+
+def batches(components: list[list[Span]]) -> list[list[int]]:
+    """The components (each its units) to solve, by index, in batches each solved in one program: one
+    batch, or where the language server's worker may fork children (`fanout.children`), one per process
+    that will solve them, balanced by `weight` (each weighing `SHARE_BYTES` or more)."""
+    weights = [weight(units) for units in components]
+    ways = min(fanout.children() + 1, len(components), sum(weights) // SHARE_BYTES)
+    if ways < 2:
+        return [list(range(len(components)))] if components else []
+    return fanout.shares(weights, ways)
 
 
 def solved(
