@@ -305,7 +305,8 @@ def _analysed_in_turn(name: str, versions: list[bytes], children: int) -> tuple[
 @pytest.mark.parametrize("children", [1, 3])
 @pytest.mark.parametrize("path", [None, *_SOURCES], ids=lambda p: "PROGRAM" if p is None else p.name)
 def test_components_solved_at_once_give_what_solving_them_in_turn_gives(path: Path | None, children: int) -> None:
-    """The file, then with a statement typed above its regions, then a `#define` (which every later
+    """The file, then with a statement typed above its regions, the same half typed (a syntax error:
+    every component solved, none looked up or stored), then a `#define` (which every later
     component's key holds) there and in its middle: facts, diagnostics and the cache (what it holds,
     in order, its hits and misses) as with no child (with one child, the batches come in another
     order than the components more often)."""
@@ -316,6 +317,7 @@ def test_components_solved_at_once_give_what_solving_them_in_turn_gives(path: Pa
         "\n".join([*lines[:at], statement, *lines[at:]])
         for statement, at in (
             ("int kernlint_n = 1;", first),
+            ("int kernlint_n = f(", first),
             ("#define KERNLINT_N 1", first),
             ("#define KERNLINT_N 1", len(lines) // 2),
         )
@@ -325,4 +327,4 @@ def test_components_solved_at_once_give_what_solving_them_in_turn_gives(path: Pa
     assert alone[0] == at_once[0]
     assert not alone[1]
     if path is None:
-        assert at_once[1] >= 3  # (the file's analysis and the two `#define`s' each forked)
+        assert at_once[1] >= 4  # (the file's analysis, the half-typed statement, the two `#define`s)

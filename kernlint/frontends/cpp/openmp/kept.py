@@ -91,9 +91,10 @@ def kept_facts(
 ) -> tuple[tuple[OmpConstruct, ...], RegionBranches, tuple[MemoryAccess, ...]] | None:
     """The file's constructs, and the branches and memory accesses of its device parallel regions, as
     `build_constructs`, `solve_regions`, `openmp_branches` and `openmp_memory_accesses` give them,
-    from `cache` where a component's key is unchanged; None when the file must be analysed whole (a
-    syntax error, units that overlap)."""
-    if unit.root.has_error:
+    from `cache` where a component's key is unchanged; None when the file must be analysed whole (units
+    that overlap; a syntax error, unless children may be forked: then every component is solved, in
+    batches, and none is looked up or stored)."""
+    if unit.root.has_error and not fanout.children():
         return None
     located = source.located()
     builder = _KeepingBuilder(source, located)
@@ -109,8 +110,8 @@ def kept_facts(
     starts = _extended(located, plan.every)
     if starts is None:
         return None
-    keys = Keys(unit, source, heads, pragmas, plan.every, cache.scope)
-    data = keys.data
+    keys = None if unit.root.has_error else Keys(unit, source, heads, pragmas, plan.every, cache.scope)
+    data = unit.root.text or b""
     built: list[OmpConstruct | None] = [None] * len(located)
     found: list[ComponentFacts | None] = []
     wanted: list[tuple[int, list[Span], tuple[object, ...] | None, list[int]]] = []
@@ -121,7 +122,7 @@ def kept_facts(
             for at, item in enumerate(located)
             if any(starts[u] <= item.span.start_byte and item.span.end_byte <= u.end_byte for u in units)
         ]
-        key = keys.key(units)
+        key = keys.key(units) if keys is not None else None
         if key is not None:
             key = ("constructs", key, tuple(data[starts[u] : u.start_byte] for u in units))
         placed = tuple((starts[u], u.end_byte, located_line(located, starts[u], u)) for u in units)
