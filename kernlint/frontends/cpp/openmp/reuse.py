@@ -34,7 +34,9 @@ holds what the analysis of a component may read:
   one is a function at all (calls followed, calls that count as work in a branch's arms);
 * the file's type definitions, every directive's text, the headers read (path, size, time) and the
   scope (document and configuration).
-A file whose tree has a syntax error, or whose units overlap, is analysed whole each time.
+A file whose units overlap is analysed whole each time; so is one whose tree has a syntax error,
+unless the worker may fork children: then every component is solved, in batches (`kept`), and none is
+looked up or stored.
 """
 
 from __future__ import annotations
