@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from kernlint.frontends.common import treesitter
-from kernlint.frontends.cpp.dependence.nodes import Node
 from kernlint.frontends.cpp.device.arms import ArmCounter
+from test_arm_prefilter import CONSTRUCTS, nodes_of
 
 _CORPUS = Path(__file__).parent.parent / "corpus"
 _TRICKY = b"""
@@ -39,32 +39,13 @@ def _sources() -> list[tuple[str, bytes]]:
     return [("tricky", _TRICKY)] + [(p.name, p.read_bytes()) for p in files]
 
 
-def _constructs(root: Node) -> list[Node]:
-    found, stack = [], [root]
-    while stack:
-        node = stack.pop()
-        if node.type in (
-            "if_statement",
-            "conditional_expression",
-            "switch_statement",
-            "for_statement",
-            "while_statement",
-            "do_statement",
-            "for_range_loop",
-            "expression_statement",
-        ):
-            found.append(node)
-        stack.extend(node.children)
-    return found
-
-
 @pytest.mark.parametrize("name,data", _sources()[::3], ids=lambda v: v if isinstance(v, str) else "")
 def test_plain_expressions_weigh_what_the_full_walk_weighs(name: str, data: bytes) -> None:
     root = treesitter.parser("cpp").parse(data).root_node
     constant = lambda text, at: 4 if text == "N" else None  # noqa: E731
     walked = ArmCounter(lambda call: True, constant)
     shortcut = ArmCounter(lambda call: True, constant, source=(root.text or b"", root.start_byte))
-    constructs = _constructs(root)
+    constructs = nodes_of(root, CONSTRUCTS | {"expression_statement"})
     for node in constructs:
         assert shortcut.weigh(node) == walked.weigh(node), (name, node.start_point)
         assert shortcut._extent(node) == walked._extent(node), (name, node.start_point)

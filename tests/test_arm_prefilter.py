@@ -46,19 +46,26 @@ def _sources() -> list[tuple[str, bytes]]:
     return sources
 
 
-def _constructs(root: Node) -> list[Node]:
+# The branches and loops the counters weigh.
+CONSTRUCTS = frozenset(
+    {
+        "if_statement",
+        "conditional_expression",
+        "switch_statement",
+        "for_statement",
+        "while_statement",
+        "do_statement",
+        "for_range_loop",
+    }
+)
+
+
+def nodes_of(root: Node, types: frozenset[str] = CONSTRUCTS) -> list[Node]:
+    """Every node of `types` in the tree at `root`, by a plain walk (what the counters are checked against)."""
     found, stack = [], [root]
     while stack:
         node = stack.pop()
-        if node.type in (
-            "if_statement",
-            "conditional_expression",
-            "switch_statement",
-            "for_statement",
-            "while_statement",
-            "do_statement",
-            "for_range_loop",
-        ):
+        if node.type in types:
             found.append(node)
         stack.extend(node.children)
     return found
@@ -75,7 +82,7 @@ def _counters(unit: CppUnit) -> tuple[ArmCounter, ArmCounter]:
 def test_what_the_queries_found_answers_as_the_walks_do(name: str, data: bytes) -> None:
     unit = CppUnit(name, data)
     walked, found = _counters(unit)
-    for node in _constructs(unit.root):
+    for node in nodes_of(unit.root):
         for arm in [node, *arm_nodes(node)]:
             assert found._loop_extent(arm) == walked._loop_extent(arm), (name, arm.start_point)
             assert found._extent(arm) == walked._extent(arm), (name, arm.start_point)
@@ -89,7 +96,7 @@ def test_the_made_code_has_answers_of_every_kind_and_skips_walks() -> None:
     found in the made code, and the counter given the queries' finds walks fewer nodes."""
     unit = CppUnit("walks.cpp", _WALKS)
     walked, found = _counters(unit)
-    constructs = _constructs(unit.root)
+    constructs = nodes_of(unit.root)
     steers = [found.steers_loop(node) for node in constructs]
     extents = [found._loop_extent(arm) for node in constructs for arm in arm_nodes(node)]
     assert sum(steers) >= 6 and not all(steers)
