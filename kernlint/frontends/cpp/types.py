@@ -53,6 +53,8 @@ _VEC_TEMPLATE = re.compile(r"^(?:(?:sycl|cl::sycl)::)?vec\s*<\s*(?P<base>[\w: ]+
 _SHORT_NAMES = {"uchar": "unsigned char", "ushort": "unsigned short", "uint": "unsigned int", "ulong": "unsigned long"}
 _MAX_ALIAS_DEPTH = 8
 _Value = Callable[[str, int], "int | None"]  # a constant expression's value at a byte
+# Struct bodies, alias targets and function-like macros (parameters, body) by name (`type_definitions`).
+Definitions = tuple[dict[str, Node], dict[str, str], dict[str, tuple[tuple[str, ...], str]]]
 
 
 @record(slots=True)
@@ -104,6 +106,34 @@ class Layout:
         return next((m for m in self.members if m.name == name), None)
 
 
+class FileTypes:
+    """What the types of a file read of the whole file, found once for all its readers (each kernel's
+    types, the OpenMP regions'): the structs, aliases and function-like macros of the file and its quoted
+    headers (a whole-file query), and the symbol query's declarations and parameters by name."""
+
+    def __init__(self, root: Node, constants: CppConstants, symbols: dict[str, list[Node]] | None = None) -> None:
+        self._root = root
+        self._constants = constants
+        self._captured = symbols or {}  # the symbol query's captures (`var.decl`, `param.name`), when known
+
+    @cached_property
+    def definitions(self) -> Definitions:
+        return type_definitions(self._root, self._constants)
+
+    @cached_property
+    def symbols(self) -> dict[str, list[Node]]:
+        """The symbol query's declarations and parameters, by name (their declaration nodes found on use)."""
+        found: dict[str, list[Node]] = {}
+        for declaration in self._captured.get("var.decl", []):
+            declarator = declaration.child_by_field_name("declarator")
+            name = _name_node(declarator) if declarator is not None else None
+            if name is not None:
+                found.setdefault(text_of(name), []).append(declaration)
+        for name in self._captured.get("param.name", []):
+            found.setdefault(text_of(name), []).append(name)
+        return found
+
+
 class CppTypes:
     """Declared types of the names of one file, and the layouts of the structs it and its headers define."""
 
@@ -113,12 +143,12 @@ class CppTypes:
         constants: CppConstants,
         parent_of: Callable[[Node], Node | None] | None = None,
         symbols: dict[str, list[Node]] | None = None,
+        file: FileTypes | None = None,
     ) -> None:
+        """`symbols`: the symbol query's captures, when the caller has them; `file`: what the file's other
+        readers found of it already (`CppUnit.file_types`), in place of `symbols`."""
         self._root = root
-        self._captured = (
-            symbols or {}
-        )  # the symbol query's captures (`var.decl`, `param.name`), when the caller has them
-        self._symbols: dict[str, list[Node]] | None = None
+        self._file = file or FileTypes(root, constants, symbols)
         self._parent = parent_of or (
             lambda node: node.parent
         )  # a memoised lookup: `Node.parent` walks down from the root
@@ -197,30 +227,13 @@ class CppTypes:
         """What the declaration node `declaration` says of `name` (when a caller already found it)."""
         return _read_declaration(declaration, name, self._value)
 
-    def _known(self) -> dict[str, list[Node]]:
-        """The symbol query's declarations and parameters, by name (their declaration nodes found on use)."""
-        if self._symbols is None:
-            self._symbols = {}
-            for declaration in self._captured.get("var.decl", []):
-                name = self._name(declaration)
-                if name is not None:
-                    self._symbols.setdefault(text_of(name), []).append(declaration)
-            for name in self._captured.get("param.name", []):
-                self._symbols.setdefault(text_of(name), []).append(name)
-        return self._symbols
-
     def _cheap(self, name: str) -> list[Node]:
         found = []
-        for node in self._known().get(name, []):
+        for node in self._file.symbols.get(name, []):
             declaration = node if node.type in _DECLARATIONS else _declaration_around(node, self._parent)
             if declaration is not None:
                 found.append(declaration)
         return found + self._file_scope().get(name, [])
-
-    @staticmethod
-    def _name(declaration: Node) -> Node | None:
-        declarator = declaration.child_by_field_name("declarator")
-        return _name_node(declarator) if declarator is not None else None
 
     def _file_scope(self) -> dict[str, list[Node]]:
         if self._top is None:
@@ -328,43 +341,48 @@ class CppTypes:
         """A function-like macro of the file or its quoted headers: (parameters, body as written)."""
         return self._definitions[2].get(name)
 
-    @cached_property
-    def _definitions(self) -> tuple[dict[str, Node], dict[str, str], dict[str, tuple[tuple[str, ...], str]]]:
-        """Struct bodies and alias targets by name: the file's, then its quoted headers' (the file wins)."""
-        structs: dict[str, Node] = {}
-        aliases: dict[str, str] = {}
-        macros: dict[str, tuple[tuple[str, ...], str]] = {}
-        for root in (self._root, *self._constants.header_roots()):
-            captures = treesitter.captures("cpp", "cpp_types", root)
-            for name in captures.get("macro.name", []):
-                definition = name.parent
-                params = definition.child_by_field_name("parameters") if definition is not None else None
-                value = definition.child_by_field_name("value") if definition is not None else None
-                if params is not None and value is not None:
-                    words = tuple(text_of(p) for p in params.named_children if p.type == "identifier")
-                    macros.setdefault(text_of(name), (words, text_of(value).strip()))
-            for node in captures.get("struct", []) + captures.get("union", []):
-                if node.parent is not None and node.parent.type == "template_declaration":
+    @property
+    def _definitions(self) -> Definitions:
+        return self._file.definitions
+
+
+def type_definitions(root: Node, constants: CppConstants) -> Definitions:
+    """Struct bodies, alias targets and function-like macros by name: the file's, then its quoted
+    headers' (the file wins)."""
+    structs: dict[str, Node] = {}
+    aliases: dict[str, str] = {}
+    macros: dict[str, tuple[tuple[str, ...], str]] = {}
+    for tree in (root, *constants.header_roots()):
+        captures = treesitter.captures("cpp", "cpp_types", tree)
+        for name in captures.get("macro.name", []):
+            definition = name.parent
+            params = definition.child_by_field_name("parameters") if definition is not None else None
+            value = definition.child_by_field_name("value") if definition is not None else None
+            if params is not None and value is not None:
+                words = tuple(text_of(p) for p in params.named_children if p.type == "identifier")
+                macros.setdefault(text_of(name), (words, text_of(value).strip()))
+        for node in captures.get("struct", []) + captures.get("union", []):
+            if node.parent is not None and node.parent.type == "template_declaration":
+                continue
+            tag, body = node.child_by_field_name("name"), node.child_by_field_name("body")
+            if tag is not None and body is not None:
+                structs.setdefault(text_of(tag).split("::")[-1], body)
+        for node in captures.get("typedef", []):
+            type_node = node.child_by_field_name("type")
+            for declarator in node.children_by_field_name("declarator"):
+                alias = text_of(declarator)
+                if type_node is None or not re.fullmatch(r"\w+", alias):
                     continue
-                tag, body = node.child_by_field_name("name"), node.child_by_field_name("body")
-                if tag is not None and body is not None:
-                    structs.setdefault(text_of(tag).split("::")[-1], body)
-            for node in captures.get("typedef", []):
-                type_node = node.child_by_field_name("type")
-                for declarator in node.children_by_field_name("declarator"):
-                    alias = text_of(declarator)
-                    if type_node is None or not re.fullmatch(r"\w+", alias):
-                        continue
-                    body = type_node.child_by_field_name("body") if type_node.type.endswith("_specifier") else None
-                    if body is not None:
-                        structs.setdefault(alias, body)  # typedef struct { … } name;
-                    else:
-                        aliases.setdefault(alias, text_of(type_node))
-            for node in captures.get("alias", []):
-                alias_name, target = node.child_by_field_name("name"), node.child_by_field_name("type")
-                if alias_name is not None and target is not None:
-                    aliases.setdefault(text_of(alias_name), text_of(target))
-        return structs, aliases, macros
+                body = type_node.child_by_field_name("body") if type_node.type.endswith("_specifier") else None
+                if body is not None:
+                    structs.setdefault(alias, body)  # typedef struct { … } name;
+                else:
+                    aliases.setdefault(alias, text_of(type_node))
+        for node in captures.get("alias", []):
+            alias_name, target = node.child_by_field_name("name"), node.child_by_field_name("type")
+            if alias_name is not None and target is not None:
+                aliases.setdefault(text_of(alias_name), text_of(target))
+    return structs, aliases, macros
 
 
 # -- reading declarators --------------------------------------------------------------------------------

@@ -31,6 +31,7 @@ from kernlint.frontends.cpp.constants import CppConstants
 from kernlint.frontends.cpp.dialect import file_macros
 from kernlint.frontends.cpp.pragma_operators import rewrite_pragma_operators
 from kernlint.frontends.cpp.scan import file_matches, include_paths
+from kernlint.frontends.cpp.types import FileTypes
 
 
 class CppUnit:
@@ -150,6 +151,12 @@ class CppUnit:
         if key not in self._functions:
             self._functions[key] = callees.file_functions(self.root, prototypes=prototypes, members=members)
         return self._functions[key]
+
+    @cached_property
+    def file_types(self) -> FileTypes:
+        """What reading declared types needs of the whole file (its structs, aliases and macros, its
+        declarations by name), found once for the types of every kernel and OpenMP region (`CppTypes`)."""
+        return FileTypes(self.root, self.constants, self.symbols)
 
     @cached_property
     def macros(self) -> dict[str, callees.Macro]:

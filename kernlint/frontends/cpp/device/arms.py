@@ -100,18 +100,18 @@ class ArmCounter:
         is_work: IsWork,
         constant: Constant | None = None,
         parents: Parents | None = None,
-        source: tuple[bytes, int] | None = None,
+        marks: list[int] | None = None,
         found: tuple[NodesByPosition, NodesByPosition] | None = None,
     ) -> None:
-        """`source`: the parsed text and the byte it starts at, when known: an expression without a
-        parenthesis, brace or `#` in it (most of them) is then weighed whole, without a walk (see `_plain`).
+        """`marks`: where the parsed text has a parenthesis, brace or `#` (`open_marks`), when known: an
+        expression without one in it (most of them) is then weighed whole, without a walk (see `_plain`).
         `found`: when known, every loop of the tree and every identifier an assignment or `++`/`--`
         writes (the file query's and symbol query's captures): a node holding none of the loops has no
         trip count to find, and one holding no write of a name reassigns none, without a walk."""
         self._is_work = is_work
         self._loops: NodesByPosition | None = found[0] if found is not None else None
         self._writes: NodesByPosition | None = found[1] if found is not None else None
-        self._marks = [source[1] + m.start() for m in _MARKS.finditer(source[0])] if source is not None else None
+        self._marks = marks
         self._constant = constant
         self._weights: dict[int, tuple[int, int, int]] = {}  # node id -> (statements, loops, calls)
         self._leaves: dict[int, tuple[bool, bool]] = {}  # node id -> (returns, breaks) outside inner loops
@@ -534,6 +534,12 @@ def comparison_of(condition: Node) -> tuple[str, str, str] | None:
     return operands[0], operator, operands[1]
 
 
+def open_marks(text: bytes, base: int = 0) -> list[int]:
+    """Where `text` (the parsed text from byte `base`) has a parenthesis, brace or `#`, in order: what
+    `ArmCounter` bisects to know an expression holds no call, statement or directive."""
+    return [base + m.start() for m in _MARKS.finditer(text)]
+
+
 class CodeOnly:
     """Whether a construct holds only code: no comment or preprocessor line would be lost by a rewrite.
     Read from where the comments and directive lines of `text` (the parsed text from byte `base`) are,
@@ -555,6 +561,16 @@ class CodeOnly:
             return False
         line = bisect_left(self._lines, start)
         return not node.has_error and not (line < len(self._lines) and self._hashes[line] < end)
+
+
+class TextMarks:
+    """What counting arms reads of a whole parsed text (`text` from byte `base`): where it opens a
+    parenthesis, brace or directive, and where its comments and directive lines are. Found once for
+    every kernel of the text; each kernel's own scan of the whole text cost as much as its branches."""
+
+    def __init__(self, text: bytes, base: int = 0) -> None:
+        self.marks = open_marks(text, base)
+        self.code_only = CodeOnly(text, base)
 
 
 def _condition_names(loop: Node) -> set[str]:

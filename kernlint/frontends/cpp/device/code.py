@@ -37,7 +37,7 @@ from kernlint.frontends.cpp.dependence.nodes import (
 from kernlint.frontends.cpp.dependence.program import CppDependence
 from kernlint.frontends.cpp.device import host_slice, reuse
 from kernlint.frontends.cpp.device import limits as bounds
-from kernlint.frontends.cpp.device.arms import ArmCounter, CodeOnly, combines, comparison_of
+from kernlint.frontends.cpp.device.arms import ArmCounter, combines, comparison_of
 from kernlint.frontends.cpp.device.barriers import barrier_macro, find_barriers
 from kernlint.frontends.cpp.device.block_access import block_access
 from kernlint.frontends.cpp.device.graph import DeviceGraph, body_of
@@ -178,9 +178,17 @@ class _Ahead:
                     _COMPONENT_BYTES + sum(_size(self._calls[c][1], k) for k in self._calls[c][2]) for c in missed
                 ]
                 calls = [self._calls[c] for c in missed]
+                _read_whole_file(*self._calls[0][:2])
                 found = fanout.forked_map(_analyse_component, calls, weights, _SHARE_BYTES, stacklevel=2)
                 self._done = {missed[index]: facts for index, facts in found.items()}
         return self._done.pop(at, None)
+
+
+def _read_whole_file(unit: CppUnit, graph: DeviceGraph) -> None:
+    """Read what every component's analysis reads of the whole file, once, before the children are forked
+    (each would read it again otherwise)."""
+    for _found in (unit.file_types.definitions, unit.file_types.symbols, graph.text_marks):
+        pass
 
 
 def _size(graph: DeviceGraph, key: Key) -> int:
@@ -312,7 +320,7 @@ def _analyse_component(
     local_allocations: tuple[LocalAllocation, ...],
 ) -> _ComponentFacts:
     scans = {k: graph.scans[k] for k in keys}
-    types = CppTypes(unit.root, unit.constants, symbols=unit.symbols)
+    types = CppTypes(unit.root, unit.constants, file=unit.file_types)
     dependence = CppDependence(
         graph.unit_sources(scans),
         graph.callees,
@@ -336,16 +344,15 @@ def _analyse_component(
 def _branches(
     unit: CppUnit, graph: DeviceGraph, scans: dict[Key, dict[str, list[Node]]], dependence: CppDependence
 ) -> Iterable[Branch]:
-    text = graph.root.text or b""
     arms = ArmCounter(
         lambda call: bool(graph.callees(call)),
         dependence.scopes.constant,
         Parents(graph.root),
-        (text, graph.root.start_byte),
+        graph.text_marks.marks,
         (unit.loops, unit.assignments) if graph.root == unit.root else None,
     )
     heads = _ChainHeads(arms.parent_of)
-    code_only = CodeOnly(text, graph.root.start_byte)
+    code_only = graph.text_marks.code_only
     for captures in scans.values():
         for kind in ("if", "ternary", "switch", "loop"):
             for node in captures.get(kind, []):

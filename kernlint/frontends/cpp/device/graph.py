@@ -8,6 +8,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import replace
+from functools import cached_property
 
 import tree_sitter
 
@@ -19,6 +20,7 @@ from kernlint.frontends.common.nodes import contains, node_at, span_of, text_of
 from kernlint.frontends.cpp.dependence.context import UnitSource
 from kernlint.frontends.cpp.dependence.nodes import Key, Owners, call_parts, callee_name, key_of
 from kernlint.frontends.cpp.device import limits as bounds
+from kernlint.frontends.cpp.device.arms import TextMarks
 from kernlint.frontends.cpp.syntax import function_declarator
 
 Node = tree_sitter.Node
@@ -253,6 +255,11 @@ class DeviceGraph:
     def callees(self, call: Node) -> list[Key]:
         """Device units a call reaches (empty for calls outside the scanned code or to unknown code)."""
         return self._edges.get((call.start_byte, call.end_byte, call.type), [])
+
+    @cached_property
+    def text_marks(self) -> TextMarks:
+        """The parentheses, comments and directive lines of the whole text, for every kernel's branches."""
+        return TextMarks(self.root.text or b"", self.root.start_byte)
 
     def components(self) -> list[list[Key]]:
         """The scanned regions in groups that share no code: a kernel with the device functions it

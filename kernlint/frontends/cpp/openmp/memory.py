@@ -32,7 +32,7 @@ class RegionArrays:
 
     def accesses(self, region: Node) -> list[RawArrayAccess]:
         if self._types is None:
-            self._types = CppTypes(self._unit.root, self._unit.constants, self._parents, self._unit.symbols)
+            self._types = CppTypes(self._unit.root, self._unit.constants, self._parents, file=self._unit.file_types)
         return region_array_accesses(region, self._types, self._parents)
 
 
