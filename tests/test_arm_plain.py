@@ -11,6 +11,7 @@ import pytest
 
 from kernlint.frontends.common import treesitter
 from kernlint.frontends.cpp.device.arms import ArmCounter
+from kernlint.frontends.cpp.device.text_marks import open_marks
 from test_arm_prefilter import CONSTRUCTS, nodes_of
 
 _CORPUS = Path(__file__).parent.parent / "corpus"
@@ -44,7 +45,7 @@ def test_plain_expressions_weigh_what_the_full_walk_weighs(name: str, data: byte
     root = treesitter.parser("cpp").parse(data).root_node
     constant = lambda text, at: 4 if text == "N" else None  # noqa: E731
     walked = ArmCounter(lambda call: True, constant)
-    shortcut = ArmCounter(lambda call: True, constant, source=(root.text or b"", root.start_byte))
+    shortcut = ArmCounter(lambda call: True, constant, open_marks(root.text or b"", root.start_byte))
     constructs = nodes_of(root, CONSTRUCTS | {"expression_statement"})
     for node in constructs:
         assert shortcut.weigh(node) == walked.weigh(node), (name, node.start_point)
@@ -61,7 +62,7 @@ def test_the_tricky_code_is_weighed_partly_without_a_walk() -> None:
     body = root.named_children[0].child_by_field_name("body")
     assert body is not None
     walked = ArmCounter(lambda call: True)
-    shortcut = ArmCounter(lambda call: True, source=(root.text or b"", root.start_byte))
+    shortcut = ArmCounter(lambda call: True, marks=open_marks(root.text or b"", root.start_byte))
     assert shortcut.weigh(body) == walked.weigh(body)
     assert walked.weigh(body)[2] >= 4  # the calls in expressions count
     assert len(shortcut._weights) < len(walked._weights)

@@ -20,7 +20,7 @@ from kernlint.frontends.common.nodes import contains, node_at, span_of, text_of
 from kernlint.frontends.cpp.dependence.context import UnitSource
 from kernlint.frontends.cpp.dependence.nodes import Key, Owners, call_parts, callee_name, key_of
 from kernlint.frontends.cpp.device import limits as bounds
-from kernlint.frontends.cpp.device.arms import TextMarks
+from kernlint.frontends.cpp.device.text_marks import TextMarks
 from kernlint.frontends.cpp.syntax import function_declarator
 
 Node = tree_sitter.Node

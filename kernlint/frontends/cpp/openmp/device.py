@@ -20,12 +20,12 @@ from kernlint.frontends.common.inside import NodesByPosition
 from kernlint.frontends.common.nodes import arguments_of, span_of, text_of
 from kernlint.frontends.cpp.device.arms import (
     ArmCounter,
-    CodeOnly,
     Constant,
     calls_one_of,
     combines,
     comparison_of,
 )
+from kernlint.frontends.cpp.device.text_marks import CodeOnly
 from kernlint.frontends.cpp.openmp.nodes import LOOP_TYPES
 from kernlint.frontends.cpp.syntax import function_declarator
 from kernlint.frontends.openmp.dependence import BranchShape, RawAssign, RawBranch, RawCall, RawFunction
