@@ -45,7 +45,7 @@ def test_plain_expressions_weigh_what_the_full_walk_weighs(name: str, data: byte
     root = treesitter.parser("cpp").parse(data).root_node
     constant = lambda text, at: 4 if text == "N" else None  # noqa: E731
     walked = ArmCounter(lambda call: True, constant)
-    shortcut = ArmCounter(lambda call: True, constant, open_marks(root.text or b"", root.start_byte))
+    shortcut = ArmCounter(lambda call: True, constant, marks=open_marks(root.text or b"", root.start_byte))
     constructs = nodes_of(root, CONSTRUCTS | {"expression_statement"})
     for node in constructs:
         assert shortcut.weigh(node) == walked.weigh(node), (name, node.start_point)
