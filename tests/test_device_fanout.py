@@ -345,3 +345,50 @@ def test_an_edit_in_one_kernel_forks_nothing(forking: list[int]) -> None:
     assert len(forking) == 3  # the first version's
     assert forked[3][1:] == (3, 4 + 1)  # hits, misses: the edited version missed one component of 4
     assert forked == _versions("k.cpp", versions, 0, facts=False)
+
+
+@pytest.mark.parametrize("children", [0, 3])
+def test_what_every_component_reads_of_the_whole_file_is_read_once_by_the_parent(
+    forking: list[int], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, children: int
+) -> None:
+    """The type definitions and the arm marks of the whole file: read once per analysis, before any
+    child is forked (each component read them again: a whole-file query and two scans per kernel)."""
+    from kernlint.frontends.cpp import types
+    from kernlint.frontends.cpp.device import graph
+
+    readers = tmp_path / "readers"
+
+    def logged(function: Any, what: str) -> Any:
+        def reading(*arguments: Any) -> Any:
+            with readers.open("a") as log:
+                log.write(f"{what} {os.getpid()}\n")
+            return function(*arguments)
+
+        return reading
+
+    monkeypatch.setattr(types, "type_definitions", logged(types.type_definitions, "definitions"))
+    monkeypatch.setattr(graph, "TextMarks", logged(graph.TextMarks, "marks"))
+    text = KERNELS + _PAIRS
+    half_typed = _host_statement(text).replace("int kernlint_added = 1;", "int kernlint_n = f(a")
+    versions = [text.encode(), half_typed.encode()]
+    _versions("k.cpp", versions, children, facts=False)
+    assert len(forking) == (6 if children else 0)  # (both versions miss all five components)
+    read = readers.read_text().split("\n")[:-1]
+    assert {line.split()[1] for line in read} == {str(os.getpid())}  # never in a child
+    assert read.count(f"marks {os.getpid()}") == len(versions)  # once a version, not once a component
+    assert read.count(f"definitions {os.getpid()}") == len(versions)
+
+
+# A kernel reading the members of a struct: its accesses need the struct's layout (the type definitions).
+_PAIRS = """
+struct Pair {
+  float low;
+  float high;
+};
+
+void spans(sycl::queue &q, const Pair *pairs, float *out, int n) {
+  q.parallel_for(sycl::range<1>(ROWS), [=](sycl::id<1> i) {
+    if (i < n) out[i] = pairs[i].high - pairs[i].low;
+  });
+}
+"""
