@@ -10,7 +10,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
 from functools import cached_property
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import tree_sitter
 
@@ -31,7 +31,9 @@ from kernlint.frontends.cpp.constants import CppConstants
 from kernlint.frontends.cpp.dialect import file_macros
 from kernlint.frontends.cpp.pragma_operators import rewrite_pragma_operators
 from kernlint.frontends.cpp.scan import file_matches, include_paths
-from kernlint.frontends.cpp.types import FileTypes
+
+if TYPE_CHECKING:
+    from kernlint.frontends.cpp.types import FileTypes
 
 
 class CppUnit:
@@ -156,6 +158,8 @@ class CppUnit:
     def file_types(self) -> FileTypes:
         """What reading declared types needs of the whole file (its structs, aliases and macros, its
         declarations by name), found once for the types of every kernel and OpenMP region (`CppTypes`)."""
+        from kernlint.frontends.cpp.types import FileTypes  # (imported by the readers of types alone)
+
         return FileTypes(self.root, self.constants, self.symbols)
 
     @cached_property
