@@ -392,3 +392,22 @@ void spans(sycl::queue &q, const Pair *pairs, float *out, int n) {
   });
 }
 """
+
+
+def test_a_whole_file_reading_that_fails_before_forking_fails_only_where_a_component_reads_it(
+    forking: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Reading the type definitions ahead, for every child, never raises where no component reads
+    them (these kernels name no struct); where one does, it raises there, as one after another."""
+    from kernlint.frontends.cpp import types
+
+    def failing(*_arguments: Any) -> Any:
+        raise ValueError("unreadable definitions")
+
+    monkeypatch.setattr(types, "type_definitions", failing)
+    half_typed = _host_statement(KERNELS).replace("int kernlint_added = 1;", "int kernlint_n = f(a")
+    versions = [KERNELS.encode(), half_typed.encode()]
+    assert _versions("k.cpp", versions, 3) == _versions("k.cpp", versions, 0)
+    assert forking
+    with pytest.raises(ValueError, match="unreadable definitions"):
+        _versions("k.cpp", [(KERNELS + _PAIRS).encode()], 3)

@@ -13,6 +13,7 @@ reach and any early exit. Sub-group block loads and stores become `SubGroupBlock
 
 from __future__ import annotations
 
+import contextlib
 import re
 from bisect import bisect_left
 from collections.abc import Iterable
@@ -186,9 +187,11 @@ class _Ahead:
 
 def _read_whole_file(unit: CppUnit, graph: DeviceGraph) -> None:
     """Read what every component's analysis reads of the whole file, once, before the children are forked
-    (each would read it again otherwise)."""
-    for _found in (unit.file_types.definitions, unit.file_types.symbols, graph.text_marks):
-        pass
+    (each would read it again otherwise). Should reading fail, each component reads it in its turn, and
+    meets the failure where it did before."""
+    with contextlib.suppress(Exception):
+        for _found in (unit.file_types.definitions, unit.file_types.symbols, graph.text_marks):
+            pass
 
 
 def _size(graph: DeviceGraph, key: Key) -> int:
