@@ -49,7 +49,7 @@ class CodeOnly:
 class TextMarks:
     """What counting arms reads of a whole parsed text (`text` from byte `base`): where it opens a
     parenthesis, brace or directive, and where its comments and directive lines are. Found once for
-    every kernel of the text; each kernel's own scan of the whole text cost as much as its branches."""
+    every kernel of the text, rather than by each kernel's analysis again."""
 
     def __init__(self, text: bytes, base: int = 0) -> None:
         self.marks = open_marks(text, base)
