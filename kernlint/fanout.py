@@ -122,6 +122,7 @@ def forked_map(
     weights: Sequence[int],
     least: int = 1,
     stacklevel: int = 1,
+    meanwhile: Callable[[], object] | None = None,
 ) -> dict[int, T]:
     """`function(*arguments)` of each of `calls`, by its index, the calls shared between this process
     and up to `children()` forked children by `weights` (one per call), each share weighing about
@@ -130,13 +131,17 @@ def forked_map(
     call runs as deep in Python's stack as if the caller (`stacklevel` 1; 2: the caller's caller, as
     for `warnings.warn`) had made it: the recursion limit is raised by the frames between, so an
     analysis that reads what it can within the stack reads the same. The parent's own share is the
-    lightest."""
+    lightest; with `meanwhile` (work of the caller's that no call needs), the parent does that once the
+    children are forked, and with two children or more, leaves them every call. Should `meanwhile` raise
+    an `Exception`, it is dropped here: the caller does that work again in its turn and meets it there."""
     ways = min(children() + 1, len(calls), sum(weights) // max(1, least))
     if ways < 2:
         return {}
     began = time.monotonic_ns()
     caller = _depth(sys._getframe(stacklevel))
-    split = shares(weights, ways)
+    split = shares(weights, ways - 1 if meanwhile is not None and ways > 2 else ways)
+    if len(split) < ways:  # the parent's share is the lightest, forked last, and the parent keeps none
+        split = [[], *split[1:], split[0]]
     results: dict[int, T] = {}
     running: dict[int, tuple[int, bytearray]] = {}  # read end: (child's pid, bytes read)
     try:
@@ -147,6 +152,9 @@ def forked_map(
                 running[read] = (pid, bytearray())
             finally:
                 signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        if meanwhile is not None:
+            with contextlib.suppress(Exception):
+                meanwhile()
         for index in split[0]:  # the parent's own share, until a call raises
             stopping.checkpoint()
             try:

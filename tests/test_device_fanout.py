@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import signal
+import subprocess
 import threading
 import time
 from collections.abc import Iterator
@@ -288,19 +289,25 @@ def test_a_stop_ends_every_child_and_the_next_analysis_is_right(
     analyse = code._analyse_component
     parent = os.getpid()
 
-    def stopped(*arguments: Any) -> Any:
-        if os.getpid() == parent:
-            stopping.request()  # the server's signal, while the parent analyses its share
-        else:
+    def slow_in_children(*arguments: Any) -> Any:
+        if os.getpid() != parent:
             time.sleep(RUN_ON_S)
             (tmp_path / f"ran-on-{os.getpid()}").touch()
         return analyse(*arguments)
 
     fanout.turn_on(3)
     with component_cache() as cache:
-        monkeypatch.setattr(code, "_analyse_component", stopped)
-        with pytest.raises(stopping.Stopped):
-            diagnostics("k.cpp", KERNELS.encode())
+        monkeypatch.setattr(code, "_analyse_component", slow_in_children)
+        # The server's stop signal, a second in: the children analyse the kernels, the parent has read the
+        # host side and waits (with three children it keeps no kernel of its own).
+        previous = signal.signal(signal.SIGUSR1, lambda _signum, _frame: stopping.request())
+        server = subprocess.Popen(["sh", "-c", f"sleep 1; kill -USR1 {parent}"])
+        try:
+            with pytest.raises(stopping.Stopped):
+                diagnostics("k.cpp", KERNELS.encode())
+        finally:
+            server.wait()
+            signal.signal(signal.SIGUSR1, previous)
         assert len(forking) == 3 and all(reaped(pid) for pid in forking)
         assert not list(tmp_path.iterdir())  # no child ran on
         monkeypatch.setattr(code, "_analyse_component", analyse)

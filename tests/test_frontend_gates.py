@@ -4,6 +4,7 @@ gate open, every C/C++ corpus file has the same facts."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -17,11 +18,15 @@ CPP_FILES = sorted(p for p in CORPUS.rglob("*") if p.suffix in (".c", ".cpp", ".
 
 
 def _every_device_code(
-    unit: CppUnit, launches: list[KernelLaunch], unlaunched: list[KernelLaunch], locals_: tuple[LocalAllocation, ...]
+    unit: CppUnit,
+    launches: list[KernelLaunch],
+    unlaunched: list[KernelLaunch],
+    locals_: tuple[LocalAllocation, ...],
+    meanwhile: Callable[[tuple[KernelLaunch, ...]], object] | None = None,
 ) -> object:
     from kernlint.frontends.cpp.device.code import analyse_device_code
 
-    return analyse_device_code(unit, launches, unlaunched, locals_)
+    return analyse_device_code(unit, launches, unlaunched, locals_, meanwhile)
 
 
 def _every_accessor_use(unit: CppUnit, launches: tuple[KernelLaunch, ...], accessors: list[Accessor]) -> object:

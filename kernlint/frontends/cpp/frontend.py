@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
 
@@ -46,17 +46,23 @@ from kernlint.frontends.cpp.sycl.launches import LaunchReader
 from kernlint.frontends.cpp.syntax import base_type, last_word
 from kernlint.frontends.cpp.unit import CppUnit
 from kernlint.frontends.cpp.variants import merged
+from kernlint.records import record
 
 if TYPE_CHECKING:
     from kernlint.facts import (
         Accessor,
         Branch,
+        FunctionCall,
+        HostFlow,
         LimitReached,
         LocalAllocation,
+        Loop,
         OmpConstruct,
         Span,
+        UsmAllocation,
     )
     from kernlint.facts.memory import MemoryAccess
+    from kernlint.frontends.cpp.sycl.constructions import Construction
 
 # Words only SYCL code writes. `parallel_for` is not one: Kokkos, TBB and plain C++ thread pools have
 # their own, and a member `.parallel_for(…)` alone does not make a file SYCL either.
@@ -126,10 +132,97 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
             found += reader.launches(api, call, free=True)
     found.sort(key=lambda launch: launch.span.start_byte)
     unlaunched = reader.unlaunched(sorted(candidates.values(), key=lambda n: n.start_byte)) if sycl else []
-    device = _device_code(unit, found, unlaunched, tuple(locals_.values()))
-    launches = _once_per_arm(device.launches, unit.arms)
-    in_device = inside_any([region for launch in launches for region in launch.regions])
+    pragmas = tuple(
+        Pragma(span_of(node), unit.pragma_texts.get(node.start_byte) or _pragma_text(node))
+        for node in groups.get("pragma", [])
+    )
+    sides_found: list[_HostSide] = []
 
+    def host_side(launched: tuple[KernelLaunch, ...]) -> None:
+        """What reads the launches but no kernel's facts, once (see `_HostSide`)."""
+        if not sides_found:
+            sides_found.append(
+                _host_side(unit, launched, constructions, locals_, members, host_calls, loops, pragmas, sycl)
+            )
+
+    # With no OpenMP directive, the host side is read while forked children analyse the kernels, if any are.
+    meanwhile = None if openmp_directives(pragmas) else host_side
+    device = _device_code(unit, found, unlaunched, tuple(locals_.values()), meanwhile)
+    host_side(device.launches)
+    side = sides_found[0]
+    launches, in_device, omp, omp_branches = side.launches, side.in_device, side.omp, side.omp_branches
+    if device.barriers is not None:  # scoped by the handles the dependence analysis resolved
+        barriers = list(device.barriers)
+    else:
+        barriers = [b for b, c in (_barrier(c) for m, c in members if m == "barrier") if in_device(c)]
+        barriers += [b for b, c in filter(None, (_group_barrier(n, t) for n, t in frees)) if in_device(c)]
+    errors = tuple(span_of(n) for n in groups.get("error", []))
+    # (a `.parallel_for` of a file that is not SYCL is another library's: not a launch kernlint reads)
+    sycl_launches = launches if side.language == "sycl" else ()
+    coverage = kernel_coverage(sycl_launches, omp, device.complete, lost_lines(unit, groups.get("error", [])))
+    as_c, c_sources = compiled_as_c(unit.path) if unit.path else (False, ())
+    return FileFacts(
+        path=unit.path,
+        language=side.language,
+        launches=launches,
+        buffers=side.buffers,
+        accessors=side.accessors,
+        local_allocations=tuple(locals_.values()),
+        barriers=tuple(sorted(barriers, key=lambda b: b.span.start_byte)),
+        loops=side.loops,
+        queues=_once_per_arm(side.queues, unit.arms),
+        pragmas=pragmas,
+        branches=device.branches + omp_branches[0],
+        block_accesses=device.block_accesses,
+        memory_accesses=device.memory_accesses + side.omp_memory,
+        omp=omp,
+        syntax_errors=errors,
+        dependencies=tuple(unit.constants.included()) + c_sources,
+        calls=side.calls,
+        coverage=coverage,
+        limits=device.limits + omp_branches[1],
+        preprocessor=preprocessor_facts(unit.root, groups.get("include", []), unit.constants.macro_names()),
+        compiled_as_c=as_c,
+        host_flows=side.flows,
+        usm=side.usm,
+    )
+
+
+@record
+class _HostSide:
+    """The facts of a file that read its launches (their device regions) but no kernel's facts: its
+    buffers, queues and accessors, its OpenMP constructs, its loops and their calls, and its host flows.
+    Worked out while forked children analyse the kernels, when they do (`fanout.forked_map`'s
+    `meanwhile`), else after the kernels; the same either way."""
+
+    launches: tuple[KernelLaunch, ...]
+    in_device: Callable[[tree_sitter.Node], bool]
+    language: Language
+    buffers: tuple[Buffer, ...]
+    accessors: tuple[Accessor, ...]
+    queues: list[QueueConstruction]
+    omp: tuple[OmpConstruct, ...]
+    omp_branches: tuple[tuple[Branch, ...], tuple[LimitReached, ...]]
+    omp_memory: tuple[MemoryAccess, ...]
+    loops: tuple[Loop, ...]
+    calls: tuple[FunctionCall, ...]
+    flows: tuple[HostFlow, ...]
+    usm: tuple[UsmAllocation, ...]
+
+
+def _host_side(
+    unit: CppUnit,
+    launched: tuple[KernelLaunch, ...],
+    constructions: list[Construction],
+    locals_: dict[int, LocalAllocation],
+    members: list[tuple[str, tree_sitter.Node]],
+    host_calls: list[tuple[tree_sitter.Node, tree_sitter.Node]],
+    loops: list[tuple[LoopKind, tree_sitter.Node]],
+    pragmas: tuple[Pragma, ...],
+    sycl: bool,
+) -> _HostSide:
+    launches = _once_per_arm(launched, unit.arms)
+    in_device = inside_any([region for launch in launches for region in launch.regions])
     buffers, accessors, queues = [], [], []
     for c in constructions:
         if c.cls == "buffer":
@@ -149,22 +242,8 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
         if method in ("get_access", "get_host_access"):
             accessors.append(get_access_accessor(method, call))
     accessors = _accessor_uses(unit, launches, accessors)
-    if device.barriers is not None:  # scoped by the handles the dependence analysis resolved
-        barriers = list(device.barriers)
-    else:
-        barriers = [b for b, c in (_barrier(c) for m, c in members if m == "barrier") if in_device(c)]
-        barriers += [b for b, c in filter(None, (_group_barrier(n, t) for n, t in frees)) if in_device(c)]
-
-    pragmas = tuple(
-        Pragma(span_of(node), unit.pragma_texts.get(node.start_byte) or _pragma_text(node))
-        for node in groups.get("pragma", [])
-    )
     language = _language(sycl, launches, pragmas)
-    errors = tuple(span_of(n) for n in groups.get("error", []))
     omp, omp_branches, device_functions, omp_memory = _openmp_facts(unit, pragmas)
-    # (a `.parallel_for` of a file that is not SYCL is another library's: not a launch kernlint reads)
-    sycl_launches = launches if language == "sycl" else ()
-    coverage = kernel_coverage(sycl_launches, omp, device.complete, lost_lines(unit, groups.get("error", [])))
     in_target = inside_any([c.region for c in omp if c.region is not None and "target" in c.leaves] + device_functions)
     sides: list[tuple[LoopKind, tree_sitter.Node, Side]] = [
         (kind, n, "device" if in_device(n) or in_target(n) else "host") for kind, n in loops
@@ -178,33 +257,22 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
     all_loops = tuple(
         loop_fact(unit, kind, n, side, side == "host" and _holds_any(n, reported)) for kind, n, side in sides
     )
-    as_c, c_sources = compiled_as_c(unit.path) if unit.path else (False, ())
     looping = [(kind, n) for kind, n, side in sides if side == "host"]
     flows, usm = host_flows(unit, members, host_calls, looping, accessors, queues, omp, in_device)
-    return FileFacts(
-        path=unit.path,
-        language=language,
-        launches=launches,
-        buffers=tuple(buffers),
-        accessors=tuple(accessors),
-        local_allocations=tuple(locals_.values()),
-        barriers=tuple(sorted(barriers, key=lambda b: b.span.start_byte)),
-        loops=all_loops,
-        queues=_once_per_arm(queues, unit.arms),
-        pragmas=pragmas,
-        branches=device.branches + omp_branches[0],
-        block_accesses=device.block_accesses,
-        memory_accesses=device.memory_accesses + omp_memory,
-        omp=omp,
-        syntax_errors=errors,
-        dependencies=tuple(unit.constants.included()) + c_sources,
-        calls=calls,
-        coverage=coverage,
-        limits=device.limits + omp_branches[1],
-        preprocessor=preprocessor_facts(unit.root, groups.get("include", []), unit.constants.macro_names()),
-        compiled_as_c=as_c,
-        host_flows=flows,
-        usm=usm,
+    return _HostSide(
+        launches,
+        in_device,
+        language,
+        tuple(buffers),
+        tuple(accessors),
+        queues,
+        omp,
+        omp_branches,
+        omp_memory,
+        all_loops,
+        tuple(calls),
+        flows,
+        usm,
     )
 
 
@@ -215,14 +283,18 @@ def facts_of_unit(unit: CppUnit) -> FileFacts:
 
 
 def _device_code(
-    unit: CppUnit, launches: list[KernelLaunch], unlaunched: list[KernelLaunch], locals_: tuple[LocalAllocation, ...]
+    unit: CppUnit,
+    launches: list[KernelLaunch],
+    unlaunched: list[KernelLaunch],
+    locals_: tuple[LocalAllocation, ...],
+    meanwhile: Callable[[tuple[KernelLaunch, ...]], object] | None = None,
 ) -> DeviceCode:
     """`analyse_device_code`, imported when there is a kernel to analyse."""
     if not launches and not unlaunched:
         return DeviceCode(())
     from kernlint.frontends.cpp.device.code import analyse_device_code
 
-    return analyse_device_code(unit, launches, unlaunched, locals_)
+    return analyse_device_code(unit, launches, unlaunched, locals_, meanwhile)
 
 
 def _accessor_uses(unit: CppUnit, launches: tuple[KernelLaunch, ...], accessors: list[Accessor]) -> list[Accessor]:

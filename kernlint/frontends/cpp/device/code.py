@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import re
 from bisect import bisect_left
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 import tree_sitter
@@ -57,10 +57,13 @@ def analyse_device_code(
     launches: list[KernelLaunch],
     unlaunched: list[KernelLaunch] | None = None,
     local_allocations: tuple[LocalAllocation, ...] = (),
+    meanwhile: Callable[[tuple[KernelLaunch, ...]], object] | None = None,
 ) -> DeviceCode:
     """The device code of `launches` and of the `unlaunched` kernels (found by what they are) that are
     not part of another kernel's code: an `h_item` lambda inside a work-group kernel, or a function
-    taking an `nd_item` that a kernel calls, is that kernel's code, not a kernel of its own."""
+    taking an `nd_item` that a kernel calls, is that kernel's code, not a kernel of its own.
+    `meanwhile`: work of the caller's on the launches (with their regions) that no kernel's facts
+    need, done while forked children analyse kernels, if they do (`fanout.forked_map`)."""
     if not launches and not unlaunched:
         return DeviceCode(())
     graph = DeviceGraph(unit.root, launches, unit.file_matches["cpp_device_index"])
@@ -83,7 +86,7 @@ def analyse_device_code(
         keyed = (
             [_key(graph, keys, launched, context.key(scope, c)) for c, keys in enumerate(components)] if context else []
         )
-        ahead = _Ahead(unit, graph, components, launched, local_allocations, keyed) if keyed else None
+        ahead = _Ahead(unit, graph, components, launched, local_allocations, keyed, meanwhile) if keyed else None
         parts = [
             _component(unit, graph, keys, launched, local_allocations, keyed[c] if keyed else None, ahead, c)
             for c, keys in enumerate(components)
@@ -165,9 +168,11 @@ class _Ahead:
         launches: tuple[KernelLaunch, ...],
         local_allocations: tuple[LocalAllocation, ...],
         keyed: list[tuple[tuple[object, ...], tuple[tuple[int, int, int], ...]]],
+        meanwhile: Callable[[tuple[KernelLaunch, ...]], object] | None = None,
     ) -> None:
         self._calls = [(unit, graph, keys, launches, local_allocations) for keys in components]
         self._keyed = keyed
+        self._meanwhile = (lambda: meanwhile(launches)) if meanwhile is not None else None
         self._done: dict[int, _ComponentFacts] | None = None
 
     def take(self, at: int, cache: reuse.ComponentCache) -> _ComponentFacts | None:
@@ -180,7 +185,9 @@ class _Ahead:
                 ]
                 calls = [self._calls[c] for c in missed]
                 _read_whole_file(*self._calls[0][:2])
-                found = fanout.forked_map(_analyse_component, calls, weights, _SHARE_BYTES, stacklevel=2)
+                found = fanout.forked_map(
+                    _analyse_component, calls, weights, _SHARE_BYTES, stacklevel=2, meanwhile=self._meanwhile
+                )
                 self._done = {missed[index]: facts for index, facts in found.items()}
         return self._done.pop(at, None)
 
