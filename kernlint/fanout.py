@@ -131,17 +131,15 @@ def forked_map(
     call runs as deep in Python's stack as if the caller (`stacklevel` 1; 2: the caller's caller, as
     for `warnings.warn`) had made it: the recursion limit is raised by the frames between, so an
     analysis that reads what it can within the stack reads the same. The parent's own share is the
-    lightest; with `meanwhile` (work of the caller's that no call needs), the parent does that once the
-    children are forked, and with two children or more, leaves them every call. Should `meanwhile` raise
-    an `Exception`, it is dropped here: the caller does that work again in its turn and meets it there."""
+    lightest; `meanwhile` (work of the caller's that no call needs) it does after that share, while the
+    children finish theirs. Should `meanwhile` raise an `Exception`, it is dropped here: the caller does
+    that work again in its turn and meets it there."""
     ways = min(children() + 1, len(calls), sum(weights) // max(1, least))
     if ways < 2:
         return {}
     began = time.monotonic_ns()
     caller = _depth(sys._getframe(stacklevel))
-    split = shares(weights, ways - 1 if meanwhile is not None and ways > 2 else ways)
-    if len(split) < ways:  # the parent's share is the lightest, forked last, and the parent keeps none
-        split = [[], *split[1:], split[0]]
+    split = shares(weights, ways)
     results: dict[int, T] = {}
     running: dict[int, tuple[int, bytearray]] = {}  # read end: (child's pid, bytes read)
     try:
@@ -152,9 +150,6 @@ def forked_map(
                 running[read] = (pid, bytearray())
             finally:
                 signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
-        if meanwhile is not None:
-            with contextlib.suppress(Exception):
-                meanwhile()
         for index in split[0]:  # the parent's own share, until a call raises
             stopping.checkpoint()
             try:
@@ -162,6 +157,9 @@ def forked_map(
             except Exception:
                 break
             _collect(running, results, 0)
+        if meanwhile is not None:  # (while the children, which start later and copy pages, finish theirs)
+            with contextlib.suppress(Exception):
+                meanwhile()
         shared = time.monotonic_ns()
         while running:
             stopping.checkpoint()

@@ -289,6 +289,35 @@ def test_a_stop_ends_every_child_and_the_next_analysis_is_right(
     analyse = code._analyse_component
     parent = os.getpid()
 
+    def stopped(*arguments: Any) -> Any:
+        if os.getpid() == parent:
+            stopping.request()  # the server's signal, while the parent analyses its share
+        else:
+            time.sleep(RUN_ON_S)
+            (tmp_path / f"ran-on-{os.getpid()}").touch()
+        return analyse(*arguments)
+
+    fanout.turn_on(3)
+    with component_cache() as cache:
+        monkeypatch.setattr(code, "_analyse_component", stopped)
+        with pytest.raises(stopping.Stopped):
+            diagnostics("k.cpp", KERNELS.encode())
+        assert len(forking) == 3 and all(reaped(pid) for pid in forking)
+        assert not list(tmp_path.iterdir())  # no child ran on
+        monkeypatch.setattr(code, "_analyse_component", analyse)
+        stopping.clear()
+        after = diagnostics("k.cpp", KERNELS.encode())
+        kept = _kept(cache)
+    fresh = _versions("k.cpp", [KERNELS.encode()], 0, facts=False)
+    assert (None, after) == fresh[0] and kept[0] == fresh[1][0]  # (the stopped analysis counted a miss)
+
+
+def test_a_stop_while_the_parent_waits_ends_every_child_and_the_next_analysis_is_right(
+    forking: list[int], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    analyse = code._analyse_component
+    parent = os.getpid()
+
     def slow_in_children(*arguments: Any) -> Any:
         if os.getpid() != parent:
             time.sleep(RUN_ON_S)
@@ -298,8 +327,8 @@ def test_a_stop_ends_every_child_and_the_next_analysis_is_right(
     fanout.turn_on(3)
     with component_cache() as cache:
         monkeypatch.setattr(code, "_analyse_component", slow_in_children)
-        # The server's stop signal, a second in: the children analyse the kernels, the parent has read the
-        # host side and waits (with three children it keeps no kernel of its own).
+        # The server's stop signal, a second in: the children analyse the kernels, the parent has made its
+        # share, read the host side and waits.
         previous = signal.signal(signal.SIGUSR1, lambda _signum, _frame: stopping.request())
         server = subprocess.Popen(["sh", "-c", f"sleep 1; kill -USR1 {parent}"])
         try:
@@ -418,3 +447,37 @@ def test_a_whole_file_reading_that_fails_before_forking_fails_only_where_a_compo
     assert forking
     with pytest.raises(ValueError, match="unreadable definitions"):
         _versions("k.cpp", [(KERNELS + _PAIRS).encode()], 3)
+
+
+def test_the_host_side_is_read_once_while_the_children_work_and_a_failure_of_it_is_met_after(
+    forking: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The facts that read the launches but no kernel's (host flows among them) are read once per
+    analysis, in the parent while its children analyse the kernels; should reading them fail there, it
+    fails again after the kernels, where it did before."""
+    half_typed = _host_statement(KERNELS).replace("int kernlint_added = 1;", "int kernlint_n = f(a")
+    versions = [KERNELS.encode(), half_typed.encode()]
+    expected = _versions("k.cpp", versions, 0)
+    reads: list[tuple[int, int]] = []
+    flows = frontend.host_flows
+
+    def counted(*arguments: Any) -> Any:
+        reads.append((os.getpid(), time.monotonic_ns()))
+        return flows(*arguments)
+
+    monkeypatch.setattr(frontend, "host_flows", counted)
+    fanout.spreads.clear()
+    assert _versions("k.cpp", versions, 3) == expected
+    assert [pid for pid, _when in reads] == [os.getpid()] * (2 * len(versions))  # (extract, then diagnostics)
+    assert forking and fanout.spreads
+    for spread in fanout.spreads:  # each map that forked: the host side read while its children worked
+        assert sum(spread.began <= when <= spread.collected for _pid, when in reads) == 1
+
+    def failing(*_arguments: Any) -> Any:
+        raise ValueError("unreadable host flows")
+
+    monkeypatch.setattr(frontend, "host_flows", failing)
+    for children in (0, 3):
+        fanout.turn_on(children)
+        with component_cache(), pytest.raises(ValueError, match="unreadable host flows"):
+            frontend.extract("k.cpp", half_typed.encode())

@@ -317,3 +317,40 @@ def _gone(pid: int) -> bool:
     except (FileNotFoundError, ProcessLookupError):
         return True
     return state in ("Z", "X")
+
+
+def test_meanwhile_runs_once_in_the_parent_after_its_share_and_a_failure_of_it_is_dropped(forking: None) -> None:
+    order: list[tuple[str, int]] = []
+
+    def square(value: int) -> tuple[int, int]:
+        order.append(("call", os.getpid()))
+        return _pid_and_square(value)
+
+    def meanwhile() -> None:
+        order.append(("meanwhile", os.getpid()))
+
+    results = fanout.forked_map(square, [(v,) for v in range(12)], [1] * 12, meanwhile=meanwhile)
+    assert {i: s for i, (_pid, s) in results.items()} == {i: i * i for i in range(12)}
+    own = fanout.shares([1] * 12, 4)[0]
+    assert order == [("call", os.getpid())] * len(own) + [("meanwhile", os.getpid())]  # (children's are theirs)
+
+    def failing() -> None:
+        raise ValueError("the caller does this again, and meets it there")
+
+    results = fanout.forked_map(_pid_and_square, [(v,) for v in range(12)], [1] * 12, meanwhile=failing)
+    assert {i: s for i, (_pid, s) in results.items()} == {i: i * i for i in range(12)}
+    assert fanout.forked_map(_pid_and_square, [(1,)], [1], meanwhile=failing) == {}  # nothing forked: not run
+
+
+def test_a_stop_in_meanwhile_ends_and_reaps_every_child(forking: None, tmp_path: Path) -> None:
+    def stopped() -> None:  # (a stop is no `Exception`: never dropped)
+        while len(os.listdir(tmp_path)) < 3:  # each child has begun
+            time.sleep(0.01)
+        stopping.request()
+        stopping.checkpoint()
+
+    calls = [(str(tmp_path), os.getpid(), False) for _ in range(4)]
+    with pytest.raises(stopping.Stopped):
+        fanout.forked_map(_sleeps_in_a_child, calls, [1] * 4, meanwhile=stopped)
+    children = _children_in(tmp_path)
+    assert len(children) == 3 and all(reaped(pid) for pid in children)
