@@ -283,59 +283,34 @@ def test_an_exception_of_a_component_is_the_one_analysing_in_order_raises(
     assert forking
 
 
+@pytest.mark.parametrize("when", ["in its share", "while it waits"])
 def test_a_stop_ends_every_child_and_the_next_analysis_is_right(
-    forking: list[int], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    forking: list[int], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, when: str
 ) -> None:
+    """The server's stop comes while the parent analyses its own share, or later: once it has read the
+    host side and waits for the children."""
     analyse = code._analyse_component
     parent = os.getpid()
 
     def stopped(*arguments: Any) -> Any:
-        if os.getpid() == parent:
-            stopping.request()  # the server's signal, while the parent analyses its share
-        else:
-            time.sleep(RUN_ON_S)
-            (tmp_path / f"ran-on-{os.getpid()}").touch()
-        return analyse(*arguments)
-
-    fanout.turn_on(3)
-    with component_cache() as cache:
-        monkeypatch.setattr(code, "_analyse_component", stopped)
-        with pytest.raises(stopping.Stopped):
-            diagnostics("k.cpp", KERNELS.encode())
-        assert len(forking) == 3 and all(reaped(pid) for pid in forking)
-        assert not list(tmp_path.iterdir())  # no child ran on
-        monkeypatch.setattr(code, "_analyse_component", analyse)
-        stopping.clear()
-        after = diagnostics("k.cpp", KERNELS.encode())
-        kept = _kept(cache)
-    fresh = _versions("k.cpp", [KERNELS.encode()], 0, facts=False)
-    assert (None, after) == fresh[0] and kept[0] == fresh[1][0]  # (the stopped analysis counted a miss)
-
-
-def test_a_stop_while_the_parent_waits_ends_every_child_and_the_next_analysis_is_right(
-    forking: list[int], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    analyse = code._analyse_component
-    parent = os.getpid()
-
-    def slow_in_children(*arguments: Any) -> Any:
         if os.getpid() != parent:
             time.sleep(RUN_ON_S)
             (tmp_path / f"ran-on-{os.getpid()}").touch()
+        elif when == "in its share":
+            stopping.request()  # (as the server's signal does)
         return analyse(*arguments)
 
     fanout.turn_on(3)
+    previous = signal.signal(signal.SIGUSR1, lambda _signum, _frame: stopping.request())
+    server = subprocess.Popen(["sh", "-c", f"sleep 1; kill -USR1 {parent}"]) if when == "while it waits" else None
     with component_cache() as cache:
-        monkeypatch.setattr(code, "_analyse_component", slow_in_children)
-        # The server's stop signal, a second in: the children analyse the kernels, the parent has made its
-        # share, read the host side and waits.
-        previous = signal.signal(signal.SIGUSR1, lambda _signum, _frame: stopping.request())
-        server = subprocess.Popen(["sh", "-c", f"sleep 1; kill -USR1 {parent}"])
+        monkeypatch.setattr(code, "_analyse_component", stopped)
         try:
             with pytest.raises(stopping.Stopped):
                 diagnostics("k.cpp", KERNELS.encode())
         finally:
-            server.wait()
+            if server is not None:
+                server.wait()
             signal.signal(signal.SIGUSR1, previous)
         assert len(forking) == 3 and all(reaped(pid) for pid in forking)
         assert not list(tmp_path.iterdir())  # no child ran on
