@@ -283,6 +283,22 @@ def test_an_exception_of_a_component_is_the_one_analysing_in_order_raises(
     assert forking
 
 
+def _slow_in_children(analyse: Any, folder: Path, in_parent: Any = None) -> Any:
+    """`analyse`, which in a forked child first sleeps `RUN_ON_S` and then leaves a mark in `folder` that
+    it ran on; in this process it calls `in_parent` first (a stop requested, as the server's signal does)."""
+    parent = os.getpid()
+
+    def analysed(*arguments: Any) -> Any:
+        if os.getpid() != parent:
+            time.sleep(RUN_ON_S)
+            (folder / f"ran-on-{os.getpid()}").touch()
+        elif in_parent is not None:
+            in_parent()
+        return analyse(*arguments)
+
+    return analysed
+
+
 @pytest.mark.parametrize("when", ["in its share", "while it waits"])
 def test_a_stop_ends_every_child_and_the_next_analysis_is_right(
     forking: list[int], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, when: str
@@ -291,15 +307,7 @@ def test_a_stop_ends_every_child_and_the_next_analysis_is_right(
     host side and waits for the children."""
     analyse = code._analyse_component
     parent = os.getpid()
-
-    def stopped(*arguments: Any) -> Any:
-        if os.getpid() != parent:
-            time.sleep(RUN_ON_S)
-            (tmp_path / f"ran-on-{os.getpid()}").touch()
-        elif when == "in its share":
-            stopping.request()  # (as the server's signal does)
-        return analyse(*arguments)
-
+    stopped = _slow_in_children(analyse, tmp_path, stopping.request if when == "in its share" else None)
     fanout.turn_on(3)
     previous = signal.signal(signal.SIGUSR1, lambda _signum, _frame: stopping.request())
     server = subprocess.Popen(["sh", "-c", f"sleep 1; kill -USR1 {parent}"]) if when == "while it waits" else None
@@ -326,14 +334,7 @@ def test_the_time_limit_ends_every_child_and_the_next_analysis_is_right(
     forking: list[int], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     analyse = code._analyse_component
-    parent = os.getpid()
-
-    def slow_in_children(*arguments: Any) -> Any:
-        if os.getpid() != parent:
-            time.sleep(RUN_ON_S)
-            (tmp_path / f"ran-on-{os.getpid()}").touch()
-        return analyse(*arguments)
-
+    slow_in_children = _slow_in_children(analyse, tmp_path)
     setup = dataclasses.replace(engine_setup(), timeout_s=1.0)
     fanout.turn_on(3)
     with component_cache():
