@@ -15,7 +15,7 @@ query, run only when a struct member or a macro is met), as the constants do. Si
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import cached_property
 
 import tree_sitter
@@ -111,14 +111,20 @@ class FileTypes:
     types, the OpenMP regions'): the structs, aliases and function-like macros of the file and its quoted
     headers (a whole-file query), and the symbol query's declarations and parameters by name."""
 
-    def __init__(self, root: Node, constants: CppConstants, symbols: dict[str, list[Node]] | None = None) -> None:
+    def __init__(self, root: Node, constants: CppConstants, symbols: dict[str, list[Node]]) -> None:
         self._root = root
         self._constants = constants
-        self._captured = symbols or {}  # the symbol query's captures (`var.decl`, `param.name`), when known
+        self._captured = symbols  # the symbol query's captures (`var.decl`, `param.name`)
+
+    @cached_property
+    def captures(self) -> dict[str, list[Node]]:
+        """The `cpp_types` query's captures over the file's own tree (the reuse keys read them too)."""
+        return treesitter.captures("cpp", "cpp_types", self._root)
 
     @cached_property
     def definitions(self) -> Definitions:
-        return type_definitions(self._root, self._constants)
+        headers = (treesitter.captures("cpp", "cpp_types", root) for root in self._constants.header_roots())
+        return type_definitions([self.captures, *headers])
 
     @cached_property
     def symbols(self) -> dict[str, list[Node]]:
@@ -142,13 +148,12 @@ class CppTypes:
         root: Node,
         constants: CppConstants,
         parent_of: Callable[[Node], Node | None] | None = None,
-        symbols: dict[str, list[Node]] | None = None,
-        file: FileTypes | None = None,
+        *,
+        file: FileTypes,
     ) -> None:
-        """`symbols`: the symbol query's captures, when the caller has them; `file`: what the file's other
-        readers found of it already (`CppUnit.file_types`), in place of `symbols`."""
+        """`file`: what the file's readers find of the whole file once (`CppUnit.file_types`)."""
         self._root = root
-        self._file = file or FileTypes(root, constants, symbols)
+        self._file = file
         self._parent = parent_of or (
             lambda node: node.parent
         )  # a memoised lookup: `Node.parent` walks down from the root
@@ -346,14 +351,13 @@ class CppTypes:
         return self._file.definitions
 
 
-def type_definitions(root: Node, constants: CppConstants) -> Definitions:
-    """Struct bodies, alias targets and function-like macros by name: the file's, then its quoted
-    headers' (the file wins)."""
+def type_definitions(found: Iterable[dict[str, list[Node]]]) -> Definitions:
+    """Struct bodies, alias targets and function-like macros by name, from the `cpp_types` captures of
+    the file, then of its quoted headers (the first wins)."""
     structs: dict[str, Node] = {}
     aliases: dict[str, str] = {}
     macros: dict[str, tuple[tuple[str, ...], str]] = {}
-    for tree in (root, *constants.header_roots()):
-        captures = treesitter.captures("cpp", "cpp_types", tree)
+    for captures in found:
         for name in captures.get("macro.name", []):
             definition = name.parent
             params = definition.child_by_field_name("parameters") if definition is not None else None

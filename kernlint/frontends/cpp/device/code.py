@@ -26,7 +26,6 @@ from kernlint.facts import Barrier, Branch, KernelLaunch, LimitReached, LocalAll
 from kernlint.facts.device import Reach
 from kernlint.facts.kinds import BranchExit, BranchKind
 from kernlint.facts.memory import MemoryAccess
-from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import contains, span_between, span_of, text_of
 from kernlint.frontends.cpp.dependence.nodes import (
     Key,
@@ -245,7 +244,7 @@ def _context_key(
     host.append((at, data[at:]))
     headers = reuse.header_stamps(unit.constants.included())
     cuts = _unread_lines(unit, regions, headers, launches, local_allocations)
-    types = treesitter.captures("cpp", "cpp_types", unit.root)
+    types = unit.file_types.captures
     shared = (
         headers,
         tuple(sorted((name, text_of(node)) for name, nodes in types.items() for node in nodes)),

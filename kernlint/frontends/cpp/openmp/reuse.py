@@ -54,7 +54,6 @@ from kernlint.facts import LimitReached, Pragma, Span
 from kernlint.facts.device import Branch
 from kernlint.facts.memory import MemoryAccess
 from kernlint.facts.openmp import OmpConstruct
-from kernlint.frontends.common import treesitter
 from kernlint.frontends.common.nodes import text_of
 from kernlint.frontends.cpp.device import host_slice, reuse
 from kernlint.frontends.openmp.dependence import openmp_branches, solve_regions
@@ -272,7 +271,7 @@ class Keys:
                         self.symbols[units[at]].append((capture, text, frozenset(_WORD.findall(text))))
         for found in self.symbols.values():
             found.sort(key=lambda entry: entry[:2])
-        types = treesitter.captures("cpp", "cpp_types", unit.root)
+        types = unit.file_types.captures
         self.functions = source.functions
         self.function_names = source.function_names
         defined = {
